@@ -1,0 +1,91 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+class ModuleDocFragment:
+    # The options every module has: authentication and transport.
+    DOCUMENTATION = r"""
+options:
+  api_key:
+    description:
+      - Gcore API key (a permanent API token), sent as C(Authorization: apikey <key>).
+      - If not set, the value of the E(GCORE_API_KEY) environment variable is used; one of the two is required.
+      - The key is never logged or returned.
+    type: str
+    required: true
+  api_url:
+    description:
+      - Base URL of the Gcore API; every API path is appended to it.
+      - If not set, E(GCORE_API_URL) is used, then E(GCORE_BASE_URL), else V(https://api.gcore.com).
+    type: str
+    default: https://api.gcore.com
+  api_timeout:
+    description:
+      - Timeout in seconds for each HTTP request (connect and read).
+      - This is not the time a module waits for an asynchronous task; see O(wait_timeout) where a module has it.
+    type: int
+    default: 30
+  api_retries:
+    description:
+      - How many times a retryable failure is retried; V(0) never retries.
+      - Safe calls (GET, and the read-only POSTs of M(gcore.platform.quota_check) and M(gcore.platform.price_preview))
+        are retried on HTTP 429, 502, 503, 504, connection errors and timeouts.
+      - Writes are retried only on HTTP 429 and on a connection that failed before the request was sent.
+      - The wait honours C(Retry-After) (seconds or an HTTP date, at most 60 seconds), otherwise capped exponential
+        backoff with jitter.
+    type: int
+    default: 3
+  validate_certs:
+    description:
+      - Whether to verify the TLS certificate of O(api_url).
+      - Set to V(false) only for a trusted test endpoint.
+    type: bool
+    default: true
+requirements:
+  - python >= 3.11
+  - requests >= 2.25.0
+notes:
+  - Use C(module_defaults) with the action group C(group/gcore.platform.all) to set the API key once for every module.
+seealso:
+  - name: Gcore API reference
+    description: The published Gcore API documentation.
+    link: https://api.gcore.com/docs
+"""
+
+    # Cloud scope: project and region.
+    CLOUD = r"""
+options:
+  project_id:
+    description:
+      - Cloud project ID.
+      - If not set, the value of the E(GCORE_CLOUD_PROJECT_ID) environment variable is used; one of the two is required.
+    type: int
+    required: true
+  region_id:
+    description:
+      - Cloud region ID.
+      - If not set, the value of the E(GCORE_CLOUD_REGION_ID) environment variable is used; one of the two is required.
+    type: int
+    required: true
+"""
+
+    # Waiting for asynchronous cloud tasks.
+    WAIT = r"""
+options:
+  wait:
+    description:
+      - Wait until every task the change started has finished.
+      - With V(false) the module returns at once with the started task IDs in RV(tasks).
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - How many seconds to wait for the tasks when O(wait=true).
+      - A task still running after this time fails the module with the task ID and its last state.
+      - The poll interval starts at half a second and grows to a few seconds for long tasks.
+    type: int
+    default: 600
+"""

@@ -1,0 +1,235 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The HTTP client shared by every gcore.platform module.
+
+This module is internal to the collection: its interface may change at any time.
+
+One ``requests.Session`` per module run. Retries live in urllib3's ``Retry``
+(configured per call: safe calls and writes have different policies), errors
+are parsed into one type, ``ApiError``, and lists are read by one paginator.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import time
+
+try:
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+    HAS_REQUESTS = True
+    REQUESTS_IMPORT_ERROR = None
+except ImportError as exc:  # pragma: no cover - reported by the module base
+    HAS_REQUESTS = False
+    REQUESTS_IMPORT_ERROR = exc
+    Retry = object  # pylint: disable=invalid-name
+
+COLLECTION_VERSION = "0.1.0"
+USER_AGENT = "gcore.platform-ansible-collection/%s" % COLLECTION_VERSION
+DEFAULT_API_URL = "https://api.gcore.com"
+AUTH_SCHEME = "apikey"
+
+RETRY_AFTER_MAX = 60.0
+BACKOFF_FACTOR = 0.5
+BACKOFF_MAX = 8.0
+SAFE_RETRY_STATUSES = frozenset((429, 502, 503, 504))
+WRITE_RETRY_STATUSES = frozenset((429,))
+
+
+class ApiError(Exception):
+    """A failed API call: HTTP status (None when no answer came), method, path, service text, body."""
+
+    def __init__(self, method, path, status=None, detail=None, body=None):
+        self.method = method
+        self.path = path
+        self.status = status
+        self.detail = detail
+        self.body = body
+        super().__init__(self.message)
+
+    @property
+    def message(self):
+        if self.status is None:
+            return "%s %s failed: %s" % (self.method, self.path, self.detail)
+        text = "%s %s failed with HTTP %s" % (self.method, self.path, self.status)
+        return "%s: %s" % (text, self.detail) if self.detail else text
+
+    def as_dict(self):
+        return {"status": self.status, "method": self.method, "path": self.path, "body": self.body}
+
+    @classmethod
+    def from_response(cls, response, method, path):
+        try:
+            body = response.json()
+        except ValueError:
+            body = response.text or None
+        return cls(method, path, response.status_code, error_detail(body), body)
+
+
+def error_detail(body):
+    """The service's own error text from any of the three error shapes (WAAP, cloud, storage)."""
+    if not isinstance(body, dict):
+        return body.strip() if isinstance(body, str) and body.strip() else None
+    parts = []
+    for key in ("detail", "message", "error", "title"):
+        value = body.get(key)
+        if isinstance(value, str) and value:
+            parts.append(value)
+            break
+    if isinstance(body.get("errors"), list):
+        for item in body["errors"]:
+            if isinstance(item, dict):
+                loc = ".".join(str(part) for part in item.get("loc") or [])
+                parts.append("%s: %s" % (loc, item.get("detail")) if loc else str(item.get("detail")))
+    if not parts and isinstance(body.get("exception_class"), str):
+        parts.append(body["exception_class"])
+    return "; ".join(parts) or None
+
+
+class GcoreRetry(Retry):
+    """urllib3 Retry with the collection's policy.
+
+    - Only the statuses in ``status_forcelist`` are retried (urllib3 would also retry a 503 that
+      carries Retry-After, which must not happen to a write).
+    - ``Retry-After`` (seconds or HTTP date) is honoured up to 60 s.
+    - Otherwise capped exponential backoff with jitter: min(0.5 * 2^n, 8) * U(0.75, 1).
+    """
+
+    def is_retry(self, method, status_code, has_retry_after=False):
+        if not self._is_method_retryable(method):
+            return False
+        return bool(self.status_forcelist and status_code in self.status_forcelist)
+
+    def parse_retry_after(self, retry_after):
+        try:
+            seconds = float(retry_after)
+        except ValueError:
+            parsed = email.utils.parsedate_tz(retry_after)
+            if parsed is None:
+                return BACKOFF_FACTOR
+            seconds = email.utils.mktime_tz(parsed) - time.time()
+        return min(max(seconds, 0.0), RETRY_AFTER_MAX)
+
+    def get_backoff_time(self):
+        retries_made = len(self.history)
+        if retries_made == 0:
+            return 0
+        base = min(BACKOFF_FACTOR * (2 ** (retries_made - 1)), BACKOFF_MAX)
+        return base * random.uniform(0.75, 1.0)
+
+
+def retry_policy(retries, safe):
+    """The Retry for one call. ``safe``: GET and read-only POSTs; otherwise a write."""
+    methods = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"))
+    return GcoreRetry(
+        total=None,
+        connect=retries,  # the request was never sent: always safe to repeat
+        read=retries if safe else 0,  # the request may have been applied
+        status=retries,
+        other=0,
+        redirect=0,
+        allowed_methods=methods,
+        status_forcelist=SAFE_RETRY_STATUSES if safe else WRITE_RETRY_STATUSES,
+        respect_retry_after_header=True,
+        raise_on_status=False,
+        raise_on_redirect=False,
+    )
+
+
+class Client:
+    """One session per module run; every path is relative to ``api_url``."""
+
+    def __init__(self, api_key, api_url=DEFAULT_API_URL, timeout=30, retries=3, validate_certs=True):
+        self.base_url = (api_url or DEFAULT_API_URL).rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.session = requests.Session()
+        self.session.verify = validate_certs
+        self.session.headers.update({
+            "Authorization": "%s %s" % (AUTH_SCHEME, api_key),
+            "User-Agent": USER_AGENT,
+            "Accept": "application/json",
+        })
+        self._policies = {True: retry_policy(retries, True), False: retry_policy(retries, False)}
+        self._adapter = HTTPAdapter(max_retries=self._policies[True], pool_maxsize=8)
+        self.session.mount("http://", self._adapter)
+        self.session.mount("https://", self._adapter)
+
+    def request(self, method, path, params=None, json=None, safe=None, ok=(200, 201, 204)):
+        """Send one call (with its retries) and return the decoded body, or None when there is none.
+
+        ``safe`` defaults to True for GET; read-only POSTs pass ``safe=True`` explicitly.
+        Any status outside ``ok`` raises ApiError.
+        """
+        if safe is None:
+            safe = method == "GET"
+        url = self.base_url + path
+        self._adapter.max_retries = self._policies[safe]
+        try:
+            response = self.session.request(method, url, params=params, json=json, timeout=self.timeout)
+        except requests.exceptions.SSLError as exc:
+            raise ApiError(method, path, detail="TLS certificate verification failed for %s (%s). "
+                           "Fix the certificate, or set validate_certs: false only for a trusted test endpoint"
+                           % (self.base_url, _reason(exc)))
+        except requests.exceptions.Timeout as exc:
+            raise ApiError(method, path, detail="no answer within api_timeout=%ss (%s)" % (self.timeout, _reason(exc)))
+        except requests.exceptions.RequestException as exc:
+            raise ApiError(method, path, detail="connection to %s failed (%s)" % (self.base_url, _reason(exc)))
+        if response.status_code not in ok:
+            raise ApiError.from_response(response, method, path)
+        if response.status_code == 204 or not response.content:
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            raise ApiError(method, path, response.status_code, "the answer is not JSON", response.text[:500])
+
+    def get(self, path, params=None):
+        return self.request("GET", path, params=params)
+
+    def get_or_none(self, path, params=None, absent=(404,)):
+        """GET a record; None when the service answers one of ``absent``."""
+        try:
+            return self.get(path, params=params)
+        except ApiError as exc:
+            if exc.status in absent:
+                return None
+            raise
+
+    def paginate(self, path, params=None, page_size=100, max_offset=None, max_results=None, on_cap=None):
+        """Yield every item of a ``limit``/``offset`` list.
+
+        A page shorter than ``page_size`` ends the listing (WAAP's ``count`` is the size of the
+        page, not a total). The offset advances by the number of items received and never goes
+        past ``max_offset``; ``on_cap`` is called when that cap cuts the listing short.
+        """
+        params = dict(params or {})
+        offset = 0
+        returned = 0
+        while True:
+            limit = page_size
+            if max_results is not None:
+                limit = min(limit, max_results - returned)
+            page = self.get(path, params=dict(params, limit=limit, offset=offset))
+            items = page.get("results") or []
+            for item in items:
+                yield item
+            returned += len(items)
+            offset += len(items)
+            if len(items) < limit or (max_results is not None and returned >= max_results):
+                return
+            if max_offset is not None and offset > max_offset:
+                if on_cap:
+                    on_cap(offset)
+                return
+
+
+def _reason(exc):
+    """A short reason for a transport failure, without the request headers."""
+    reason = exc.args[0] if exc.args else exc
+    reason = getattr(reason, "reason", reason)
+    return str(reason)

@@ -1,0 +1,89 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Waiting for asynchronous cloud tasks.
+
+This module is internal to the collection: its interface may change at any time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+
+TASK_PATHS = ("/cloud/v1/tasks/%s", "/v1/tasks/%s")
+FIRST_INTERVAL = 0.5
+MAX_INTERVAL = 5.0
+INTERVAL_GROWTH = 0.08  # the interval is this share of the time waited so far
+
+
+class TaskError(Exception):
+    """Base of the typed task failures; carries the task record."""
+
+    def __init__(self, message, task):
+        super().__init__(message)
+        self.task = task
+
+
+class TaskFailed(TaskError):
+    """A task ended in ERROR."""
+
+
+class TaskTimeout(TaskError):
+    """A task did not end within wait_timeout."""
+
+
+def poll_interval(elapsed):
+    """Short at first (0.5 s), growing with the time waited, capped at a few seconds."""
+    return min(max(FIRST_INTERVAL, elapsed * INTERVAL_GROWTH), MAX_INTERVAL)
+
+
+class TaskWaiter:
+    """Polls every task id until all are FINISHED; fails on the first ERROR or on timeout."""
+
+    def __init__(self, client, clock=time.monotonic, sleep=time.sleep):
+        self.client = client
+        self.clock = clock
+        self.sleep = sleep
+        self.path = TASK_PATHS[0]
+        self.polls = 0
+
+    def get(self, task_id):
+        """Read one task at /cloud/v1/tasks/{id}; on 404 try /v1/tasks/{id} and keep whichever answered."""
+        try:
+            return self.client.get(self.path % task_id)
+        except ApiError as exc:
+            if exc.status != 404 or self.path != TASK_PATHS[0]:
+                raise
+            task = self.client.get(TASK_PATHS[1] % task_id)
+            self.path = TASK_PATHS[1]
+            return task
+
+    def wait(self, task_ids, timeout):
+        """Return the finished task records, in the order of ``task_ids``."""
+        start = self.clock()
+        pending = list(task_ids)
+        finished = {}
+        last = {}
+        while pending:
+            for task_id in list(pending):
+                task = self.get(task_id)
+                self.polls += 1
+                last[task_id] = task
+                state = task.get("state")
+                if state == "FINISHED":
+                    finished[task_id] = task
+                    pending.remove(task_id)
+                elif state == "ERROR":
+                    raise TaskFailed("Task %s ended in ERROR: %s" % (task_id, task.get("error") or "the service gave no reason"), task)
+            if not pending:
+                break
+            elapsed = self.clock() - start
+            if elapsed >= timeout:
+                task_id = pending[0]
+                raise TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
+                                  % (task_id, timeout, last[task_id].get("state")), last[task_id])
+            self.sleep(min(poll_interval(elapsed), max(timeout - elapsed, 0.0)))
+        return [finished[task_id] for task_id in task_ids]

@@ -1,0 +1,113 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Integration fixtures: the real simulator over loopback and real ``ansible-playbook`` runs against it."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
+
+TARGETS = ROOT / "tests" / "integration" / "targets"
+OUTPUT = ROOT / "tests" / "output"
+COLLECTIONS = ROOT / ".build" / "collections"
+PROJECT_ID = 1
+REGION_ID = 76
+
+
+def collections_path():
+    """A path that ansible finds gcore.platform under (a symlink to the repo root)."""
+    link = COLLECTIONS / "ansible_collections" / "gcore" / "platform"
+    if not link.exists():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(ROOT, target_is_directory=True)
+    return str(COLLECTIONS)
+
+
+@pytest.fixture(scope="session")
+def simulator():
+    sim = Simulator()
+    sim.start()
+    yield sim
+    sim.stop()
+
+
+@pytest.fixture(scope="session")
+def request_archive():
+    """Every API request the simulator received, written for the contract test."""
+    entries = []
+    yield entries
+    folder = OUTPUT / "requests"
+    folder.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(folder / ("%s.jsonl" % worker), "w", encoding="utf-8") as handle:
+        for entry in entries:
+            handle.write(json.dumps(entry) + "\n")
+
+
+@pytest.fixture
+def sim(simulator, request_archive):
+    """The simulator, reset to its seeded state for this test; its requests are archived afterwards."""
+    simulator.reset()
+    yield simulator
+    request_archive.extend(entry for entry in simulator.log if not entry.get("contract_exempt"))
+
+
+class PlaybookRun:
+    def __init__(self, completed, output):
+        self.rc = completed.returncode
+        self.output = output
+
+    def __repr__(self):
+        return "PlaybookRun(rc=%s)\n%s" % (self.rc, self.output[-6000:])
+
+
+@pytest.fixture
+def playbook(sim, tmp_path):
+    """Run a playbook (a path, or a target name under targets/) with ansible-playbook against the simulator.
+
+    The API key and URL reach the modules through the GCORE_* environment variables, as in AWX.
+    Every run is made at -vvvv and its whole output is searched for the API key.
+    """
+    def run(target, extra_vars=None, check=False, diff=False, verbosity="-vvvv", env=None, forks=None, inventory=None):
+        path = pathlib.Path(target)
+        if not path.is_absolute():
+            path = TARGETS / target / "main.yml"
+        variables = {"sim_url": sim.url, "ansible_python_interpreter": sys.executable,
+                     "gcore_project_id": PROJECT_ID, "gcore_region_id": REGION_ID}
+        variables.update(extra_vars or {})
+        command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(path),
+                   "-i", inventory or "localhost,", "-c", "local", "-e", json.dumps(variables)]
+        if verbosity:
+            command.append(verbosity)
+        if check:
+            command.append("--check")
+        if diff:
+            command.append("--diff")
+        if forks:
+            command += ["--forks", str(forks)]
+        environment = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path(), GCORE_API_URL=sim.url,
+                           GCORE_API_KEY=sim.api_key, GCORE_CLOUD_PROJECT_ID=str(PROJECT_ID),
+                           GCORE_CLOUD_REGION_ID=str(REGION_ID), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
+                           ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_HOST_KEY_CHECKING="0",
+                           ANSIBLE_DEPRECATION_WARNINGS="1", ANSIBLE_ROLES_PATH=str(ROOT / "roles"))
+        environment.update(env or {})
+        completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False, timeout=600)
+        output = completed.stdout + completed.stderr
+        log_dir = OUTPUT / "playbooks"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        (log_dir / ("%s%s.log" % (path.parent.name, "-check" if check else ""))).write_text(output, encoding="utf-8")
+        assert sim.api_key not in output, "the API key appears in the output of %s" % path
+        return PlaybookRun(completed, output)
+
+    return run

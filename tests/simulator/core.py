@@ -1,0 +1,418 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The frame of the Gcore API simulator: HTTP server, routing, auth, errors, faults, tasks, request log.
+
+Resources live in ``simulator.resources.*``; each module there has ``register(sim)``, which adds its
+routes and its state. The simulator answers as the published API does (paths, shapes, status codes,
+server-filled defaults, asynchronous tasks, pagination, validation errors, auth failures).
+
+A control path outside the API, ``/_sim/...``, lets tests inject faults, change settings and read
+the request log; it needs no key and is not logged.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import json
+import pkgutil
+import re
+import socket
+import ssl
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+DEFAULT_API_KEY = "sim-test-key-7c1e0d"
+CONTROL_PREFIX = "/_sim"
+
+
+def now_iso():
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class ApiFailure(Exception):
+    """Raised by a handler: answered as ``api``'s error shape with ``status``."""
+
+    def __init__(self, status, detail, errors=None, title=None):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+        self.title = title
+
+
+class Request:
+    def __init__(self, method, path, query_string, headers, raw_body):
+        self.method = method
+        self.path = path
+        self.query_string = query_string
+        self.query = parse_qs(query_string, keep_blank_values=True)
+        self.headers = headers
+        self.raw_body = raw_body
+        self.params = {}
+        self._json = None
+
+    def arg(self, name, default=None):
+        values = self.query.get(name)
+        return values[-1] if values else default
+
+    @property
+    def json(self):
+        if self._json is None and self.raw_body:
+            try:
+                self._json = json.loads(self.raw_body)
+            except ValueError:
+                raise ApiFailure(400, "The request body is not valid JSON")
+        return self._json
+
+
+class Response:
+    def __init__(self, status=200, body=None, headers=None, content_type="application/json"):
+        self.status = status
+        self.body = body
+        self.headers = headers or {}
+        self.content_type = content_type
+
+
+REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+           422: "Unprocessable Entity", 429: "Too Many Requests", 500: "Internal Server Error",
+           502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+
+
+def error_response(api, status, detail, errors=None, title=None):
+    """An error in the shape each API family uses (API_NOTES section 0.3)."""
+    if api == "waap":
+        body = {"type": "https://api.gcore.com/waap/errors/%s" % status, "title": title or REASONS.get(status, "Error"),
+                "status": status, "detail": detail}
+        if errors is not None:
+            body["errors"] = errors
+        return Response(status, body, content_type="application/problem+json")
+    if api == "storage":
+        return Response(status, {"error": detail})
+    exception_class = {400: "BadRequest", 401: "Unauthorized", 404: "NotFound", 409: "Conflict",
+                       422: "UnprocessableEntity"}.get(status, "Error")
+    return Response(status, {"exception_class": exception_class, "message": detail, "request_id": str(uuid.uuid4())})
+
+
+def api_of(path):
+    if path.startswith("/waap/"):
+        return "waap"
+    if path.startswith("/storage/"):
+        return "storage"
+    return "cloud"
+
+
+class Simulator:
+    """The state of the simulated service and its routing table."""
+
+    def __init__(self, api_key=DEFAULT_API_KEY):
+        self.api_key = api_key
+        self.lock = threading.RLock()
+        self.routes = []
+        self.resets = []
+        self.config = {}
+        self.log = []
+        self.mark = 0
+        self.faults = []
+        self.tasks = {}
+        self.server = None
+        self.thread = None
+        self.url = None
+        for info in pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__):
+            importlib.import_module("simulator.resources." + info.name).register(self)
+        self.reset()
+
+    # ---- setup used by resource modules -------------------------------------------------------
+    def route(self, method, pattern, handler):
+        """Add ``handler(request)`` for ``method`` and a path regex with named groups."""
+        self.routes.append((method, re.compile("^%s$" % pattern), handler))
+
+    def on_reset(self, func):
+        """``func()`` (re)creates a resource's state; called at start and on every reset."""
+        self.resets.append(func)
+
+    # ---- state --------------------------------------------------------------------------------
+    def reset(self):
+        with self.lock:
+            self.config = {"task_delay": 0.3, "task_fail": {}, "latency": 0.0, "rate_limit": None}
+            self.log = []
+            self.mark = 0
+            self.faults = []
+            self.tasks = {}
+            self._rate_window = []
+            for func in self.resets:
+                func()
+
+    def configure(self, **settings):
+        with self.lock:
+            self.config.update(settings)
+
+    def add_fault(self, status=None, method=None, path=None, times=1, retry_after=None, drop=False, delay=0.0, body=None):
+        """The next ``times`` requests matching ``method`` and the ``path`` regex get this fault."""
+        with self.lock:
+            self.faults.append({"status": status, "method": method, "path": path, "times": times,
+                                "retry_after": retry_after, "drop": drop, "delay": delay, "body": body})
+
+    def requests(self, method=None, path=None):
+        """The logged API requests, optionally filtered by method and a path regex."""
+        with self.lock:
+            return [entry for entry in self.log
+                    if (method is None or entry["method"] == method) and (path is None or re.search(path, entry["path"]))]
+
+    def writes(self, entries=None):
+        """The logged requests that change state (the read-only POSTs are not writes)."""
+        return [entry for entry in (self.requests() if entries is None else entries)
+                if entry["method"] in ("POST", "PUT", "PATCH", "DELETE") and not entry["path"].endswith(("/check_limits", "/instances"))]
+
+    # ---- tasks --------------------------------------------------------------------------------
+    def start_task(self, task_type, apply=None, created_resources=None, project_id=None, region_id=None, data=None):
+        """Start a cloud task: NEW, RUNNING, then FINISHED after ``task_delay`` (``apply()`` runs then).
+
+        ``config["task_fail"]`` maps a task type to an error text: such a task ends in ERROR instead.
+        ``apply`` may return the created resources.
+        """
+        task_id = str(uuid.uuid4())
+        delay = self.config["task_delay"]
+        self.tasks[task_id] = {
+            "record": {
+                "id": task_id, "task_type": task_type, "state": "NEW", "user_id": 1, "client_id": 1,
+                "project_id": project_id, "region_id": region_id, "created_on": now_iso(), "updated_on": None,
+                "finished_on": None, "acknowledged_at": None, "acknowledged_by": None, "error": None,
+                "detailed_state": None, "created_resources": created_resources, "data": data,
+                "request_id": str(uuid.uuid4()), "job_id": None, "schedule_id": None, "user_client_id": None,
+                "lifecycle_policy_id": None,
+            },
+            "started": time.monotonic(), "delay": delay, "apply": apply,
+            "error": self.config["task_fail"].get(task_type), "done": False,
+        }
+        return task_id
+
+    def advance(self):
+        """Bring every task up to date with the clock (apply the finished ones once)."""
+        now = time.monotonic()
+        for task in self.tasks.values():
+            if task["done"]:
+                continue
+            record = task["record"]
+            elapsed = now - task["started"]
+            if elapsed < task["delay"]:
+                record["state"] = "NEW" if elapsed < min(0.05, task["delay"] / 3) else "RUNNING"
+                continue
+            task["done"] = True
+            record["updated_on"] = record["finished_on"] = now_iso()
+            if task["error"]:
+                record["state"] = "ERROR"
+                record["detailed_state"] = "ERROR"
+                record["error"] = task["error"]
+            else:
+                created = task["apply"]() if task["apply"] else None
+                if created:
+                    record["created_resources"] = created
+                record["state"] = "FINISHED"
+                record["detailed_state"] = "FINISHED"
+
+    # ---- dispatch -----------------------------------------------------------------------------
+    def authorised(self, headers):
+        value = headers.get("Authorization") or ""
+        scheme, _, key = value.partition(" ")
+        return scheme.lower() == "apikey" and key == self.api_key
+
+    def dispatch(self, request):
+        """Answer one API request; returns (Response or None to drop the connection, delay)."""
+        api = api_of(request.path)
+        with self.lock:
+            fault = self._take_fault(request)
+            delay = self.config["latency"] + (fault["delay"] if fault else 0.0)
+            entry = {"method": request.method, "path": request.path, "query": request.query_string,
+                     "body": request.raw_body.decode("utf-8", "replace") if request.raw_body else None,
+                     "content_type": request.headers.get("Content-Type"),
+                     "authorization": "apikey ***" if self.authorised(request.headers) else "invalid",
+                     "time": time.time(), "status": None, "fault": bool(fault)}
+            self.log.append(entry)
+            if fault and fault["drop"]:
+                entry["status"] = "dropped"
+                return None, delay
+            if fault and fault["status"]:
+                headers = {"Retry-After": str(fault["retry_after"])} if fault["retry_after"] is not None else {}
+                response = error_response(api, fault["status"], fault["body"] or "Injected fault")
+                response.headers.update(headers)
+            else:
+                response = self._rate_limited(api) or self._answer(request, api)
+            entry["status"] = response.status
+            return response, delay
+
+    def _take_fault(self, request):
+        for fault in self.faults:
+            if fault["times"] <= 0:
+                continue
+            if fault["method"] and fault["method"] != request.method:
+                continue
+            if fault["path"] and not re.search(fault["path"], request.path):
+                continue
+            fault["times"] -= 1
+            return fault
+        return None
+
+    def _rate_limited(self, api):
+        """With ``rate_limit = {"per_second": n, "retry_after": s}``, answer 429 above n requests a second."""
+        limit = self.config.get("rate_limit")
+        if not limit:
+            return None
+        now = time.monotonic()
+        self._rate_window = [stamp for stamp in self._rate_window if now - stamp < 1.0]
+        if len(self._rate_window) >= limit["per_second"]:
+            response = error_response(api, 429, "Too many requests")
+            response.headers["Retry-After"] = str(limit.get("retry_after", 1))
+            return response
+        self._rate_window.append(now)
+        return None
+
+    def _answer(self, request, api):
+        if not self.authorised(request.headers):
+            return error_response(api, 401, "Invalid or missing API key" if api != "storage" else "unauthorized",
+                                  title="Unauthorized")
+        self.advance()
+        allowed = False
+        for method, pattern, handler in self.routes:
+            match = pattern.match(request.path)
+            if not match:
+                continue
+            allowed = True
+            if method != request.method:
+                continue
+            request.params = match.groupdict()
+            try:
+                response = handler(request)
+            except ApiFailure as exc:
+                return error_response(api, exc.status, exc.detail, exc.errors, exc.title)
+            return response if isinstance(response, Response) else Response(200, response)
+        if allowed:
+            return error_response(api, 405, "Method Not Allowed")
+        return error_response(api, 404, "Not Found")
+
+    # ---- control API --------------------------------------------------------------------------
+    def control(self, method, path, body):
+        action = path[len(CONTROL_PREFIX):].strip("/")
+        if action == "log" and method == "GET":
+            return self.log[self.mark:]
+        if action == "writes" and method == "GET":
+            return self.writes(self.log[self.mark:])
+        if action == "mark" and method == "POST":
+            self.mark = len(self.log)
+            return {"mark": self.mark}
+        if action == "reset" and method == "POST":
+            self.reset()
+            return {"reset": True}
+        if action == "faults" and method == "POST":
+            for fault in body if isinstance(body, list) else [body]:
+                self.add_fault(**fault)
+            return {"faults": len(self.faults)}
+        if action == "config" and method == "POST":
+            self.configure(**body)
+            return self.config
+        if action == "state" and method == "GET":
+            return self.snapshot()
+        raise ApiFailure(404, "unknown control action %s" % action)
+
+    def snapshot(self):
+        """Every resource's state, for tests: resource modules add themselves here."""
+        state = {}
+        for name in ("routers", "custom_rules", "storages", "thresholds"):
+            if hasattr(self, name):
+                state[name] = getattr(self, name)
+        return state
+
+    # ---- server -------------------------------------------------------------------------------
+    def start(self, host="127.0.0.1", port=0, certfile=None, keyfile=None):
+        handler = type("Handler", (SimHandler,), {"sim": self})
+        self.server = ThreadingHTTPServer((host, port), handler)
+        self.server.daemon_threads = True
+        scheme = "http"
+        if certfile:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(certfile, keyfile)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = "%s://%s:%s" % (scheme, host, self.server.server_address[1])
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self.url
+
+    def stop(self):
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()
+            self.server = None
+
+
+class SimHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    sim = None
+
+    def log_message(self, format, *args):  # pylint: disable=redefined-builtin
+        pass
+
+    def _handle(self):
+        split = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if split.path.startswith(CONTROL_PREFIX):
+            try:
+                body = json.loads(raw) if raw else {}
+                response = Response(200, self.sim.control(self.command, split.path, body))
+            except (ApiFailure, TypeError, ValueError) as exc:
+                response = Response(400, {"error": str(exc)})
+            self._send(response)
+            return
+        request = Request(self.command, split.path, split.query, self.headers, raw)
+        response, delay = self.sim.dispatch(request)
+        if delay:
+            time.sleep(delay)
+        if response is None:
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        self._send(response)
+
+    def _send(self, response):
+        payload = b"" if response.body is None or response.status == 204 else json.dumps(response.body).encode()
+        self.send_response(response.status)
+        if payload:
+            self.send_header("Content-Type", response.content_type)
+        self.send_header("Content-Length", str(len(payload)))
+        for name, value in response.headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if payload:
+            self.wfile.write(payload)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
+
+
+# ---- validation helpers for resource modules ------------------------------------------------
+def int_param(value, name, low=None, high=None, status=422):
+    """A path or query integer as the service parses it (422 when it is not an integer or out of range)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ApiFailure(status, "%s: value is not a valid integer" % name,
+                         errors=[{"loc": ["path", name], "detail": "value is not a valid integer"}])
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ApiFailure(status, "%s: %s is out of range" % (name, number),
+                         errors=[{"loc": ["query", name], "detail": "out of range"}])
+    return number
+
+
+def is_uuid(value):
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return isinstance(value, str)

@@ -1,0 +1,25 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Cloud tasks: GET /cloud/v1/tasks/{task_id} (API_NOTES section 1)."""
+
+from __future__ import annotations
+
+import copy
+
+from simulator.core import ApiFailure
+
+
+def register(sim):
+    def get_task(request):
+        # config["legacy_task_path"]: only the path the requirements name (/v1/tasks) answers
+        legacy = sim.config.get("legacy_task_path", False)
+        if request.path.startswith("/cloud/") == legacy:
+            raise ApiFailure(404, "Not Found")
+        task = sim.tasks.get(request.params["task_id"])
+        if task is None:
+            raise ApiFailure(404, "Task %s not found" % request.params["task_id"])
+        return copy.deepcopy(task["record"])
+
+    sim.route("GET", r"/cloud/v1/tasks/(?P<task_id>[^/]+)", get_task)
+    sim.route("GET", r"/v1/tasks/(?P<task_id>[^/]+)", get_task)

@@ -1,0 +1,73 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Quota notification threshold: /cloud/v2/client_quotas/{client_id}/notification_threshold (API_NOTES section 7).
+
+Known clients answer a record (the default of 80 % when nothing was set); an unknown client is a 404.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from simulator.core import ApiFailure, Response, int_param
+
+DEFAULT_THRESHOLD = 80
+PATH = r"/cloud/v2/client_quotas/(?P<client_id>[^/]+)/notification_threshold"
+
+SEEDED = {
+    1: {"threshold": 85, "last_sending": "2026-11-01T08:30:00Z", "last_message": {
+        "global_quotas": {"project_count_limit": {"limit": 10, "usage": 9}, "keypair_count_limit": {"limit": 100, "usage": 3}},
+        "regional_quotas": [{"region_id": 76, "region_name": "Luxembourg-2",
+                             "cpu_count_limit": {"limit": 100, "usage": 86}, "ram_limit": {"limit": 204800, "usage": 10240}}],
+    }},
+    2: None,   # a client that never set a threshold: the default record
+    3: None,
+}
+
+
+def default_record(client_id):
+    return {"client_id": client_id, "threshold": DEFAULT_THRESHOLD, "last_sending": None, "last_message": None}
+
+
+def register(sim):
+    def reset():
+        sim.thresholds = {}
+        for client_id, seed in SEEDED.items():
+            record = default_record(client_id)
+            record.update(copy.deepcopy(seed or {}))
+            sim.thresholds[client_id] = record
+
+    def record_of(request):
+        client_id = int_param(request.params["client_id"], "client_id")
+        if client_id not in sim.thresholds:
+            raise ApiFailure(404, "Client %s not found" % client_id)
+        return client_id, sim.thresholds[client_id]
+
+    def get(request):
+        return copy.deepcopy(record_of(request)[1])
+
+    def put(request):
+        _client_id, record = record_of(request)
+        body = request.json
+        if not isinstance(body, dict):
+            raise ApiFailure(422, "body: a JSON object is required")
+        unknown = set(body) - {"threshold", "last_message", "last_sending"}
+        if unknown:
+            raise ApiFailure(422, "body: extra fields not permitted: %s" % ", ".join(sorted(unknown)))
+        threshold = body.get("threshold")
+        if not isinstance(threshold, int) or isinstance(threshold, bool) or not 60 <= threshold <= 100:
+            raise ApiFailure(422, "threshold: must be an integer from 60 to 100")
+        record["threshold"] = threshold
+        return copy.deepcopy(record)
+
+    def delete(request):
+        client_id, record = record_of(request)
+        record.update(threshold=DEFAULT_THRESHOLD)
+        sim.thresholds[client_id] = record
+        return Response(204)
+
+    sim.on_reset(reset)
+    sim.route("GET", PATH, get)
+    sim.route("PUT", PATH, put)
+    sim.route("DELETE", PATH, delete)
