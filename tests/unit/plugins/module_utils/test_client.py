@@ -1,0 +1,254 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The client: retry branches, error parsing, pagination. Every test asserts the exact calls made."""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from unittest import mock
+
+import pytest
+import responses
+from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, ProtocolError
+from urllib3.response import HTTPResponse
+
+from ansible_collections.gcore.platform.plugins.module_utils import _client
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, Client, error_detail, retry_policy
+
+URL = "https://api.test"
+KEY = "unit-test-key"
+
+
+@pytest.fixture
+def client():
+    return Client(api_key=KEY, api_url=URL, timeout=7, retries=3)
+
+
+@pytest.fixture(autouse=True)
+def no_sleep():
+    with mock.patch("time.sleep") as sleep:
+        yield sleep
+
+
+def calls():
+    return [(call.request.method, call.request.url) for call in responses.calls]
+
+
+@responses.activate
+def test_headers_timeout_and_body(client):
+    responses.get(URL + "/cloud/v1/x", json={"a": 1})
+    with mock.patch.object(client.session, "request", wraps=client.session.request) as request:
+        assert client.get("/cloud/v1/x") == {"a": 1}
+    assert request.call_args.kwargs["timeout"] == 7
+    sent = responses.calls[0].request.headers
+    assert sent["Authorization"] == "apikey " + KEY
+    assert sent["User-Agent"] == "gcore.platform-ansible-collection/%s" % _client.COLLECTION_VERSION
+
+
+@responses.activate
+def test_get_retried_on_5xx_then_succeeds(client):
+    for status in (502, 503, 504):
+        responses.get(URL + "/r", status=status)
+    responses.get(URL + "/r", json={"ok": True})
+    assert client.get("/r") == {"ok": True}
+    assert calls() == [("GET", URL + "/r")] * 4
+
+
+@responses.activate
+def test_get_gives_up_after_api_retries(client):
+    for _ in range(4):
+        responses.get(URL + "/r", status=503, json={"message": "busy"})
+    with pytest.raises(ApiError) as err:
+        client.get("/r")
+    assert len(responses.calls) == 4
+    assert err.value.status == 503
+    assert err.value.detail == "busy"
+
+
+@responses.activate
+def test_get_500_is_not_retried(client):
+    responses.get(URL + "/r", status=500, json={"message": "boom"})
+    with pytest.raises(ApiError):
+        client.get("/r")
+    assert len(responses.calls) == 1
+
+
+@responses.activate
+def test_create_post_not_retried_on_5xx(client):
+    responses.post(URL + "/routers", status=503)
+    responses.post(URL + "/routers", json={"tasks": ["t"]})
+    with pytest.raises(ApiError) as err:
+        client.request("POST", "/routers", json={"name": "r"})
+    assert calls() == [("POST", URL + "/routers")]
+    assert err.value.status == 503
+
+
+@pytest.mark.parametrize("method", ["POST", "PATCH", "PUT", "DELETE"])
+@responses.activate
+def test_write_retried_on_429(client, method):
+    responses.add(method, URL + "/w", status=429, headers={"Retry-After": "2"})
+    responses.add(method, URL + "/w", json={"tasks": []})
+    assert client.request(method, "/w", json={}) == {"tasks": []}
+    assert calls() == [(method, URL + "/w")] * 2
+
+
+@responses.activate
+def test_read_only_post_retried_on_502(client):
+    responses.post(URL + "/check_limits", status=502)
+    responses.post(URL + "/check_limits", json={"cpu_count_limit": 1})
+    assert client.request("POST", "/check_limits", json={}, safe=True) == {"cpu_count_limit": 1}
+    assert len(responses.calls) == 2
+
+
+@responses.activate
+def test_no_retry_when_api_retries_is_zero():
+    client = Client(api_key=KEY, api_url=URL, retries=0)
+    responses.get(URL + "/r", status=429)
+    with pytest.raises(ApiError):
+        client.get("/r")
+    assert len(responses.calls) == 1
+
+
+def _response(status, headers):
+    return HTTPResponse(body=b"", headers=headers, status=status, preload_content=False)
+
+
+def test_retry_after_seconds_is_honoured(no_sleep):
+    policy = retry_policy(3, safe=True)
+    policy.sleep(_response(429, {"Retry-After": "7"}))
+    no_sleep.assert_called_once_with(7.0)
+
+
+def test_retry_after_http_date_is_honoured(no_sleep):
+    policy = retry_policy(3, safe=False)
+    when = email.utils.formatdate(time.time() + 20, usegmt=True)
+    policy.sleep(_response(429, {"Retry-After": when}))
+    waited = no_sleep.call_args.args[0]
+    assert 18 <= waited <= 20
+
+
+def test_retry_after_is_capped_at_60s(no_sleep):
+    retry_policy(3, safe=True).sleep(_response(429, {"Retry-After": "3600"}))
+    no_sleep.assert_called_once_with(60.0)
+
+
+def test_backoff_without_retry_after_grows_capped_with_jitter():
+    policy = retry_policy(10, safe=True)
+    waits = []
+    for _ in range(6):
+        policy = policy.increment(method="GET", url="/r", response=_response(502, {}))
+        waits.append(policy.get_backoff_time())
+    for number, waited in enumerate(waits):
+        base = min(0.5 * 2 ** number, 8.0)
+        assert 0.75 * base <= waited <= base
+    assert waits[-1] <= 8.0
+
+
+def test_write_not_retried_on_503_even_with_retry_after():
+    policy = retry_policy(3, safe=False)
+    assert policy.is_retry("POST", 503, has_retry_after=True) is False
+    assert policy.is_retry("POST", 429, has_retry_after=True) is True
+
+
+def test_write_not_retried_after_the_request_was_sent():
+    """A dropped connection after sending (a read error) may have applied the write."""
+    policy = retry_policy(3, safe=False)
+    with pytest.raises(MaxRetryError):
+        policy.increment(method="POST", url="/w", error=ProtocolError("Connection aborted"))
+
+
+def test_write_retried_when_connection_failed_before_sending():
+    policy = retry_policy(3, safe=False)
+    policy = policy.increment(method="POST", url="/w", error=ConnectTimeoutError("connect timeout"))
+    assert policy.connect == 2
+
+
+def test_get_retried_after_a_dropped_connection():
+    policy = retry_policy(3, safe=True)
+    policy = policy.increment(method="GET", url="/r", error=ProtocolError("Connection aborted"))
+    assert policy.read == 2
+
+
+@pytest.mark.parametrize("body, detail", [
+    ({"type": "t", "title": "Not Found", "status": 404, "detail": "Rule 5 not found"}, "Rule 5 not found"),
+    ({"type": "t", "title": "Unprocessable", "status": 422, "detail": "Invalid body",
+      "errors": [{"loc": ["body", "conditions", 0, "ip"], "detail": "not an IP"}]},
+     "Invalid body; body.conditions.0.ip: not an IP"),
+    ({"title": "Forbidden", "status": 403, "type": "t", "detail": None}, "Forbidden"),
+    ({"exception_class": "NotFound", "message": "Router not found", "request_id": "r"}, "Router not found"),
+    ({"code": 409, "message": "Router is locked"}, "Router is locked"),
+    ({"error": "storage 7 does not exist"}, "storage 7 does not exist"),
+    ({"exception_class": "BadRequest"}, "BadRequest"),
+    ("<html>Bad gateway</html>", "<html>Bad gateway</html>"),
+    ({}, None),
+])
+def test_error_shapes(body, detail):
+    assert error_detail(body) == detail
+
+
+@responses.activate
+def test_api_error_carries_status_method_path_body(client):
+    body = {"error": "storage 7 does not exist"}
+    responses.delete(URL + "/storage/provisioning/v1/storage/7", status=400, json=body)
+    with pytest.raises(ApiError) as err:
+        client.request("DELETE", "/storage/provisioning/v1/storage/7")
+    assert err.value.as_dict() == {"status": 400, "method": "DELETE", "path": "/storage/provisioning/v1/storage/7", "body": body}
+    assert err.value.message == "DELETE /storage/provisioning/v1/storage/7 failed with HTTP 400: storage 7 does not exist"
+    assert KEY not in err.value.message
+
+
+@responses.activate
+def test_get_or_none_on_404(client):
+    responses.get(URL + "/r/1", status=404, json={"message": "gone"})
+    assert client.get_or_none("/r/1") is None
+
+
+def _page(start, size):
+    return {"limit": 100, "offset": start, "count": size, "results": [{"id": start + n} for n in range(size)]}
+
+
+@responses.activate
+def test_paginate_reads_every_page_until_a_short_one(client):
+    responses.get(URL + "/list", json=_page(0, 100), match=[responses.matchers.query_param_matcher({"limit": "100", "offset": "0"})])
+    responses.get(URL + "/list", json=_page(100, 100), match=[responses.matchers.query_param_matcher({"limit": "100", "offset": "100"})])
+    responses.get(URL + "/list", json=_page(200, 34), match=[responses.matchers.query_param_matcher({"limit": "100", "offset": "200"})])
+    items = list(client.paginate("/list"))
+    assert [item["id"] for item in items] == list(range(234))
+    assert len(responses.calls) == 3
+
+
+@responses.activate
+def test_paginate_full_last_page_needs_one_empty_page(client):
+    responses.get(URL + "/list", json=_page(0, 100))
+    responses.get(URL + "/list", json=_page(100, 0))
+    assert len(list(client.paginate("/list"))) == 100
+    assert [call.request.params["offset"] for call in responses.calls] == ["0", "100"]
+
+
+@responses.activate
+def test_paginate_keeps_filters_and_repeated_keys(client):
+    responses.get(URL + "/list", json=_page(0, 3))
+    list(client.paginate("/list", params={"name": "a*", "domain_ids": [1, 2]}, page_size=50))
+    assert responses.calls[0].request.url == URL + "/list?name=a%2A&domain_ids=1&domain_ids=2&limit=50&offset=0"
+
+
+@responses.activate
+def test_paginate_stops_at_the_offset_cap(client):
+    for start in (0, 2, 4):
+        responses.get(URL + "/list", json={"count": 2, "results": [{"id": start}, {"id": start + 1}]})
+    capped = []
+    items = list(client.paginate("/list", page_size=2, max_offset=4, on_cap=capped.append))
+    assert [call.request.params["offset"] for call in responses.calls] == ["0", "2", "4"]
+    assert len(items) == 6
+    assert capped == [6]
+
+
+@responses.activate
+def test_paginate_max_results(client):
+    responses.get(URL + "/list", json=_page(0, 100))
+    responses.get(URL + "/list", json=_page(100, 20))
+    items = list(client.paginate("/list", max_results=120))
+    assert len(items) == 120
+    assert [call.request.params["limit"] for call in responses.calls] == ["100", "20"]

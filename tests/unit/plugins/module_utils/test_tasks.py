@@ -1,0 +1,118 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The task waiter: FINISHED, ERROR, timeout, several ids, the /v1/tasks fallback. The clock is mocked."""
+
+from __future__ import annotations
+
+import pytest
+import responses
+
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, Client
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskFailed, TaskTimeout, TaskWaiter, poll_interval
+
+URL = "https://api.test"
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps = []
+
+    def clock(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def task(task_id, state, error=None):
+    return {"id": task_id, "state": state, "error": error, "task_type": "update_router", "user_id": 1, "created_on": None}
+
+
+@pytest.fixture
+def waiter():
+    clock = FakeClock()
+    waiter = TaskWaiter(Client(api_key="k", api_url=URL), clock=clock.clock, sleep=clock.sleep)
+    waiter.fake = clock
+    return waiter
+
+
+def paths():
+    return [call.request.path_url for call in responses.calls]
+
+
+@responses.activate
+def test_waits_until_finished(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "NEW"))
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "RUNNING"))
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "FINISHED"))
+    done = waiter.wait(["a"], timeout=60)
+    assert [t["state"] for t in done] == ["FINISHED"]
+    assert paths() == ["/cloud/v1/tasks/a"] * 3
+    assert waiter.fake.sleeps == [0.5, 0.5]
+
+
+@responses.activate
+def test_every_id_is_polled(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "RUNNING"))
+    responses.get(URL + "/cloud/v1/tasks/b", json=task("b", "FINISHED"))
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "FINISHED"))
+    done = waiter.wait(["a", "b"], timeout=60)
+    assert [t["id"] for t in done] == ["a", "b"]
+    assert paths() == ["/cloud/v1/tasks/a", "/cloud/v1/tasks/b", "/cloud/v1/tasks/a"]
+
+
+@responses.activate
+def test_error_fails_with_the_task_error(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "ERROR", "Quota exceeded"))
+    with pytest.raises(TaskFailed) as err:
+        waiter.wait(["a"], timeout=60)
+    assert str(err.value) == "Task a ended in ERROR: Quota exceeded"
+    assert err.value.task["id"] == "a"
+
+
+@responses.activate
+def test_timeout_names_the_task_and_its_last_state(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", json=task("a", "RUNNING"))
+    with pytest.raises(TaskTimeout) as err:
+        waiter.wait(["a"], timeout=3)
+    assert "Task a did not finish within wait_timeout=3s; its last state was RUNNING" == str(err.value)
+    assert err.value.task["state"] == "RUNNING"
+    assert sum(waiter.fake.sleeps) == pytest.approx(3.0)
+    assert len(responses.calls) == 7
+
+
+@responses.activate
+def test_falls_back_to_the_requirements_path_and_keeps_it(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", status=404, json={"message": "Not Found"})
+    responses.get(URL + "/v1/tasks/a", json=task("a", "RUNNING"))
+    responses.get(URL + "/v1/tasks/a", json=task("a", "FINISHED"))
+    responses.get(URL + "/v1/tasks/b", json=task("b", "FINISHED"))
+    waiter.wait(["a", "b"], timeout=60)
+    assert paths() == ["/cloud/v1/tasks/a", "/v1/tasks/a", "/v1/tasks/b", "/v1/tasks/a"]
+
+
+@responses.activate
+def test_unknown_task_on_both_paths_fails(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", status=404, json={"message": "Not Found"})
+    responses.get(URL + "/v1/tasks/a", status=404, json={"message": "Not Found"})
+    with pytest.raises(ApiError) as err:
+        waiter.wait(["a"], timeout=60)
+    assert err.value.status == 404
+
+
+def test_interval_starts_short_and_grows_to_a_few_seconds():
+    assert poll_interval(0) == 0.5
+    assert poll_interval(5) == 0.5
+    assert 0.5 < poll_interval(20) < 2
+    assert poll_interval(3600) == 5.0
+
+
+def test_polls_for_a_five_second_task_stay_few():
+    elapsed, polls = 0.0, 0
+    while elapsed < 5.0:
+        polls += 1
+        elapsed += poll_interval(elapsed)
+    assert polls <= 12
