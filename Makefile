@@ -34,7 +34,7 @@ contract: venv
 	$(BIN)/pytest -q tests/contract
 
 sanity: venv
-	tests/tools/ansible-test.sh sanity
+	tests/tools/ansible-test.sh sanity --requirements
 
 test: unit integration contract sanity
 	@echo "make test: all suites passed"

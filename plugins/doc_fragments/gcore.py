@@ -11,7 +11,7 @@ class ModuleDocFragment:
 options:
   api_key:
     description:
-      - Gcore API key (a permanent API token), sent as C(Authorization: apikey <key>).
+      - 'Gcore API key (a permanent API token), sent in the header C(Authorization: apikey <key>).'
       - If not set, the value of the E(GCORE_API_KEY) environment variable is used; one of the two is required.
       - The key is never logged or returned.
     type: str
@@ -25,7 +25,7 @@ options:
   api_timeout:
     description:
       - Timeout in seconds for each HTTP request (connect and read).
-      - This is not the time a module waits for an asynchronous task; see O(wait_timeout) where a module has it.
+      - This is not the time a module waits for an asynchronous task; modules that start tasks have their own C(wait_timeout).
     type: int
     default: 30
   api_retries:

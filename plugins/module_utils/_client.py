@@ -216,8 +216,7 @@ class Client:
                 limit = min(limit, max_results - returned)
             page = self.get(path, params=dict(params, limit=limit, offset=offset))
             items = page.get("results") or []
-            for item in items:
-                yield item
+            yield from items
             returned += len(items)
             offset += len(items)
             if len(items) < limit or (max_results is not None and returned >= max_results):

@@ -15,7 +15,7 @@ description:
   - Calls C(GET /cloud/v2/client_quotas/{client_id}/notification_threshold).
   - When nothing was ever set, the service applies its default of 80 percent.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   client_id:
     description:

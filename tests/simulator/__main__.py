@@ -35,7 +35,7 @@ def main():
             handle.write(url + "\n")
     print(url, flush=True)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_args: stop.set())
     try:
         stop.wait()
     except KeyboardInterrupt:

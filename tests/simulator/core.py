@@ -151,11 +151,17 @@ class Simulator:
         with self.lock:
             self.config.update(settings)
 
-    def add_fault(self, status=None, method=None, path=None, times=1, retry_after=None, drop=False, delay=0.0, body=None):
-        """The next ``times`` requests matching ``method`` and the ``path`` regex get this fault."""
+    def add_fault(self, status=None, method=None, path=None, times=1, retry_after=None, drop=False, delay=0.0, body=None,
+                  applied=False):
+        """The next ``times`` requests matching ``method`` and the ``path`` regex get this fault.
+
+        With ``applied`` the request is carried out first and only its answer is replaced (or dropped):
+        the ambiguous failure where the service did the work but the client never learnt it.
+        """
         with self.lock:
             self.faults.append({"status": status, "method": method, "path": path, "times": times,
-                                "retry_after": retry_after, "drop": drop, "delay": delay, "body": body})
+                                "retry_after": retry_after, "drop": drop, "delay": delay, "body": body,
+                                "applied": applied})
 
     def requests(self, method=None, path=None):
         """The logged API requests, optionally filtered by method and a path regex."""
@@ -218,7 +224,7 @@ class Simulator:
     # ---- dispatch -----------------------------------------------------------------------------
     def authorised(self, headers):
         value = headers.get("Authorization") or ""
-        scheme, _, key = value.partition(" ")
+        scheme, _space, key = value.partition(" ")
         return scheme.lower() == "apikey" and key == self.api_key
 
     def dispatch(self, request):
@@ -233,6 +239,8 @@ class Simulator:
                      "authorization": "apikey ***" if self.authorised(request.headers) else "invalid",
                      "time": time.time(), "status": None, "fault": bool(fault)}
             self.log.append(entry)
+            if fault and fault["applied"]:
+                entry["applied_status"] = self._answer(request, api).status
             if fault and fault["drop"]:
                 entry["status"] = "dropped"
                 return None, delay

@@ -11,11 +11,13 @@
 #   venvs it creates; that cache is pre-seeded with tests/tools/get_pip_shim.py instead.
 # - for sanity, shellcheck is installed with apt-get when missing (else that test is skipped).
 #
-# Environment: ANSIBLE_TEST (default: <repo>/.venv/bin/ansible-test), PYTHON_VERSION (default: 3.11).
+# Environment: ANSIBLE_TEST (default: <repo>/.venv/bin/ansible-test), PYTHON_VERSION (default: 3.11),
+# GCORE_BUILD_ROOT (default: <repo>/.build).
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
-COLLECTION_DIR="${REPO_ROOT}/.build/ansible_collections/gcore/platform"
+# GCORE_BUILD_ROOT: where the copy goes (default <repo>/.build), so several runs can work side by side.
+COLLECTION_DIR="${GCORE_BUILD_ROOT:-${REPO_ROOT}/.build}/ansible_collections/gcore/platform"
 PYTHON_VERSION="${PYTHON_VERSION:-3.11}"
 GET_PIP_CACHE_DIR="${HOME}/.ansible/test/cache"
 
@@ -115,6 +117,19 @@ copy_collection() {
         --no-anchored \
         --exclude=__pycache__ --exclude='*.pyc' --exclude=.pytest_cache --exclude='*.tar.gz' \
         . | tar -C "${COLLECTION_DIR}" -xf -
+
+    # ansible-test lists files with git when it finds a .git in the copy or ANY parent directory;
+    # from the parent repo, .build/ is ignored and every target would be skipped. A repo of the
+    # copy's own (no commits needed: untracked, not ignored files are listed) avoids that.
+    if command -v git >/dev/null 2>&1; then
+        git -C "${COLLECTION_DIR}" -c init.defaultBranch=main init -q
+    else
+        local dir="${COLLECTION_DIR}"
+        while [[ "${dir}" != "/" ]]; do
+            dir="$(dirname "${dir}")"
+            [[ ! -e "${dir}/.git" ]] || die "git is not installed but ${dir} is a git work tree: install git"
+        done
+    fi
 }
 
 if [[ "${SUBCOMMAND}" == "sanity" ]]; then

@@ -58,7 +58,7 @@ def test_get_retried_on_5xx_then_succeeds(client):
 
 @responses.activate
 def test_get_gives_up_after_api_retries(client):
-    for _ in range(4):
+    for _attempt in range(4):
         responses.get(URL + "/r", status=503, json={"message": "busy"})
     with pytest.raises(ApiError) as err:
         client.get("/r")
@@ -137,7 +137,7 @@ def test_retry_after_is_capped_at_60s(no_sleep):
 def test_backoff_without_retry_after_grows_capped_with_jitter():
     policy = retry_policy(10, safe=True)
     waits = []
-    for _ in range(6):
+    for _attempt in range(6):
         policy = policy.increment(method="GET", url="/r", response=_response(502, {}))
         waits.append(policy.get_backoff_time())
     for number, waited in enumerate(waits):
