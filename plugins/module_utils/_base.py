@@ -206,22 +206,36 @@ class GcoreResourceModule(GcoreModule):
             if record is not None:
                 self.result["changed"] = True
                 if not self.check_mode:
-                    record = self.delete(record)
+                    record = self.write(self.delete, lambda found: found is None, record)
         elif record is None:
             self.check_create()
             after = self.wanted()
             self.result["changed"] = True
             if not self.check_mode:
-                record = self.create()
+                record = self.write(self.create, lambda found: found is not None)
         else:
             changes = self.differences(record)
             after = dict(before, **changes)
             if changes:
                 self.result["changed"] = True
                 if not self.check_mode:
-                    record = self.update(record, changes)
+                    record = self.write(self.update, lambda found: found is not None and not self.differences(found), record, changes)
         self.result["diff"] = {"before": _diff_side(before), "after": _diff_side(after)}
         return {self.result_key: record}
+
+    def write(self, func, done, *args):
+        """Run one write. After an ambiguous failure (no answer, or a 5xx) read the state again
+        instead of writing twice: when the state shows the write took effect, carry on with it."""
+        try:
+            return func(*args)
+        except ApiError as exc:
+            if exc.status is not None and exc.status < 500:
+                raise
+            found = self.find()
+            if not done(found):
+                raise
+            self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
+            return found
 
 
 def _diff_side(view):
