@@ -1,0 +1,95 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Router comparison and lookup helpers for the router module.
+
+This module is internal to the collection: its interface may change at any time.
+
+The router's PATCH body and its GET record do not map one to one (API_NOTES section 2.9), so the
+module compares canonical views: routes as a set of (destination, nexthop) pairs in the forms
+Python's ``ipaddress`` prints (IPv6 compressed, lower case), and the gateway by ``network_id`` and
+``enable_snat`` only (GET has no ``type``; ``external_fixed_ips`` are assigned by the service).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
+NAME_RULE = "3 to 63 characters: letters, digits, spaces, '.', '_' and '-'; starting with a letter or digit, " \
+            "ending with a letter, digit, '.' or '_'"
+LIST_PAGE_SIZE = 1000  # the largest page GET /cloud/v1/routers accepts
+
+
+def route_problem(index, route):
+    """The validation message for one route as the user wrote it, or None when it is valid."""
+    option = "routes[%s]" % index
+    try:
+        destination = ipaddress.ip_network(route["destination"], strict=True)
+    except ValueError as exc:
+        try:
+            ipaddress.ip_network(route["destination"], strict=False)
+        except ValueError:
+            return "%s.destination: %r is not a valid CIDR (%s)" % (option, route["destination"], exc)
+        return "%s.destination: %r has host bits set; use the network address %s" % (
+            option, route["destination"], ipaddress.ip_network(route["destination"], strict=False))
+    try:
+        nexthop = ipaddress.ip_address(route["nexthop"])
+    except ValueError:
+        return "%s.nexthop: %r is not a valid IP address" % (option, route["nexthop"])
+    if destination.version != nexthop.version:
+        return "%s.nexthop: %s is an IPv%s address but the destination %s is IPv%s" % (
+            option, nexthop, nexthop.version, destination, destination.version)
+    return None
+
+
+def canonical_route(route):
+    """(destination, nexthop) in canonical text form."""
+    return (str(ipaddress.ip_network(route["destination"], strict=False)), str(ipaddress.ip_address(route["nexthop"])))
+
+
+def canonical_routes(routes):
+    """Routes as a sorted list of unique canonical ``{destination, nexthop}`` dicts.
+
+    Two lists are the same set of routes exactly when their canonical forms are equal.
+    """
+    pairs = set(canonical_route(route) for route in routes or [])
+    ordered = sorted(pairs, key=lambda pair: (ipaddress.ip_network(pair[0]).version, pair))
+    return [{"destination": destination, "nexthop": nexthop} for destination, nexthop in ordered]
+
+
+def gateway_view(gateway):
+    """The managed members of a gateway as GET returns it: ``{network_id, enable_snat}`` or None."""
+    if not gateway:
+        return None
+    snat = gateway.get("enable_snat")
+    return {"network_id": gateway.get("network_id"), "enable_snat": True if snat is None else bool(snat)}
+
+
+def desired_gateway(wanted, current):
+    """The gateway the user asks for, in the view shape, given the router's current gateway view.
+
+    ``wanted`` is the module option (``type``, ``network_id``, ``enable_snat``). ``type: default``
+    lets the platform choose the network: any existing gateway satisfies it (only ``enable_snat``
+    is compared), and with no gateway the network is unknown (``network_id`` None).
+    """
+    snat = True if wanted.get("enable_snat") is None else wanted["enable_snat"]
+    if wanted.get("type") == "default":
+        return {"network_id": current["network_id"] if current else None, "enable_snat": snat}
+    return {"network_id": wanted.get("network_id"), "enable_snat": snat}
+
+
+def router_view(record):
+    """The members the module manages, as compared and shown in the diff."""
+    return {
+        "name": record.get("name"),
+        "routes": canonical_routes(record.get("routes")),
+        "external_gateway_info": gateway_view(record.get("external_gateway_info")),
+    }
+
+
+def find_by_name(client, path, name, page_size=LIST_PAGE_SIZE):
+    """Every router on every page whose name is exactly ``name`` (the list filter may match more)."""
+    return [router for router in client.paginate(path, params={"name": name}, page_size=page_size)
+            if router.get("name") == name]
