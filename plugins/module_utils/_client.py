@@ -148,7 +148,7 @@ class Client:
         self.timeout = timeout
         self.retries = retries
         self.session = requests.Session()
-        self.session.verify = validate_certs
+        self.verify = validate_certs
         self.session.headers.update({
             "Authorization": "%s %s" % (AUTH_SCHEME, api_key),
             "User-Agent": USER_AGENT,
@@ -170,14 +170,15 @@ class Client:
         url = self.base_url + path
         self._adapter.max_retries = self._policies[safe]
         try:
-            response = self.session.request(method, url, params=params, json=json, timeout=self.timeout)
+            # verify is passed on every call: a session-level False loses to REQUESTS_CA_BUNDLE in the environment
+            response = self.session.request(method, url, params=params, json=json, timeout=self.timeout, verify=self.verify)
         except requests.exceptions.SSLError as exc:
             raise ApiError(method, path, detail="TLS certificate verification failed for %s (%s). "
                            "Fix the certificate, or set validate_certs: false only for a trusted test endpoint"
                            % (self.base_url, _reason(exc)))
-        except requests.exceptions.Timeout as exc:
-            raise ApiError(method, path, detail="no answer within api_timeout=%ss (%s)" % (self.timeout, _reason(exc)))
         except requests.exceptions.RequestException as exc:
+            if isinstance(exc, requests.exceptions.Timeout) or "timed out" in _reason(exc):
+                raise ApiError(method, path, detail="no answer within api_timeout=%ss (%s)" % (self.timeout, _reason(exc)))
             raise ApiError(method, path, detail="connection to %s failed (%s)" % (self.base_url, _reason(exc)))
         if response.status_code not in ok:
             raise ApiError.from_response(response, method, path)

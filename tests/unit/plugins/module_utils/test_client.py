@@ -252,3 +252,12 @@ def test_paginate_max_results(client):
     items = list(client.paginate("/list", max_results=120))
     assert len(items) == 120
     assert [call.request.params["limit"] for call in responses.calls] == ["100", "20"]
+
+
+@responses.activate
+def test_validate_certs_false_wins_over_ca_bundle_in_the_environment(monkeypatch):
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", "/etc/ssl/certs/ca-certificates.crt")
+    responses.get(URL + "/r", json={})
+    Client(api_key=KEY, api_url=URL, validate_certs=False).get("/r")
+    Client(api_key=KEY, api_url=URL).get("/r")
+    assert [call.request.req_kwargs["verify"] for call in responses.calls] == [False, "/etc/ssl/certs/ca-certificates.crt"]
