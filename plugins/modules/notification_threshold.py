@@ -1,0 +1,165 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: notification_threshold
+short_description: Set or reset a client's quota notification threshold
+version_added: 0.1.0
+description:
+  - Manages the quota notification threshold of a Gcore Cloud client, the usage percentage above which Gcore sends a
+    warning email.
+  - Reads C(GET /cloud/v2/client_quotas/{client_id}/notification_threshold) first, then writes only on a difference,
+    with C(PUT) (which creates or updates) for O(state=present) and C(DELETE) (back to the service default of
+    80 percent) for O(state=absent).
+  - When the service answers the read with 404 (no record for the client), O(state=present) sends the C(PUT), which
+    creates the record; if the service does not know the client at all, that C(PUT) fails with its error.
+    O(state=absent) has nothing to do then.
+  - After a write fails without a clear answer (a timeout or a 5xx), the module reads the threshold again and succeeds
+    if the write took effect; it never sends the write twice.
+author:
+  - gcore.platform developers
+options:
+  client_id:
+    description:
+      - Gcore client (account) ID.
+    type: int
+    required: true
+  threshold:
+    description:
+      - Usage percentage, 60 to 100, above which a warning email is sent.
+      - Required when O(state=present).
+    type: int
+  state:
+    description:
+      - V(present) sets O(threshold); it is sent only when it differs from the current one.
+      - V(absent) restores the service default of 80 percent; nothing is sent when the threshold is already 80
+        (the service does not tell an explicit 80 from the default).
+    type: str
+    choices: [present, absent]
+    default: present
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.notification_threshold_info
+"""
+
+EXAMPLES = r"""
+- name: Warn at 90 % of any quota
+  gcore.platform.notification_threshold:
+    client_id: 12345
+    threshold: 90
+
+- name: Back to the service default (80 %)
+  gcore.platform.notification_threshold:
+    client_id: 12345
+    state: absent
+"""
+
+RETURN = r"""
+notification_threshold:
+  description:
+    - The threshold record as read last - the service's answer to the C(PUT), the record read again after a
+      C(DELETE), otherwise the record as read before (in check mode, the record before the change that would be made).
+    - V(null) when the service has no record for the client (it answered 404) and nothing was written.
+  returned: always
+  type: dict
+  contains:
+    client_id:
+      description: Client ID.
+      type: int
+      sample: 12345
+    threshold:
+      description: Usage percentage (60 to 100) above which a warning email is sent.
+      type: int
+      sample: 90
+    last_sending:
+      description: Time of the last successful warning email, or V(null).
+      type: str
+      sample: "2026-11-01T08:30:00Z"
+    last_message:
+      description: The quotas reported in the last warning email (each a dict C({limit, usage})), or V(null).
+      type: dict
+      sample: null
+diff:
+  description: The managed threshold before and after, with C(state) (V(absent) means the service default applies).
+  returned: always
+  type: dict
+  sample:
+    before: {threshold: 80, state: present}
+    after: {threshold: 90, state: present}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule, check_range, require
+
+PATH = "/cloud/v2/client_quotas/%s/notification_threshold"
+DEFAULT_THRESHOLD = 80
+
+
+class NotificationThreshold(GcoreResourceModule):
+    result_key = "notification_threshold"
+    argument_spec = dict(
+        client_id=dict(type="int", required=True),
+        threshold=dict(type="int"),
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+    )
+    module_kwargs = dict(required_if=[("state", "present", ("threshold",))])
+
+    def __init__(self):
+        self.current = None  # the record as read by find(), whatever the state
+        super().__init__()
+
+    def validate(self):
+        super().validate()
+        check_range("client_id", self.params["client_id"], low=1)
+        check_range("threshold", self.params["threshold"], 60, 100)
+        if self.params["state"] == "absent":
+            require(self.params["threshold"] is None, "threshold", "only with state present")
+
+    @property
+    def path(self):
+        return PATH % self.params["client_id"]
+
+    def find(self):
+        self.current = self.client.get_or_none(self.path)
+        if self.params["state"] == "absent" and self.current is not None and self.current.get("threshold") == DEFAULT_THRESHOLD:
+            return None  # the default already applies: nothing to restore
+        return self.current
+
+    def view(self, record):
+        return {"threshold": record.get("threshold")}
+
+    def wanted(self):
+        return {"threshold": self.params["threshold"]}
+
+    def _put(self):
+        return self.client.request("PUT", self.path, json={"threshold": self.params["threshold"]})
+
+    def create(self):
+        return self._put()
+
+    def update(self, record, changes):
+        return self._put()
+
+    def delete(self, record):
+        self.client.request("DELETE", self.path)
+        self.current = self.client.get_or_none(self.path)
+        return self.current
+
+    def run(self):
+        result = super().run()
+        if result[self.result_key] is None:
+            result[self.result_key] = self.current  # the record as read last (find() reads it again after a failed write)
+        return result
+
+
+def main():
+    NotificationThreshold.main()
+
+
+if __name__ == "__main__":
+    main()

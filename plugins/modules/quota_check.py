@@ -1,0 +1,431 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: quota_check
+short_description: Check whether new bare metal servers or a load balancer fit the region's quotas
+version_added: 0.1.0
+description:
+  - Asks Gcore Cloud how much quota a planned bare metal server group or load balancer would use, next to the
+    region's limits and current usage, and tells which quotas it would exceed.
+  - For O(resource=baremetal) calls C(POST /cloud/v1/bminstances/{project_id}/{region_id}/check_limits); for
+    O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits).
+  - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
+  - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
+author:
+  - gcore.platform developers
+options:
+  resource:
+    description:
+      - What to check. Options of the other resource are refused.
+      - V(baremetal) takes O(flavor), O(interfaces) and one of O(names) or O(name_templates).
+      - V(loadbalancer) takes O(floating_ip), O(logging), O(vip_network_id) or O(vip_port_id), and O(vip_ip_family).
+    type: str
+    required: true
+    choices: [baremetal, loadbalancer]
+  flavor:
+    description:
+      - Bare metal flavor name, for example V(bm1-basic-medium). Only for O(resource=baremetal).
+    type: str
+  names:
+    description:
+      - Names of the servers to create; one server per name. Only for O(resource=baremetal).
+      - Exactly one of O(names) and O(name_templates) is required for O(resource=baremetal).
+    type: list
+    elements: str
+  name_templates:
+    description:
+      - Name templates of the servers to create, for example V(my-server-{ip_octets}); one server per template.
+        Only for O(resource=baremetal).
+      - Exactly one of O(names) and O(name_templates) is required for O(resource=baremetal).
+    type: list
+    elements: str
+  interfaces:
+    description:
+      - Network interfaces of each server, in order. Only for O(resource=baremetal).
+      - Each item is one of four variants chosen by O(interfaces[].type).
+      - A field given for a type that has no such field, or missing where the type requires it, fails validation before
+        any request is sent.
+      - Only the fields given are sent.
+    type: list
+    elements: dict
+    suboptions:
+      type:
+        description:
+          - V(external) attaches the server to the default external network (a public IP).
+          - V(subnet) takes an address from a given subnet (O(interfaces[].network_id) and O(interfaces[].subnet_id) required).
+          - V(any_subnet) takes an address from the subnet with the most free addresses in a network
+            (O(interfaces[].network_id) required).
+          - V(reserved_fixed_ip) attaches an existing reserved fixed IP port (O(interfaces[].port_id) required).
+        type: str
+        choices: [external, subnet, any_subnet, reserved_fixed_ip]
+        default: external
+      interface_name:
+        description:
+          - Name of the interface, at most 37 characters. Any type.
+        type: str
+      ip_family:
+        description:
+          - IP family of the address; V(dual) gives both. Only for V(external) and V(any_subnet).
+          - When not set, the service uses V(ipv4).
+        type: str
+        choices: [ipv4, ipv6, dual]
+      network_id:
+        description:
+          - UUID of the network. Required for V(subnet) and V(any_subnet), not allowed for other types.
+        type: str
+      subnet_id:
+        description:
+          - UUID of the subnet. Required for V(subnet), not allowed for other types.
+        type: str
+      port_id:
+        description:
+          - ID of the reserved fixed IP port. Required for V(reserved_fixed_ip), not allowed for other types.
+        type: str
+      ip_address:
+        description:
+          - A fixed IPv4 or IPv6 address to request from the network. Only for V(any_subnet).
+        type: str
+      floating_ip:
+        description:
+          - A floating (public) IP for the interface. Not allowed for V(external).
+        type: dict
+        suboptions:
+          source:
+            description:
+              - V(new) creates a floating IP; V(existing) attaches O(interfaces[].floating_ip.existing_floating_id).
+            type: str
+            required: true
+            choices: [new, existing]
+          existing_floating_id:
+            description:
+              - UUID of an existing floating IP. Required when O(interfaces[].floating_ip.source=existing), not allowed otherwise.
+            type: str
+      security_groups:
+        description:
+          - Security groups applied to the interface. Any type.
+        type: list
+        elements: dict
+        suboptions:
+          id:
+            description:
+              - UUID of the security group.
+            type: str
+            required: true
+  floating_ip:
+    description:
+      - A floating IP for the load balancer. Only for O(resource=loadbalancer).
+    type: dict
+    suboptions:
+      source:
+        description:
+          - V(new) creates a floating IP; V(existing) attaches O(floating_ip.existing_floating_id).
+        type: str
+        required: true
+        choices: [new, existing]
+      existing_floating_id:
+        description:
+          - UUID of an existing floating IP. Required when O(floating_ip.source=existing), not allowed otherwise.
+        type: str
+  logging:
+    description:
+      - Forwarding of the load balancer's logs to Logging as a Service. Only for O(resource=loadbalancer).
+      - Only the members given are sent.
+    type: dict
+    suboptions:
+      enabled:
+        description:
+          - Whether logs are forwarded. When not set, the service uses V(false).
+        type: bool
+      destination_region_id:
+        description:
+          - Region the logs are written to.
+        type: int
+      topic_name:
+        description:
+          - Topic the logs are written to; 1 to 223 characters, lower-case letters, digits, C(-) and C(.), as
+            C(^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$).
+        type: str
+      retention_policy:
+        description:
+          - How long the logs are kept.
+        type: dict
+        suboptions:
+          period:
+            description:
+              - Retention in days, 1 to 1825.
+            type: int
+            required: true
+  vip_network_id:
+    description:
+      - UUID of the network of the load balancer's virtual IP. Only for O(resource=loadbalancer).
+      - Mutually exclusive with O(vip_port_id).
+    type: str
+  vip_port_id:
+    description:
+      - UUID of an existing reserved fixed IP port for the virtual IP. Only for O(resource=loadbalancer).
+      - Mutually exclusive with O(vip_network_id).
+    type: str
+  vip_ip_family:
+    description:
+      - IP family of the subnet chosen in O(vip_network_id). Only for O(resource=loadbalancer).
+    type: str
+    choices: [ipv4, ipv6, dual]
+  fail_on_exceed:
+    description:
+      - Fail the task when RV(exceeded) is not empty. The message names each exceeded quota with its limit, usage and
+        the amount requested; RV(quota), RV(exceeded) and RV(within_limits) are returned all the same.
+    type: bool
+    default: false
+notes:
+  - The service may leave quotas out of its answer and may add quotas this module does not know; both are accepted.
+    A quota is judged only when its C(_limit) and C(_requested) figures are present (a missing C(_usage) counts as 0).
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.attributes.INFO_MODULE
+seealso:
+  - module: gcore.platform.price_preview
+"""
+
+EXAMPLES = r"""
+- name: Would two basic bare metal servers fit?
+  gcore.platform.quota_check:
+    resource: baremetal
+    flavor: bm1-basic-medium
+    names: [web-1, web-2]
+    interfaces:
+      - type: external
+      - type: subnet
+        network_id: 0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90
+        subnet_id: 7d2f4a1b-3c5e-4f6a-8b9c-0d1e2f3a4b5c
+        floating_ip:
+          source: new
+  register: bm_quota
+
+- name: Show what would be exceeded
+  ansible.builtin.debug:
+    msg: "{{ item.name }}: {{ item.usage }} used + {{ item.requested }} requested > {{ item.limit }}"
+  loop: "{{ bm_quota.exceeded }}"
+
+- name: Stop before creating a load balancer that would not fit
+  gcore.platform.quota_check:
+    resource: loadbalancer
+    vip_network_id: 0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90
+    vip_ip_family: dual
+    floating_ip:
+      source: new
+    logging:
+      enabled: true
+      topic_name: lb-logs
+      retention_policy:
+        period: 45
+    fail_on_exceed: true
+"""
+
+RETURN = r"""
+quota:
+  description:
+    - The service's answer exactly as it was sent. For each quota C(<base>) it may hold C(<base>_limit),
+      C(<base>_usage) and C(<base>_requested) (what the checked request would use), all integers.
+    - Bare metal answers cover 50 bases (C(baremetal_basic_count), C(cpu_count), C(ram) in MiB, C(external_ip_count),
+      C(floating_count), and so on); load balancer answers cover C(external_ip_count), C(floating_count),
+      C(laas_topic_count) and C(loadbalancer_count). Any of them may be missing.
+  returned: success or when O(fail_on_exceed) fails the task
+  type: dict
+  sample:
+    baremetal_basic_count_limit: 2
+    baremetal_basic_count_requested: 2
+    baremetal_basic_count_usage: 1
+    cpu_count_limit: 200
+    cpu_count_requested: 16
+    cpu_count_usage: 24
+    external_ip_count_limit: 10
+    external_ip_count_requested: 2
+    external_ip_count_usage: 3
+exceeded:
+  description:
+    - Each quota C(<base>) with a requested amount above 0 where usage plus the requested amount is above the limit,
+      sorted by name. Empty when everything fits.
+  returned: success or when O(fail_on_exceed) fails the task
+  type: list
+  elements: dict
+  contains:
+    name:
+      description: The quota's base name.
+      type: str
+      sample: baremetal_basic_count
+    limit:
+      description: The limit.
+      type: int
+      sample: 2
+    requested:
+      description: The amount the checked request would use.
+      type: int
+      sample: 2
+    usage:
+      description: The amount in use; V(null) when the service did not send it (then counted as 0).
+      type: int
+      sample: 1
+  sample:
+    - name: baremetal_basic_count
+      limit: 2
+      requested: 2
+      usage: 1
+within_limits:
+  description: Whether RV(exceeded) is empty.
+  returned: success or when O(fail_on_exceed) fails the task
+  type: bool
+  sample: false
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import (
+    GcoreModule,
+    ValidationError,
+    check_length,
+    check_pattern,
+    check_range,
+    check_uuid,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
+    IP_FAMILIES,
+    compact,
+    floating_ip_option,
+    interfaces_body,
+    interfaces_option,
+    validate_floating_ip,
+    validate_interfaces,
+)
+
+PATHS = {
+    "baremetal": "/cloud/v1/bminstances/%s/%s/check_limits",
+    "loadbalancer": "/cloud/v1/loadbalancers/%s/%s/check_limits",
+}
+OPTIONS = {
+    "baremetal": ("flavor", "interfaces", "names", "name_templates"),
+    "loadbalancer": ("floating_ip", "logging", "vip_network_id", "vip_port_id", "vip_ip_family"),
+}
+TOPIC_PATTERN = r"^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$"
+SUFFIXES = ("_limit", "_requested", "_usage")
+
+
+def _integer(value):
+    """An integer figure, or None for anything else (null, text, booleans)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
+
+
+def exceeded_bases(quota):
+    """The quotas a check answer says would be exceeded, sorted by name.
+
+    A base counts when ``requested > 0`` and ``usage + requested > limit``. Keys without one of the
+    three suffixes are ignored; a base without a limit or a requested figure is not judged; a
+    missing usage counts as 0 (and is reported as None).
+    """
+    bases = {}
+    for key, value in (quota or {}).items():
+        for suffix in SUFFIXES:
+            if isinstance(key, str) and key.endswith(suffix) and len(key) > len(suffix):
+                bases.setdefault(key[:-len(suffix)], {})[suffix[1:]] = _integer(value)
+                break
+    exceeded = []
+    for name in sorted(bases):
+        figures = bases[name]
+        limit, requested, usage = figures.get("limit"), figures.get("requested"), figures.get("usage")
+        if limit is None or requested is None or requested <= 0:
+            continue
+        if (usage or 0) + requested > limit:
+            exceeded.append({"name": name, "limit": limit, "requested": requested, "usage": usage})
+    return exceeded
+
+
+def exceeded_message(resource, exceeded):
+    return "Quota check for %s: %d quota(s) would be exceeded: %s" % (resource, len(exceeded), "; ".join(
+        "%s (limit %s, usage %s, requested %s)" % (item["name"], item["limit"],
+                                                   "unknown" if item["usage"] is None else item["usage"],
+                                                   item["requested"]) for item in exceeded))
+
+
+class QuotaCheck(GcoreModule):
+    cloud = True
+    argument_spec = dict(
+        resource=dict(type="str", required=True, choices=["baremetal", "loadbalancer"]),
+        flavor=dict(type="str"),
+        names=dict(type="list", elements="str"),
+        name_templates=dict(type="list", elements="str"),
+        interfaces=interfaces_option(),
+        floating_ip=floating_ip_option(),
+        logging=dict(type="dict", options=dict(
+            enabled=dict(type="bool"),
+            destination_region_id=dict(type="int"),
+            topic_name=dict(type="str"),
+            retention_policy=dict(type="dict", options=dict(period=dict(type="int", required=True))),
+        )),
+        vip_network_id=dict(type="str"),
+        vip_port_id=dict(type="str"),
+        vip_ip_family=dict(type="str", choices=list(IP_FAMILIES)),
+        fail_on_exceed=dict(type="bool", default=False),
+    )
+    module_kwargs = dict(mutually_exclusive=[("names", "name_templates"), ("vip_network_id", "vip_port_id")])
+
+    def validate(self):
+        super().validate()
+        resource = self.params["resource"]
+        for other, options in OPTIONS.items():
+            if other == resource:
+                continue
+            for option in options:
+                if self.params[option] is not None:
+                    raise ValidationError("%s: only for resource %s, not for resource %s" % (option, other, resource))
+        if resource == "baremetal":
+            self._validate_baremetal()
+        else:
+            self._validate_loadbalancer()
+
+    def _validate_baremetal(self):
+        names, templates = self.params["names"], self.params["name_templates"]
+        if not names and not templates:
+            raise ValidationError("names or name_templates: one of them is required for resource baremetal, with at least one item")
+        validate_interfaces("interfaces", self.params["interfaces"])
+
+    def _validate_loadbalancer(self):
+        validate_floating_ip("floating_ip", self.params["floating_ip"])
+        check_uuid("vip_network_id", self.params["vip_network_id"])
+        check_uuid("vip_port_id", self.params["vip_port_id"])
+        logging = self.params["logging"] or {}
+        topic = logging.get("topic_name")
+        check_length("logging.topic_name", topic, 1, 223)
+        check_pattern("logging.topic_name", topic, TOPIC_PATTERN,
+                      "the topic name pattern (lower-case letters and digits, '-' inside a part, '.' between parts)")
+        check_range("logging.retention_policy.period", (logging.get("retention_policy") or {}).get("period"), 1, 1825)
+
+    def body(self):
+        params = self.params
+        if params["resource"] == "baremetal":
+            body = dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
+                        interfaces=interfaces_body(params["interfaces"]))
+        else:
+            body = dict((option, params[option]) for option in OPTIONS["loadbalancer"])
+        return compact(body)
+
+    def run(self):
+        resource = self.params["resource"]
+        quota = self.client.request("POST", self.cloud_path(PATHS[resource]), json=self.body(), safe=True, ok=(200,))
+        exceeded = exceeded_bases(quota if isinstance(quota, dict) else {})
+        result = dict(quota=quota, exceeded=exceeded, within_limits=not exceeded)
+        if exceeded and self.params["fail_on_exceed"]:
+            self.module.fail_json(msg=exceeded_message(resource, exceeded), changed=False, **result)
+        return result
+
+
+def main():
+    QuotaCheck.main()
+
+
+if __name__ == "__main__":
+    main()
