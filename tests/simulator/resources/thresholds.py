@@ -3,7 +3,12 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Quota notification threshold: /cloud/v2/client_quotas/{client_id}/notification_threshold (API_NOTES section 7).
 
-Known clients answer a record (the default of 80 % when nothing was set); an unknown client is a 404.
+The spec does not say whether a client that never set a threshold reads as the default record or as a
+404 (API_NOTES section 7), so both exist here: clients 1 to 3 answer a record (2 and 3 the default of
+80 %), client 4 has no record (GET 404; PUT creates it, as the PUT is documented to create or update;
+DELETE is a 204 no-op). Any other client is unknown: 404 on every method.
+PUT takes ``QuotaThresholdSerializer`` (``threshold`` 60-100 required, ``last_message``/``last_sending``
+allowed, nothing else); DELETE puts the threshold back to 80 and answers 204.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ SEEDED = {
     2: None,   # a client that never set a threshold: the default record
     3: None,
 }
+CLIENTS_WITHOUT_RECORD = (4,)
 
 
 def default_record(client_id):
@@ -38,17 +44,21 @@ def register(sim):
             record.update(copy.deepcopy(seed or {}))
             sim.thresholds[client_id] = record
 
-    def record_of(request):
+    def record_of(request, create=False):
         client_id = int_param(request.params["client_id"], "client_id")
-        if client_id not in sim.thresholds:
-            raise ApiFailure(404, "Client %s not found" % client_id)
-        return client_id, sim.thresholds[client_id]
+        if client_id in sim.thresholds:
+            return client_id, sim.thresholds[client_id]
+        if client_id in CLIENTS_WITHOUT_RECORD:
+            if create:
+                return client_id, default_record(client_id)
+            raise ApiFailure(404, "No quota notification threshold is set for client %s" % client_id)
+        raise ApiFailure(404, "Client %s not found" % client_id)
 
     def get(request):
         return copy.deepcopy(record_of(request)[1])
 
     def put(request):
-        _client_id, record = record_of(request)
+        client_id, record = record_of(request, create=True)
         body = request.json
         if not isinstance(body, dict):
             raise ApiFailure(422, "body: a JSON object is required")
@@ -59,12 +69,13 @@ def register(sim):
         if not isinstance(threshold, int) or isinstance(threshold, bool) or not 60 <= threshold <= 100:
             raise ApiFailure(422, "threshold: must be an integer from 60 to 100")
         record["threshold"] = threshold
+        sim.thresholds[client_id] = record
         return copy.deepcopy(record)
 
     def delete(request):
-        client_id, record = record_of(request)
-        record.update(threshold=DEFAULT_THRESHOLD)
-        sim.thresholds[client_id] = record
+        client_id, record = record_of(request, create=True)
+        if client_id in sim.thresholds:
+            record.update(threshold=DEFAULT_THRESHOLD)
         return Response(204)
 
     sim.on_reset(reset)
