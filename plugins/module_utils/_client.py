@@ -16,6 +16,8 @@ from __future__ import annotations
 import email.utils
 import random
 import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 try:
     import requests
@@ -38,6 +40,8 @@ BACKOFF_FACTOR = 0.5
 BACKOFF_MAX = 8.0
 SAFE_RETRY_STATUSES = frozenset((429, 502, 503, 504))
 WRITE_RETRY_STATUSES = frozenset((429,))
+PAGE_CONCURRENCY = 8  # pages in flight when the service is far away
+SLOW_PAGE = 0.03  # seconds: a first page slower than this means round trips dominate
 
 
 class ApiError(Exception):
@@ -201,31 +205,57 @@ class Client:
                 return None
             raise
 
-    def paginate(self, path, params=None, page_size=100, max_offset=None, max_results=None, on_cap=None):
-        """Yield every item of a ``limit``/``offset`` list.
+    def paginate(self, path, params=None, page_size=100, max_offset=None, max_results=None, on_cap=None,
+                 concurrency=PAGE_CONCURRENCY, slow_page=SLOW_PAGE):
+        """Yield every item of a ``limit``/``offset`` list, in the service's order.
 
-        A page shorter than ``page_size`` ends the listing (WAAP's ``count`` is the size of the
-        page, not a total). The offset advances by the number of items received and never goes
-        past ``max_offset``; ``on_cap`` is called when that cap cuts the listing short.
+        A page shorter than its ``limit`` ends the listing (WAAP's ``count`` is the size of the page,
+        not a total). The offset never goes past ``max_offset``; ``on_cap(offset)`` is called when
+        that cap cuts the listing short. ``max_results`` stops after that many items.
+
+        The first page is read alone. When it is full and took longer than ``slow_page`` seconds (a
+        distant service: round trips dominate), the next pages are read with up to ``concurrency``
+        requests in flight, yielded in order; so at most that many pages are asked for past the end
+        of the list. Otherwise (a near service) pages are read one by one, which asks for no page
+        past the end but the one empty page that shows a full last page was the last.
         """
         params = dict(params or {})
-        offset = 0
-        returned = 0
-        while True:
-            limit = page_size
-            if max_results is not None:
-                limit = min(limit, max_results - returned)
-            page = self.get(path, params=dict(params, limit=limit, offset=offset))
-            items = page.get("results") or []
-            yield from items
-            returned += len(items)
-            offset += len(items)
-            if len(items) < limit or (max_results is not None and returned >= max_results):
-                return
-            if max_offset is not None and offset > max_offset:
-                if on_cap:
-                    on_cap(offset)
-                return
+
+        def limit_at(offset):
+            return page_size if max_results is None else min(page_size, max_results - offset)
+
+        def fetch(offset):
+            return self.get(path, params=dict(params, limit=limit_at(offset), offset=offset)).get("results") or []
+
+        def more_allowed(offset):
+            return (max_results is None or offset < max_results) and (max_offset is None or offset <= max_offset)
+
+        started = time.monotonic()
+        first = fetch(0)
+        yield from first
+        if len(first) < limit_at(0):
+            return
+        if time.monotonic() - started < slow_page:
+            concurrency = 1
+        next_offset = len(first)
+        window = deque()
+        with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+            while True:
+                while len(window) < max(1, concurrency) and more_allowed(next_offset):
+                    window.append((limit_at(next_offset), pool.submit(fetch, next_offset)))
+                    next_offset += limit_at(next_offset)
+                if not window:
+                    break
+                limit, future = window.popleft()
+                page = future.result()
+                yield from page
+                if len(page) < limit:
+                    for _limit, pending in window:
+                        pending.cancel()
+                    return
+        if max_offset is not None and next_offset > max_offset and (max_results is None or next_offset < max_results):
+            if on_cap:
+                on_cap(next_offset)
 
 
 def _reason(exc):

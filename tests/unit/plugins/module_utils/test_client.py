@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from unittest import mock
 
@@ -261,3 +262,30 @@ def test_validate_certs_false_wins_over_ca_bundle_in_the_environment(monkeypatch
     Client(api_key=KEY, api_url=URL, validate_certs=False).get("/r")
     Client(api_key=KEY, api_url=URL).get("/r")
     assert [call.request.req_kwargs["verify"] for call in responses.calls] == [False, "/etc/ssl/certs/ca-certificates.crt"]
+
+
+@responses.activate
+def test_paginate_concurrently_keeps_order_and_bounds_pages_past_the_end(client):
+    def page(request):
+        offset = int(request.params["offset"])
+        size = max(0, min(100, 1234 - offset))
+        return 200, {}, json.dumps(_page(offset, size))
+
+    responses.add_callback(responses.GET, URL + "/list", callback=page)
+    items = list(client.paginate("/list", concurrency=4, slow_page=0))
+    assert [item["id"] for item in items] == list(range(1234))
+    offsets = sorted(int(call.request.params["offset"]) for call in responses.calls)
+    assert offsets[:13] == [100 * n for n in range(13)]
+    assert 13 <= len(offsets) <= 13 + 3, "at most concurrency - 1 pages past the short one"
+
+
+@responses.activate
+def test_paginate_concurrently_respects_max_results_and_offset_cap(client):
+    responses.add_callback(responses.GET, URL + "/list",
+                           callback=lambda request: (200, {}, json.dumps(_page(int(request.params["offset"]), int(request.params["limit"])))))
+    assert len(list(client.paginate("/list", max_results=250, concurrency=4, slow_page=0))) == 250
+    assert sorted(call.request.params["limit"] for call in responses.calls) == ["100", "100", "50"]
+    capped = []
+    list(client.paginate("/list", max_offset=300, on_cap=capped.append, concurrency=4, slow_page=0))
+    assert max(int(call.request.params["offset"]) for call in responses.calls) == 300
+    assert capped == [400]
