@@ -1,0 +1,345 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""WAAP helpers shared by the firewall and custom-rule modules.
+
+This module is internal to the collection: its interface may change at any time.
+
+One table, ``CONDITION_KINDS``, describes the 18 custom-rule condition kinds (API_NOTES section 9.2):
+the argument spec, the validation before any request and the normalisation before a comparison are
+all derived from it, so the three cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_pattern, require
+
+# WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
+PAGE_SIZE = 100
+MAX_OFFSET = 100000
+
+ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")
+ORDERING = list(ORDERING_FIELDS) + ["-%s" % field for field in ORDERING_FIELDS]
+FIREWALL_ACTIONS = ["allow", "block"]
+RULE_ACTIONS = ["allow", "block", "captcha", "handshake", "monitor", "tag"]
+
+NAME_PATTERN = r"^[A-Za-z0-9\s.:'\";<>?&|\\]+$"
+NAME_RULE = "only letters, digits, whitespace and . : ' \" ; < > ? & | \\ are allowed"
+STATUS_CODES = [403, 405, 418, 429]
+DURATION_PATTERN = r"^[1-9][0-9]*[smhd]?$"
+HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
+OWNER_TYPES = ["COMMERCIAL", "EDUCATIONAL", "GOVERNMENT", "HOSTING_SERVICES", "ISP", "MOBILE_NETWORK", "NETWORK", "RESERVED"]
+HEADER_PATTERN = r"^[a-zA-Z0-9-]+$"
+# The spec's pattern for header values, verbatim ("9-_" is a range, as in the service).
+HEADER_VALUE_PATTERN = r"^[a-zA-Z0-9-_ :;.\/\"'?!(){}\[\]@<>=\-\+\*#$&`|~^%]+$"
+URL_PATTERN = r"^[\w!\$~:#\[\]@\(\)*\+,=\/\-\.\%]+$"
+USER_TAG_PATTERN = r"^[a-zA-Z]+[ a-zA-Z0-9]*$"
+LOOKAROUND = re.compile(r"\(\?<?[=!]")
+
+# Service defaults filled into conditions (API_NOTES section 9.4).
+DEFAULT_MATCH_TYPE = "Contains"
+DEFAULT_OWNER_TYPES = ["COMMERCIAL"]
+NO_NEGATION = ("request_rate",)
+
+
+def _member(kind="str", required=False, **rules):
+    """One member of a condition kind: its Ansible type plus the rules checked before any request.
+
+    rules: ``length`` (low, high) of a string, ``pattern`` (regex, rule text), ``ip`` (an IP address),
+    ``choices``, ``elements`` (list item type), ``items`` (low, high) list size, ``item_length``,
+    ``item_pattern``, ``item_ip``, ``range`` (low, high) of an int.
+    """
+    return dict(rules, type=kind, required=required)
+
+
+HEADER = _member(required=True, length=(1, 50), pattern=(HEADER_PATTERN, "letters, digits and - only"))
+HEADER_VALUE = _member(required=True, length=(1, 100), pattern=(HEADER_VALUE_PATTERN, "printable ASCII characters only"))
+
+CONDITION_KINDS = {
+    "ip": dict(ip_address=_member(required=True, ip=True)),
+    "ip_range": dict(lower_bound=_member(required=True, ip=True), upper_bound=_member(required=True, ip=True)),
+    "url": dict(url=_member(required=True, length=(1, 500)), match_type=_member(choices=["Exact", "Contains", "Regex"])),
+    "user_agent": dict(user_agent=_member(required=True, length=(0, 300)), match_type=_member(choices=["Exact", "Contains"])),
+    "header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=["Exact", "Contains"])),
+    "header_exists": dict(header=HEADER),
+    "response_header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=["Exact", "Contains"])),
+    "response_header_exists": dict(header=HEADER),
+    "http_method": dict(http_method=_member(required=True, choices=HTTP_METHODS)),
+    "file_extension": dict(file_extension=_member("list", True, elements="str", items=(1, 20), item_length=(1, 10),
+                                                  item_pattern=(r"[a-z0-9]+$", "lower-case letters and digits"))),
+    "content_type": dict(content_type=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50))),
+    "country": dict(country_code=_member("list", True, elements="str", items=(1, 100),
+                                         item_pattern=(r"^\w{2}$", "a two-letter ISO 3166-1 alpha-2 code"))),
+    "organization": dict(organization=_member(required=True, length=(0, 100))),
+    "owner_types": dict(owner_types=_member("list", elements="str", choices=OWNER_TYPES, items=(1, None))),
+    "tags": dict(tags=_member("list", True, elements="str", items=(1, 5))),
+    "session_request_count": dict(request_count=_member("int", True, range=(1, None))),
+    "user_defined_tags": dict(tags=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50),
+                                           item_pattern=(USER_TAG_PATTERN, "a letter first, then letters, digits and spaces"))),
+    "request_rate": dict(
+        path_pattern=_member(required=True, length=(1, 500)),
+        requests=_member("int", True, range=(20, None)),
+        time=_member("int", True, range=(1, 3600)),
+        ips=_member("list", elements="str", items=(0, 10), item_ip=True),
+        http_methods=_member("list", elements="str", choices=HTTP_METHODS),
+        user_defined_tag=_member(length=(1, 50), pattern=(USER_TAG_PATTERN, "a letter first, then letters, digits and spaces")),
+    ),
+}
+MATCH_TYPE_KINDS = tuple(kind for kind, members in CONDITION_KINDS.items() if "match_type" in members)
+IP_MEMBERS = ("ip_address", "lower_bound", "upper_bound")
+
+
+def condition_argument_spec():
+    """The Ansible spec of one condition: one optional dict per kind (exactly one is checked later)."""
+    spec = {}
+    for kind, members in CONDITION_KINDS.items():
+        options = {}
+        for name, member in members.items():
+            option = dict(type=member["type"])
+            if member["required"]:
+                option["required"] = True
+            if member.get("elements"):
+                option["elements"] = member["elements"]
+            if member.get("choices"):
+                option["choices"] = list(member["choices"])
+            options[name] = option
+        if kind not in NO_NEGATION:
+            options["negation"] = dict(type="bool")
+        spec[kind] = dict(type="dict", options=options)
+    return spec
+
+
+def action_argument_spec():
+    return dict(
+        allow=dict(type="dict"),
+        block=dict(type="dict", options=dict(
+            status_code=dict(type="int", choices=list(STATUS_CODES)),
+            action_duration=dict(type="str"),
+        )),
+        captcha=dict(type="dict"),
+        handshake=dict(type="dict"),
+        monitor=dict(type="dict"),
+        tag=dict(type="dict", options=dict(tags=dict(type="list", elements="str", required=True))),
+    )
+
+
+# ---- validation (before any request) ---------------------------------------------------------
+
+def _check_ip(option, value):
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
+
+
+def _check_member(option, value, member):
+    if value is None:
+        return
+    if member.get("length"):
+        check_length(option, value, *member["length"])
+    if member.get("pattern"):
+        check_pattern(option, value, member["pattern"][0], member["pattern"][1])
+    if member.get("ip"):
+        _check_ip(option, value)
+    if member.get("range"):
+        low, high = member["range"]
+        if (low is not None and value < low) or (high is not None and value > high):
+            bound = "%s to %s" % (low, high) if high is not None else "at least %s" % low
+            raise ValidationError("%s: %r is out of range (must be %s)" % (option, value, bound))
+    if member["type"] == "list":
+        low, high = member.get("items") or (None, None)
+        size = len(value)
+        if (low is not None and size < low) or (high is not None and size > high):
+            bound = "%s to %s" % (low, high) if high is not None else "at least %s" % low
+            raise ValidationError("%s: %s items given (must be %s)" % (option, size, bound))
+        for index, item in enumerate(value):
+            item_option = "%s[%d]" % (option, index)
+            if member.get("item_length"):
+                check_length(item_option, item, *member["item_length"])
+            if member.get("item_pattern"):
+                check_pattern(item_option, item, member["item_pattern"][0], member["item_pattern"][1])
+            if member.get("item_ip"):
+                _check_ip(item_option, item)
+
+
+def condition_kind(condition):
+    """The one kind set in a condition (None, or the first, when there are none or several)."""
+    kinds = [kind for kind, value in (condition or {}).items() if value is not None]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def validate_condition(option, condition):
+    given = [kind for kind, value in (condition or {}).items() if value is not None]
+    require(len(given) == 1, option, "exactly one condition kind must be set (%s given: %s); kinds are %s"
+            % (len(given), ", ".join(given) or "none", ", ".join(CONDITION_KINDS)))
+    kind = given[0]
+    members = condition[kind]
+    for name, member in CONDITION_KINDS[kind].items():
+        _check_member("%s.%s.%s" % (option, kind, name), members.get(name), member)
+    if kind == "url":
+        url = members.get("url")
+        url_option = "%s.url.url" % option
+        if (members.get("match_type") or DEFAULT_MATCH_TYPE) == "Regex":
+            require(not LOOKAROUND.search(url), url_option, "a Regex url must not use lookahead or lookbehind")
+            try:
+                re.compile(url)
+            except re.error as exc:
+                raise ValidationError("%s: %r is not a valid regular expression (%s)" % (url_option, url, exc))
+        else:
+            check_pattern(url_option, url, URL_PATTERN,
+                          "the URL characters allowed with match_type Exact or Contains (letters, digits and _ ! $ ~ : # [ ] @ ( ) * + , = / - . %%)")
+    if kind in NO_NEGATION:
+        require("negation" not in members, "%s.%s.negation" % (option, kind), "%s takes no negation" % kind)
+
+
+def validate_conditions(option, conditions):
+    if conditions is None:
+        return
+    require(1 <= len(conditions) <= 5, option, "1 to 5 conditions are required (%s given)" % len(conditions))
+    for index, condition in enumerate(conditions):
+        validate_condition("%s[%d]" % (option, index), condition)
+
+
+def validate_action(option, action):
+    if action is None:
+        return
+    given = [kind for kind, value in action.items() if value is not None]
+    require(len(given) == 1, option, "exactly one of %s must be set (%s given: %s)"
+            % (", ".join(RULE_ACTIONS), len(given), ", ".join(given) or "none"))
+    block = action.get("block")
+    if block:
+        duration = block.get("action_duration")
+        check_length("%s.block.action_duration" % option, duration, 1, 10)
+        check_pattern("%s.block.action_duration" % option, duration, DURATION_PATTERN,
+                      "^[1-9][0-9]*[smhd]?$ (a number of seconds, or a number followed by s, m, h or d)")
+    tag = action.get("tag")
+    if tag:
+        tags = tag.get("tags") or []
+        require(1 <= len(tags) <= 5, "%s.tag.tags" % option, "1 to 5 tags are required (%s given)" % len(tags))
+
+
+def validate_rule_name(option, name):
+    check_length(option, name, 1, 100)
+    check_pattern(option, name, NAME_PATTERN, NAME_RULE)
+
+
+# ---- normalisation and comparison ------------------------------------------------------------
+
+def strip_none(value):
+    """A copy without the members that are None (Ansible fills every unset suboption with None)."""
+    if isinstance(value, dict):
+        return dict((key, strip_none(item)) for key, item in value.items() if item is not None)
+    if isinstance(value, list):
+        return [strip_none(item) for item in value]
+    return value
+
+
+def _canonical_ip(value):
+    try:
+        return str(ipaddress.ip_address(value))
+    except (TypeError, ValueError):
+        return value
+
+
+def normalise_condition(condition):
+    """One condition with the service's defaults filled in and its IP addresses in canonical form.
+
+    ``negation: false`` (every kind but request_rate), ``match_type: Contains`` and
+    ``owner_types: [COMMERCIAL]``: what the service stores when they are left out.
+    """
+    condition = strip_none(condition or {})
+    normalised = {}
+    for kind, members in condition.items():
+        members = dict(members or {})
+        if kind not in NO_NEGATION:
+            members.setdefault("negation", False)
+        if kind in MATCH_TYPE_KINDS:
+            members.setdefault("match_type", DEFAULT_MATCH_TYPE)
+        if kind == "owner_types":
+            members.setdefault("owner_types", list(DEFAULT_OWNER_TYPES))
+        for name in IP_MEMBERS:
+            if name in members:
+                members[name] = _canonical_ip(members[name])
+        if isinstance(members.get("ips"), list):
+            members["ips"] = [_canonical_ip(item) for item in members["ips"]]
+        normalised[kind] = members
+    return normalised
+
+
+def normalise_conditions(conditions):
+    return [normalise_condition(condition) for condition in conditions or []]
+
+
+def _canonical(value):
+    """A comparable form: dict keys sorted, lists of scalars sorted (they are sets to the service)."""
+    if isinstance(value, dict):
+        return dict((key, _canonical(item)) for key, item in value.items())
+    if isinstance(value, list):
+        items = [_canonical(item) for item in value]
+        if all(not isinstance(item, (dict, list)) for item in items):
+            return sorted(items, key=lambda item: (type(item).__name__, item))
+        return items
+    return value
+
+
+def _key(value):
+    return json.dumps(_canonical(value), sort_keys=True)
+
+
+def same_conditions(desired, current):
+    """Whether two condition lists match after normalisation (the order of conditions does not matter)."""
+    return (sorted(_key(item) for item in normalise_conditions(desired))
+            == sorted(_key(item) for item in normalise_conditions(current)))
+
+
+def normalise_action(action):
+    """The one action member set, as ``{kind: members}`` (null members dropped)."""
+    action = strip_none(action or {})
+    return dict((kind, dict(members or {})) for kind, members in action.items())
+
+
+def action_matches(desired, current):
+    """Whether the current action satisfies the desired one.
+
+    The kinds must be equal; inside, only the members the user gave are compared (a block action's
+    status_code or action_duration left out accepts whatever the service holds).
+    """
+    desired = normalise_action(desired)
+    current = normalise_action(current)
+    if set(desired) != set(current):
+        return False
+    for kind, members in desired.items():
+        held = current[kind]
+        for name, value in members.items():
+            if _key(held.get(name)) != _key(value):
+                return False
+    return True
+
+
+def action_to_send(desired, current):
+    """The action for a PATCH: the desired one, keeping the unmanaged members the service holds for the same kind."""
+    desired = normalise_action(desired)
+    current = normalise_action(current)
+    return dict((kind, dict(current.get(kind) or {}, **members) if kind == "block" else members)
+                for kind, members in desired.items())
+
+
+def same_description(desired, current):
+    """A missing, null and empty description are one value."""
+    return (desired or "") == (current or "")
+
+
+def list_params(params, names):
+    """The list-filter query of a WAAP list: only the filters given, booleans as lower-case text."""
+    query = {}
+    for name in names:
+        value = params.get(name)
+        if value is None or value == []:
+            continue
+        query[name] = ("true" if value else "false") if isinstance(value, bool) else value
+    return query

@@ -1,0 +1,171 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: firewall_rules_info
+short_description: List the WAAP firewall rules of every domain of the account
+version_added: 0.1.0
+description:
+  - Lists the WAAP firewall rules across all domains of the account, with the service's filters and ordering.
+  - Calls C(GET /waap/v2/firewall-rules) and reads every page. The service's C(count) is the number of items in
+    one page, not a total, so the listing ends with a page shorter than O(page_size).
+  - The service serves offsets up to 100000; if that cuts the listing short, the module warns. Narrow the listing
+    with the filters then.
+author:
+  - gcore.platform developers
+options:
+  name:
+    description:
+      - Only rules whose name matches; C(*) is a wildcard, for example V(Block*).
+    type: str
+  description:
+    description:
+      - Only rules whose description matches; C(*) is a wildcard.
+    type: str
+  action:
+    description:
+      - Only rules with this action.
+    type: str
+    choices: [allow, block]
+  enabled:
+    description:
+      - Only enabled (V(true)) or disabled (V(false)) rules.
+    type: bool
+  domain_ids:
+    description:
+      - Only rules of these domains (sent as a repeated C(domain_ids) query parameter).
+    type: list
+    elements: int
+  ordering:
+    description:
+      - The field the service orders the rules by; a leading C(-) orders descending.
+      - Without it the service's own order is kept.
+    type: str
+    choices: [id, name, description, enabled, action, -id, -name, -description, -enabled, -action]
+  page_size:
+    description:
+      - How many rules to ask for in each request, 1 to 100.
+    type: int
+    default: 100
+  max_results:
+    description:
+      - Stop after this many rules (at least 1). Without it every page is read.
+    type: int
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.attributes.INFO_MODULE
+seealso:
+  - module: gcore.platform.waap_custom_rule_info
+"""
+
+EXAMPLES = r"""
+- name: Every firewall rule of the account
+  gcore.platform.firewall_rules_info:
+    api_key: "{{ gcore_api_key }}"
+  register: all_rules
+
+- name: Disabled block rules of two domains, by name
+  gcore.platform.firewall_rules_info:
+    api_key: "{{ gcore_api_key }}"
+    action: block
+    enabled: false
+    domain_ids: [1001, 1002]
+    ordering: name
+  register: disabled
+
+- name: The first 10 rules whose name starts with Block
+  gcore.platform.firewall_rules_info:
+    api_key: "{{ gcore_api_key }}"
+    name: Block*
+    max_results: 10
+  register: some
+"""
+
+RETURN = r"""
+firewall_rules:
+  description: The rules, in the order the service returned them.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Rule ID.
+      type: int
+      sample: 100301
+    name:
+      description: Rule name.
+      type: str
+      sample: Block scanner 0301
+    description:
+      description: Rule description; missing when the rule has none.
+      type: str
+      sample: Seeded firewall rule 301 on api.example.com
+    enabled:
+      description: Whether the rule is enabled.
+      type: bool
+      sample: true
+    action:
+      description: The action; one of C(allow) (an empty dict) and C(block) (C(status_code), C(action_duration)) is set, the other is null.
+      type: dict
+      sample: {allow: null, block: {status_code: 403, action_duration: 12h}}
+    conditions:
+      description: One condition, C(ip) (C(ip_address), C(negation)) or C(ip_range) (C(lower_bound), C(upper_bound), C(negation)).
+      type: list
+      elements: dict
+      sample: [{ip: {ip_address: 203.0.113.45, negation: false}}]
+    domain:
+      description: The domain the rule belongs to.
+      type: dict
+      sample: {id: 1002, name: api.example.com}
+count:
+  description: How many rules RV(firewall_rules) holds.
+  returned: always
+  type: int
+  sample: 250
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_ACTIONS, MAX_OFFSET, ORDERING, list_params
+
+PATH = "/waap/v2/firewall-rules"
+FILTERS = ("name", "description", "action", "enabled", "domain_ids", "ordering")
+
+
+class FirewallRulesInfo(GcoreModule):
+    argument_spec = dict(
+        name=dict(type="str"),
+        description=dict(type="str"),
+        action=dict(type="str", choices=FIREWALL_ACTIONS),
+        enabled=dict(type="bool"),
+        domain_ids=dict(type="list", elements="int"),
+        ordering=dict(type="str", choices=ORDERING),
+        page_size=dict(type="int", default=100),
+        max_results=dict(type="int"),
+    )
+
+    def validate(self):
+        super().validate()
+        check_range("page_size", self.params["page_size"], 1, 100)
+        check_range("max_results", self.params["max_results"], low=1)
+
+    def run(self):
+        rules = list(self.client.paginate(PATH, list_params(self.params, FILTERS), page_size=self.params["page_size"],
+                                          max_offset=MAX_OFFSET, max_results=self.params["max_results"], on_cap=self._cap))
+        return {"firewall_rules": rules, "count": len(rules)}
+
+    def _cap(self, offset):
+        self.module.warn("The firewall rule listing stopped at offset %s, the most the service serves (%s); more rules "
+                         "may match. Narrow the listing with name, description, action, enabled or domain_ids"
+                         % (offset, MAX_OFFSET))
+
+
+def main():
+    FirewallRulesInfo.main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,629 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: waap_custom_rule
+short_description: Create, update and delete a WAAP custom rule of a domain
+version_added: 0.1.0
+description:
+  - Keeps one custom rule of a WAAP-protected domain as declared.
+  - Works on C(/waap/v1/domains/{domain_id}/custom-rules).
+  - The rule is found by O(id) when given, otherwise by its exact O(name). The service's name filter treats
+    C(*) as a wildcard and may match more than the exact name, so the module reads every page and compares the
+    names itself; more than one rule with the name fails and lists their IDs.
+  - When the rule is absent it is created (C(POST), HTTP 201); O(action) and O(conditions) are then required.
+  - When it exists, the desired members are compared after filling the service's defaults into the desired
+    conditions (C(negation=false) on every kind except O(conditions[].request_rate),
+    C(match_type=Contains), C(owner_types=[COMMERCIAL])); only the members that differ are sent in one
+    C(PATCH) (HTTP 204, no body), then the rule is read again.
+  - The order of O(conditions), and of the values inside a condition list, does not matter.
+  - Members left out are not managed; whatever the service holds or fills in for them is accepted. This applies to
+    O(description), O(enabled), O(action) and O(conditions), and inside a O(action.block) action to
+    O(action.block.status_code) and O(action.block.action_duration). A missing, null and empty description are one value.
+  - Every documented limit is checked before the first request. Deeper field errors come back from the service as
+    HTTP 422; the failure message then lists each C(errors[].loc) with its C(detail).
+author:
+  - gcore.platform developers
+options:
+  domain_id:
+    description:
+      - ID of the WAAP domain the rule belongs to; must be greater than 0.
+    type: int
+    required: true
+  state:
+    description:
+      - V(present) creates or updates the rule, V(absent) deletes it.
+      - A rule that is already absent is left alone (not changed).
+    type: str
+    choices: [present, absent]
+    default: present
+  id:
+    description:
+      - ID of the rule. When given, the rule is found by ID and O(name) is the name it should have (a rename).
+      - With O(state=present), a rule ID that does not exist fails; a new rule gets its ID from the service.
+      - One of O(id) and O(name) is required.
+    type: int
+  name:
+    description:
+      - 'Name of the rule, 1 to 100 characters: letters, digits, whitespace and the characters C(. : '' " ; < > ? & | \) only
+        (so never C(*)).'
+      - Without O(id) the rule is the one with exactly this name.
+    type: str
+  description:
+    description:
+      - Description of the rule, at most 100 characters.
+      - V("") and a missing description are the same.
+    type: str
+  enabled:
+    description:
+      - Whether the rule is enabled.
+      - When a rule is created without it, it is created enabled.
+    type: bool
+  action:
+    description:
+      - What the rule does when all its conditions match. Exactly one member must be set.
+      - Required to create the rule.
+    type: dict
+    suboptions:
+      allow:
+        description: Let the request through. Use V({}).
+        type: dict
+      block:
+        description: Block the request. Use V({}) for the service's defaults.
+        type: dict
+        suboptions:
+          status_code:
+            description:
+              - HTTP status code returned to a blocked request.
+              - Not managed when left out.
+            type: int
+            choices: [403, 405, 418, 429]
+          action_duration:
+            description:
+              - How long the block applies to later requests of the client, 1 to 10 characters matching
+                C(^[1-9][0-9]*[smhd]?$), for example V(30) (seconds), V(60s), V(10m), V(12h) or V(1d).
+              - Not managed when left out.
+            type: str
+      captcha:
+        description: Ask the client to solve a CAPTCHA. Use V({}).
+        type: dict
+      handshake:
+        description: Ask the client for a JavaScript handshake. Use V({}).
+        type: dict
+      monitor:
+        description: Only log the request. Use V({}).
+        type: dict
+      tag:
+        description: Tag the request with user-defined tags.
+        type: dict
+        suboptions:
+          tags:
+            description: The tags, 1 to 5.
+            type: list
+            elements: str
+            required: true
+  conditions:
+    description:
+      - The conditions, 1 to 5; all of them must match for the rule to fire.
+      - Each item sets exactly one condition kind.
+      - Every kind except O(conditions[].request_rate) takes C(negation) (bool, the service's default V(false)),
+        which inverts the condition.
+      - Required to create the rule. When given, the list replaces the rule's conditions.
+    type: list
+    elements: dict
+    suboptions:
+      ip:
+        description: The client IP address is O(conditions[].ip.ip_address).
+        type: dict
+        suboptions:
+          ip_address:
+            description: An IPv4 or IPv6 address.
+            type: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      ip_range:
+        description: The client IP address is within a range.
+        type: dict
+        suboptions:
+          lower_bound:
+            description: First IPv4 or IPv6 address of the range.
+            type: str
+            required: true
+          upper_bound:
+            description: Last IPv4 or IPv6 address of the range.
+            type: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      url:
+        description: The request URL matches.
+        type: dict
+        suboptions:
+          url:
+            description:
+              - The URL or pattern, 1 to 500 characters.
+              - 'With V(Exact) or V(Contains) only letters, digits and the characters C(_ ! $ ~ : # [ ] @ ( ) * + , = / - . %) are allowed;
+                with V(Regex) it must be a valid regular expression without lookahead or lookbehind.'
+            type: str
+            required: true
+          match_type:
+            description: How the URL is matched (service default V(Contains)).
+            type: str
+            choices: [Exact, Contains, Regex]
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      user_agent:
+        description: The C(User-Agent) header matches.
+        type: dict
+        suboptions:
+          user_agent:
+            description: The user agent text, at most 300 characters.
+            type: str
+            required: true
+          match_type:
+            description: How the text is matched (service default V(Contains)).
+            type: str
+            choices: [Exact, Contains]
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      header:
+        description: A request header has a value.
+        type: dict
+        suboptions:
+          header:
+            description: Header name, 1 to 50 letters, digits and C(-).
+            type: str
+            required: true
+          value:
+            description: Header value, 1 to 100 printable ASCII characters.
+            type: str
+            required: true
+          match_type:
+            description: How the value is matched (service default V(Contains)).
+            type: str
+            choices: [Exact, Contains]
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      header_exists:
+        description: A request header is present.
+        type: dict
+        suboptions:
+          header:
+            description: Header name, 1 to 50 letters, digits and C(-).
+            type: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      response_header:
+        description: A response header has a value.
+        type: dict
+        suboptions:
+          header:
+            description: Header name, 1 to 50 letters, digits and C(-).
+            type: str
+            required: true
+          value:
+            description: Header value, 1 to 100 printable ASCII characters.
+            type: str
+            required: true
+          match_type:
+            description: How the value is matched (service default V(Contains)).
+            type: str
+            choices: [Exact, Contains]
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      response_header_exists:
+        description: A response header is present.
+        type: dict
+        suboptions:
+          header:
+            description: Header name, 1 to 50 letters, digits and C(-).
+            type: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      http_method:
+        description: The request uses an HTTP method.
+        type: dict
+        suboptions:
+          http_method:
+            description: The method.
+            type: str
+            required: true
+            choices: [CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE]
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      file_extension:
+        description: The requested file has one of the extensions.
+        type: dict
+        suboptions:
+          file_extension:
+            description: 1 to 20 extensions, each 1 to 10 lower-case letters and digits.
+            type: list
+            elements: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      content_type:
+        description: The request has one of the content types.
+        type: dict
+        suboptions:
+          content_type:
+            description: 1 to 10 content types, each 1 to 50 characters.
+            type: list
+            elements: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      country:
+        description: The request comes from one of the countries.
+        type: dict
+        suboptions:
+          country_code:
+            description: 1 to 100 ISO 3166-1 alpha-2 country codes, for example V(DE).
+            type: list
+            elements: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      organization:
+        description: The client IP address belongs to an organization.
+        type: dict
+        suboptions:
+          organization:
+            description: Organization name, at most 100 characters.
+            type: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      owner_types:
+        description: The client IP address belongs to one of the owner types.
+        type: dict
+        suboptions:
+          owner_types:
+            description: At least one owner type (service default V([COMMERCIAL])).
+            type: list
+            elements: str
+            choices: [COMMERCIAL, EDUCATIONAL, GOVERNMENT, HOSTING_SERVICES, ISP, MOBILE_NETWORK, NETWORK, RESERVED]
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      tags:
+        description: The request carries one of the tags the WAAP assigned.
+        type: dict
+        suboptions:
+          tags:
+            description: 1 to 5 tags.
+            type: list
+            elements: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      session_request_count:
+        description: The session has made at least a number of requests.
+        type: dict
+        suboptions:
+          request_count:
+            description: The number of requests, at least 1.
+            type: int
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      user_defined_tags:
+        description: The request carries one of the user-defined tags.
+        type: dict
+        suboptions:
+          tags:
+            description: 1 to 10 tags, each 1 to 50 characters, a letter first, then letters, digits and spaces.
+            type: list
+            elements: str
+            required: true
+          negation:
+            description: Invert the condition (service default V(false)).
+            type: bool
+      request_rate:
+        description:
+          - The client exceeds a request rate on a path.
+          - This kind takes no C(negation).
+        type: dict
+        suboptions:
+          path_pattern:
+            description: Regular expression of the paths counted, 1 to 500 characters.
+            type: str
+            required: true
+          requests:
+            description: Number of requests in O(conditions[].request_rate.time) seconds, at least 20.
+            type: int
+            required: true
+          time:
+            description: Length of the window in seconds, 1 to 3600.
+            type: int
+            required: true
+          ips:
+            description: Count only requests from these IP addresses (at most 10).
+            type: list
+            elements: str
+          http_methods:
+            description: Count only requests with these methods.
+            type: list
+            elements: str
+            choices: [CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE]
+          user_defined_tag:
+            description: Count only requests with this user-defined tag (1 to 50 characters, a letter first, then letters, digits and spaces).
+            type: str
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.waap_custom_rule_info
+  - module: gcore.platform.firewall_rules_info
+"""
+
+EXAMPLES = r"""
+- name: Block scrapers on domain 1001 for ten minutes
+  gcore.platform.waap_custom_rule:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    name: Block scrapers
+    description: Scrapy and curl on the API
+    action:
+      block:
+        status_code: 429
+        action_duration: 10m
+    conditions:
+      - user_agent:
+          user_agent: scrapy
+      - url:
+          url: /api/
+          match_type: Contains
+  register: rule
+
+- name: Rename the rule found by its ID, and disable it
+  gcore.platform.waap_custom_rule:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    id: "{{ rule.custom_rule.id }}"
+    name: Block scrapers (paused)
+    enabled: false
+
+- name: Rate-limit logins, except from the office range
+  gcore.platform.waap_custom_rule:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    name: Login rate limit
+    action:
+      captcha: {}
+    conditions:
+      - request_rate:
+          path_pattern: ^/login
+          requests: 50
+          time: 60
+          http_methods: [POST]
+      - ip_range:
+          lower_bound: 192.0.2.0
+          upper_bound: 192.0.2.255
+          negation: true
+
+- name: Delete the rule
+  gcore.platform.waap_custom_rule:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    name: Login rate limit
+    state: absent
+"""
+
+RETURN = r"""
+custom_rule:
+  description:
+    - The rule as the service returned it last (after a create or an update, read again).
+    - V(null) when the rule is absent, after a delete, and when a rule would be created in check mode.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Rule ID.
+      type: int
+      sample: 5004
+    name:
+      description: Rule name.
+      type: str
+      sample: Block scrapers
+    description:
+      description: Rule description; missing when the rule has none.
+      type: str
+      sample: Scrapy and curl on the API
+    enabled:
+      description: Whether the rule is enabled.
+      type: bool
+      sample: true
+    action:
+      description: The action, one member set (C(allow), C(block), C(captcha), C(handshake), C(monitor) or C(tag)).
+      type: dict
+      sample: {block: {status_code: 429, action_duration: 10m}}
+    conditions:
+      description: The conditions with the service's defaults filled in.
+      type: list
+      elements: dict
+      sample:
+        - user_agent: {user_agent: scrapy, match_type: Contains, negation: false}
+        - url: {url: /api/, match_type: Contains, negation: false}
+diff:
+  description: The managed members before and after the change (C(state) is V(absent) for a missing rule).
+  returned: always
+  type: dict
+  sample:
+    before: {state: present, name: Block scrapers, action: {block: {status_code: 429}}}
+    after: {state: present, name: Block scrapers, action: {captcha: {}}}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule, ValidationError, check_length, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._waap import (
+    MAX_OFFSET,
+    PAGE_SIZE,
+    action_argument_spec,
+    action_matches,
+    action_to_send,
+    condition_argument_spec,
+    normalise_action,
+    normalise_conditions,
+    same_conditions,
+    same_description,
+    strip_none,
+    validate_action,
+    validate_conditions,
+    validate_rule_name,
+)
+
+RULES = "/waap/v1/domains/%s/custom-rules"
+RULE = RULES + "/%s"
+
+
+class WaapCustomRule(GcoreResourceModule):
+    argument_spec = dict(
+        domain_id=dict(type="int", required=True),
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+        id=dict(type="int"),
+        name=dict(type="str"),
+        description=dict(type="str"),
+        enabled=dict(type="bool"),
+        action=dict(type="dict", options=action_argument_spec()),
+        conditions=dict(type="list", elements="dict", options=condition_argument_spec()),
+    )
+    module_kwargs = dict(required_one_of=[["id", "name"]])
+    result_key = "custom_rule"
+    creating = False
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        check_range("domain_id", params["domain_id"], low=1)
+        check_range("id", params["id"], low=1)
+        validate_rule_name("name", params["name"])
+        check_length("description", params["description"], 0, 100)
+        validate_action("action", params["action"])
+        validate_conditions("conditions", params["conditions"])
+
+    # ---- identity --------------------------------------------------------------------------
+    def find(self):
+        params = self.params
+        if params["id"] is not None:
+            return self.client.get_or_none(RULE % (params["domain_id"], params["id"]))
+        rules = self.client.paginate(RULES % params["domain_id"], {"name": params["name"]},
+                                     page_size=PAGE_SIZE, max_offset=MAX_OFFSET, on_cap=self._cap_warning)
+        matches = [rule for rule in rules if rule.get("name") == params["name"]]
+        if len(matches) > 1:
+            self.module.fail_json(msg="%s rules of domain %s are named %r (ids %s); give the id of the one to manage"
+                                  % (len(matches), params["domain_id"], params["name"],
+                                     ", ".join(str(rule.get("id")) for rule in matches)), **self.result)
+        return matches[0] if matches else None
+
+    def _cap_warning(self, offset):
+        self.module.warn("The rule list of domain %s was read up to offset %s, the service's maximum; rules beyond it "
+                         "were not compared" % (self.params["domain_id"], offset))
+
+    # ---- comparison -----------------------------------------------------------------------
+    def view(self, record):
+        return {
+            "name": record.get("name"),
+            "description": record.get("description") or "",
+            "enabled": record.get("enabled"),
+            "action": normalise_action(record.get("action")),
+            "conditions": normalise_conditions(record.get("conditions")),
+        }
+
+    def wanted(self):
+        params = self.params
+        wanted = {}
+        if params["name"] is not None:
+            wanted["name"] = params["name"]
+        if params["description"] is not None:
+            wanted["description"] = params["description"]
+        if params["enabled"] is not None or self.creating:
+            wanted["enabled"] = True if params["enabled"] is None else params["enabled"]
+        if params["action"] is not None:
+            wanted["action"] = normalise_action(params["action"])
+        if params["conditions"] is not None:
+            wanted["conditions"] = normalise_conditions(params["conditions"])
+        return wanted
+
+    def differences(self, record):
+        """The members to PATCH: only those given that differ from the rule (service defaults filled in)."""
+        params = self.params
+        changes = {}
+        if params["name"] is not None and params["name"] != record.get("name"):
+            changes["name"] = params["name"]
+        if params["description"] is not None and not same_description(params["description"], record.get("description")):
+            changes["description"] = params["description"]
+        if params["enabled"] is not None and params["enabled"] != record.get("enabled"):
+            changes["enabled"] = params["enabled"]
+        if params["action"] is not None and not action_matches(params["action"], record.get("action")):
+            changes["action"] = action_to_send(params["action"], record.get("action"))
+        if params["conditions"] is not None and not same_conditions(params["conditions"], record.get("conditions")):
+            changes["conditions"] = normalise_conditions(params["conditions"])
+        return changes
+
+    # ---- writes ----------------------------------------------------------------------------
+    def check_create(self):
+        params = self.params
+        if params["id"] is not None:
+            self.module.fail_json(msg="Custom rule %s does not exist in domain %s; a new rule gets its id from the service, "
+                                  "so leave id out to create one by name" % (params["id"], params["domain_id"]), **self.result)
+        self.creating = True
+        missing = [option for option in ("action", "conditions") if params[option] is None]
+        if missing:
+            raise ValidationError("%s: required to create the rule %r" % (" and ".join(missing), params["name"]))
+
+    def create(self):
+        params = self.params
+        body = {
+            "name": params["name"],
+            "enabled": True if params["enabled"] is None else params["enabled"],
+            "action": strip_none(params["action"]),
+            "conditions": normalise_conditions(params["conditions"]),
+        }
+        if params["description"] is not None:
+            body["description"] = params["description"]
+        return self.client.request("POST", RULES % params["domain_id"], json=body, ok=(201,))
+
+    def update(self, record, changes):
+        path = RULE % (self.params["domain_id"], record["id"])
+        self.client.request("PATCH", path, json=changes, ok=(204,))
+        return self.client.get(path)
+
+    def delete(self, record):
+        try:
+            self.client.request("DELETE", RULE % (self.params["domain_id"], record["id"]), ok=(204,))
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
+            self.result["changed"] = False  # deleted by someone else in the meantime
+        return None
+
+
+def main():
+    WaapCustomRule.main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,486 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""WAAP: the account's firewall rules (API_NOTES section 8) and the custom rules of each domain (section 9).
+
+- ``GET /waap/v2/firewall-rules``: 1,234 seeded rules across five domains; filters (``*`` is a wildcard,
+  a text without one matches as "contains", case-insensitively), ``ordering``, ``limit`` 0-100,
+  ``offset`` 0-100000; ``count`` is the number of items in the page (as the spec says).
+- ``/waap/v1/domains/{domain_id}/custom-rules``: list (same filters and paging), get, create (201),
+  patch (204), delete (204), toggle ``…/{rule_id}/enable|disable`` (204). Bodies are validated as the spec
+  says, and a little stricter where the service's descriptions say more than its schema: exactly one
+  action member and one condition kind, extra members rejected, ISO country codes, no lookaround in a
+  Regex url. Errors are problem+json; a 422 carries ``errors[{loc, detail}]``.
+- The service fills defaults (``negation: false`` except on ``request_rate``, ``match_type: Contains``,
+  ``owner_types: [COMMERCIAL]``), canonicalises IP addresses and echoes the rest as sent, plus ``id``.
+
+State: ``sim.custom_rules`` ({domain_id: [rule, ...]}), ``sim.firewall_rules`` (list), ``sim.waap_domains``.
+"""
+
+from __future__ import annotations
+
+import copy
+import ipaddress
+import re
+
+from simulator.core import ApiFailure, Response
+
+DOMAINS = {1001: "shop.example.com", 1002: "api.example.com", 1003: "blog.example.com",
+           1004: "static.example.com", 1005: "admin.example.com"}
+FIREWALL_RULE_COUNT = 1234
+FIRST_FIREWALL_ID = 100000
+FIRST_CUSTOM_ID = 7001
+BULK_DOMAIN = 1005
+BULK_RULES = 150
+
+VALIDATION_TITLE = "Request validation error."
+VALIDATION_DETAIL = "One or more fields have validation errors."
+ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")
+ORDERING = ORDERING_FIELDS + tuple("-" + field for field in ORDERING_FIELDS)
+TRUE = ("true", "1", "yes", "on", "t", "y")
+FALSE = ("false", "0", "no", "off", "f", "n")
+ISO_COUNTRIES = frozenset("""
+AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC
+CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD
+GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH
+KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW
+MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC
+SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY
+UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW""".split())
+
+# ---- schemas (the spec's, API_NOTES section 9.2) ----------------------------------------------
+
+NAME_PATTERN = r"^[A-Za-z0-9\s.:'\";<>?&|\\]+$"
+HTTP_METHODS = ("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
+OWNER_TYPES = ("COMMERCIAL", "EDUCATIONAL", "GOVERNMENT", "HOSTING_SERVICES", "ISP", "MOBILE_NETWORK", "NETWORK", "RESERVED")
+USER_TAG = r"^[a-zA-Z]+[ a-zA-Z0-9]*$"
+URL_PATTERN = r"^[\w!\$~:#\[\]@\(\)*\+,=\/\-\.\%]+$"
+
+
+def f(kind, required=False, **rules):
+    return dict(rules, type=kind, required=required)
+
+
+HEADER = f("str", True, min=1, max=50, pattern=r"^[a-zA-Z0-9-]+$")
+VALUE = f("str", True, max=100, pattern=r"^[a-zA-Z0-9-_ :;.\/\"'?!(){}\[\]@<>=\-\+\*#$&`|~^%]+$")
+NEGATION = f("bool", default=False)
+
+
+def match_type(*values):
+    return f("str", enum=values, default="Contains")
+
+
+KINDS = {
+    "ip": {"negation": NEGATION, "ip_address": f("ip", True)},
+    "ip_range": {"negation": NEGATION, "lower_bound": f("ip", True), "upper_bound": f("ip", True)},
+    "url": {"negation": NEGATION, "match_type": match_type("Exact", "Contains", "Regex"), "url": f("str", True, min=1, max=500)},
+    "user_agent": {"negation": NEGATION, "user_agent": f("str", True, max=300), "match_type": match_type("Exact", "Contains")},
+    "header": {"negation": NEGATION, "header": HEADER, "value": VALUE, "match_type": match_type("Exact", "Contains")},
+    "header_exists": {"negation": NEGATION, "header": HEADER},
+    "response_header": {"negation": NEGATION, "header": HEADER, "value": VALUE, "match_type": match_type("Exact", "Contains")},
+    "response_header_exists": {"negation": NEGATION, "header": HEADER},
+    "http_method": {"negation": NEGATION, "http_method": f("str", True, enum=HTTP_METHODS)},
+    "file_extension": {"negation": NEGATION, "file_extension": f("list", True, min_items=1, max_items=20,
+                                                                 items=f("str", min=1, max=10, pattern=r"[a-z0-9]+$"))},
+    "content_type": {"negation": NEGATION, "content_type": f("list", True, min_items=1, max_items=10, items=f("str", min=1, max=50))},
+    "country": {"negation": NEGATION, "country_code": f("list", True, min_items=1, max_items=100, items=f("str", pattern=r"^\w{2}$"))},
+    "organization": {"negation": NEGATION, "organization": f("str", True, max=100)},
+    "request_rate": {"ips": f("list", max_items=10, items=f("ip")), "http_methods": f("list", items=f("str", enum=HTTP_METHODS)),
+                     "path_pattern": f("str", True, min=1, max=500), "requests": f("int", True, ge=20),
+                     "time": f("int", True, ge=1, le=3600), "user_defined_tag": f("str", min=1, max=50, pattern=USER_TAG)},
+    "owner_types": {"negation": NEGATION, "owner_types": f("list", min_items=1, items=f("str", enum=OWNER_TYPES), default=["COMMERCIAL"])},
+    "tags": {"negation": NEGATION, "tags": f("list", True, min_items=1, max_items=5, items=f("str"))},
+    "session_request_count": {"negation": NEGATION, "request_count": f("int", True, gt=0)},
+    "user_defined_tags": {"negation": NEGATION, "tags": f("list", True, min_items=1, max_items=10, items=f("str", min=1, max=50, pattern=USER_TAG))},
+}
+CONDITION = f("object", fields=dict((kind, f("object", fields=fields)) for kind, fields in KINDS.items()))
+ACTION = f("object", fields={
+    "allow": f("free"), "captcha": f("free"), "handshake": f("free"), "monitor": f("free"),
+    "block": f("object", fields={"status_code": f("int", enum=(403, 405, 418, 429)),
+                                 "action_duration": f("str", min=1, max=10, pattern=r"^[1-9][0-9]*[smhd]?$")}),
+    "tag": f("object", fields={"tags": f("list", True, min_items=1, max_items=5, items=f("str"))}),
+})
+RULE_FIELDS = {
+    "name": f("str", True, min=1, max=100, pattern=NAME_PATTERN),
+    "description": f("str", max=100),
+    "enabled": f("bool", True),
+    "action": dict(ACTION, required=True),
+    "conditions": f("list", True, min_items=1, max_items=5, items=CONDITION),
+}
+UPDATE_FIELDS = dict((name, dict(spec, required=False, nullable=True)) for name, spec in RULE_FIELDS.items())
+
+
+class Invalid:
+    """Collects pydantic-style errors: ``{loc: [...], detail: text}``."""
+
+    def __init__(self):
+        self.errors = []
+
+    def add(self, loc, detail):
+        self.errors.append({"loc": list(loc), "detail": detail})
+
+    def raise_if_any(self):
+        if self.errors:
+            raise ApiFailure(422, VALIDATION_DETAIL, errors=self.errors, title=VALIDATION_TITLE)
+
+
+def _plural(count, word):
+    return "%s %s%s" % (count, word, "" if count == 1 else "s")
+
+
+def _enum_text(values):
+    shown = [repr(value) if isinstance(value, str) else str(value) for value in values]
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def check(value, spec, loc, invalid):
+    """The value as the service keeps it, or None (with the errors added to ``invalid``)."""
+    kind = spec["type"]
+    if kind == "free":
+        if not isinstance(value, dict):
+            invalid.add(loc, "Input should be a valid dictionary")
+            return None
+        return copy.deepcopy(value)
+    if kind == "object":
+        return check_object(value, spec["fields"], loc, invalid)
+    if kind == "list":
+        if not isinstance(value, list):
+            invalid.add(loc, "Input should be a valid list")
+            return None
+        if len(value) < spec.get("min_items", 0):
+            invalid.add(loc, "List should have at least %s after validation, not %s" % (_plural(spec["min_items"], "item"), len(value)))
+            return None
+        if "max_items" in spec and len(value) > spec["max_items"]:
+            invalid.add(loc, "List should have at most %s after validation, not %s" % (_plural(spec["max_items"], "item"), len(value)))
+            return None
+        return [check(item, spec["items"], loc + (index,), invalid) for index, item in enumerate(value)]
+    if kind == "bool":
+        if not isinstance(value, bool):
+            invalid.add(loc, "Input should be a valid boolean")
+            return None
+        return value
+    if kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            invalid.add(loc, "Input should be a valid integer")
+            return None
+        if "enum" in spec and value not in spec["enum"]:
+            invalid.add(loc, "Input should be %s" % _enum_text(spec["enum"]))
+        elif "ge" in spec and value < spec["ge"]:
+            invalid.add(loc, "Input should be greater than or equal to %s" % spec["ge"])
+        elif "gt" in spec and value <= spec["gt"]:
+            invalid.add(loc, "Input should be greater than %s" % spec["gt"])
+        elif "le" in spec and value > spec["le"]:
+            invalid.add(loc, "Input should be less than or equal to %s" % spec["le"])
+        return value
+    if not isinstance(value, str):
+        invalid.add(loc, "Input should be a valid string")
+        return None
+    if kind == "ip":
+        try:
+            return str(ipaddress.ip_address(value))
+        except ValueError:
+            invalid.add(loc, "Input is not a valid IPv4 or IPv6 address")
+            return None
+    if len(value) < spec.get("min", 0):
+        invalid.add(loc, "String should have at least %s" % _plural(spec["min"], "character"))
+    elif "max" in spec and len(value) > spec["max"]:
+        invalid.add(loc, "String should have at most %s" % _plural(spec["max"], "character"))
+    elif "pattern" in spec and not re.search(spec["pattern"], value):
+        invalid.add(loc, "String should match pattern '%s'" % spec["pattern"])
+    elif "enum" in spec and value not in spec["enum"]:
+        invalid.add(loc, "Input should be %s" % _enum_text(spec["enum"]))
+    return value
+
+
+def check_object(value, fields, loc, invalid):
+    """An object: unknown members rejected, required ones present, defaults filled, unset optional ones left out."""
+    if not isinstance(value, dict):
+        invalid.add(loc, "Input should be a valid dictionary or object to extract fields from")
+        return None
+    for name in value:
+        if name not in fields:
+            invalid.add(loc + (name,), "Extra inputs are not permitted")
+    kept = {}
+    for name, spec in fields.items():
+        if name not in value or (value[name] is None and spec.get("nullable")):
+            if spec["required"]:
+                invalid.add(loc + (name,), "Field required")
+            elif "default" in spec:
+                kept[name] = copy.deepcopy(spec["default"])
+            continue
+        kept[name] = check(value[name], spec, loc + (name,), invalid)
+    return kept
+
+
+def check_action(action, loc, invalid):
+    if isinstance(action, dict) and len(action) != 1:
+        invalid.add(loc, "Value error, exactly one action must be set per rule (%s given)" % len(action))
+
+
+def check_condition(condition, given, loc, invalid):
+    """The rules the service's descriptions add to the condition schema."""
+    if not isinstance(condition, dict) or not isinstance(given, dict):
+        return
+    if len(condition) != 1:
+        invalid.add(loc, "Value error, exactly one condition type must be set per condition (%s given)" % len(condition))
+        return
+    kind, members = next(iter(condition.items()))
+    if not isinstance(members, dict):
+        return
+    if kind == "url" and isinstance(members.get("url"), str):
+        url = members["url"]
+        if members.get("match_type") == "Regex":
+            try:
+                re.compile(url)
+                valid = not re.search(r"\(\?<?[=!]", url)
+            except re.error:
+                valid = False
+            if not valid:
+                invalid.add(loc + ("url", "url"), "Value error, a valid regular expression without lookahead or lookbehind is required")
+        elif not re.search(URL_PATTERN, url):
+            invalid.add(loc + ("url", "url"), "Value error, the url holds characters not allowed with match type %s" % members.get("match_type"))
+    if kind == "country":
+        for index, code in enumerate(members.get("country_code") or []):
+            if isinstance(code, str) and re.search(r"^\w{2}$", code) and code not in ISO_COUNTRIES:
+                invalid.add(loc + ("country", "country_code", index), "Value error, %r is not an ISO 3166-1 alpha-2 country code" % code)
+
+
+def validate_rule(body, fields):
+    """The body of a create (CustomRule) or a patch (UpdateCustomRule), as the service keeps it."""
+    invalid = Invalid()
+    if not isinstance(body, dict):
+        invalid.add(("body",), "Input should be a valid dictionary or object to extract fields from")
+        invalid.raise_if_any()
+    kept = check_object(body, fields, ("body",), invalid)
+    if body.get("action") is not None:
+        check_action(body["action"], ("body", "action"), invalid)
+    if isinstance(body.get("conditions"), list):
+        for index, condition in enumerate(kept.get("conditions") or []):
+            check_condition(condition, body["conditions"][index], ("body", "conditions", index), invalid)
+    invalid.raise_if_any()
+    return kept
+
+
+# ---- query parameters ------------------------------------------------------------------------
+
+def _query_error(name, detail):
+    return ApiFailure(422, VALIDATION_DETAIL, errors=[{"loc": ["query", name], "detail": detail}], title=VALIDATION_TITLE)
+
+
+def query_int(request, name, default, low, high):
+    raw = request.arg(name)
+    if raw is None:
+        return default
+    try:
+        number = int(raw)
+    except ValueError:
+        raise _query_error(name, "Input should be a valid integer, unable to parse string as an integer")
+    if number < low:
+        raise _query_error(name, "Input should be greater than or equal to %s" % low)
+    if number > high:
+        raise _query_error(name, "Input should be less than or equal to %s" % high)
+    return number
+
+
+def query_bool(request, name):
+    raw = request.arg(name)
+    if raw is None:
+        return None
+    if raw.lower() in TRUE:
+        return True
+    if raw.lower() in FALSE:
+        return False
+    raise _query_error(name, "Input should be a valid boolean, unable to interpret input")
+
+
+def query_enum(request, name, values):
+    raw = request.arg(name)
+    if raw is not None and raw not in values:
+        raise _query_error(name, "Input should be %s" % _enum_text(values))
+    return raw
+
+
+def path_int(value, name, low=None):
+    try:
+        number = int(value)
+    except ValueError:
+        raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE,
+                         errors=[{"loc": ["path", name], "detail": "Input should be a valid integer, unable to parse string as an integer"}])
+    if low is not None and number < low:
+        raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE,
+                         errors=[{"loc": ["path", name], "detail": "Input should be greater than %s" % (low - 1)}])
+    return number
+
+
+def text_matches(pattern, value):
+    """The service's text filters: ``*`` is a wildcard; without one, the text may appear anywhere. Case-insensitive."""
+    pattern, value = pattern.lower(), (value or "").lower()
+    if "*" in pattern:
+        return re.fullmatch(".*".join(re.escape(part) for part in pattern.split("*")), value, re.S) is not None
+    return pattern in value
+
+
+def action_kind(rule):
+    return next((kind for kind, members in (rule.get("action") or {}).items() if members is not None), "")
+
+
+def list_page(request, rules, actions, extra_filter=None):
+    """Filter, order and page a rule list as the WAAP lists do: ``{limit, offset, count, results}``."""
+    limit = query_int(request, "limit", 100, 0, 100)
+    offset = query_int(request, "offset", 0, 0, 100000)
+    ordering = query_enum(request, "ordering", ORDERING)
+    action = query_enum(request, "action", actions)
+    enabled = query_bool(request, "enabled")
+    name, description = request.arg("name"), request.arg("description")
+    selected = [rule for rule in rules
+                if (name is None or text_matches(name, rule.get("name")))
+                and (description is None or text_matches(description, rule.get("description")))
+                and (action is None or action_kind(rule) == action)
+                and (enabled is None or rule.get("enabled") is enabled)
+                and (extra_filter is None or extra_filter(rule))]
+    if ordering:
+        field = ordering.lstrip("-")
+        key = {"action": action_kind, "description": lambda rule: rule.get("description") or ""}.get(field, lambda rule: rule.get(field))
+        selected = sorted(selected, key=key, reverse=ordering.startswith("-"))
+    page = copy.deepcopy(selected[offset:offset + limit])
+    return {"limit": limit, "offset": offset, "count": len(page), "results": page}
+
+
+# ---- seeds -----------------------------------------------------------------------------------
+
+def firewall_rule(index):
+    """The seeded firewall rule number ``index`` (deterministic).
+
+    Names: 300 "Allow partner NNNN" (allow), 250 "Block scanner NNNN", the rest "Block abuse NNNN" (block).
+    Domains rotate 1001..1005; every 4th rule is disabled; every 7th has no description.
+    """
+    domain_id = 1001 + index % 5
+    if index < 300:
+        family, action = "Allow partner", {"allow": {}, "block": None}
+    else:
+        family = "Block scanner" if index < 550 else "Block abuse"
+        block = {"status_code": (403, 405, 418, 429)[index % 4]}
+        if index % 3:
+            block["action_duration"] = ("30", "60s", "12h", "1d")[index % 4]
+        action = {"allow": None, "block": block}
+    if index % 3 == 0:
+        condition = {"ip_range": {"lower_bound": "198.51.%d.0" % (index % 250), "upper_bound": "198.51.%d.255" % (index % 250),
+                                  "negation": index % 10 == 0}}
+    elif index % 3 == 1:
+        condition = {"ip": {"ip_address": "203.0.%d.%d" % (index // 250, index % 250 + 1), "negation": False}}
+    else:
+        condition = {"ip": {"ip_address": "2001:db8::%x" % index, "negation": index % 20 == 2}}
+    rule = {"id": FIRST_FIREWALL_ID + index, "name": "%s %04d" % (family, index)}
+    if index % 7:
+        rule["description"] = "Seeded firewall rule %d on %s" % (index, DOMAINS[domain_id])
+    rule.update(enabled=index % 4 != 3, action=action, conditions=[condition], domain={"id": domain_id, "name": DOMAINS[domain_id]})
+    return rule
+
+
+def seeded_custom_rules():
+    def user_agent(text):
+        return {"user_agent": {"user_agent": text, "match_type": "Contains", "negation": False}}
+    rules = {domain_id: [] for domain_id in DOMAINS}
+    rules[1001] = [
+        {"id": 5001, "name": "Block bad bots", "description": "Known bad user agents", "enabled": True,
+         "action": {"block": {"status_code": 403, "action_duration": "1h"}}, "conditions": [user_agent("badbot")]},
+        {"id": 5002, "name": "Allow office", "enabled": True, "action": {"allow": {}},
+         "conditions": [{"ip_range": {"lower_bound": "192.0.2.0", "upper_bound": "192.0.2.255", "negation": False}}]},
+        {"id": 5003, "name": "Block scrapers legacy", "description": "Old scraper rule", "enabled": False,
+         "action": {"monitor": {}}, "conditions": [user_agent("scrapy"), {"http_method": {"http_method": "GET", "negation": False}}]},
+        {"id": 5004, "name": "Tag API clients", "enabled": True, "action": {"tag": {"tags": ["api"]}},
+         "conditions": [{"header_exists": {"header": "X-Api-Client", "negation": False}}]},
+    ]
+    rules[1002] = [
+        {"id": 5005, "name": "Rate limit login", "enabled": True, "action": {"captcha": {}},
+         "conditions": [{"request_rate": {"path_pattern": "^/login", "requests": 50, "time": 60, "http_methods": ["POST"]}}]},
+    ]
+    for number in range(1, BULK_RULES + 1):
+        rules[BULK_DOMAIN].append({
+            "id": 6000 + number, "name": "Bulk rule %03d" % number, "enabled": number % 3 != 0,
+            "action": {"block": {"status_code": 403}} if number % 2 else {"allow": {}},
+            "conditions": [{"ip": {"ip_address": "198.51.100.%d" % (number % 250), "negation": False}}],
+        })
+    return rules
+
+
+# ---- routes ----------------------------------------------------------------------------------
+
+RULES_PATH = r"/waap/v1/domains/(?P<domain_id>[^/]+)/custom-rules"
+RULE_PATH = RULES_PATH + r"/(?P<rule_id>[^/]+)"
+
+
+def register(sim):
+    def reset():
+        sim.waap_domains = dict((domain_id, {"id": domain_id, "name": name}) for domain_id, name in DOMAINS.items())
+        sim.firewall_rules = [firewall_rule(index) for index in range(FIREWALL_RULE_COUNT)]
+        sim.custom_rules = seeded_custom_rules()
+        sim.custom_rule_next_id = FIRST_CUSTOM_ID
+
+    def firewall_rules(request):
+        raw_ids = request.query.get("domain_ids") or []
+        domain_ids = set()
+        for index, raw in enumerate(raw_ids):
+            try:
+                domain_ids.add(int(raw))
+            except ValueError:
+                raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE, errors=[
+                    {"loc": ["query", "domain_ids", index], "detail": "Input should be a valid integer, unable to parse string as an integer"}])
+        return list_page(request, sim.firewall_rules, ("allow", "block"),
+                         (lambda rule: rule["domain"]["id"] in domain_ids) if domain_ids else None)
+
+    def domain_rules(request):
+        domain_id = path_int(request.params["domain_id"], "domain_id", low=1)
+        if domain_id not in sim.waap_domains:
+            raise ApiFailure(404, "Domain %s not found" % domain_id, title="Not Found")
+        return domain_id, sim.custom_rules.setdefault(domain_id, [])
+
+    def find_rule(request):
+        domain_id, rules = domain_rules(request)
+        rule_id = path_int(request.params["rule_id"], "rule_id")
+        for rule in rules:
+            if rule["id"] == rule_id:
+                return rules, rule
+        raise ApiFailure(404, "Custom rule %s not found in domain %s" % (rule_id, domain_id), title="Not Found")
+
+    def list_rules(request):
+        return list_page(request, domain_rules(request)[1], ("allow", "block", "captcha", "handshake", "monitor", "tag"))
+
+    def get_rule(request):
+        return copy.deepcopy(find_rule(request)[1])
+
+    def create_rule(request):
+        rules = domain_rules(request)[1]
+        kept = validate_rule(request.json, RULE_FIELDS)
+        rule = dict(kept, id=sim.custom_rule_next_id)
+        sim.custom_rule_next_id += 1
+        rules.append(rule)
+        return Response(201, copy.deepcopy(rule))
+
+    def patch_rule(request):
+        rule = find_rule(request)[1]
+        kept = validate_rule(request.json, UPDATE_FIELDS)
+        rule.update(kept)
+        return Response(204)
+
+    def delete_rule(request):
+        rules, rule = find_rule(request)
+        rules.remove(rule)
+        return Response(204)
+
+    def toggle_rule(request):
+        state = request.params["action"]
+        if state not in ("enable", "disable"):
+            raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE,
+                             errors=[{"loc": ["path", "action"], "detail": "Input should be 'enable' or 'disable'"}])
+        find_rule(request)[1]["enabled"] = state == "enable"
+        return Response(204)
+
+    sim.on_reset(reset)
+    sim.route("GET", r"/waap/v2/firewall-rules", firewall_rules)
+    sim.route("GET", RULES_PATH, list_rules)
+    sim.route("POST", RULES_PATH, create_rule)
+    sim.route("GET", RULE_PATH, get_rule)
+    sim.route("PATCH", RULE_PATH, patch_rule)
+    sim.route("DELETE", RULE_PATH, delete_rule)
+    sim.route("PATCH", RULE_PATH + r"/(?P<action>[^/]+)", toggle_rule)
