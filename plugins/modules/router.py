@@ -391,10 +391,7 @@ class Router(GcoreResourceModule):
         gateway = params["external_gateway_info"]
         if gateway:
             body["external_gateway_info"] = dict((key, value) for key, value in gateway.items() if value is not None)
-        try:
-            tasks = self.client.request("POST", self.cloud_path(LIST), json=body)["tasks"]
-        except ApiError as exc:
-            return self.after_ambiguous_create(exc)
+        tasks = self.client.request("POST", self.cloud_path(LIST), json=body)["tasks"]
         self.result["tasks"] = tasks
         if not params["wait"]:
             return None
@@ -404,16 +401,6 @@ class Router(GcoreResourceModule):
             return self.client.get(self.cloud_path(ONE, created[0]))
         matches = find_by_name(self.client, self.cloud_path(LIST), params["name"])
         return matches[0] if len(matches) == 1 else None
-
-    def after_ambiguous_create(self, exc):
-        """The POST may have been applied (no answer, or a 5xx): read again, never send it twice."""
-        if exc.status is not None and exc.status < 500:
-            raise exc
-        matches = find_by_name(self.client, self.cloud_path(LIST), self.params["name"])
-        if len(matches) != 1:
-            raise exc
-        self.module.warn("%s; router %s named %r exists now, so it was not created again" % (exc, matches[0]["id"], self.params["name"]))
-        return self.wait_unlocked(matches[0]) if self.params["wait"] else matches[0]
 
     def update(self, record, changes):
         body = dict(changes)
