@@ -1,0 +1,187 @@
+#!/usr/bin/env python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""`make bench`: speed and request figures of the collection against the local simulator.
+
+Prints a table (figure, target, verdict) and writes bench/output/results.json. Nothing here is a
+test: the figures are for people to compare between runs (bench/RESULTS.md records a run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
+
+COLLECTIONS = ROOT / ".build" / "collections"
+REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))
+NETWORK_ID = "3f0e1b5a-6c2d-4e8f-9a1b-2c3d4e5f6a7b"
+
+
+def collections_path():
+    link = COLLECTIONS / "ansible_collections" / "gcore" / "platform"
+    if not link.exists():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(ROOT, target_is_directory=True)
+    return str(COLLECTIONS)
+
+
+class Bench:
+    def __init__(self):
+        self.sim = Simulator()
+        self.sim.start()
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="gcore-bench-"))
+        self.rows = []
+
+    def play(self, name, tasks):
+        path = self.tmp / ("%s.yml" % name)
+        path.write_text(json.dumps([{"name": name, "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
+        return path
+
+    def run(self, playbook, check=True):
+        env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path(), GCORE_API_URL=self.sim.url,
+                   GCORE_API_KEY=self.sim.api_key, GCORE_CLOUD_PROJECT_ID="1", GCORE_CLOUD_REGION_ID="76")
+        command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook), "-i", "localhost,",
+                   "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable]
+        started = time.perf_counter()
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        elapsed = time.perf_counter() - started
+        if check and done.returncode != 0:
+            raise RuntimeError("%s failed:\n%s" % (playbook, done.stdout[-3000:]))
+        return elapsed
+
+    def row(self, figure, value, target, ok, unit=""):
+        self.rows.append({"figure": figure, "value": value, "unit": unit, "target": target, "ok": ok})
+
+    # ---- 1. whole-run wall time -------------------------------------------------------------------
+    def wall_time(self):
+        noop = self.play("noop", [{"name": "Nothing", "ansible.builtin.meta": "noop"}])
+        uri = self.play("uri", [{"name": "Same request with uri", "ansible.builtin.uri": {
+            "url": self.sim.url + "/cloud/v2/client_quotas/1/notification_threshold",
+            "headers": {"Authorization": "apikey {{ lookup('ansible.builtin.env', 'GCORE_API_KEY') }}"}}}])
+        module = self.play("module", [{"name": "Module", "gcore.platform.notification_threshold_info": {"client_id": 1}}])
+        times = {"noop": [], "uri": [], "module": []}
+        self.run(module)  # warm caches once
+        for repeat in range(REPEATS):
+            order = [("noop", noop), ("uri", uri), ("module", module)]
+            order = order[repeat % 3:] + order[:repeat % 3]  # paired, in rotating order
+            for name, path in order:
+                times[name].append(self.run(path))
+        median = {name: statistics.median(values) for name, values in times.items()}
+        ratio = (median["module"] - median["noop"]) / (median["uri"] - median["noop"])
+        for name in ("noop", "uri", "module"):
+            self.row("wall time, one task: %s (median of %s)" % (name, REPEATS), round(median[name], 3), "-", None, "s")
+        self.row("(module - noop) / (uri - noop)", round(ratio, 3), "<= 0.6", ratio <= 0.6)
+
+    # ---- 2. requests sent by no-op runs -----------------------------------------------------------
+    def count(self, playbook):
+        self.sim.mark = len(self.sim.log)
+        self.run(playbook)
+        return len(self.sim.log[self.sim.mark:])
+
+    def request_counts(self):
+        self.sim.reset()
+        router = {"name": "bench-router", "routes": [{"destination": "10.10.0.0/24", "nexthop": "192.168.0.10"}],
+                  "external_gateway_info": {"network_id": NETWORK_ID}}
+        by_name = self.play("router_by_name", [{"name": "Router", "gcore.platform.router": router, "register": "r"},
+                                               {"name": "Keep id", "ansible.builtin.copy": {
+                                                   "content": "{{ r.router.id }}", "dest": str(self.tmp / "router_id")}}])
+        self.run(by_name)
+        router_id = (self.tmp / "router_id").read_text().strip()
+        by_id = self.play("router_by_id", [{"name": "Router", "gcore.platform.router": dict(router, id=router_id)}])
+        found = self.count(by_name) - 0
+        self.row("requests: no-op router run by name", found, "1 (list)", found == 1)
+        found = self.count(by_id)
+        self.row("requests: no-op router run by id", found, "1 (get)", found == 1)
+        rule = self.play("rule", [{"name": "Rule", "gcore.platform.waap_custom_rule": {
+            "domain_id": 1001, "name": "bench rule", "action": {"block": {"status_code": 403}},
+            "conditions": [{"ip": {"ip_address": "192.0.2.10"}}]}}])
+        self.run(rule)
+        found = self.count(rule)
+        self.row("requests: no-op waap_custom_rule run", found, "1 (list)", found == 1)
+        rules = self.play("firewall", [{"name": "Firewall rules", "gcore.platform.firewall_rules_info": {}, "register": "fw"},
+                                       {"name": "Check", "ansible.builtin.assert": {"that": ["fw.count == %s" % self.firewall_total()]}}])
+        found = self.count(rules)
+        pages = -(-self.firewall_total() // 100) + (1 if self.firewall_total() % 100 == 0 else 0)
+        self.row("requests: firewall_rules_info over %s rules" % self.firewall_total(), found, "%s pages" % pages, found == pages)
+
+    def firewall_total(self):
+        return len(getattr(self.sim, "firewall_rules", []))
+
+    # ---- 3. task-wait overshoot -------------------------------------------------------------------
+    def task_overshoot(self):
+        for delay in (1.0, 5.0):
+            self.sim.reset()
+            create = self.play("router_wait", [{"name": "Router", "gcore.platform.router": {"name": "wait-router"}}])
+            self.run(create)
+            self.sim.configure(task_delay=delay)
+            rename = self.play("router_rename", [{"name": "Rename", "gcore.platform.router": {"name": "wait-router", "routes": [
+                {"destination": "10.20.0.0/24", "nexthop": "192.168.0.20"}]}}])
+            self.sim.mark = len(self.sim.log)
+            self.run(rename)
+            log = self.sim.log[self.sim.mark:]
+            write = [entry for entry in log if entry["method"] == "PATCH"][0]
+            polls = [entry for entry in log if "/tasks/" in entry["path"]]
+            finished_at = write["time"] + delay
+            overshoot = log[-1]["time"] - finished_at
+            self.row("task wait overshoot, %.0f s task" % delay, round(overshoot, 3), "<= 0.5", overshoot <= 0.5, "s")
+            self.row("task polls, %.0f s task" % delay, len(polls), "<= 12" if delay == 5.0 else "-",
+                     len(polls) <= 12 if delay == 5.0 else None)
+        self.sim.configure(task_delay=0.3)
+
+    # ---- 4. firewall listing with latency ---------------------------------------------------------
+    def firewall_latency(self):
+        self.sim.reset()
+        self.sim.configure(latency=0.05)
+        rules = self.play("firewall_latency", [{"name": "Firewall rules", "gcore.platform.firewall_rules_info": {}}])
+        self.sim.mark = len(self.sim.log)
+        self.run(rules)
+        log = self.sim.log[self.sim.mark:]
+        inside = log[-1]["time"] + 0.05 - log[0]["time"]
+        self.row("firewall_rules_info, %s rules, 50 ms latency: time in requests" % self.firewall_total(),
+                 round(inside, 3), "<= 0.35", inside <= 0.35, "s")
+        self.row("  requests sent (pages past the end included)", len(log), "-", None)
+        self.sim.configure(latency=0.0)
+
+    def report(self):
+        width = max(len(row["figure"]) for row in self.rows)
+        print("\n%-*s  %10s  %-12s  %s" % (width, "figure", "value", "target", "verdict"))
+        print("-" * (width + 40))
+        for row in self.rows:
+            verdict = "-" if row["ok"] is None else ("met" if row["ok"] else "MISSED")
+            print("%-*s  %10s  %-12s  %s" % (width, row["figure"], "%s%s" % (row["value"], row["unit"]), row["target"], verdict))
+        machine = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
+                   "processor": platform.processor() or platform.machine()}
+        print("\nmachine: %s" % json.dumps(machine))
+        out = ROOT / "bench" / "output"
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(json.dumps({"machine": machine, "rows": self.rows}, indent=2))
+
+
+def main():
+    bench = Bench()
+    try:
+        for step in (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency):
+            started = time.perf_counter()
+            step()
+            print("%s done in %.1f s" % (step.__name__, time.perf_counter() - started), file=sys.stderr)
+    finally:
+        bench.sim.stop()
+    bench.report()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
