@@ -26,7 +26,7 @@ description:
     A 404 on the C(DELETE) itself (someone deleted the storage between the read and the delete) is no change, not a failure.
   - The returned record never contains credentials; see RV(storage).
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   storage_id:
     description:
