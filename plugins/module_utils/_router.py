@@ -17,8 +17,8 @@ from __future__ import annotations
 import ipaddress
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
-NAME_RULE = "3 to 63 characters: letters, digits, spaces, '.', '_' and '-'; starting with a letter or digit, " \
-            "ending with a letter, digit, '.' or '_'"
+NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
+    "last a letter, digit, '.' or '_')"
 LIST_PAGE_SIZE = 1000  # the largest page GET /cloud/v1/routers accepts
 
 
@@ -87,6 +87,26 @@ def router_view(record):
         "routes": canonical_routes(record.get("routes")),
         "external_gateway_info": gateway_view(record.get("external_gateway_info")),
     }
+
+
+def router_changes(record, name=None, routes=None, gateway=None):
+    """The managed members that differ, in the view shape: ``{member: wanted value}``.
+
+    ``None`` for an option means it is not managed. Raises ValueError when ``gateway`` asks for
+    ``type: default`` on a router without a gateway (the API accepts that type only on create).
+    """
+    current = router_view(record)
+    wanted = {}
+    if name is not None:
+        wanted["name"] = name
+    if routes is not None:
+        wanted["routes"] = canonical_routes(routes)
+    if gateway:
+        if gateway.get("type") == "default" and current["external_gateway_info"] is None:
+            raise ValueError("external_gateway_info.type: default is accepted only when a router is created; router %s "
+                             "has no gateway, so give type manual with a network_id" % record.get("id"))
+        wanted["external_gateway_info"] = desired_gateway(gateway, current["external_gateway_info"])
+    return dict((key, value) for key, value in wanted.items() if current[key] != value)
 
 
 def find_by_name(client, path, name, page_size=LIST_PAGE_SIZE):

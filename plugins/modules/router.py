@@ -277,6 +277,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._router import (
     desired_gateway,
     find_by_name,
     route_problem,
+    router_changes,
     router_view,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout, TaskWaiter, poll_interval
@@ -368,19 +369,11 @@ class Router(GcoreResourceModule):
         }
 
     def differences(self, record):
-        current = self.view(record)
-        wanted = {}
-        if self.params["name"] is not None:
-            wanted["name"] = self.params["name"]
-        if self.params["routes"] is not None:
-            wanted["routes"] = canonical_routes(self.params["routes"])
-        gateway = self.params["external_gateway_info"]
-        if gateway:
-            if gateway["type"] == "default" and current["external_gateway_info"] is None:
-                raise ValidationError("external_gateway_info.type: default is accepted only when a router is created; "
-                                      "router %s has no gateway, so give type manual with a network_id" % record["id"])
-            wanted["external_gateway_info"] = desired_gateway(gateway, current["external_gateway_info"])
-        return dict((key, value) for key, value in wanted.items() if current[key] != value)
+        params = self.params
+        try:
+            return router_changes(record, params["name"], params["routes"], params["external_gateway_info"])
+        except ValueError as exc:
+            raise ValidationError(str(exc))
 
     # ---- writes ---------------------------------------------------------------------------
     def create(self):
