@@ -23,7 +23,8 @@ description:
     to use for the storage. Only this way of calling the module is deprecated, not the module itself.
   - A storage counts as already absent when the service answers 404, answers 400 with an error saying that
     it does not exist, or reports a C(provisioning_status) of V(deleting) or V(deleted).
-    A 404 on the C(DELETE) itself (someone deleted the storage between the read and the delete) is no change, not a failure.
+    A 404 on the C(DELETE) itself, or a 400 saying the storage does not exist or is already deleted (someone deleted it
+    between the read and the delete), is no change, not a failure.
   - The returned record never contains credentials; see RV(storage).
 author:
   - gcore.platform developers (@gcore-platform)
@@ -170,7 +171,7 @@ GONE = frozenset(("deleting", "deleted"))
 CREDENTIAL_MEMBERS = frozenset((
     "credentials", "s3", "keys", "access_key", "secret_key", "sftp_password", "password", "private_key", "secret", "token",
 ))
-MISSING_TEXT = re.compile(r"does not exist|not found|no such", re.IGNORECASE)
+MISSING_TEXT = re.compile(r"does not exist|not found|no such|already (?:being )?delet", re.IGNORECASE)
 
 
 def without_credentials(value):
@@ -184,7 +185,7 @@ def without_credentials(value):
 
 
 def says_absent(error):
-    """A 404, or a 400 whose error says the storage does not exist (the v1 API documents only 400)."""
+    """A 404, or a 400 whose error says the storage does not exist or is already deleted (v1 documents only 400)."""
     return error.status == 404 or (error.status == 400 and bool(MISSING_TEXT.search(str(error.detail or ""))))
 
 
