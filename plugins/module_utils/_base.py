@@ -230,9 +230,11 @@ class GcoreResourceModule(GcoreModule):
             return func(*args)
         except ApiError as exc:
             if exc.status is not None and exc.status < 500:
+                self.result["changed"] = False  # refused: nothing changed
                 raise
             found = self.find()
             if not done(found):
+                self.result["changed"] = False  # the state read again shows the write did not happen
                 raise
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
             return found
