@@ -29,7 +29,7 @@ FIREWALL_ACTIONS = ["allow", "block"]
 RULE_ACTIONS = ["allow", "block", "captcha", "handshake", "monitor", "tag"]
 
 NAME_PATTERN = r"^[A-Za-z0-9\s.:'\";<>?&|\\]+$"
-NAME_RULE = "only letters, digits, whitespace and . : ' \" ; < > ? & | \\ are allowed"
+NAME_RULE = "the allowed characters (letters, digits, whitespace and . : ' \" ; < > ? & | \\)"
 STATUS_CODES = [403, 405, 418, 429]
 DURATION_PATTERN = r"^[1-9][0-9]*[smhd]?$"
 HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
@@ -57,8 +57,8 @@ def _member(kind="str", required=False, **rules):
     return dict(rules, type=kind, required=required)
 
 
-HEADER = _member(required=True, length=(1, 50), pattern=(HEADER_PATTERN, "letters, digits and - only"))
-HEADER_VALUE = _member(required=True, length=(1, 100), pattern=(HEADER_VALUE_PATTERN, "printable ASCII characters only"))
+HEADER = _member(required=True, length=(1, 50), pattern=(HEADER_PATTERN, "the header name characters (letters, digits and -)"))
+HEADER_VALUE = _member(required=True, length=(1, 100), pattern=(HEADER_VALUE_PATTERN, "the header value characters (printable ASCII)"))
 
 CONDITION_KINDS = {
     "ip": dict(ip_address=_member(required=True, ip=True)),
@@ -71,23 +71,23 @@ CONDITION_KINDS = {
     "response_header_exists": dict(header=HEADER),
     "http_method": dict(http_method=_member(required=True, choices=HTTP_METHODS)),
     "file_extension": dict(file_extension=_member("list", True, elements="str", items=(1, 20), item_length=(1, 10),
-                                                  item_pattern=(r"[a-z0-9]+$", "lower-case letters and digits"))),
+                                                  item_pattern=(r"[a-z0-9]+$", "the extension characters (lower-case letters and digits)"))),
     "content_type": dict(content_type=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50))),
     "country": dict(country_code=_member("list", True, elements="str", items=(1, 100),
-                                         item_pattern=(r"^\w{2}$", "a two-letter ISO 3166-1 alpha-2 code"))),
+                                         item_pattern=(r"^\w{2}$", "two letters (an ISO 3166-1 alpha-2 code)"))),
     "organization": dict(organization=_member(required=True, length=(0, 100))),
     "owner_types": dict(owner_types=_member("list", elements="str", choices=OWNER_TYPES, items=(1, None))),
     "tags": dict(tags=_member("list", True, elements="str", items=(1, 5))),
     "session_request_count": dict(request_count=_member("int", True, range=(1, None))),
     "user_defined_tags": dict(tags=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50),
-                                           item_pattern=(USER_TAG_PATTERN, "a letter first, then letters, digits and spaces"))),
+                                           item_pattern=(USER_TAG_PATTERN, "the tag pattern (a letter first, then letters, digits and spaces)"))),
     "request_rate": dict(
         path_pattern=_member(required=True, length=(1, 500)),
         requests=_member("int", True, range=(20, None)),
         time=_member("int", True, range=(1, 3600)),
         ips=_member("list", elements="str", items=(0, 10), item_ip=True),
         http_methods=_member("list", elements="str", choices=HTTP_METHODS),
-        user_defined_tag=_member(length=(1, 50), pattern=(USER_TAG_PATTERN, "a letter first, then letters, digits and spaces")),
+        user_defined_tag=_member(length=(1, 50), pattern=(USER_TAG_PATTERN, "the tag pattern (a letter first, then letters, digits and spaces)")),
     ),
 }
 MATCH_TYPE_KINDS = tuple(kind for kind, members in CONDITION_KINDS.items() if "match_type" in members)
@@ -192,7 +192,7 @@ def validate_condition(option, condition):
                 raise ValidationError("%s: %r is not a valid regular expression (%s)" % (url_option, url, exc))
         else:
             check_pattern(url_option, url, URL_PATTERN,
-                          "the URL characters allowed with match_type Exact or Contains (letters, digits and _ ! $ ~ : # [ ] @ ( ) * + , = / - . %%)")
+                          "the URL characters allowed with match_type Exact or Contains (letters, digits and _ ! $ ~ : # [ ] @ ( ) * + , = / - . %)")
     if kind in NO_NEGATION:
         require("negation" not in members, "%s.%s.negation" % (option, kind), "%s takes no negation" % kind)
 
