@@ -1,0 +1,123 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The simulated routers answer as the published API does: shapes, validation, the task lock, pagination."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from simulator.core import DEFAULT_API_KEY, Request, Simulator
+from simulator.resources.routers import PUBLIC_NETWORK_ID
+
+BASE = "/cloud/v1/routers/1/76"
+
+
+@pytest.fixture
+def sim():
+    simulator = Simulator()
+    simulator.configure(task_delay=0.05)
+    return simulator
+
+
+def call(sim, method, path, body=None, query=""):
+    raw = json.dumps(body).encode() if body is not None else b""
+    request = Request(method, path, query, {"Authorization": "apikey " + DEFAULT_API_KEY}, raw)
+    response, _delay = sim.dispatch(request)
+    return response.status, response.body
+
+
+def finish_tasks(sim):
+    time.sleep(0.06)
+    sim.advance()
+
+
+def create(sim, body):
+    status, answer = call(sim, "POST", BASE, body)
+    assert status == 200, answer
+    finish_tasks(sim)
+    return sim.tasks[answer["tasks"][0]]["record"]["created_resources"]["routers"][0]
+
+
+def test_get_has_the_real_shape(sim):
+    router_id = create(sim, {"name": "edge", "external_gateway_info": {"network_id": PUBLIC_NETWORK_ID},
+                             "routes": [{"destination": "10.0.3.0/24", "nexthop": "10.0.0.13"}]})
+    status, router = call(sim, "GET", BASE + "/" + router_id)
+    assert status == 200
+    assert set(router) == {"id", "name", "status", "distributed", "external_gateway_info", "interfaces", "routes",
+                           "project_id", "region_id", "region", "created_at", "updated_at", "task_id", "creator_task_id"}
+    assert set(router["external_gateway_info"]) == {"network_id", "enable_snat", "external_fixed_ips"}
+    assert router["external_gateway_info"]["enable_snat"] is True
+    assert router["task_id"] is None and router["status"] == "ACTIVE"
+
+
+def test_missing_router_is_a_cloud_404(sim):
+    status, body = call(sim, "GET", BASE + "/00000000-0000-4000-8000-000000000000")
+    assert status == 404
+    assert set(body) == {"exception_class", "message", "request_id"}
+
+
+@pytest.mark.parametrize("body, status", [
+    ({}, 422),
+    ({"name": "-bad"}, 422),
+    ({"name": "ok-name", "external_gateway_info": {"type": "manual"}}, 422),
+    ({"name": "ok-name", "external_gateway_info": {"type": "default", "network_id": PUBLIC_NETWORK_ID}}, 422),
+    ({"name": "ok-name", "external_gateway_info": {"network_id": "not-a-uuid"}}, 422),
+    ({"name": "ok-name", "routes": [{"destination": "10.0.3.1/24", "nexthop": "10.0.0.1"}]}, 400),
+    ({"name": "ok-name", "routes": [{"destination": "nope", "nexthop": "10.0.0.1"}]}, 422),
+    ({"name": "ok-name", "routes": [{"destination": "10.0.3.0/24", "nexthop": "nope"}]}, 422),
+    ({"name": "ok-name", "colour": "blue"}, 422),
+])
+def test_create_validates_the_body(sim, body, status):
+    assert call(sim, "POST", BASE, body)[0] == status
+
+
+def test_patch_is_applied_when_its_task_finishes_and_locks_meanwhile(sim):
+    router_id = create(sim, {"name": "edge"})
+    status, answer = call(sim, "PATCH", "/cloud/v2/routers/1/76/" + router_id, {"name": "edge-2"})
+    assert status == 200 and len(answer["tasks"]) == 1
+    router = call(sim, "GET", BASE + "/" + router_id)[1]
+    assert router["name"] == "edge" and router["task_id"] == answer["tasks"][0]
+    assert call(sim, "PATCH", "/cloud/v2/routers/1/76/" + router_id, {"name": "edge-3"})[0] == 409
+    assert call(sim, "DELETE", BASE + "/" + router_id)[0] == 409
+    finish_tasks(sim)
+    router = call(sim, "GET", BASE + "/" + router_id)[1]
+    assert router["name"] == "edge-2" and router["task_id"] is None
+
+
+def test_a_failed_task_releases_the_lock_and_changes_nothing(sim):
+    router_id = create(sim, {"name": "edge"})
+    sim.configure(task_fail={"update_router": "no"})
+    call(sim, "PATCH", "/cloud/v2/routers/1/76/" + router_id, {"name": "edge-2"})
+    finish_tasks(sim)
+    router = call(sim, "GET", BASE + "/" + router_id)[1]
+    assert router["name"] == "edge" and router["task_id"] is None
+
+
+def test_patch_accepts_only_a_manual_gateway(sim):
+    router_id = create(sim, {"name": "edge"})
+    path = "/cloud/v2/routers/1/76/" + router_id
+    assert call(sim, "PATCH", path, {"external_gateway_info": {"type": "default"}})[0] == 422
+    assert call(sim, "PATCH", path, {"external_gateway_info": {"network_id": PUBLIC_NETWORK_ID, "enable_snat": False}})[0] == 200
+
+
+def test_delete_removes_the_router_when_the_task_finishes(sim):
+    router_id = create(sim, {"name": "edge"})
+    status, answer = call(sim, "DELETE", BASE + "/" + router_id)
+    assert status == 200 and answer["tasks"]
+    finish_tasks(sim)
+    assert call(sim, "GET", BASE + "/" + router_id)[0] == 404
+
+
+def test_list_filters_by_name_and_pages(sim):
+    for index in range(5):
+        create(sim, {"name": "page-%s" % index})
+    status, page = call(sim, "GET", BASE, query="name=page-&limit=2&offset=2")
+    assert status == 200
+    assert page["count"] == 5
+    assert [router["name"] for router in page["results"]] == ["page-2", "page-3"]
+    assert call(sim, "GET", BASE, query="limit=0")[0] == 422
+    assert call(sim, "GET", BASE, query="limit=1001")[0] == 422
