@@ -167,6 +167,10 @@ def _check_member(option, value, member):
                 _check_ip(item_option, item)
 
 
+def _given(names):
+    return "%s given: %s" % (len(names), ", ".join(names)) if names else "none given"
+
+
 def condition_kind(condition):
     """The one kind set in a condition (None, or the first, when there are none or several)."""
     kinds = [kind for kind, value in (condition or {}).items() if value is not None]
@@ -175,8 +179,8 @@ def condition_kind(condition):
 
 def validate_condition(option, condition):
     given = [kind for kind, value in (condition or {}).items() if value is not None]
-    require(len(given) == 1, option, "exactly one condition kind must be set (%s given: %s); kinds are %s"
-            % (len(given), ", ".join(given) or "none", ", ".join(CONDITION_KINDS)))
+    require(len(given) == 1, option, "exactly one condition kind must be set (%s); kinds are %s"
+            % (_given(given), ", ".join(CONDITION_KINDS)))
     kind = given[0]
     members = condition[kind]
     for name, member in CONDITION_KINDS[kind].items():
@@ -209,8 +213,7 @@ def validate_action(option, action):
     if action is None:
         return
     given = [kind for kind, value in action.items() if value is not None]
-    require(len(given) == 1, option, "exactly one of %s must be set (%s given: %s)"
-            % (", ".join(RULE_ACTIONS), len(given), ", ".join(given) or "none"))
+    require(len(given) == 1, option, "exactly one of %s must be set (%s)" % (", ".join(RULE_ACTIONS), _given(given)))
     block = action.get("block")
     if block:
         duration = block.get("action_duration")
