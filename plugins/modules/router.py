@@ -23,7 +23,7 @@ description:
     O(wait_timeout), before it sends a change or a delete, also with O(wait=false). A C(409 Conflict) answer means
     nothing was applied; the module then waits for the lock and sends the change again.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   state:
     description:
@@ -343,7 +343,7 @@ class Router(GcoreResourceModule):
             record = self.read(router_id)
             if record is None and self.params["state"] == "present":
                 self.module.fail_json(msg="Router %s does not exist in project %s, region %s (a router ID cannot be created)"
-                                     % (router_id, self.params["project_id"], self.params["region_id"]), **self.result)
+                                      % (router_id, self.params["project_id"], self.params["region_id"]), **self.result)
             return record
         matches = find_by_name(self.client, self.cloud_path(LIST), name)
         if len(matches) > 1:
