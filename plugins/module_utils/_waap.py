@@ -171,12 +171,6 @@ def _given(names):
     return "%s given: %s" % (len(names), ", ".join(names)) if names else "none given"
 
 
-def condition_kind(condition):
-    """The one kind set in a condition (None, or the first, when there are none or several)."""
-    kinds = [kind for kind, value in (condition or {}).items() if value is not None]
-    return kinds[0] if len(kinds) == 1 else None
-
-
 def validate_condition(option, condition):
     given = [kind for kind, value in (condition or {}).items() if value is not None]
     require(len(given) == 1, option, "exactly one condition kind must be set (%s); kinds are %s"
