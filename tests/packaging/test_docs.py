@@ -1,0 +1,83 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The docs site: it builds offline without a warning, its guides are all listed, and the linter of
+antsibull-docs accepts the collection's docs (plugin docs and the guides, with their references)."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from conftest import BIN, ROOT, explain, module_names, run, tool_env
+
+DOCSITE = ROOT / "docs" / "docsite"
+LABEL = "ansible_collections.gcore.platform.docsite."
+# Any attempt to reach the network goes to a closed local port and fails at once.
+NO_NETWORK = dict(http_proxy="http://127.0.0.1:9", https_proxy="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9",
+                  HTTPS_PROXY="http://127.0.0.1:9", no_proxy="", NO_PROXY="")
+
+
+def guides():
+    with open(DOCSITE / "extra-docs.yml", encoding="utf-8") as handle:
+        index = yaml.safe_load(handle)
+    return [entry if isinstance(entry, str) else entry["ref"] for section in index["sections"] for entry in section["toctree"]]
+
+
+def test_every_guide_is_listed_once_and_labelled():
+    listed = guides()
+    assert len(listed) == len(set(listed))
+    files = sorted(path.stem for path in (DOCSITE / "rst").glob("*.rst"))
+    assert sorted(listed) == files, "docs/docsite/extra-docs.yml and docs/docsite/rst/ differ"
+    for name in files:
+        text = (DOCSITE / "rst" / ("%s.rst" % name)).read_text(encoding="utf-8")
+        assert ".. _%s%s:" % (LABEL, name) in text, "%s.rst lacks its label" % name
+    for topic in ("getting_started", "authentication", "awx", "simulator", "storage_migration"):
+        assert "guide_%s" % topic in listed
+
+
+def test_docs_site_builds_offline_without_warnings(tmp_path):
+    dest = tmp_path / "site"
+    completed = run([ROOT / "tests" / "tools" / "docs.sh"], env=tool_env(GCORE_DOCS_DIR=str(dest), **NO_NETWORK), timeout=600)
+    assert completed.returncode == 0, explain(completed)
+    assert "WARNING" not in completed.stderr, explain(completed)
+    html = dest / "build" / "html"
+    conf = (dest / "conf.py").read_text(encoding="utf-8")
+    assert "intersphinx_mapping = {}" in conf
+    index = (html / "index.html").read_text(encoding="utf-8")
+    for guide in guides():
+        page = html / "docsite" / ("%s.html" % guide)
+        assert page.is_file(), "guide %s not rendered" % guide
+        assert "docsite/%s.html" % guide in index, "guide %s not linked from the index" % guide
+    for name in module_names():
+        assert (html / ("%s_module.html" % name)).is_file(), "module %s has no page" % name
+        assert "%s_module.html" % name in index
+    awx = (html / "docsite" / "guide_awx.html").read_text(encoding="utf-8")
+    for step in ("Build the execution environment", "Create the credential type", "Create the credential",
+                 "Create the project", "Create the inventory", "Create the job template", "Schedule it"):
+        assert step in awx
+
+
+def test_antsibull_docs_lint_accepts_the_collection():
+    completed = run([BIN / "antsibull-docs", "lint-collection-docs", "--plugin-docs", "--check-extra-docs-refs",
+                     "--validate-collection-refs", "all", "."], env=tool_env(**NO_NETWORK))
+    assert completed.returncode == 0 and not completed.stdout.strip(), explain(completed)
+
+
+def _code_block_after(text, marker):
+    """The body of the first code block after the RST comment ``.. gcore-test: <marker>``, dedented."""
+    start = text.index(".. gcore-test: %s" % marker)
+    block = re.search(r"\.\. code-block:: [\w+-]+\n\n((?:(?: {4}.*)?\n)+)", text[start:])
+    assert block, marker
+    return "\n".join(line[4:] for line in block.group(1).splitlines())
+
+
+def test_awx_guide_shows_the_shipped_credential_type():
+    """The guide tells people to paste `inputs` and `injectors`: what it shows must be the shipped file."""
+    guide = (DOCSITE / "rst" / "guide_awx.rst").read_text(encoding="utf-8")
+    with open(ROOT / "docs" / "awx" / "gcore_credential_type.yml", encoding="utf-8") as handle:
+        shipped = yaml.safe_load(handle)
+    assert yaml.safe_load(_code_block_after(guide, "credential-type-inputs")) == shipped["inputs"]
+    assert yaml.safe_load(_code_block_after(guide, "credential-type-injectors")) == shipped["injectors"]
+    assert shipped["name"] in guide and shipped["description"] in guide

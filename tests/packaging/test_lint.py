@@ -1,0 +1,42 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ansible-lint (production profile, offline, configured by .ansible-lint) and a syntax check of every example play."""
+
+from __future__ import annotations
+
+import yaml
+
+from conftest import BIN, ROOT, explain, run, tool_env
+
+
+def lint_targets():
+    """What ansible-lint checks: the examples, the roles, and the AWX execution-environment definition."""
+    targets = ["examples"]
+    targets += sorted("roles/%s" % path.name for path in (ROOT / "roles").iterdir() if path.is_dir())
+    targets.append("docs/awx/execution-environment.yml")
+    return targets
+
+
+def test_lint_config():
+    with open(ROOT / ".ansible-lint", encoding="utf-8") as handle:
+        config = yaml.safe_load(handle)
+    assert config["profile"] == "production"
+    assert config["offline"] is True
+    for path in (".venv/", ".build/", "tests/output/", "changelogs/"):
+        assert path in config["exclude_paths"]
+
+
+def test_ansible_lint_production_profile_passes():
+    completed = run([BIN / "ansible-lint", "--nocolor"] + lint_targets(), env=tool_env(), timeout=600)
+    assert completed.returncode == 0, explain(completed)
+    assert "Profile 'production' was required, and it passed" in completed.stdout + completed.stderr, explain(completed)
+
+
+def test_every_example_play_passes_syntax_check(tmp_path):
+    plays = sorted((ROOT / "examples").glob("*.yml"))
+    assert plays, "no example playbook"
+    for play in plays:
+        completed = run([BIN / "ansible-playbook", "--syntax-check", "-i", "localhost,", play],
+                        env=tool_env(ANSIBLE_LOCAL_TEMP=str(tmp_path)))
+        assert completed.returncode == 0, "%s\n%s" % (play.name, explain(completed))
