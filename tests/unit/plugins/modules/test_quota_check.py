@@ -1,0 +1,71 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The ``exceeded`` rule of quota_check: requested > 0 and usage + requested > limit, sorted by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.gcore.platform.plugins.modules.quota_check import exceeded_bases, exceeded_message
+
+
+def figures(base, limit, requested, usage):
+    return {base + "_limit": limit, base + "_requested": requested, base + "_usage": usage}
+
+
+def test_over_the_limit_is_exceeded():
+    assert exceeded_bases(figures("cpu_count", 10, 4, 7)) == [{"name": "cpu_count", "limit": 10, "requested": 4, "usage": 7}]
+
+
+@pytest.mark.parametrize("limit, requested, usage", [
+    (10, 3, 7),   # exactly at the limit
+    (10, 0, 12),  # already over, but nothing requested
+    (0, 0, 0),
+    (5, -1, 7),   # a negative request is not a request
+])
+def test_not_exceeded(limit, requested, usage):
+    assert exceeded_bases(figures("cpu_count", limit, requested, usage)) == []
+
+
+def test_a_zero_limit_with_a_request_is_exceeded():
+    assert exceeded_bases(figures("baremetal_gpu_h100_count", 0, 1, 0)) == [
+        {"name": "baremetal_gpu_h100_count", "limit": 0, "requested": 1, "usage": 0}]
+
+
+def test_sorted_by_name_over_every_base():
+    quota = {}
+    quota.update(figures("ram", 100, 50, 60))
+    quota.update(figures("baremetal_basic_count", 1, 2, 0))
+    quota.update(figures("external_ip_count", 10, 1, 1))
+    quota.update(figures("floating_count", 2, 1, 2))
+    assert [item["name"] for item in exceeded_bases(quota)] == ["baremetal_basic_count", "floating_count", "ram"]
+
+
+def test_missing_keys_are_tolerated():
+    quota = {"cpu_count_limit": 10, "cpu_count_requested": 11,  # no usage: counts as 0, reported as None
+             "ram_requested": 5, "ram_usage": 100,  # no limit: not judged
+             "gpu_count_limit": 0, "gpu_count_usage": 5,  # no requested: not judged
+             "vm_count_limit": 3}
+    assert exceeded_bases(quota) == [{"name": "cpu_count", "limit": 10, "requested": 11, "usage": None}]
+
+
+def test_unknown_keys_are_tolerated_and_unknown_bases_judged():
+    quota = {"note": "beta", "regional": {"x": 1}, "_limit": 3, "laas_topic_count_limit": None,
+             "laas_topic_count_requested": 1, "laas_topic_count_usage": 0,
+             "inference_public_model_api_key_count_limit": 1, "inference_public_model_api_key_count_requested": 1,
+             "inference_public_model_api_key_count_usage": 1, "cpu_count_limit": "ten", "cpu_count_requested": 5}
+    assert exceeded_bases(quota) == [
+        {"name": "inference_public_model_api_key_count", "limit": 1, "requested": 1, "usage": 1}]
+
+
+def test_empty_or_missing_answer():
+    assert exceeded_bases({}) == []
+    assert exceeded_bases(None) == []
+
+
+def test_message_names_each_base_with_its_figures():
+    message = exceeded_message("baremetal", [{"name": "baremetal_basic_count", "limit": 2, "requested": 2, "usage": 1},
+                                             {"name": "cpu_count", "limit": 10, "requested": 11, "usage": None}])
+    assert message == ("Quota check for baremetal: 2 quota(s) would be exceeded: baremetal_basic_count (limit 2, usage 1, "
+                       "requested 2); cpu_count (limit 10, usage unknown, requested 11)")
