@@ -44,3 +44,15 @@ bench: venv
 
 clean:
 	rm -rf .build tests/output
+
+# ---- packaging, docs site, AWX readiness (issue 7) ----
+.PHONY: packaging docs
+
+# Build the HTML docs site offline into .build/docs/build/html (fails on any Sphinx warning).
+docs: venv
+	tests/tools/docs.sh
+
+# Docs site + antsibull-docs lint, antsibull-changelog lint, ansible-lint (production) and syntax check of examples/,
+# AWX credential type + ansible-runner demo run, ansible-builder create, galaxy build + install + ansible-doc.
+packaging: venv
+	$(BIN)/pytest -q tests/packaging
