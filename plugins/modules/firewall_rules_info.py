@@ -16,7 +16,7 @@ description:
   - The service serves offsets up to 100000; if that cuts the listing short, the module warns. Narrow the listing
     with the filters then.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   name:
     description:

@@ -27,7 +27,7 @@ description:
   - Every documented limit is checked before the first request. Deeper field errors come back from the service as
     HTTP 422; the failure message then lists each C(errors[].loc) with its C(detail).
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   domain_id:
     description:

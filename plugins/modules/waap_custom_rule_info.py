@@ -15,7 +15,7 @@ description:
     ends the listing; the service's C(count) is the size of one page).
   - The service serves offsets up to 100000; if that cuts the listing short, the module warns.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   domain_id:
     description:
