@@ -404,6 +404,9 @@ class Router(GcoreResourceModule):
 
     def delete(self, record):
         tasks = self.locked_write("DELETE", self.cloud_path(ONE, record["id"]), record)
+        if tasks is None:  # deleted by someone else meanwhile
+            self.result["changed"] = False
+            return None
         return self.finish(tasks, record, lambda: None)
 
     def finish(self, tasks, before, read_after):
@@ -415,20 +418,24 @@ class Router(GcoreResourceModule):
 
     # ---- the router lock ------------------------------------------------------------------
     def locked_write(self, method, path, record, body=None):
-        """Send a PATCH or DELETE; a 409 (locked router, nothing applied) is sent again once the lock is gone."""
+        """Send a PATCH or DELETE and return its task IDs (None: the router went away before a DELETE).
+
+        A 409 (locked router, nothing applied) is sent again once the lock is gone.
+        """
         deadline = time.monotonic() + self.params["wait_timeout"]
         for attempt in range(CONFLICT_RETRIES + 1):
             try:
                 return (self.client.request(method, path, json=body) or {}).get("tasks") or []
             except ApiError as exc:
+                if method == "DELETE" and exc.status == 404:
+                    return None
                 if exc.status != 409 or attempt == CONFLICT_RETRIES:
                     raise
-                current = self.wait_unlocked(self.read(record["id"]) or {}, deadline)
-                if not current:  # gone meanwhile
+                if not self.wait_unlocked(self.read(record["id"]) or {}, deadline):
                     if method == "DELETE":
-                        return []
+                        return None
                     raise
-        return []  # not reached
+        return None  # not reached
 
     def wait_unlocked(self, record, deadline=None):
         """Wait while ``record`` is locked by a task; return it as read last (None when it is gone)."""
