@@ -6,7 +6,13 @@ antsibull-docs accepts the collection's docs (plugin docs and the guides, with t
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 
 import yaml
 
@@ -81,3 +87,49 @@ def test_awx_guide_shows_the_shipped_credential_type():
     assert yaml.safe_load(_code_block_after(guide, "credential-type-inputs")) == shipped["inputs"]
     assert yaml.safe_load(_code_block_after(guide, "credential-type-injectors")) == shipped["injectors"]
     assert shipped["name"] in guide and shipped["description"] in guide
+
+
+def test_simulator_guide_commands_work(tmp_path):
+    """The simulator guide's command line and every control API call it lists."""
+    url_file = tmp_path / "url"
+    env = tool_env(PYTHONPATH=str(ROOT / "tests"))
+    process = subprocess.Popen([sys.executable, "-m", "simulator", "--url-file", str(url_file), "--task-delay", "0.1"],
+                               cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(100):
+            if url_file.exists() and url_file.read_text().strip():
+                break
+            time.sleep(0.05)
+        url = url_file.read_text().strip()
+        assert url.startswith("http://127.0.0.1:")
+
+        def call(method, path, body=None):
+            data = json.dumps(body).encode() if body is not None else None
+            request = urllib.request.Request(url + path, data=data, method=method, headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == 200, path
+                return json.loads(answer.read() or b"null")
+
+        assert call("POST", "/_sim/reset") == {"reset": True}
+        call("POST", "/_sim/mark")
+        assert call("POST", "/_sim/config", {"task_delay": 0.2})["task_delay"] == 0.2
+        call("POST", "/_sim/faults", {"status": 503, "method": "GET", "path": "notification_threshold", "times": 1, "retry_after": 1})
+        state = call("GET", "/_sim/state")
+        assert state["thresholds"], "the guide says client 1 has a seeded threshold"
+        request = urllib.request.Request(url + "/cloud/v2/client_quotas/1/notification_threshold",
+                                         headers={"Authorization": "apikey sim-test-key-7c1e0d"})
+        try:
+            urllib.request.urlopen(request, timeout=10)
+            raise AssertionError("the injected 503 was not served")
+        except urllib.error.HTTPError as error:
+            assert error.code == 503 and error.headers["Retry-After"] == "1"
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert json.loads(answer.read())["threshold"] == 85
+        log = call("GET", "/_sim/log")
+        assert [entry["status"] for entry in log] == [503, 200]
+        assert all(entry["authorization"] == "apikey ***" for entry in log)
+        assert call("GET", "/_sim/writes") == []
+    finally:
+        process.terminate()
+        assert process.wait(timeout=10) == 0
+    assert process.stdout.read().strip() == url
