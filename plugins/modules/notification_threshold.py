@@ -21,7 +21,7 @@ description:
   - After a write fails without a clear answer (a timeout or a 5xx), the module reads the threshold again and succeeds
     if the write took effect; it never sends the write twice.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   client_id:
     description:

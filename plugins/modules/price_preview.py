@@ -18,7 +18,7 @@ description:
     the totals as quoted decimals (such as C("734.40")); they are parsed exactly (as decimals) and returned as numbers.
   - With O(max_price_per_month), the task fails when the monthly total is above it.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   flavor:
     description:

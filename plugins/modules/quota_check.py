@@ -17,7 +17,7 @@ description:
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
   - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
 author:
-  - gcore.platform developers
+  - gcore.platform developers (@gcore-platform)
 options:
   resource:
     description:
