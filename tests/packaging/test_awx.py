@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 import shutil
 
@@ -25,7 +24,7 @@ import jinja2.sandbox
 import pytest
 import yaml
 
-from conftest import BIN, ROOT, explain, galaxy, run, tool_env
+from gcore_packaging import BIN, ROOT, explain, galaxy, installed, run, tool_env  # noqa: F401  pylint: disable=unused-import
 
 AWX = ROOT / "docs" / "awx"
 # What the controller accepts in a credential type's input fields (awx/main/fields.py CredentialTypeInputField).
@@ -91,8 +90,7 @@ def test_injected_variables_are_the_ones_the_modules_read(credential_type):
 
 
 def test_injectors_render_as_awx_renders_them(credential_type):
-    full = awx_inject(credential_type, {"api_key": "12345$abc", "api_url": "https://api.example.test",
-                                         "project_id": "1234", "region_id": "76"})
+    full = awx_inject(credential_type, {"api_key": "12345$abc", "api_url": "https://api.example.test", "project_id": "1234", "region_id": "76"})
     assert full == {"GCORE_API_KEY": "12345$abc", "GCORE_API_URL": "https://api.example.test",
                     "GCORE_CLOUD_PROJECT_ID": "1234", "GCORE_CLOUD_REGION_ID": "76"}
     key_only = awx_inject(credential_type, {"api_key": "12345$abc"})

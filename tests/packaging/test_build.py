@@ -10,7 +10,7 @@ import json
 import pathlib
 import tarfile
 
-from conftest import BIN, ROOT, explain, module_names, run, tool_env
+from gcore_packaging import BIN, ROOT, explain, installed, module_names, run, tarball, tool_env  # noqa: F401  pylint: disable=unused-import
 
 # Directory names that are build or test output and never belong in the artifact, wherever they are.
 FORBIDDEN_DIRS = {".venv", ".build", "__pycache__", ".pytest_cache", ".git", ".ansible", ".ci", ".tox", "node_modules"}

@@ -16,7 +16,7 @@ import urllib.request
 
 import yaml
 
-from conftest import BIN, ROOT, explain, module_names, run, tool_env
+from gcore_packaging import BIN, ROOT, explain, module_names, run, tool_env
 
 DOCSITE = ROOT / "docs" / "docsite"
 LABEL = "ansible_collections.gcore.platform.docsite."
@@ -96,7 +96,7 @@ def test_simulator_guide_commands_work(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "simulator", "--url-file", str(url_file), "--task-delay", "0.1"],
                                cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(100):
+        for _attempt in range(100):
             if url_file.exists() and url_file.read_text().strip():
                 break
             time.sleep(0.05)

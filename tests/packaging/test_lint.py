@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import BIN, ROOT, explain, run, tool_env
+from gcore_packaging import BIN, ROOT, explain, run, tool_env
 
 
 def lint_targets():
