@@ -202,7 +202,7 @@ price:
     total_price_per_hour:
       description: Total price per hour, VAT included; may be V(null).
       type: float
-      sample: 0.8
+      sample: 0.82
     total_price_per_month:
       description: Total price per month, VAT included; may be V(null).
       type: float

@@ -147,8 +147,9 @@ options:
         type: int
       topic_name:
         description:
-          - Topic the logs are written to; 1 to 223 characters, lower-case letters, digits, C(-) and C(.), as
-            C(^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$).
+          - Topic the logs are written to; 1 to 223 characters.
+          - Parts separated by single dots; each part is lower-case letters and digits, with C(-) allowed inside a
+            part but not at its start or end, for example V(lb-logs.eu).
         type: str
       retention_policy:
         description:
