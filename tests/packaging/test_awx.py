@@ -24,7 +24,7 @@ import jinja2.sandbox
 import pytest
 import yaml
 
-from gcore_packaging import BIN, ROOT, explain, galaxy, installed, run, tool_env  # noqa: F401  pylint: disable=unused-import
+from gcore_packaging import BIN, ROOT, explain, galaxy, installed, run, tarball, tool_env  # noqa: F401  pylint: disable=unused-import
 
 AWX = ROOT / "docs" / "awx"
 # What the controller accepts in a credential type's input fields (awx/main/fields.py CredentialTypeInputField).
