@@ -14,7 +14,8 @@ import responses
 from ansible.module_utils.common import warnings as ansible_warnings
 from ansible.module_utils.testing import patch_module_args
 
-from ansible_collections.gcore.platform.plugins.modules import firewall_rules_info, waap_custom_rule
+from ansible_collections.gcore.platform.plugins.module_utils import _client
+from ansible_collections.gcore.platform.plugins.modules import firewall_rules_info, waap_custom_rule, waap_custom_rule_info
 
 URL = "https://api.test"
 KEY = "unit-test-key"
@@ -70,6 +71,29 @@ def test_firewall_listing_stops_at_the_offset_cap_and_warns(capsys):
     assert query(responses.calls[0]) == {"enabled": ["true"], "domain_ids": ["1", "2"], "limit": ["100"], "offset": ["0"]}
     assert result["count"] == 100100
     assert [warning for warning in warnings(result) if "offset 100100" in warning and "100000" in warning]
+
+
+@pytest.mark.parametrize("total", [0, 1, 99, 100, 250, 300, 1234])
+@responses.activate
+def test_every_page_and_one_empty_page_only_after_a_full_last_page(capsys, total):
+    """ceil(N/100) requests, plus one empty page when N is a multiple of 100, from a near service."""
+    def page(request):
+        params = parse_qs(urlsplit(request.url).query)
+        limit, offset = int(params["limit"][0]), int(params["offset"][0])
+        items = [{"id": index} for index in range(offset, min(offset + limit, total))]
+        return 200, {}, json.dumps({"limit": limit, "offset": offset, "count": len(items), "results": items})
+
+    responses.add_callback(responses.GET, URL + "/waap/v2/firewall-rules", callback=page)
+    responses.add_callback(responses.GET, URL + "/waap/v1/domains/7/custom-rules", callback=page)
+    near = mock.Mock(monotonic=mock.Mock(return_value=0.0))  # every page answers at once: read one by one
+    with mock.patch.object(_client, "time", near):
+        listed = run(firewall_rules_info, capsys, name="Block*")
+        rules = run(waap_custom_rule_info, capsys, domain_id=7)
+    pages = -(-total // 100) + (1 if total % 100 == 0 else 0)
+    assert listed["count"] == rules["count"] == total
+    assert [item["id"] for item in listed["firewall_rules"]] == list(range(total))
+    offsets = [int(query(call)["offset"][0]) for call in responses.calls]
+    assert offsets == list(range(0, pages * 100, 100)) * 2
 
 
 @responses.activate
