@@ -14,10 +14,12 @@ diff and ``changed`` handled here so that no module can get them wrong.
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.errors import AnsibleFallbackNotFound
 
 from ansible_collections.gcore.platform.plugins.module_utils._client import (
     DEFAULT_API_URL,
@@ -27,6 +29,18 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     Client,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError, TaskWaiter
+
+
+def env_fallback(*names):
+    """The first of these environment variables that is set and not empty.
+
+    AWX injects every variable of a credential type, empty when the credential leaves it blank:
+    an empty variable means "not set", so the option's default or requirement applies.
+    """
+    for name in names:
+        if os.environ.get(name):
+            return os.environ[name]
+    raise AnsibleFallbackNotFound
 
 
 def gcore_argument_spec(cloud=False, waits=False):
