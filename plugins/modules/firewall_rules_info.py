@@ -111,12 +111,12 @@ firewall_rules:
     action:
       description: The action; one of C(allow) (an empty dict) and C(block) (C(status_code), C(action_duration)) is set, the other is null.
       type: dict
-      sample: {allow: null, block: {status_code: 403, action_duration: 12h}}
+      sample: {allow: null, block: {status_code: 405, action_duration: 60s}}
     conditions:
       description: One condition, C(ip) (C(ip_address), C(negation)) or C(ip_range) (C(lower_bound), C(upper_bound), C(negation)).
       type: list
       elements: dict
-      sample: [{ip: {ip_address: 203.0.113.45, negation: false}}]
+      sample: [{ip: {ip_address: 203.0.1.52, negation: false}}]
     domain:
       description: The domain the rule belongs to.
       type: dict

@@ -443,7 +443,7 @@ custom_rule:
     id:
       description: Rule ID.
       type: int
-      sample: 5004
+      sample: 7001
     name:
       description: Rule name.
       type: str
