@@ -95,15 +95,15 @@ firewall_rules:
     id:
       description: Rule ID.
       type: int
-      sample: 100301
+      sample: 100302
     name:
       description: Rule name.
       type: str
-      sample: Block scanner 0301
+      sample: Block scanner 0302
     description:
       description: Rule description; missing when the rule has none.
       type: str
-      sample: Seeded firewall rule 301 on api.example.com
+      sample: Seeded firewall rule 302 on blog.example.com
     enabled:
       description: Whether the rule is enabled.
       type: bool
@@ -111,16 +111,16 @@ firewall_rules:
     action:
       description: The action; one of C(allow) (an empty dict) and C(block) (C(status_code), C(action_duration)) is set, the other is null.
       type: dict
-      sample: {allow: null, block: {status_code: 405, action_duration: 60s}}
+      sample: {allow: null, block: {status_code: 418, action_duration: 12h}}
     conditions:
       description: One condition, C(ip) (C(ip_address), C(negation)) or C(ip_range) (C(lower_bound), C(upper_bound), C(negation)).
       type: list
       elements: dict
-      sample: [{ip: {ip_address: 203.0.1.52, negation: false}}]
+      sample: [{ip: {ip_address: "2001:db8::12e", negation: true}}]
     domain:
       description: The domain the rule belongs to.
       type: dict
-      sample: {id: 1002, name: api.example.com}
+      sample: {id: 1003, name: blog.example.com}
 count:
   description: How many rules RV(firewall_rules) holds.
   returned: always
