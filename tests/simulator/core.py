@@ -359,6 +359,7 @@ class Simulator:
 
 class SimHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are two writes: without this, keep-alive answers wait ~40 ms
     sim = None
 
     def log_message(self, format, *args):  # pylint: disable=redefined-builtin
