@@ -65,6 +65,20 @@ def gcore_argument_spec(cloud=False, waits=False):
     return spec
 
 
+class _AnsibleModule(AnsibleModule):
+    """AnsibleModule reporting every argument-spec error, not only the first.
+
+    The first error alone may not name the option (a list element that is not a dict gives "dictionary
+    requested, could not parse JSON or key=value"); the later ones do.
+    """
+
+    def fail_json(self, msg, **kwargs):
+        errors = getattr(getattr(self, "validation_result", None), "errors", None)
+        if errors and len(errors.errors) > 1 and msg.endswith(errors.msg):
+            msg = msg[:len(msg) - len(errors.msg)] + "; ".join(dict.fromkeys(errors.messages))
+        super().fail_json(msg=msg, **kwargs)
+
+
 class ValidationError(Exception):
     """Input that breaks a documented rule; raised before any request is sent."""
 
@@ -119,7 +133,7 @@ class GcoreModule:
     def __init__(self):
         spec = gcore_argument_spec(cloud=self.cloud, waits=self.waits)
         spec.update(self.argument_spec)
-        self.module = AnsibleModule(argument_spec=spec, supports_check_mode=True, **self.module_kwargs)
+        self.module = _AnsibleModule(argument_spec=spec, supports_check_mode=True, **self.module_kwargs)
         self.params = self.module.params
         self.check_mode = self.module.check_mode
         if not HAS_REQUESTS:
