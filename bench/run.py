@@ -27,7 +27,7 @@ from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import
 
 COLLECTIONS = ROOT / ".build" / "collections"
 REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))
-NETWORK_ID = "3f0e1b5a-6c2d-4e8f-9a1b-2c3d4e5f6a7b"
+NETWORK_ID = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"  # the simulator's public network
 
 
 def collections_path():
