@@ -111,7 +111,7 @@ def test_every_bad_input_fails_naming_the_option_and_sends_nothing(playbook, sim
             "{'failed': case_%s.failed | default(false), 'msg': case_%s.msg | default('')}" % (n, n) for n in range(len(CASES)))}})
     play = tmp_path / "bad_input.yml"
     play.write_text(json.dumps([{"name": "Bad input", "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
-    run = playbook(str(play), verbosity=None)
+    run = playbook(str(play))
     assert run.rc == 0, run
     line = [text for text in run.output.splitlines() if '"msg": "RESULTS=' in text][0]
     results = json.loads(json.loads("{%s}" % line.strip())["msg"][len("RESULTS="):])

@@ -25,7 +25,7 @@ def test_twenty_forks_through_a_rate_limit(playbook, sim, tmp_path):
         ],
     }]))
     sim.configure(rate_limit={"per_second": 10, "retry_after": 1})
-    run = playbook(str(play), inventory=str(inventory), forks=20, verbosity="-v")
+    run = playbook(str(play), inventory=str(inventory), forks=20)
     assert run.rc == 0, run
     limited = [entry for entry in sim.log if entry["status"] == 429]
     creates = [entry for entry in sim.log if entry["method"] == "POST" and entry["status"] == 201]

@@ -45,7 +45,7 @@ def adhoc(playbook_runner, tmp_path, url, validate_certs):
                    "gcore.platform.notification_threshold_info": {"client_id": 1, "api_url": url, "validate_certs": validate_certs}},
                   {"name": "Show", "ansible.builtin.debug": {"msg": "RESULT={{ result | to_json }}"}}],
     }]))
-    run = playbook_runner(str(play), verbosity=None)
+    run = playbook_runner(str(play))
     assert run.rc == 0, run
     line = [text for text in run.output.splitlines() if '"msg": "RESULT=' in text][0]
     return json.loads(json.loads("{%s}" % line.strip())["msg"][len("RESULT="):])
