@@ -22,6 +22,9 @@ TARGETS = ROOT / "tests" / "integration" / "targets"
 OUTPUT = ROOT / "tests" / "output"
 COLLECTIONS = ROOT / ".build" / "collections"
 PROJECT_ID = 1
+# Besides the simulator's key: the wrong key the stories pass as an option, and the prefix of every
+# credential the simulated storages hold. None may appear in any run's output (-vvvv).
+SECRETS = ("not-the-right-key", "sim-cred-")
 REGION_ID = 76
 
 
@@ -107,7 +110,8 @@ def playbook(sim, tmp_path):
         log_dir = OUTPUT / "playbooks"
         log_dir.mkdir(parents=True, exist_ok=True)
         (log_dir / ("%s%s.log" % (path.parent.name, "-check" if check else ""))).write_text(output, encoding="utf-8")
-        assert sim.api_key not in output, "the API key appears in the output of %s" % path
+        for secret in (sim.api_key,) + SECRETS:
+            assert secret not in output, "a secret (%s...) appears in the output of %s" % (secret[:6], path)
         return PlaybookRun(completed, output)
 
     return run
