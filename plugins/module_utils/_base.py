@@ -149,6 +149,7 @@ class GcoreModule:
             retries=self.params["api_retries"],
             validate_certs=self.params["validate_certs"],
         )
+        self.tasks = TaskWaiter(self.client)  # one waiter per run: it keeps the task path that answered
         self.result = {"changed": False}
 
     def validate(self):
@@ -166,7 +167,7 @@ class GcoreModule:
         """Wait for every task when ``wait`` is set; return the finished task records (or [])."""
         if not task_ids or not self.params.get("wait", True):
             return []
-        return TaskWaiter(self.client).wait(task_ids, self.params["wait_timeout"])
+        return self.tasks.wait(task_ids, self.params["wait_timeout"])
 
     def run(self):
         """Do the work; return the result members (besides ``changed``)."""

@@ -99,7 +99,7 @@ class GcoreRetry(Retry):
 
     - Only the statuses in ``status_forcelist`` are retried (urllib3 would also retry a 503 that
       carries Retry-After, which must not happen to a write).
-    - ``Retry-After`` (seconds or HTTP date) is honoured up to 60 s, plus up to 1 s of jitter.
+    - ``Retry-After`` (seconds or HTTP date) is honoured, plus up to 1 s of jitter, 60 s at most.
     - Otherwise capped exponential backoff with jitter: min(0.5 * 2^n, 8) * U(0.75, 1).
     """
 
@@ -116,9 +116,10 @@ class GcoreRetry(Retry):
             if parsed is None:
                 return BACKOFF_FACTOR
             seconds = email.utils.mktime_tz(parsed) - time.time()
-        seconds = min(max(seconds, 0.0), RETRY_AFTER_MAX)
-        # at least what the service asked for, plus jitter so that clients told the same time do not return together
-        return seconds + random.uniform(0, min(seconds, 1.0))
+        seconds = max(seconds, 0.0)
+        # at least what the service asked for, plus jitter so that clients told the same time do not return
+        # together; never more than RETRY_AFTER_MAX in all
+        return min(seconds + random.uniform(0, min(seconds, 1.0)), RETRY_AFTER_MAX)
 
     def get_backoff_time(self):
         retries_made = len(self.history)

@@ -71,11 +71,13 @@ def desired_gateway(wanted, current):
     """The gateway the user asks for, in the view shape, given the router's current gateway view.
 
     ``wanted`` is the module option (``type``, ``network_id``, ``enable_snat``). ``type: default``
-    lets the platform choose the network: any existing gateway satisfies it (only ``enable_snat``
-    is compared), and with no gateway the network is unknown (``network_id`` None).
+    lets the platform choose the network: any existing gateway satisfies it (``enable_snat`` is
+    compared only when set), and with no gateway the network is unknown (``network_id`` None).
     """
     snat = True if wanted.get("enable_snat") is None else wanted["enable_snat"]
     if wanted.get("type") == "default":
+        if current and wanted.get("enable_snat") is None:
+            snat = current["enable_snat"]  # not set: any existing gateway satisfies type default
         return {"network_id": current["network_id"] if current else None, "enable_snat": snat}
     return {"network_id": wanted.get("network_id"), "enable_snat": snat}
 

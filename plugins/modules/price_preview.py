@@ -28,13 +28,13 @@ options:
   names:
     description:
       - Names of the instances; one instance per name.
-      - Exactly one of O(names) and O(name_templates) is required.
+      - At least one of O(names) and O(name_templates) is required; both may be given.
     type: list
     elements: str
   name_templates:
     description:
       - Name templates of the instances, for example V(my-vm-{ip_octets}); one instance per template.
-      - Exactly one of O(names) and O(name_templates) is required.
+      - At least one of O(names) and O(name_templates) is required; both may be given.
     type: list
     elements: str
   interfaces:
@@ -378,7 +378,6 @@ class PricePreview(GcoreModule):
         )),
         max_price_per_month=dict(type="float"),
     )
-    module_kwargs = dict(mutually_exclusive=[("names", "name_templates")])
 
     def validate(self):
         super().validate()

@@ -22,7 +22,7 @@ options:
   resource:
     description:
       - What to check. Options of the other resource are refused.
-      - V(baremetal) takes O(flavor), O(interfaces) and one of O(names) or O(name_templates).
+      - V(baremetal) takes O(flavor), O(interfaces) and at least one of O(names) and O(name_templates).
       - V(loadbalancer) takes O(floating_ip), O(logging), O(vip_network_id) or O(vip_port_id), and O(vip_ip_family).
     type: str
     required: true
@@ -34,14 +34,14 @@ options:
   names:
     description:
       - Names of the servers to create; one server per name. Only for O(resource=baremetal).
-      - Exactly one of O(names) and O(name_templates) is required for O(resource=baremetal).
+      - At least one of O(names) and O(name_templates) is required for O(resource=baremetal); both may be given.
     type: list
     elements: str
   name_templates:
     description:
       - Name templates of the servers to create, for example V(my-server-{ip_octets}); one server per template.
         Only for O(resource=baremetal).
-      - Exactly one of O(names) and O(name_templates) is required for O(resource=baremetal).
+      - At least one of O(names) and O(name_templates) is required for O(resource=baremetal); both may be given.
     type: list
     elements: str
   interfaces:
@@ -372,7 +372,7 @@ class QuotaCheck(GcoreModule):
         vip_ip_family=dict(type="str", choices=list(IP_FAMILIES)),
         fail_on_exceed=dict(type="bool", default=False),
     )
-    module_kwargs = dict(mutually_exclusive=[("names", "name_templates"), ("vip_network_id", "vip_port_id")])
+    module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
 
     def validate(self):
         super().validate()

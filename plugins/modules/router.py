@@ -21,7 +21,8 @@ description:
   - Only the options you give are managed; an option you leave out keeps whatever the router has.
   - While another task locks the router (its C(task_id) is set), the module waits for the lock to be released, up to
     O(wait_timeout), before it sends a change or a delete, also with O(wait=false). A C(409 Conflict) answer means
-    nothing was applied; the module then waits for the lock and sends the change again.
+    nothing was applied; the module then waits for the lock and sends the change again (at most 3 times, and never
+    more than O(api_retries)).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -79,8 +80,8 @@ options:
         description:
           - V(manual) connects the router to the external network O(external_gateway_info.network_id).
           - V(default) lets the platform choose the external network of the region. The API accepts it only when a
-            router is created; on an existing router any gateway satisfies it (only
-            O(external_gateway_info.enable_snat) is compared), and a router without a gateway fails the module.
+            router is created; on an existing router any gateway satisfies it (O(external_gateway_info.enable_snat)
+            is compared only when it is set), and a router without a gateway fails the module.
         type: str
         choices: [manual, default]
         default: manual
@@ -92,9 +93,11 @@ options:
       enable_snat:
         description:
           - Whether source NAT is enabled on the gateway.
+          - When not set, V(true) (the service's default) for a V(manual) gateway and when the router is created;
+            with V(default) on an existing router, the current setting is kept.
         type: bool
-        default: true
 notes:
+  - Removing the gateway of a router is not supported; leaving O(external_gateway_info) out keeps the gateway as it is.
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(router) is the
     router as read before the change (V(null) when it is being created).
   - Interfaces (subnets attached to the router) are not managed by this module.
@@ -280,12 +283,12 @@ from ansible_collections.gcore.platform.plugins.module_utils._router import (
     router_changes,
     router_view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout, TaskWaiter, poll_interval
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout, poll_interval
 
 LIST = "/cloud/v1/routers/%s/%s"
 ONE = "/cloud/v1/routers/%s/%s/%s"
 PATCH = "/cloud/v2/routers/%s/%s/%s"
-CONFLICT_RETRIES = 3  # 409 answers (router locked) re-sent after the lock is gone
+CONFLICT_RETRIES = 3  # 409 answers (router locked) re-sent after the lock is gone; never more than api_retries
 
 
 class Router(GcoreResourceModule):
@@ -300,7 +303,7 @@ class Router(GcoreResourceModule):
         external_gateway_info=dict(type="dict", options=dict(
             type=dict(type="str", choices=["manual", "default"], default="manual"),
             network_id=dict(type="str"),
-            enable_snat=dict(type="bool", default=True),
+            enable_snat=dict(type="bool"),
         )),
     )
     cloud = True
@@ -376,6 +379,14 @@ class Router(GcoreResourceModule):
             raise ValidationError(str(exc))
 
     # ---- writes ---------------------------------------------------------------------------
+    def write(self, func, done, *args):
+        record = super().write(func, done, *args)
+        if record and record.get("task_id") and self.params["wait"] and self.params["state"] == "present":
+            # found again after an ambiguous failure, still being built or changed: wait for it as for our own task
+            self.result["tasks"] = self.result["tasks"] or [record["task_id"]]
+            record = self.wait_unlocked(record)
+        return record
+
     def create(self):
         params = self.params
         body = {"name": params["name"]}
@@ -384,6 +395,7 @@ class Router(GcoreResourceModule):
         gateway = params["external_gateway_info"]
         if gateway:
             body["external_gateway_info"] = dict((key, value) for key, value in gateway.items() if value is not None)
+            body["external_gateway_info"].setdefault("enable_snat", True)
         tasks = self.client.request("POST", self.cloud_path(LIST), json=body)["tasks"]
         self.result["tasks"] = tasks
         if not params["wait"]:
@@ -423,13 +435,14 @@ class Router(GcoreResourceModule):
         A 409 (locked router, nothing applied) is sent again once the lock is gone.
         """
         deadline = time.monotonic() + self.params["wait_timeout"]
-        for attempt in range(CONFLICT_RETRIES + 1):
+        resends = min(CONFLICT_RETRIES, self.params["api_retries"])
+        for attempt in range(resends + 1):
             try:
                 return (self.client.request(method, path, json=body) or {}).get("tasks") or []
             except ApiError as exc:
                 if method == "DELETE" and exc.status == 404:
                     return None
-                if exc.status != 409 or attempt == CONFLICT_RETRIES:
+                if exc.status != 409 or attempt == resends:
                     raise
                 if not self.wait_unlocked(self.read(record["id"]) or {}, deadline):
                     if method == "DELETE":
@@ -444,7 +457,7 @@ class Router(GcoreResourceModule):
         while record and record.get("task_id"):
             now = time.monotonic()
             if now >= deadline:
-                task = TaskWaiter(self.client).get(record["task_id"])
+                task = self.tasks.get(record["task_id"])
                 raise TaskTimeout("Router %s is locked by task %s, still %s after wait_timeout=%ss"
                                   % (record["id"], record["task_id"], task.get("state"), self.params["wait_timeout"]), task)
             time.sleep(min(poll_interval(now - start), deadline - now))

@@ -107,6 +107,12 @@ def test_desired_default_gateway_takes_any_existing_network():
     assert desired_gateway(wanted, None) == {"network_id": None, "enable_snat": False}
 
 
+def test_default_gateway_without_enable_snat_keeps_the_current_setting():
+    wanted = {"type": "default", "network_id": None, "enable_snat": None}
+    assert desired_gateway(wanted, {"network_id": NET_1, "enable_snat": False}) == {"network_id": NET_1, "enable_snat": False}
+    assert desired_gateway(wanted, None) == {"network_id": None, "enable_snat": True}
+
+
 # ---- what a PATCH would send --------------------------------------------------------------------
 def test_nothing_managed_is_no_change():
     assert router_changes(record([route("10.0.3.0/24", "10.0.0.13")], gateway())) == {}
