@@ -41,7 +41,7 @@ BACKOFF_MAX = 8.0
 SAFE_RETRY_STATUSES = frozenset((429, 502, 503, 504))
 WRITE_RETRY_STATUSES = frozenset((429,))
 PAGE_CONCURRENCY = 8  # pages in flight when the service is far away
-SLOW_PAGE = 0.03  # seconds: a first page slower than this means round trips dominate
+SLOW_PAGE = 0.04  # seconds: a first page slower than this means round trips dominate
 
 
 class ApiError(Exception):
