@@ -11,6 +11,7 @@ import time
 from unittest import mock
 
 import pytest
+import requests
 import responses
 from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, ProtocolError
 from urllib3.response import HTTPResponse
@@ -289,3 +290,17 @@ def test_paginate_concurrently_respects_max_results_and_offset_cap(client):
     list(client.paginate("/list", max_offset=300, on_cap=capped.append, concurrency=4, slow_page=0))
     assert max(int(call.request.params["offset"]) for call in responses.calls) == 300
     assert capped == [400]
+
+
+@pytest.mark.parametrize("failure", [
+    {"status": 401, "json": {"message": "Invalid or missing API key"}},
+    {"body": requests.exceptions.ConnectionError("Connection refused")},
+    {"body": requests.exceptions.ReadTimeout("Read timed out. (read timeout=7)")},
+], ids=["http-error", "connection-error", "timeout"])
+@responses.activate
+def test_the_api_key_is_in_no_error(client, failure):
+    responses.get(URL + "/r", **failure)
+    with pytest.raises(ApiError) as err:
+        client.get("/r")
+    for text in (err.value.message, str(err.value), json.dumps(err.value.as_dict()), repr(err.value.detail)):
+        assert KEY not in text

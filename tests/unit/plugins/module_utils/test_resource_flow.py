@@ -1,0 +1,120 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The declarative flow of GcoreResourceModule, on a stub resource held in memory (no HTTP)."""
+
+from __future__ import annotations
+
+import json
+from unittest import mock
+
+import pytest
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+
+
+class Stub(GcoreResourceModule):
+    """A resource with one managed member, ``size``."""
+
+    argument_spec = dict(state=dict(type="str", choices=["present", "absent"], default="present"), size=dict(type="int"))
+    result_key = "thing"
+    store = {}
+    writes = []
+    fail_next = None
+
+    def find(self):
+        return self.store.get("thing")
+
+    def view(self, record):
+        return {"size": record["size"]}
+
+    def wanted(self):
+        return {} if self.params["size"] is None else {"size": self.params["size"]}
+
+    def _write(self, name, record):
+        self.writes.append(name)
+        if self.fail_next:
+            error, self.fail_next = self.fail_next, None
+            if error.status == 502:  # the service did it, the answer was lost
+                self.store["thing"] = record
+            raise error
+        self.store["thing"] = record
+        return record
+
+    def create(self):
+        return self._write("create", {"size": self.params["size"]})
+
+    def update(self, record, changes):
+        return self._write("update", dict(record, **changes))
+
+    def delete(self, record):
+        self.writes.append("delete")
+        self.store.pop("thing")
+
+
+def run(args, check=False, diff=False):
+    args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
+        with pytest.raises(SystemExit) as exited:
+            Stub.main()
+    output = "".join(call.args[0] for call in stdout.write.call_args_list)
+    result = json.loads(output)
+    result["rc"] = exited.value.code
+    return result
+
+
+@pytest.fixture(autouse=True)
+def empty():
+    Stub.store, Stub.writes, Stub.fail_next = {}, [], None
+
+
+def test_create_then_nothing_to_do():
+    first = run({"size": 3})
+    assert first["changed"] is True and first["thing"] == {"size": 3}
+    assert first["diff"] == {"before": {"state": "absent"}, "after": {"state": "present", "size": 3}}
+    second = run({"size": 3})
+    assert second["changed"] is False
+    assert Stub.writes == ["create"]
+
+
+def test_check_mode_predicts_and_writes_nothing():
+    result = run({"size": 3}, check=True)
+    assert result["changed"] is True and result["thing"] is None
+    Stub.store["thing"] = {"size": 3}
+    assert run({"size": 5}, check=True)["changed"] is True
+    assert run({"state": "absent"}, check=True)["changed"] is True
+    assert Stub.writes == [] and Stub.store["thing"] == {"size": 3}
+
+
+def test_update_only_on_a_difference_with_the_diff():
+    Stub.store["thing"] = {"size": 3}
+    result = run({"size": 5})
+    assert result["changed"] is True and result["thing"] == {"size": 5}
+    assert result["diff"] == {"before": {"state": "present", "size": 3}, "after": {"state": "present", "size": 5}}
+    assert run({})["changed"] is False, "an option left out is not managed"
+    assert Stub.writes == ["update"]
+
+
+def test_absent_deletes_once():
+    Stub.store["thing"] = {"size": 3}
+    assert run({"state": "absent"})["changed"] is True
+    assert run({"state": "absent"})["changed"] is False
+    assert Stub.writes == ["delete"]
+
+
+def test_an_applied_write_whose_answer_was_lost_is_not_sent_twice():
+    Stub.fail_next = ApiError("POST", "/things", 502, "Bad Gateway")
+    result = run({"size": 3})
+    assert result["changed"] is True and result["thing"] == {"size": 3}
+    assert "not sent again" in json.dumps(result.get("warnings")), result
+    assert Stub.writes == ["create"]
+
+
+def test_a_refused_write_fails_unchanged():
+    Stub.fail_next = ApiError("POST", "/things", 503, "Unavailable")
+    result = run({"size": 3})
+    assert result["failed"] is True and result["changed"] is False
+    assert result["api_error"]["status"] == 503
+    assert Stub.writes == ["create"]
