@@ -35,8 +35,9 @@ class Stub(GcoreResourceModule):
 
     def _write(self, name, record):
         self.writes.append(name)
-        if self.fail_next:
-            error, self.fail_next = self.fail_next, None
+        error = self.fail_next
+        if isinstance(error, ApiError):
+            Stub.fail_next = None
             if error.status == 502:  # the service did it, the answer was lost
                 self.store["thing"] = record
             raise error
