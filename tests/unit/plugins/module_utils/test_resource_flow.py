@@ -22,7 +22,7 @@ class Stub(GcoreResourceModule):
     result_key = "thing"
     store = {}
     writes = []
-    fail_next = None
+    failures = []
 
     def find(self):
         return self.store.get("thing")
@@ -35,9 +35,8 @@ class Stub(GcoreResourceModule):
 
     def _write(self, name, record):
         self.writes.append(name)
-        error = self.fail_next
-        if isinstance(error, ApiError):
-            Stub.fail_next = None
+        if self.failures:
+            error = self.failures.pop(0)
             if error.status == 502:  # the service did it, the answer was lost
                 self.store["thing"] = record
             raise error
@@ -68,7 +67,7 @@ def run(args, check=False, diff=False):
 
 @pytest.fixture(autouse=True)
 def empty():
-    Stub.store, Stub.writes, Stub.fail_next = {}, [], None
+    Stub.store, Stub.writes, Stub.failures = {}, [], []
 
 
 def test_create_then_nothing_to_do():
@@ -106,7 +105,7 @@ def test_absent_deletes_once():
 
 
 def test_an_applied_write_whose_answer_was_lost_is_not_sent_twice():
-    Stub.fail_next = ApiError("POST", "/things", 502, "Bad Gateway")
+    Stub.failures.append(ApiError("POST", "/things", 502, "Bad Gateway"))
     result = run({"size": 3})
     assert result["changed"] is True and result["thing"] == {"size": 3}
     assert "not sent again" in json.dumps(result.get("warnings")), result
@@ -114,7 +113,7 @@ def test_an_applied_write_whose_answer_was_lost_is_not_sent_twice():
 
 
 def test_a_refused_write_fails_unchanged():
-    Stub.fail_next = ApiError("POST", "/things", 503, "Unavailable")
+    Stub.failures.append(ApiError("POST", "/things", 503, "Unavailable"))
     result = run({"size": 3})
     assert result["failed"] is True and result["changed"] is False
     assert result["api_error"]["status"] == 503
