@@ -23,19 +23,11 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from collection_link import collections_path  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 
-COLLECTIONS = ROOT / ".build" / "collections"
 REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))
 NETWORK_ID = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"  # the simulator's public network
-
-
-def collections_path():
-    link = COLLECTIONS / "ansible_collections" / "gcore" / "platform"
-    if not link.exists():
-        link.parent.mkdir(parents=True, exist_ok=True)
-        link.symlink_to(ROOT, target_is_directory=True)
-    return str(COLLECTIONS)
 
 
 class Bench:

@@ -16,25 +16,16 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from collection_link import collections_path  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 
 TARGETS = ROOT / "tests" / "integration" / "targets"
 OUTPUT = ROOT / "tests" / "output"
-COLLECTIONS = ROOT / ".build" / "collections"
 PROJECT_ID = 1
 # Besides the simulator's key: the wrong key the stories pass as an option, and the prefix of every
 # credential the simulated storages hold. None may appear in any run's output (-vvvv).
 SECRETS = ("not-the-right-key", "sim-cred-")
 REGION_ID = 76
-
-
-def collections_path():
-    """A path that ansible finds gcore.platform under (a symlink to the repo root)."""
-    link = COLLECTIONS / "ansible_collections" / "gcore" / "platform"
-    if not link.exists():
-        link.parent.mkdir(parents=True, exist_ok=True)
-        link.symlink_to(ROOT, target_is_directory=True)
-    return str(COLLECTIONS)
 
 
 @pytest.fixture(scope="session")

@@ -22,9 +22,10 @@ import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = pathlib.Path(sys.executable).parent
-COLLECTIONS = ROOT / ".build" / "collections"
 if str(ROOT / "tests") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests"))
+
+from collection_link import collections_path as source_collections_path  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def galaxy():
@@ -34,15 +35,6 @@ def galaxy():
 
 def module_names():
     return sorted(path.stem for path in (ROOT / "plugins" / "modules").glob("*.py") if not path.name.startswith("_"))
-
-
-def source_collections_path():
-    """A collections path where gcore.platform is the working tree (a symlink, as the Makefile makes it)."""
-    link = COLLECTIONS / "ansible_collections" / "gcore" / "platform"
-    if not link.exists():
-        link.parent.mkdir(parents=True, exist_ok=True)
-        link.symlink_to(ROOT, target_is_directory=True)
-    return str(COLLECTIONS)
 
 
 def tool_env(collections_path=None, **extra):

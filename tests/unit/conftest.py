@@ -8,12 +8,12 @@ from __future__ import annotations
 import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-COLLECTIONS = ROOT / ".build" / "collections"
-LINK = COLLECTIONS / "ansible_collections" / "gcore" / "platform"
-if not LINK.exists():
-    LINK.parent.mkdir(parents=True, exist_ok=True)
-    LINK.symlink_to(ROOT, target_is_directory=True)
-for path in (str(COLLECTIONS), str(ROOT / "tests")):
-    if path not in sys.path:
-        sys.path.insert(0, path)
+TESTS = str(pathlib.Path(__file__).resolve().parents[1])
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
+
+from collection_link import collections_path  # noqa: E402  pylint: disable=wrong-import-position
+
+COLLECTIONS = collections_path()
+if COLLECTIONS not in sys.path:
+    sys.path.insert(0, COLLECTIONS)
