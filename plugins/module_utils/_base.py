@@ -14,9 +14,13 @@ diff and ``changed`` handled here so that no module can get them wrong.
 
 from __future__ import annotations
 
+import copy
+import ipaddress
+import math
 import os
 import re
 import uuid
+from urllib.parse import urlsplit
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.errors import AnsibleFallbackNotFound
@@ -70,7 +74,16 @@ class _AnsibleModule(AnsibleModule):
 
     The first error alone may not name the option (a list element that is not a dict gives "dictionary
     requested, could not parse JSON or key=value"); the later ones do.
+
+    It also keeps the parameters as the task gave them (``raw_params``): Ansible's ``float`` type turns
+    ``true`` into 1.0, and only the raw value shows that a boolean was given for a number.
     """
+
+    raw_params = {}
+
+    def _load_params(self):
+        super()._load_params()
+        self.raw_params = copy.deepcopy(self.params)
 
     def fail_json(self, msg, **kwargs):
         errors = getattr(getattr(self, "validation_result", None), "errors", None)
@@ -98,13 +111,28 @@ def check_uuid(option, value):
         raise ValidationError("%s: %r is not a UUID" % (option, value))
 
 
+def _bounds(low, high):
+    if low is not None and high is not None:
+        return "%s to %s" % (low, high)
+    return "at least %s" % low if low is not None else "at most %s" % high
+
+
+def check_number(option, value):
+    """A number is a finite int or float, never a boolean (YAML ``yes`` is not 1)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValidationError("%s: %r is not a number (a %s was given)" % (option, value, type(value).__name__))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError("%s: %r is not a finite number (nan and infinity are refused)" % (option, value))
+
+
 def check_range(option, value, low=None, high=None):
     if value is None:
         return
+    check_number(option, value)
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = "%s to %s" % (low, high) if low is not None and high is not None else (
-            "at least %s" % low if low is not None else "at most %s" % high)
-        raise ValidationError("%s: %r is out of range (must be %s)" % (option, value, bounds))
+        raise ValidationError("%s: %r is out of range (must be %s)" % (option, value, _bounds(low, high)))
 
 
 def check_length(option, value, low=None, high=None):
@@ -115,11 +143,129 @@ def check_length(option, value, low=None, high=None):
         raise ValidationError("%s: length %s is out of range (must be %s to %s)" % (option, size, low or 0, high))
 
 
-def check_pattern(option, value, pattern, rule=None):
+def check_pattern(option, value, pattern, rule=None, flags=0):
+    """The whole value must match (``re.fullmatch``: a ``$`` in the pattern does not let a trailing newline through)."""
     if value is None:
         return
-    if not re.search(pattern, value):
+    if not re.fullmatch(pattern, value, flags):
         raise ValidationError("%s: %r does not match %s" % (option, value, rule or pattern))
+
+
+def check_not_blank(option, value):
+    """A text that must hold more than whitespace."""
+    if value is not None and value and not value.strip():
+        raise ValidationError("%s: must not be only whitespace" % option)
+
+
+# ---- the common options (CONTRACT section 1) --------------------------------------------------
+
+API_TIMEOUT_RANGE = (1, 3600)
+API_RETRIES_RANGE = (0, 10)
+_HOST_LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
+_HOST_NAME = r"%s(\.%s)*\.?" % (_HOST_LABEL, _HOST_LABEL)
+
+
+def clean_api_key(value):
+    """The API key with surrounding whitespace removed; ValidationError (showing no part of it) unless the rest is
+    non-empty printable ASCII without spaces."""
+    key = (value or "").strip()
+    rule = "it must be printable ASCII without spaces or control characters (the key is not shown)"
+    if not key:
+        raise ValidationError("api_key: is empty; set the option or GCORE_API_KEY")
+    for char in key:
+        if char == " ":
+            raise ValidationError("api_key: holds a space; %s" % rule)
+        if ord(char) < 32 or ord(char) == 127:
+            raise ValidationError("api_key: holds a control character (such as a newline or a tab) inside it; %s" % rule)
+        if ord(char) > 127 or not char.isprintable():
+            raise ValidationError("api_key: holds a non-ASCII character; %s" % rule)
+    return key
+
+
+def check_api_url(value):
+    """``http(s)://host[:port][/]`` and nothing else (CONTRACT section 1): a path would make every 404 read as absent."""
+    rule = "api_url must be http:// or https://, a host, an optional port and an optional trailing / (such as %s)" % DEFAULT_API_URL
+    if value is None or not value.strip():
+        raise ValidationError("api_url: must not be empty (leave it out for the default %s)" % DEFAULT_API_URL)
+    if "@" in value:
+        raise ValidationError("api_url: holds user info (user@, not shown); the API key goes in api_key; %s" % rule)
+    if any(ord(char) < 33 or ord(char) > 126 for char in value):
+        raise ValidationError("api_url: %r holds a space, a control or a non-ASCII character; %s" % (value, rule))
+    if "://" not in value:
+        raise ValidationError("api_url: %r has no scheme; write it with https:// (or http:// for a plain-HTTP endpoint), "
+                              "such as %s" % (value, DEFAULT_API_URL))
+    try:
+        parts = urlsplit(value)
+        parts.port  # pylint: disable=pointless-statement  # raises ValueError on a bad port
+    except ValueError as exc:
+        raise ValidationError("api_url: %r is not a valid URL (%s); %s" % (value, exc, rule))
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValidationError("api_url: scheme %r is not supported; %s" % (parts.scheme, rule))
+    if parts.path not in ("", "/"):
+        raise ValidationError("api_url: %r has a path (%s), so every API path would miss and every resource read as absent; "
+                              "%s" % (value, parts.path, rule))
+    if parts.query or parts.fragment or "?" in value or "#" in value:
+        raise ValidationError("api_url: %r has a query or a fragment; %s" % (value, rule))
+    match = re.fullmatch(r"(\[[^\]]*\]|[^:\[\]]*)(?::([^:]*))?", parts.netloc)
+    if not match or not _valid_host(match.group(1)):
+        raise ValidationError("api_url: %r has no valid host; %s" % (value, rule))
+    port = match.group(2)
+    if port is not None and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise ValidationError("api_url: %r has an invalid port (must be 1 to 65535); %s" % (value, rule))
+
+
+def _valid_host(host):
+    """A DNS name, an IPv4 address or a bracketed IPv6 address."""
+    try:
+        if host.startswith("["):
+            return ipaddress.ip_address(host[1:-1]).version == 6
+        if re.fullmatch(r"[0-9.]+", host):
+            return ipaddress.ip_address(host).version == 4
+    except ValueError:
+        return False
+    return bool(re.fullmatch(_HOST_NAME, host))
+
+
+def check_numbers(spec, raw, params, prefix=""):
+    """Every int and float option (nested ones too) holds a real number: not a boolean, not nan or infinity.
+
+    ``raw`` is the task's input (Ansible's float type turns ``true`` into 1.0), ``params`` the converted values.
+    """
+    for name, option in spec.items():
+        kind = option.get("type", "str")
+        given = _lookup(raw, name, option)
+        value = (params or {}).get(name)
+        label = prefix + name
+        if kind in ("int", "float"):
+            if isinstance(given, bool) or isinstance(value, bool):
+                raise ValidationError("%s: a boolean (%s) was given where a number is required" % (label, given))
+            if kind == "float":
+                check_number(label, value)
+        elif kind == "list" and option.get("elements") in ("int", "float") and isinstance(value, list):
+            for index, item in enumerate(value):
+                raw_item = given[index] if isinstance(given, list) and index < len(given) else item
+                if isinstance(raw_item, bool) or isinstance(item, bool):
+                    raise ValidationError("%s[%d]: a boolean (%s) was given where a number is required" % (label, index, raw_item))
+                check_number("%s[%d]" % (label, index), item)
+        elif option.get("options"):
+            if kind == "dict" and isinstance(value, dict):
+                check_numbers(option["options"], given if isinstance(given, dict) else {}, value, label + ".")
+            elif kind == "list" and isinstance(value, list):
+                for index, item in enumerate(value):
+                    raw_item = given[index] if isinstance(given, list) and index < len(given) else {}
+                    if isinstance(item, dict):
+                        check_numbers(option["options"], raw_item if isinstance(raw_item, dict) else {}, item,
+                                      "%s[%d]." % (label, index))
+
+
+def _lookup(raw, name, option):
+    """The value the task gave for an option, under its name or one of its aliases."""
+    if not isinstance(raw, dict):
+        return None
+    for key in [name] + list(option.get("aliases") or []):
+        if key in raw:
+            return raw[key]
+    return None
 
 
 class GcoreModule:
@@ -153,11 +299,25 @@ class GcoreModule:
         self.result = {"changed": False}
 
     def validate(self):
-        """Cross-field and pattern rules; raise ValidationError. Runs before any request."""
-        require(self.params["api_timeout"] > 0, "api_timeout", "must be at least 1 second")
-        require(self.params["api_retries"] >= 0, "api_retries", "must be 0 or more")
+        """Cross-field and pattern rules; raise ValidationError. Runs before any request.
+
+        Subclasses call this first: it checks the common options (CONTRACT section 1) and that every number
+        option of the module, nested ones included, holds a real number (no boolean, nan or infinity).
+        """
+        params = self.params
+        key = clean_api_key(params["api_key"])
+        if key != params["api_key"]:
+            self.module.no_log_values.add(key)  # no_log masks the value as given; mask the stripped key too
+            params["api_key"] = key
+        check_api_url(params["api_url"])
+        check_numbers(self.module.argument_spec, getattr(self.module, "raw_params", {}), params)
+        check_range("api_timeout", params["api_timeout"], *API_TIMEOUT_RANGE)
+        check_range("api_retries", params["api_retries"], *API_RETRIES_RANGE)
+        if self.cloud:
+            check_range("project_id", params["project_id"], low=1)
+            check_range("region_id", params["region_id"], low=1)
         if self.waits:
-            require(self.params["wait_timeout"] > 0, "wait_timeout", "must be at least 1 second")
+            check_range("wait_timeout", params["wait_timeout"], low=1)
 
     def cloud_path(self, template, *args):
         """A cloud path with the project and region filled in: template has two leading %s."""

@@ -14,7 +14,9 @@ are parsed into one type, ``ApiError``, and lists are read by one paginator.
 from __future__ import annotations
 
 import email.utils
+import json as _json
 import random
+import ssl
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -151,7 +153,10 @@ class Client:
     """One session per module run; every path is relative to ``api_url``."""
 
     def __init__(self, api_key, api_url=DEFAULT_API_URL, timeout=30, retries=3, validate_certs=True):
-        self.base_url = (api_url or DEFAULT_API_URL).rstrip("/")
+        if not api_url:
+            raise ValueError("api_url must not be empty")  # never fall back to production silently
+        self.base_url = api_url.rstrip("/")
+        self._secrets = _secret_forms(api_key)
         self.timeout = timeout
         self.retries = retries
         self.session = requests.Session()
@@ -179,22 +184,45 @@ class Client:
         try:
             # verify is passed on every call: a session-level False loses to REQUESTS_CA_BUNDLE in the environment
             response = self.session.request(method, url, params=params, json=json, timeout=self.timeout, verify=self.verify)
-        except requests.exceptions.SSLError as exc:
-            raise ApiError(method, path, detail="TLS certificate verification failed for %s (%s). "
-                           "Fix the certificate, or set validate_certs: false only for a trusted test endpoint"
-                           % (self.base_url, _reason(exc)))
-        except requests.exceptions.RequestException as exc:
-            if isinstance(exc, requests.exceptions.Timeout) or "timed out" in _reason(exc):
-                raise ApiError(method, path, detail="no answer within api_timeout=%ss (%s)" % (self.timeout, _reason(exc)))
-            raise ApiError(method, path, detail="connection to %s failed (%s)" % (self.base_url, _reason(exc)))
+        except Exception as exc:  # pylint: disable=broad-exception-caught  # any transport failure: shaped, scrubbed
+            raise ApiError(method, path, detail=self._scrub(self._transport_failure(exc))) from None
         if response.status_code not in ok:
-            raise ApiError.from_response(response, method, path)
+            error = ApiError.from_response(response, method, path)
+            raise ApiError(method, path, error.status, self._scrub(error.detail), self._scrub(error.body))
         if response.status_code == 204 or not response.content:
             return None
         try:
             return response.json()
         except ValueError:
-            raise ApiError(method, path, response.status_code, "the answer is not JSON", response.text[:500])
+            raise ApiError(method, path, response.status_code, "the answer is not JSON", self._scrub(response.text[:500])) from None
+
+    def _transport_failure(self, exc):
+        """What failed when no answer came, in words that never hold a header value."""
+        if isinstance(exc, requests.exceptions.InvalidHeader) or isinstance(exc, UnicodeError):
+            # both carry the refused header value (requests quotes it, the codec error holds the text and the character)
+            return "a request header could not be sent: it holds a character HTTP headers do not allow (the value is not shown)"
+        if isinstance(exc, requests.exceptions.SSLError):
+            if _certificate_failure(exc):
+                return ("TLS certificate verification failed for %s (%s). Fix the certificate or the CA bundle, or set "
+                        "validate_certs: false only for a trusted test endpoint" % (self.base_url, _reason(exc)))
+            return ("TLS connection to %s failed (%s); this is not a certificate problem: check that api_url's scheme and "
+                    "port are right (https:// to a port that serves plain HTTP fails this way)" % (self.base_url, _reason(exc)))
+        if isinstance(exc, requests.exceptions.Timeout) or "timed out" in _reason(exc):
+            return "no answer within api_timeout=%ss (%s)" % (self.timeout, _reason(exc))
+        if isinstance(exc, requests.exceptions.RequestException):
+            return "connection to %s failed (%s)" % (self.base_url, _reason(exc))
+        return "the request to %s could not be sent (%s)" % (self.base_url, type(exc).__name__)
+
+    def _scrub(self, value):
+        """The value (a text, or a decoded body) with every form of the API key (as is, escaped, quoted) replaced by ``***``."""
+        if isinstance(value, dict):
+            return dict((key, self._scrub(item)) for key, item in value.items())
+        if isinstance(value, list):
+            return [self._scrub(item) for item in value]
+        if isinstance(value, str):
+            for secret in self._secrets:
+                value = value.replace(secret, "***")
+        return value
 
     def get(self, path, params=None):
         return self.request("GET", path, params=params)
@@ -259,6 +287,33 @@ class Client:
         if max_offset is not None and next_offset > max_offset and (max_results is None or next_offset < max_results):
             if on_cap:
                 on_cap(next_offset)
+
+
+def _secret_forms(api_key):
+    """The API key as an error text might show it: raw, escaped as repr and JSON do, and UTF-8 bytes as repr shows them."""
+    if not api_key:
+        return []
+    key = str(api_key)
+    forms = {key, repr(key)[1:-1], _json.dumps(key)[1:-1], key.encode("unicode_escape").decode("ascii"),
+             repr(key.encode("utf-8", "surrogateescape"))[2:-1]}
+    return sorted((form for form in forms if form), key=len, reverse=True)
+
+
+def _certificate_failure(exc):
+    """Whether a TLS failure is a certificate verification failure (anywhere in the exception's chain)."""
+    seen = set()
+    pending = [exc]
+    while pending:
+        item = pending.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in str(item):
+            return True
+        if isinstance(item, BaseException):
+            pending.extend(arg for arg in item.args if isinstance(arg, BaseException))
+            pending.extend((item.__cause__, item.__context__, getattr(item, "reason", None)))
+    return False
 
 
 def _reason(exc):

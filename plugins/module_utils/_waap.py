@@ -17,7 +17,8 @@ import ipaddress
 import json
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_pattern, require
+from ansible_collections.gcore.platform.plugins.module_utils._base import (
+    ValidationError, check_length, check_not_blank, check_pattern, check_range, require)
 
 # WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
 PAGE_SIZE = 100
@@ -28,8 +29,10 @@ ORDERING = list(ORDERING_FIELDS) + ["-%s" % field for field in ORDERING_FIELDS]
 FIREWALL_ACTIONS = ["allow", "block"]
 RULE_ACTIONS = ["allow", "block", "captcha", "handshake", "monitor", "tag"]
 
+# Every pattern is matched against the whole value (check_pattern uses re.fullmatch). NAME_PATTERN is matched with
+# re.ASCII: its \s means space, tab and line breaks, not the control characters \x1c-\x1f Python counts as whitespace.
 NAME_PATTERN = r"^[A-Za-z0-9\s.:'\";<>?&|\\]+$"
-NAME_RULE = "the allowed characters (letters, digits, whitespace and . : ' \" ; < > ? & | \\)"
+NAME_RULE = "the allowed characters (ASCII letters, digits, whitespace and . : ' \" ; < > ? & | \\)"
 STATUS_CODES = [403, 405, 418, 429]
 DURATION_PATTERN = r"^[1-9][0-9]*[smhd]?$"
 HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
@@ -71,10 +74,12 @@ CONDITION_KINDS = {
     "response_header_exists": dict(header=HEADER),
     "http_method": dict(http_method=_member(required=True, choices=HTTP_METHODS)),
     "file_extension": dict(file_extension=_member("list", True, elements="str", items=(1, 20), item_length=(1, 10),
-                                                  item_pattern=(r"[a-z0-9]+$", "the extension characters (lower-case letters and digits)"))),
+                                                  # the spec's pattern is "[a-z0-9]+$", unanchored at the start: ".pdf" would pass
+                                                  item_pattern=(r"^[a-z0-9]+$", "an extension without its dot (lower-case letters and digits)"))),
     "content_type": dict(content_type=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50))),
     "country": dict(country_code=_member("list", True, elements="str", items=(1, 100),
-                                         item_pattern=(r"^\w{2}$", "two letters (an ISO 3166-1 alpha-2 code)"))),
+                                         # the spec's "^\w{2}$" also lets "de" or "1_" through; ISO 3166-1 alpha-2 codes are upper case
+                                         item_pattern=(r"^[A-Z]{2}$", "an ISO 3166-1 alpha-2 code, two upper-case letters such as DE"))),
     "organization": dict(organization=_member(required=True, length=(0, 100))),
     "owner_types": dict(owner_types=_member("list", elements="str", choices=OWNER_TYPES, items=(1, None))),
     "tags": dict(tags=_member("list", True, elements="str", items=(1, 5))),
@@ -147,10 +152,7 @@ def _check_member(option, value, member):
     if member.get("ip"):
         _check_ip(option, value)
     if member.get("range"):
-        low, high = member["range"]
-        if (low is not None and value < low) or (high is not None and value > high):
-            bound = "%s to %s" % (low, high) if high is not None else "at least %s" % low
-            raise ValidationError("%s: %r is out of range (must be %s)" % (option, value, bound))
+        check_range(option, value, *member["range"])
     if member["type"] == "list":
         low, high = member.get("items") or (None, None)
         size = len(value)
@@ -191,8 +193,20 @@ def validate_condition(option, condition):
         else:
             check_pattern(url_option, url, URL_PATTERN,
                           "the URL characters allowed with match_type Exact or Contains (letters, digits and _ ! $ ~ : # [ ] @ ( ) * + , = / - . %)")
+    if kind == "ip_range":
+        validate_ip_range("%s.ip_range" % option, members.get("lower_bound"), members.get("upper_bound"))
     if kind in NO_NEGATION:
         require("negation" not in members, "%s.%s.negation" % (option, kind), "%s takes no negation" % kind)
+
+
+def validate_ip_range(option, lower, upper):
+    """Both bounds of one family, the lower one not above the upper one (API_NOTES section 12.1)."""
+    if lower is None or upper is None:
+        return
+    low, high = ipaddress.ip_address(lower), ipaddress.ip_address(upper)  # both checked as addresses already
+    require(low.version == high.version, option,
+            "lower_bound %s and upper_bound %s must be of one family (both IPv4 or both IPv6)" % (lower, upper))
+    require(low <= high, option, "lower_bound %s is above upper_bound %s" % (lower, upper))
 
 
 def validate_conditions(option, conditions):
@@ -222,7 +236,8 @@ def validate_action(option, action):
 
 def validate_rule_name(option, name):
     check_length(option, name, 1, 100)
-    check_pattern(option, name, NAME_PATTERN, NAME_RULE)
+    check_not_blank(option, name)
+    check_pattern(option, name, NAME_PATTERN, NAME_RULE, flags=re.ASCII)
 
 
 # ---- normalisation and comparison ------------------------------------------------------------
