@@ -6,7 +6,10 @@
 from __future__ import annotations
 
 import email.utils
+import http.server
 import json
+import ssl
+import threading
 import time
 from unittest import mock
 
@@ -14,6 +17,7 @@ import pytest
 import requests
 import responses
 from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, ProtocolError
+from urllib3.exceptions import SSLError as Urllib3SSLError
 from urllib3.response import HTTPResponse
 
 from ansible_collections.gcore.platform.plugins.module_utils import _client
@@ -304,3 +308,98 @@ def test_the_api_key_is_in_no_error(client, failure):
         client.get("/r")
     for text in (err.value.message, str(err.value), json.dumps(err.value.as_dict()), repr(err.value.detail)):
         assert KEY not in text
+
+
+# ---- issue 11: no transport error carries a header value; TLS failures told apart -------------
+
+def _local_server():
+    """A plain HTTP server on loopback answering 200 {} to every GET (a real socket: the header encoding is real)."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802  pylint: disable=invalid-name
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):  # pylint: disable=arguments-differ
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+SECRET = "Zx9secretKEY42"
+
+
+@pytest.mark.parametrize("key, forms", [
+    (SECRET + "\n", (SECRET, repr(SECRET + "\n")[1:-1])),  # requests: InvalidHeader quoting the value
+    ("Zx9" + "\u2013" + "secretKEY42", ("Zx9", "secretKEY42", "\u2013", "\\u2013")),  # http.client: latin-1 codec error
+    (SECRET + "\r\nX-Injected: 1", (SECRET, "Injected")),
+])
+def test_a_header_the_http_library_refuses_is_never_shown(key, forms):
+    server = _local_server()
+    try:
+        client = Client(api_key=key, api_url="http://127.0.0.1:%s" % server.server_address[1], retries=0)
+        with pytest.raises(ApiError) as err:
+            client.get("/r")
+    finally:
+        server.shutdown()
+        server.server_close()
+    texts = (err.value.message, str(err.value), json.dumps(err.value.as_dict()), repr(err.value.detail), repr(err.value.args))
+    assert "a request header could not be sent" in err.value.message
+    for text in texts:
+        for form in forms:
+            assert form not in text, (form, text)
+    assert err.value.__cause__ is None and err.value.__suppress_context__, "the original exception (holding the key) is dropped"
+
+
+@pytest.mark.parametrize("failure", [
+    requests.exceptions.ConnectionError("refused: Authorization: apikey %s" % KEY),
+    requests.exceptions.ConnectionError("refused: %r" % ("apikey %s\n" % KEY)),
+    ValueError("odd library text b'apikey %s'" % KEY),
+], ids=["raw", "repr-escaped", "not-a-requests-error"])
+def test_any_transport_error_text_is_scrubbed(client, failure):
+    with mock.patch.object(client.session, "request", side_effect=failure):
+        with pytest.raises(ApiError) as err:
+            client.get("/r")
+    assert KEY not in err.value.message and KEY not in str(err.value)
+
+
+@responses.activate
+def test_a_service_echoing_the_key_is_scrubbed(client):
+    responses.get(URL + "/r", status=401, json={"message": "bad key apikey %s" % KEY, "echo": ["apikey " + KEY]})
+    with pytest.raises(ApiError) as err:
+        client.get("/r")
+    assert err.value.message == "GET /r failed with HTTP 401: bad key apikey ***"
+    assert KEY not in json.dumps(err.value.as_dict())
+
+
+def _ssl_error(inner):
+    """An SSLError as requests raises it: urllib3's MaxRetryError around urllib3's SSLError around the ssl error."""
+    return requests.exceptions.SSLError(MaxRetryError(None, "/r", Urllib3SSLError(inner)))
+
+
+def test_a_certificate_failure_suggests_validate_certs_false(client):
+    error = _ssl_error(ssl.SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate"))
+    with mock.patch.object(client.session, "request", side_effect=error):
+        with pytest.raises(ApiError) as err:
+            client.get("/r")
+    assert "TLS certificate verification failed for %s" % URL in err.value.message
+    assert "validate_certs: false" in err.value.message
+
+
+def test_another_tls_failure_does_not_blame_the_certificate(client):
+    error = _ssl_error(ssl.SSLError(1, "[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)"))
+    with mock.patch.object(client.session, "request", side_effect=error):
+        with pytest.raises(ApiError) as err:
+            client.get("/r")
+    assert "TLS connection to %s failed" % URL in err.value.message
+    assert "not a certificate problem" in err.value.message
+    assert "validate_certs" not in err.value.message and "verification" not in err.value.message
+
+
+def test_an_empty_api_url_never_means_production():
+    with pytest.raises(ValueError):
+        Client(api_key=KEY, api_url="")
