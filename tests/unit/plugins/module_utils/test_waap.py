@@ -140,6 +140,17 @@ def test_list_params_only_given_filters_with_lower_case_booleans():
     ([ansible_condition("user_defined_tags", tags=["ok", "9no"])], "conditions[0].user_defined_tags.tags[1]"),
     ([ansible_condition("session_request_count", request_count=0)], "conditions[0].session_request_count.request_count"),
     ([ansible_condition("user_agent", user_agent="u" * 301)], "conditions[0].user_agent.user_agent"),
+    # issue 11: ISO codes are upper case; the extension pattern is anchored; ranges are ordered and of one family
+    ([ansible_condition("country", country_code=["DE", "de"])], "conditions[0].country.country_code[1]"),
+    ([ansible_condition("country", country_code=["D1"])], "conditions[0].country.country_code[0]"),
+    ([ansible_condition("country", country_code=["DE\n"])], "conditions[0].country.country_code[0]"),
+    ([ansible_condition("file_extension", file_extension=[".pdf"])], "conditions[0].file_extension.file_extension[0]"),
+    ([ansible_condition("file_extension", file_extension=["PDF"])], "conditions[0].file_extension.file_extension[0]"),
+    ([ansible_condition("file_extension", file_extension=["pdf\n"])], "conditions[0].file_extension.file_extension[0]"),
+    ([ansible_condition("ip_range", lower_bound="192.0.2.9", upper_bound="192.0.2.1")], "conditions[0].ip_range"),
+    ([ansible_condition("ip_range", lower_bound="192.0.2.1", upper_bound="2001:db8::1")], "conditions[0].ip_range"),
+    ([ansible_condition("header", header="X-Ok\n", value="v")], "conditions[0].header.header"),
+    ([ansible_condition("user_defined_tags", tags=["Bots\n"])], "conditions[0].user_defined_tags.tags[0]"),
 ])
 def test_invalid_conditions_name_the_option(conditions, option):
     with pytest.raises(ValidationError) as raised:
@@ -156,6 +167,19 @@ def test_valid_conditions_of_every_kind_pass():
                           user_defined_tag="Login tag"),
         ansible_condition("user_defined_tags", tags=["Bots"]),
     ])
+    validate_conditions("conditions", [
+        ansible_condition("country", country_code=["DE", "US"]),
+        ansible_condition("file_extension", file_extension=["pdf", "mp4"]),
+        ansible_condition("ip_range", lower_bound="192.0.2.1", upper_bound="192.0.2.1"),
+        ansible_condition("ip_range", lower_bound="2001:db8::1", upper_bound="2001:db8::ff"),
+    ])
+
+
+def test_range_messages_say_what_is_wrong():
+    with pytest.raises(ValidationError, match="lower_bound 192.0.2.9 is above upper_bound 192.0.2.1"):
+        validate_conditions("conditions", [ansible_condition("ip_range", lower_bound="192.0.2.9", upper_bound="192.0.2.1")])
+    with pytest.raises(ValidationError, match="must be of one family"):
+        validate_conditions("conditions", [ansible_condition("ip_range", lower_bound="::1", upper_bound="10.0.0.1")])
 
 
 @pytest.mark.parametrize("action, option", [
@@ -180,6 +204,7 @@ def test_valid_durations(duration):
 @pytest.mark.parametrize("name, valid", [
     ("Block bad bots", True), ("a", True), ("x" * 100, True), ("Rule: \"quoted\" & 'single'; <x>? | \\", True),
     ("", False), ("x" * 101, False), ("Block*", False), ("Block/bots", False), ("Block-bots", False), ("Blöck", False),
+    ("Tab\tand line\nbreak", True), ("   ", False), ("\t\n", False), ("Block\x1cbots", False), ("Block\u00a0bots", False),
 ])
 def test_rule_names(name, valid):
     if valid:
