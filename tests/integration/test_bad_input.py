@@ -91,6 +91,33 @@ CASES = [
     ("waap_custom_rule_info", {"domain_id": 1001, "page": 2}, "page"),
     ("notification_threshold_info", {"client_id": 1, "api_timeout": 0}, "api_timeout"),
     ("notification_threshold_info", {"client_id": 1, "api_retries": -1}, "api_retries"),
+    # issue 11: the common options as CONTRACT section 1 states them
+    ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url }}/cloud"}, "api_url"),  # was: null, "absent"
+    ("storage", {"storage_id": 1, "api_url": "{{ sim_url }}/cloud"}, "api_url"),  # was: ok, nothing deleted
+    ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url }}/?region=76"}, "api_url"),
+    ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url | replace('http://', '') }}"}, "api_url"),
+    ("notification_threshold_info", {"client_id": 1, "api_url": ""}, "api_url"),  # was: production
+    ("notification_threshold_info", {"client_id": 1, "api_url": "ftp://127.0.0.1"}, "api_url"),
+    ("notification_threshold_info", {"client_id": 1, "api_key": "abc\ndef"}, "api_key"),
+    ("notification_threshold_info", {"client_id": 1, "api_key": "abc\u2013def"}, "api_key"),  # was: a codec error
+    ("notification_threshold_info", {"client_id": 1, "api_timeout": 3601}, "api_timeout"),
+    ("notification_threshold_info", {"client_id": 1, "api_retries": 11}, "api_retries"),
+    ("price_preview", dict(PRICE, project_id=0), "project_id"),
+    ("price_preview", dict(PRICE, region_id=-1), "region_id"),
+    ("quota_check", dict(BM, region_id=0), "region_id"),
+    # issue 11: numbers that are not numbers
+    ("price_preview", dict(PRICE, max_price_per_month="nan"), "max_price_per_month"),  # was: sent, then a crash
+    ("price_preview", dict(PRICE, max_price_per_month="inf"), "max_price_per_month"),  # was: no budget at all
+    ("price_preview", dict(PRICE, max_price_per_month="-inf"), "max_price_per_month"),
+    ("notification_threshold", {"client_id": 1, "threshold": True}, "threshold"),  # was: "True is out of range"
+    ("waap_custom_rule", rule(conditions=[{"session_request_count": {"request_count": True}}]), "request_count"),
+    # issue 11: WAAP patterns and ranges
+    ("waap_custom_rule", rule(conditions=[{"country": {"country_code": ["de"]}}]), "country_code"),
+    ("waap_custom_rule", rule(conditions=[{"file_extension": {"file_extension": [".pdf"]}}]), "file_extension"),
+    ("waap_custom_rule", rule(conditions=[{"ip_range": {"lower_bound": "192.0.2.9", "upper_bound": "192.0.2.1"}}]), "ip_range"),
+    ("waap_custom_rule", rule(conditions=[{"ip_range": {"lower_bound": "192.0.2.1", "upper_bound": "2001:db8::1"}}]), "ip_range"),
+    ("waap_custom_rule", rule(name="   "), "name"),
+    ("waap_custom_rule", rule(name="ok\x1crule"), "name"),
 ]
 
 
@@ -123,3 +150,36 @@ def test_every_bad_input_fails_naming_the_option_and_sends_nothing(playbook, sim
             problems.append("%s %s: message does not name %s: %s" % (module, args, option, result["msg"]))
     assert not problems, "\n".join(problems)
     assert sim.log == [], "bad input must send nothing, but the simulator received %s" % sim.log[:3]
+
+
+def _key_play(tmp_path):
+    play = tmp_path / "key.yml"
+    play.write_text(json.dumps([{"name": "Key", "hosts": "localhost", "gather_facts": False, "tasks": [
+        {"name": "Read", "register": "result", "ignore_errors": True, "gcore.platform.notification_threshold_info": {"client_id": 1}},
+        {"name": "Show", "ansible.builtin.debug": {"msg": "RESULT={{ result | to_json }}"}}]}]))
+    return play
+
+
+def _result(run):
+    line = [text for text in run.output.splitlines() if '"msg": "RESULT=' in text][0]
+    return json.loads(json.loads("{%s}" % line.strip())["msg"][len("RESULT="):])
+
+
+def test_a_key_read_from_a_file_with_its_newline_works_and_shows_nowhere(playbook, sim, tmp_path):
+    # before issue 11 the HTTP library refused the header and msg quoted it: 'apikey <key>\\n'
+    run = playbook(str(_key_play(tmp_path)), env={"GCORE_API_KEY": sim.api_key + "\n"})  # the fixture searches -vvvv for the key
+    assert run.rc == 0, run
+    result = _result(run)
+    assert not result.get("failed"), result
+    assert result["notification_threshold"] is not None
+
+
+def test_a_key_with_a_newline_inside_is_refused_showing_none_of_it(playbook, sim, tmp_path):
+    half = len(sim.api_key) // 2
+    run = playbook(str(_key_play(tmp_path)), env={"GCORE_API_KEY": sim.api_key[:half] + "\n" + sim.api_key[half:]})
+    assert run.rc == 0, run
+    result = _result(run)
+    assert result["failed"] is True and result["msg"].startswith("Invalid input: api_key: "), result
+    for part in (sim.api_key[:half], sim.api_key[half:]):
+        assert part not in run.output
+    assert sim.log == []

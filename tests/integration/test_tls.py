@@ -56,6 +56,7 @@ def test_self_signed_certificate_is_refused_by_default(playbook, https_sim, tmp_
     assert result["failed"] is True
     assert "TLS certificate verification failed for %s" % https_sim.url in result["msg"]
     assert "validate_certs: false" in result["msg"]
+    assert "not a certificate problem" not in result["msg"]
     assert https_sim.log == [], "nothing reaches the handler over an unverified connection"
 
 
@@ -63,3 +64,17 @@ def test_validate_certs_false_accepts_it(playbook, https_sim, tmp_path):
     result = adhoc(playbook, tmp_path, https_sim.url, False)
     assert "failed" not in result or result["failed"] is False, result
     assert result["notification_threshold"]["threshold"] == 85
+
+
+
+@pytest.mark.parametrize("validate_certs", [True, False])
+def test_https_to_a_plain_http_port_is_not_called_a_certificate_problem(playbook, sim, tmp_path, validate_certs):
+    # before issue 11 every TLS error said "certificate verification failed ... set validate_certs: false", even this one
+    # and even with validate_certs already false
+    url = sim.url.replace("http://", "https://")
+    result = adhoc(playbook, tmp_path, url, validate_certs)
+    assert result["failed"] is True
+    assert "TLS connection to %s failed" % url in result["msg"], result["msg"]
+    assert "not a certificate problem" in result["msg"] and "https:// to a port that serves plain HTTP" in result["msg"]
+    assert "validate_certs" not in result["msg"] and "verification" not in result["msg"]
+    assert sim.log == []
