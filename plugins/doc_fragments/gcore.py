@@ -13,24 +13,33 @@ options:
     description:
       - 'Gcore API key (a permanent API token), sent in the header C(Authorization: apikey <key>).'
       - If not set, the value of the E(GCORE_API_KEY) environment variable is used; one of the two is required.
-      - The key is never logged or returned.
+      - Surrounding whitespace (such as the trailing newline of a key read from a file) is removed. What remains must be
+        non-empty printable ASCII without spaces; a key holding a space, a control character (a newline inside it) or a
+        non-ASCII character fails validation before any request, and the message shows no part of it.
+      - The key is never logged or returned, and no error message shows it.
     type: str
     required: true
   api_url:
     description:
-      - Base URL of the Gcore API; every API path is appended to it.
-      - If not set, E(GCORE_API_URL) is used, then E(GCORE_BASE_URL), else V(https://api.gcore.com).
+      - Root URL of the Gcore API; every API path (such as C(/cloud/v1/routers/...)) is appended to it.
+      - Exactly V(https://) or V(http://), a host, an optional port and an optional trailing C(/), for example
+        V(https://api.gcore.com) or V(http://127.0.0.1:8080).
+      - A path (such as V(https://api.gcore.com/cloud)), a query, a fragment or user info, another scheme, a value
+        without a scheme or an empty value fails validation before any request. A path would turn every answer into
+        HTTP 404, which reads as "absent".
+      - If not set, E(GCORE_API_URL) is used, then E(GCORE_BASE_URL), else V(https://api.gcore.com). An environment
+        variable that is set but empty counts as not set.
     type: str
     default: https://api.gcore.com
   api_timeout:
     description:
-      - Timeout in seconds for each HTTP request (connect and read).
+      - Timeout in seconds for each HTTP request (connect and read), V(1) to V(3600).
       - This is not the time a module waits for an asynchronous task; modules that start tasks have their own C(wait_timeout).
     type: int
     default: 30
   api_retries:
     description:
-      - How many times a retryable failure is retried; V(0) never retries.
+      - How many times a retryable failure is retried, V(0) to V(10); V(0) never retries.
       - Safe calls (GET, and the read-only POSTs of M(gcore.platform.quota_check) and M(gcore.platform.price_preview))
         are retried on HTTP 429, 502, 503, 504, connection errors and timeouts.
       - Writes are retried only on HTTP 429 and on a connection that failed before the request was sent.
@@ -42,6 +51,8 @@ options:
     description:
       - Whether to verify the TLS certificate of O(api_url).
       - Set to V(false) only for a trusted test endpoint.
+      - A failure message says whether the certificate failed verification (only then does it mention this option) or
+        the TLS connection failed otherwise, for example V(https://) to a port that serves plain HTTP.
     type: bool
     default: true
 requirements:
@@ -49,6 +60,8 @@ requirements:
   - requests >= 2.25.0
 notes:
   - Use C(module_defaults) with the action group C(group/gcore.platform.all) to set the API key once for every module.
+  - Every number option, nested ones included, must be a number of its type; a boolean (such as V(true)) or, for a
+    float, V(nan) or an infinity fails validation before any request.
 seealso:
   - name: Gcore API reference
     description: The published Gcore API documentation.
@@ -60,13 +73,13 @@ seealso:
 options:
   project_id:
     description:
-      - Cloud project ID.
+      - Cloud project ID, at least V(1).
       - If not set, the value of the E(GCORE_CLOUD_PROJECT_ID) environment variable is used; one of the two is required.
     type: int
     required: true
   region_id:
     description:
-      - Cloud region ID.
+      - Cloud region ID, at least V(1).
       - If not set, the value of the E(GCORE_CLOUD_REGION_ID) environment variable is used; one of the two is required.
     type: int
     required: true
@@ -83,7 +96,7 @@ options:
     default: true
   wait_timeout:
     description:
-      - How many seconds to wait for the tasks when O(wait=true).
+      - How many seconds to wait for the tasks when O(wait=true), at least V(1).
       - A task still running after this time fails the module with the task ID and its last state.
       - The poll interval starts at half a second and grows to a few seconds for long tasks.
     type: int

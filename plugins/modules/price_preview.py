@@ -146,6 +146,7 @@ options:
       - When the service sends no monthly total (for example when it cannot price the request), the budget cannot be
         checked and the task fails.
       - In the currency of the answer (RV(price.currency_code)).
+      - A finite number of at least V(0); V(nan), V(inf) and a boolean fail validation before any request is sent.
     type: float
 extends_documentation_fragment:
   - gcore.platform.gcore

@@ -49,8 +49,8 @@ options:
     type: int
   name:
     description:
-      - 'Name of the rule, 1 to 100 characters: letters, digits, whitespace and the characters C(. : '' " ; < > ? & | \) only
-        (so never C(*)).'
+      - 'Name of the rule, 1 to 100 characters: ASCII letters, digits, whitespace and the characters C(. : '' " ; < > ? & | \) only
+        (so never C(*)), and not only whitespace.'
       - Without O(id) the rule is the one with exactly this name.
     type: str
   description:
@@ -136,7 +136,7 @@ options:
             type: str
             required: true
           upper_bound:
-            description: Last IPv4 or IPv6 address of the range.
+            description: Last IPv4 or IPv6 address of the range, of the same family as O(conditions[].ip_range.lower_bound) and not below it.
             type: str
             required: true
           negation:
@@ -252,7 +252,7 @@ options:
         type: dict
         suboptions:
           file_extension:
-            description: 1 to 20 extensions, each 1 to 10 lower-case letters and digits.
+            description: 1 to 20 extensions without their dot, each 1 to 10 lower-case letters and digits (V(pdf), not V(.pdf)).
             type: list
             elements: str
             required: true
@@ -276,7 +276,7 @@ options:
         type: dict
         suboptions:
           country_code:
-            description: 1 to 100 ISO 3166-1 alpha-2 country codes, for example V(DE).
+            description: 1 to 100 ISO 3166-1 alpha-2 country codes in upper case, for example V(DE) (V(de) fails validation).
             type: list
             elements: str
             required: true
