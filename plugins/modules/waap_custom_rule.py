@@ -403,7 +403,7 @@ EXAMPLES = r"""
     api_key: "{{ gcore_api_key }}"
     domain_id: 1001
     id: "{{ rule.custom_rule.id }}"
-    name: Block scrapers (paused)
+    name: "Block scrapers: paused"
     enabled: false
 
 - name: Rate-limit logins, except from the office range

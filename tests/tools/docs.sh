@@ -21,7 +21,7 @@ export ANSIBLE_NOCOLOR=1
 
 rm -rf "$dest"
 mkdir -p "$dest"
-"$bin/antsibull-docs" sphinx-init --use-current --squash-hierarchy --fail-on-error \
+"$bin/antsibull-docs" --config-file "$root/docs/docsite/antsibull-docs.cfg" sphinx-init --use-current --squash-hierarchy --fail-on-error \
   --no-add-antsibull-docs-version \
   --project "gcore.platform" --copyright "gcore.platform contributors" \
   --title "gcore.platform — Ansible collection for Gcore" \

@@ -1,0 +1,141 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Every module's EXAMPLES block, played as written by ansible-playbook against the simulator.
+
+Modules are found in plugins/modules/ (a new module is picked up without editing this file). Each
+module's EXAMPLES tasks run in order, in one play, on a freshly reset simulator. The only changes made
+to them:
+
+- the documentation's ids become the simulator's seeded ones (``simulator_values``, the one place to
+  repoint when the seeds move);
+- ``module_defaults`` (``group/gcore.platform.all``) sets ``api_url`` and ``api_key``, and
+  ``gcore_api_key`` (which examples may use) is defined;
+- around every task of this collection, the simulator's request log is marked before and checked
+  after: each example must send at least one request;
+- an example that is meant to fail (``EXPECTED_FAILURES``) must fail, with the given message.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+import yaml
+
+from conftest import ROOT, TARGETS
+
+MODULES_DIR = ROOT / "plugins" / "modules"
+MODULES = sorted(path.stem for path in MODULES_DIR.glob("*.py") if not path.stem.startswith("_"))
+PREFIX = "gcore.platform."
+
+# (module, example task name) -> a regex its failure message must match. Keep it short and explicit.
+EXPECTED_FAILURES = {
+    ("price_preview", "Fail when a bare metal server goes over budget"): r"max_price_per_month",
+}
+
+
+def simulator_values():
+    """The ids the documentation uses, as (option, value in EXAMPLES) -> the simulator's seeded value.
+
+    Values not listed here are used as written (the examples already use ids the simulator serves,
+    such as WAAP domain 1001 and the external network of region 76).
+    """
+    from simulator.resources import routers, storage, thresholds  # pylint: disable=import-outside-toplevel
+
+    def storages(kind):
+        return [storage_id for storage_id, seed in sorted(storage.SEEDED.items()) if seed[1] == kind and seed[2] == "ok"]
+
+    s3, sftp = storages("s3_compatible"), storages("sftp")
+    return {
+        ("project_id", 1): routers.SEED_PROJECT,
+        ("region_id", 76): routers.SEED_REGION,
+        ("client_id", 12345): min(thresholds.SEEDED),
+        ("storage_id", 1234): s3[0],
+        ("storage_id", 1235): sftp[0],
+        ("storage_id", 1236): s3[1],
+    }
+
+
+def examples_of(module):
+    """The EXAMPLES of ``plugins/modules/<module>.py`` as a list of tasks (read, not imported)."""
+    tree = ast.parse((MODULES_DIR / ("%s.py" % module)).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "EXAMPLES" for target in node.targets):
+            return yaml.safe_load(ast.literal_eval(node.value))
+    return None
+
+
+def substitute(value, values, option=None):
+    """``value`` with every (option, literal) of ``values`` replaced, at any depth."""
+    if isinstance(value, dict):
+        return {key: substitute(item, values, key) for key, item in value.items()}
+    if isinstance(value, list):
+        return [substitute(item, values, option) for item in value]
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return values.get((option, value), value)
+    return value
+
+
+def collection_module(task):
+    return next((key for key in task if key.startswith(PREFIX)), None)
+
+
+def play_tasks(module, examples, values):
+    """The example tasks, each task of the collection framed by a log mark and a 'sent a request' check."""
+    tasks = []
+    for number, example in enumerate(examples, 1):
+        task = substitute(example, values)
+        name = task.get("name", "example %d" % number)
+        if collection_module(task) is None:
+            tasks.append(task)
+            continue
+        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "mark.yml")})
+        expected = EXPECTED_FAILURES.get((module, name))
+        if expected:
+            task["ignore_errors"] = True
+            task.setdefault("register", "doc_example_result")
+        tasks.append(task)
+        checks = ["sim_requests | length > 0"]
+        if expected:
+            checks += ["%s is failed" % task["register"], "%s.msg is search(%r)" % (task["register"], expected)]
+        tasks.append({"name": "Checked: %s" % name,
+                      "ansible.builtin.assert": {"that": checks, "fail_msg": "the example '%s' did not behave as documented" % name}})
+    return tasks
+
+
+def playbook_of(module, examples):
+    return [{
+        "name": "EXAMPLES of %s%s" % (PREFIX, module),
+        "hosts": "localhost",
+        "gather_facts": False,
+        "vars_files": [str(TARGETS / "sim_vars.yml")],
+        "vars": {"gcore_api_key": "{{ lookup('ansible.builtin.env', 'GCORE_API_KEY') }}"},
+        "module_defaults": {"group/gcore.platform.all": {"api_url": "{{ sim_url }}", "api_key": "{{ gcore_api_key }}"}},
+        "tasks": play_tasks(module, examples, simulator_values()),
+    }]
+
+
+def test_every_module_is_found():
+    assert len(MODULES) >= 9 and "waap_custom_rule" in MODULES, MODULES
+
+
+def test_expected_failures_name_real_examples():
+    """A renamed example must not silently drop out of EXPECTED_FAILURES."""
+    for module, name in EXPECTED_FAILURES:
+        assert name in [task.get("name") for task in examples_of(module) or []], (module, name)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_examples_run(playbook, sim, tmp_path, module):
+    examples = examples_of(module)
+    assert examples, "plugins/modules/%s.py has no EXAMPLES tasks" % module
+    assert any(collection_module(task) == PREFIX + module for task in examples), "no example uses %s%s" % (PREFIX, module)
+    path = tmp_path / module / "main.yml"
+    path.parent.mkdir()
+    path.write_text(yaml.safe_dump(playbook_of(module, examples), sort_keys=False), encoding="utf-8")
+    run = playbook(str(path))
+    assert run.rc == 0, run
+    assert re.search(r"localhost\s*:.*failed=0", run.output), run
+    assert sim.requests(), "the examples of %s sent no request" % module
