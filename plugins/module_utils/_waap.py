@@ -17,7 +17,14 @@ import ipaddress
 import json
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_pattern, require
+from ansible_collections.gcore.platform.plugins.module_utils._base import (
+    ValidationError,
+    check_length,
+    check_pattern,
+    require,
+    strip_none,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._resource import Member
 
 # WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
 PAGE_SIZE = 100
@@ -227,15 +234,6 @@ def validate_rule_name(option, name):
 
 # ---- normalisation and comparison ------------------------------------------------------------
 
-def strip_none(value):
-    """A copy without the members that are None (Ansible fills every unset suboption with None)."""
-    if isinstance(value, dict):
-        return dict((key, strip_none(item)) for key, item in value.items() if item is not None)
-    if isinstance(value, list):
-        return [strip_none(item) for item in value]
-    return value
-
-
 def _canonical_ip(value):
     try:
         return str(ipaddress.ip_address(value))
@@ -340,3 +338,29 @@ def list_params(params, names):
             continue
         query[name] = ("true" if value else "false") if isinstance(value, bool) else value
     return query
+
+
+# The members of a custom rule: how the service shows them, what the options ask for, how the two compare.
+# The single-rule module and the rule-set module both compare through these.
+CUSTOM_RULE_MEMBERS = (
+    Member("name"),
+    Member("description", read=lambda record: record.get("description") or "", same=same_description, reset=""),
+    Member("enabled", created=True, reset=True),
+    Member("action", read=lambda record: normalise_action(record.get("action")), want=lambda value, record: normalise_action(value),
+           same=action_matches, send=action_to_send),
+    Member("conditions", read=lambda record: normalise_conditions(record.get("conditions")),
+           want=lambda value, record: normalise_conditions(value), same=same_conditions),
+)
+
+
+def custom_rule_body(rule):
+    """The create body of one custom rule given as the module's options."""
+    body = {
+        "name": rule["name"],
+        "enabled": True if rule.get("enabled") is None else rule["enabled"],
+        "action": strip_none(rule["action"]),
+        "conditions": normalise_conditions(rule["conditions"]),
+    }
+    if rule.get("description") is not None:
+        body["description"] = rule["description"]
+    return body

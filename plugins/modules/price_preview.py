@@ -255,9 +255,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     ValidationError,
     check_range,
     check_uuid,
+    strip_none,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
-    compact,
     interfaces_body,
     interfaces_option,
     validate_interfaces,
@@ -398,7 +398,7 @@ class PricePreview(GcoreModule):
 
     def body(self):
         params = self.params
-        return compact(dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
+        return strip_none(dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
                             interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"]))
 
     def run(self):

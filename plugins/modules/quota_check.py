@@ -291,10 +291,10 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     check_pattern,
     check_range,
     check_uuid,
+    strip_none,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     IP_FAMILIES,
-    compact,
     floating_ip_option,
     interfaces_body,
     interfaces_option,
@@ -412,7 +412,7 @@ class QuotaCheck(GcoreModule):
                         interfaces=interfaces_body(params["interfaces"]))
         else:
             body = dict((option, params[option]) for option in OPTIONS["loadbalancer"])
-        return compact(body)
+        return strip_none(body)
 
     def run(self):
         resource = self.params["resource"]

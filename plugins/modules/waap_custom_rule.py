@@ -476,27 +476,19 @@ diff:
     after: {state: present, name: Block scrapers, action: {captcha: {}}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule, ValidationError, check_length, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
+    CUSTOM_RULE_MEMBERS,
     MAX_OFFSET,
     PAGE_SIZE,
     action_argument_spec,
-    action_matches,
-    action_to_send,
     condition_argument_spec,
-    normalise_action,
-    normalise_conditions,
-    same_conditions,
-    same_description,
-    strip_none,
+    custom_rule_body,
     validate_action,
     validate_conditions,
     validate_rule_name,
 )
-
-RULES = "/waap/v1/domains/%s/custom-rules"
-RULE = RULES + "/%s"
 
 
 class WaapCustomRule(GcoreResourceModule):
@@ -511,8 +503,19 @@ class WaapCustomRule(GcoreResourceModule):
         conditions=dict(type="list", elements="dict", options=condition_argument_spec()),
     )
     module_kwargs = dict(required_one_of=[["id", "name"]])
+
+    # ---- the resource ----------------------------------------------------------------------
+    noun = "rule"
+    title = "Custom rule"
     result_key = "custom_rule"
-    creating = False
+    scope = "domain {domain_id}"
+    paths = dict(list="/waap/v1/domains/{domain_id}/custom-rules", item="/waap/v1/domains/{domain_id}/custom-rules/{id}")
+    page_size = PAGE_SIZE
+    max_offset = MAX_OFFSET
+    members = CUSTOM_RULE_MEMBERS
+    required_to_create = ("action", "conditions")
+    create_ok = (201,)
+    update_ok = delete_ok = (204,)
 
     def validate(self):
         super().validate()
@@ -524,101 +527,8 @@ class WaapCustomRule(GcoreResourceModule):
         validate_action("action", params["action"])
         validate_conditions("conditions", params["conditions"])
 
-    # ---- identity --------------------------------------------------------------------------
-    def find(self):
-        params = self.params
-        if params["id"] is not None:
-            return self.client.get_or_none(RULE % (params["domain_id"], params["id"]))
-        rules = self.client.paginate(RULES % params["domain_id"], {"name": params["name"]},
-                                     page_size=PAGE_SIZE, max_offset=MAX_OFFSET, on_cap=self._cap_warning)
-        matches = [rule for rule in rules if rule.get("name") == params["name"]]
-        if len(matches) > 1:
-            self.module.fail_json(msg="%s rules of domain %s are named %r (ids %s); give the id of the one to manage"
-                                  % (len(matches), params["domain_id"], params["name"],
-                                     ", ".join(str(rule.get("id")) for rule in matches)), **self.result)
-        return matches[0] if matches else None
-
-    def _cap_warning(self, offset):
-        self.module.warn("The rule list of domain %s was read up to offset %s, the service's maximum; rules beyond it "
-                         "were not compared" % (self.params["domain_id"], offset))
-
-    # ---- comparison -----------------------------------------------------------------------
-    def view(self, record):
-        return {
-            "name": record.get("name"),
-            "description": record.get("description") or "",
-            "enabled": record.get("enabled"),
-            "action": normalise_action(record.get("action")),
-            "conditions": normalise_conditions(record.get("conditions")),
-        }
-
-    def wanted(self):
-        params = self.params
-        wanted = {}
-        if params["name"] is not None:
-            wanted["name"] = params["name"]
-        if params["description"] is not None:
-            wanted["description"] = params["description"]
-        if params["enabled"] is not None or self.creating:
-            wanted["enabled"] = True if params["enabled"] is None else params["enabled"]
-        if params["action"] is not None:
-            wanted["action"] = normalise_action(params["action"])
-        if params["conditions"] is not None:
-            wanted["conditions"] = normalise_conditions(params["conditions"])
-        return wanted
-
-    def differences(self, record):
-        """The members to PATCH: only those given that differ from the rule (service defaults filled in)."""
-        params = self.params
-        changes = {}
-        if params["name"] is not None and params["name"] != record.get("name"):
-            changes["name"] = params["name"]
-        if params["description"] is not None and not same_description(params["description"], record.get("description")):
-            changes["description"] = params["description"]
-        if params["enabled"] is not None and params["enabled"] != record.get("enabled"):
-            changes["enabled"] = params["enabled"]
-        if params["action"] is not None and not action_matches(params["action"], record.get("action")):
-            changes["action"] = action_to_send(params["action"], record.get("action"))
-        if params["conditions"] is not None and not same_conditions(params["conditions"], record.get("conditions")):
-            changes["conditions"] = normalise_conditions(params["conditions"])
-        return changes
-
-    # ---- writes ----------------------------------------------------------------------------
-    def check_create(self):
-        params = self.params
-        if params["id"] is not None:
-            self.module.fail_json(msg="Custom rule %s does not exist in domain %s; a new rule gets its id from the service, "
-                                  "so leave id out to create one by name" % (params["id"], params["domain_id"]), **self.result)
-        self.creating = True
-        missing = [option for option in ("action", "conditions") if params[option] is None]
-        if missing:
-            raise ValidationError("%s: required to create the rule %r" % (" and ".join(missing), params["name"]))
-
-    def create(self):
-        params = self.params
-        body = {
-            "name": params["name"],
-            "enabled": True if params["enabled"] is None else params["enabled"],
-            "action": strip_none(params["action"]),
-            "conditions": normalise_conditions(params["conditions"]),
-        }
-        if params["description"] is not None:
-            body["description"] = params["description"]
-        return self.client.request("POST", RULES % params["domain_id"], json=body, ok=(201,))
-
-    def update(self, record, changes):
-        path = RULE % (self.params["domain_id"], record["id"])
-        self.client.request("PATCH", path, json=changes, ok=(204,))
-        return self.client.get(path)
-
-    def delete(self, record):
-        try:
-            self.client.request("DELETE", RULE % (self.params["domain_id"], record["id"]), ok=(204,))
-        except ApiError as exc:
-            if exc.status != 404:
-                raise
-            self.result["changed"] = False  # deleted by someone else in the meantime
-        return None
+    def create_body(self):
+        return custom_rule_body(self.params)
 
 
 def main():

@@ -11,52 +11,61 @@ from unittest import mock
 import pytest
 from ansible.module_utils.testing import patch_module_args
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+
+VERBS = {"POST": "create", "PATCH": "update", "DELETE": "delete"}
+
+
+class Store:
+    """The service, held in memory: one record at /thing."""
+
+    def __init__(self, stub):
+        self.stub = stub
+
+    def request(self, method, path, params=None, json=None, ok=None):
+        stub = self.stub
+        stub.writes.append(VERBS[method])
+        if stub.failures:
+            error = stub.failures.pop(0)
+            if error.status == 502:  # the service did it, the answer was lost
+                self.apply(method, json)
+            raise error
+        return self.apply(method, json)
+
+    def apply(self, method, body):
+        if method == "DELETE":
+            self.stub.store.pop("thing")
+            return None
+        self.stub.store["thing"] = dict(self.stub.store.get("thing") or {}, **body)
+        return dict(self.stub.store["thing"])
+
+    def get(self, path, params=None):
+        if "thing" not in self.stub.store:
+            raise ApiError("GET", path, 404, "not found")
+        return dict(self.stub.store["thing"])
 
 
 class Stub(GcoreResourceModule):
-    """A resource with one managed member, ``size``."""
+    """A resource with one managed member, ``size``: a declaration, nothing of the flow."""
 
     argument_spec = dict(state=dict(type="str", choices=["present", "absent"], default="present"), size=dict(type="int"))
     result_key = "thing"
+    id_option = name_option = None
+    paths = dict(item="/thing", create="/thing")
+    members = (Member("size"),)
     store = {}
     writes = []
     failures = []
 
-    def find(self):
-        return self.store.get("thing")
-
-    def view(self, record):
-        return {"size": record["size"]}
-
-    def wanted(self):
-        return {} if self.params["size"] is None else {"size": self.params["size"]}
-
-    def _write(self, name, record):
-        self.writes.append(name)
-        if self.failures:
-            error = self.failures.pop(0)
-            if error.status == 502:  # the service did it, the answer was lost
-                self.store["thing"] = record
-            raise error
-        self.store["thing"] = record
-        return record
-
-    def create(self):
-        return self._write("create", {"size": self.params["size"]})
-
-    def update(self, record, changes):
-        return self._write("update", dict(record, **changes))
-
-    def delete(self, record):
-        self.writes.append("delete")
-        self.store.pop("thing")
+    def create_body(self):
+        return {"size": self.params["size"]}
 
 
 def run(args, check=False, diff=False):
     args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
-    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout, \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)):
         with pytest.raises(SystemExit) as exited:
             Stub.main()
     output = "".join(call.args[0] for call in stdout.write.call_args_list)
