@@ -416,6 +416,8 @@ class GcoreResourceModule(GcoreModule):
 
     # ---- the flow ----------------------------------------------------------------------------
     def run(self):
+        if self.set_option:
+            return self.run_set()
         if self.asynchronous:
             self.result["tasks"] = []
         absent = self.params.get("state", "present") == "absent"
@@ -468,7 +470,7 @@ class GcoreResourceModule(GcoreModule):
         super().fail(msg, **extra)
 
     # ---- a list of resources compared by identity (set modules) --------------------------------
-    set_option = "config"
+    set_option = None  # the option holding the list of items ("config"): the module manages a set
     key = "name"
 
     def item_body(self, item):
@@ -485,12 +487,16 @@ class GcoreResourceModule(GcoreModule):
     def run_set(self):
         """merged / replaced / overridden / deleted / gathered over one listing of every page."""
         state = self.params["state"]
+        wanted = [dict(item) for item in self.params[self.set_option] or []]
+        names = set(item[self.key] for item in wanted)
+        twice = sorted(name for name in names if sum(1 for item in wanted if item[self.key] == name) > 1)
+        if twice:
+            raise ValidationError("%s: each %s must have its own %s; given more than once: %s"
+                                  % (self.set_option, self.noun, self.key, ", ".join(map(str, twice))))
         held = list(self.listing())
         result = {}
         if state == "gathered":
             return {"gathered": [self.gathered_item(record) for record in held], self.result_key: held}
-        wanted = [dict(item) for item in self.params[self.set_option] or []]
-        names = set(item[self.key] for item in wanted)
         by_name = {}
         for record in held:
             by_name.setdefault(record.get(self.key), []).append(record)

@@ -127,3 +127,63 @@ def test_a_refused_write_fails_unchanged():
     assert result["failed"] is True and result["changed"] is False
     assert result["api_error"]["status"] == 503
     assert Stub.writes == ["create"]
+
+
+def test_changed_means_sent_when_the_read_after_an_accepted_write_fails():
+    Stub.store["thing"] = {"size": 3}
+    with mock.patch.object(Store, "get", side_effect=[{"size": 3}, ApiError("GET", "/thing", 403, "Forbidden")]):
+        result = run({"size": 5})
+    assert result["failed"] is True and result["changed"] is True, result
+    assert "the change was sent (PATCH /thing accepted) but could not be confirmed" in result["msg"]
+    assert result["api_error"]["status"] == 403
+    assert Stub.writes == ["update"] and Stub.store["thing"] == {"size": 5}
+
+
+def test_deleted_by_someone_else_meanwhile_is_no_change():
+    Stub.store["thing"] = {"size": 3}
+    Stub.failures.append(ApiError("DELETE", "/thing", 404, "not found"))
+    result = run({"state": "absent"}, diff=True)
+    assert result["changed"] is False and result.get("failed") is not True, result
+    assert result["thing"] is None
+    assert result["diff"] == {"before": {"state": "absent"}, "after": {"state": "absent"}}
+
+
+class Locked(Stub):
+    """The stub with a lock member: writes wait until ``task_id`` is clear."""
+
+    lock = "task_id"
+    argument_spec = dict(Stub.argument_spec, wait_timeout=dict(type="int", default=60), api_retries=dict(type="int", default=3))
+
+
+def test_the_lock_wait_goes_through_the_task_waiters_clock():
+    Stub.store["thing"] = {"id": "t", "size": 3, "task_id": "busy"}
+    reads = []
+
+    def get(_self, path, params=None):
+        reads.append(path)
+        if len(reads) == 3:  # the lock is released while the module waits
+            Stub.store["thing"]["task_id"] = None
+        return dict(Stub.store["thing"])
+
+    now = [0.0]
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    def waiter(client):
+        from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskWaiter
+        return TaskWaiter(client, clock=lambda: now[0], sleep=sleep)
+
+    args = dict(size=5, api_key="k", _ansible_check_mode=False, _ansible_diff=False)
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch.object(Store, "get", get), \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)), \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter), \
+            mock.patch("time.sleep", side_effect=AssertionError("slept outside the waiter")):
+        with pytest.raises(SystemExit):
+            Locked.main()
+    result = json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+    assert result["changed"] is True, result
+    assert sleeps == [0.5, 0.5], "two waits of the first poll interval, on the injected clock"
+    assert Stub.writes == ["update"] and Stub.store["thing"]["size"] == 5
