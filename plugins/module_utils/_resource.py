@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError, TaskTimeout
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
 UNSET = object()
 SET_STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
@@ -448,7 +448,7 @@ class GcoreResourceModule(GcoreModule):
                 result_record = self.do_create()
         else:
             after = dict(before, **changes)
-            for member, (create, update, delete) in set_plans.items():
+            for member in set_plans:
                 after[member.name] = self.set_view(member, self.params[member.option])
             if changes or set_plans:
                 self.result["changed"] = True
