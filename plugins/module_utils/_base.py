@@ -7,9 +7,8 @@
 This module is internal to the collection: its interface may change at any time.
 
 ``GcoreModule`` builds the AnsibleModule (common options included), validates input before any
-request, builds the client once, and shapes results and errors. ``GcoreResourceModule`` adds the
-declarative flow of an idempotent resource (find, compare, create/update/delete), with check mode,
-diff and ``changed`` handled here so that no module can get them wrong.
+request, builds the client once, and shapes results and errors. The declarative flow of an idempotent
+resource built on it is ``GcoreResourceModule`` in ``_resource.py``.
 """
 
 from __future__ import annotations
@@ -329,6 +328,13 @@ class GcoreModule:
             return []
         return self.tasks.wait(task_ids, self.params["wait_timeout"])
 
+    def cap_warning(self, listing, cap):
+        """The one offset-cap warning (``on_cap`` of ``Client.paginate``); ``listing`` names what was listed."""
+        def warn(offset):
+            self.module.warn("The %s stopped at offset %s, the most the service serves (%s); items beyond it were not read "
+                             "(narrow the listing with its filters)" % (listing, offset, cap))
+        return warn
+
     def run(self):
         """Do the work; return the result members (besides ``changed``)."""
         raise NotImplementedError
@@ -337,99 +343,26 @@ class GcoreModule:
         try:
             self.result.update(self.run() or {})
         except ValidationError as exc:
-            self.module.fail_json(msg="Invalid input: %s" % exc, **self.result)
+            self.fail("Invalid input: %s" % exc)
         except ApiError as exc:
-            self.module.fail_json(msg=exc.message, api_error=exc.as_dict(), **self.result)
+            self.fail(exc.message, api_error=exc.as_dict())
         except TaskError as exc:
-            self.module.fail_json(msg=str(exc), task=exc.task, **self.result)
+            self.fail(str(exc), task=exc.task)
         self.module.exit_json(**self.result)
+
+    def fail(self, msg, **extra):
+        """Fail the task with the result so far."""
+        self.module.fail_json(msg=msg, **dict(self.result, **extra))
 
     @classmethod
     def main(cls):
         cls().execute()
 
 
-class GcoreResourceModule(GcoreModule):
-    """The declarative flow of an idempotent resource.
-
-    A subclass declares ``result_key`` and implements ``find`` (the record or None), ``view``
-    (the managed members of a record, as compared and shown in the diff), ``wanted`` (the managed
-    members the user asked for, same shape as ``view``, only those given) and the writes ``create``,
-    ``update`` and ``delete``. The base decides what changes, skips writes in check mode and fills
-    ``changed`` and ``diff``.
-    """
-
-    result_key = "resource"
-
-    def find(self):
-        raise NotImplementedError
-
-    def view(self, record):
-        raise NotImplementedError
-
-    def wanted(self):
-        raise NotImplementedError
-
-    def differences(self, record):
-        """The members of ``wanted`` that differ from the record (compared through ``view``)."""
-        current = self.view(record)
-        return dict((key, value) for key, value in self.wanted().items() if current.get(key) != value)
-
-    def check_create(self):
-        """Raise ValidationError when the input cannot create the resource."""
-
-    def create(self):
-        raise NotImplementedError
-
-    def update(self, record, changes):
-        raise NotImplementedError
-
-    def delete(self, record):
-        raise NotImplementedError
-
-    def run(self):
-        record = self.find()
-        before = None if record is None else self.view(record)
-        if self.params.get("state", "present") == "absent":
-            after = None
-            if record is not None:
-                self.result["changed"] = True
-                if not self.check_mode:
-                    record = self.write(self.delete, lambda found: found is None, record)
-        elif record is None:
-            self.check_create()
-            after = self.wanted()
-            self.result["changed"] = True
-            if not self.check_mode:
-                record = self.write(self.create, lambda found: found is not None)
-        else:
-            changes = self.differences(record)
-            after = dict(before, **changes)
-            if changes:
-                self.result["changed"] = True
-                if not self.check_mode:
-                    record = self.write(self.update, lambda found: found is not None and not self.differences(found), record, changes)
-        self.result["diff"] = {"before": _diff_side(before), "after": _diff_side(after)}
-        return {self.result_key: record}
-
-    def write(self, func, done, *args):
-        """Run one write. After an ambiguous failure (no answer, or a 5xx) read the state again
-        instead of writing twice: when the state shows the write took effect, carry on with it."""
-        try:
-            return func(*args)
-        except ApiError as exc:
-            if exc.status is not None and exc.status < 500:
-                self.result["changed"] = False  # refused: nothing changed
-                raise
-            found = self.find()
-            if not done(found):
-                self.result["changed"] = False  # the state read again shows the write did not happen
-                raise
-            self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
-            return found
-
-
-def _diff_side(view):
-    if view is None:
-        return {"state": "absent"}
-    return dict(view, state="present")
+def strip_none(value):
+    """A copy without the members that are None, at every depth (Ansible fills every unset suboption with None)."""
+    if isinstance(value, dict):
+        return dict((key, strip_none(item)) for key, item in value.items() if item is not None)
+    if isinstance(value, list):
+        return [strip_none(item) for item in value]
+    return value

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_uuid, strip_none
 
 INTERFACE_TYPES = ("external", "subnet", "any_subnet", "reserved_fixed_ip")
 IP_FAMILIES = ("ipv4", "ipv6", "dual")
@@ -111,17 +111,8 @@ def validate_interfaces(option, interfaces, at_least_one=False):
             check_uuid("%s.security_groups[%d].id" % (name, group_index), group.get("id"))
 
 
-def compact(value):
-    """``value`` without the members that were not given (None), at every depth."""
-    if isinstance(value, dict):
-        return dict((key, compact(item)) for key, item in value.items() if item is not None)
-    if isinstance(value, list):
-        return [compact(item) for item in value]
-    return value
-
-
 def interfaces_body(interfaces):
     """The request's ``interfaces``: each item with its ``type`` and only the fields given."""
     if interfaces is None:
         return None
-    return [dict(compact(item), type=item.get("type") or "external") for item in interfaces]
+    return [dict(strip_none(item), type=item.get("type") or "external") for item in interfaces]

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import ipaddress
 
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._resource import Member, differences
+
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
     "last a letter, digit, '.' or '_')"
@@ -82,13 +85,31 @@ def desired_gateway(wanted, current):
     return {"network_id": wanted.get("network_id"), "enable_snat": snat}
 
 
+class GatewayError(ValidationError, ValueError):
+    """``type: default`` asked of a router without a gateway (the API accepts that type only on create)."""
+
+
+def _wanted_gateway(value, record):
+    held = gateway_view(record.get("external_gateway_info")) if record else None
+    if record is not None and value.get("type") == "default" and held is None:
+        raise GatewayError("external_gateway_info.type: default is accepted only when a router is created; router %s "
+                           "has no gateway, so give type manual with a network_id" % record.get("id"))
+    return desired_gateway(value, held)
+
+
+# The members the router module manages: how GET shows them, what the options ask for, in one view shape.
+MEMBERS = (
+    Member("name"),
+    Member("routes", read=lambda record: canonical_routes(record.get("routes")),
+           want=lambda value, record: canonical_routes(value), created=[]),
+    Member("external_gateway_info", read=lambda record: gateway_view(record.get("external_gateway_info")),
+           want=_wanted_gateway, created=None),
+)
+
+
 def router_view(record):
     """The members the module manages, as compared and shown in the diff."""
-    return {
-        "name": record.get("name"),
-        "routes": canonical_routes(record.get("routes")),
-        "external_gateway_info": gateway_view(record.get("external_gateway_info")),
-    }
+    return dict((member.name, member.read(record)) for member in MEMBERS)
 
 
 def router_changes(record, name=None, routes=None, gateway=None):
@@ -97,18 +118,7 @@ def router_changes(record, name=None, routes=None, gateway=None):
     ``None`` for an option means it is not managed. Raises ValueError when ``gateway`` asks for
     ``type: default`` on a router without a gateway (the API accepts that type only on create).
     """
-    current = router_view(record)
-    wanted = {}
-    if name is not None:
-        wanted["name"] = name
-    if routes is not None:
-        wanted["routes"] = canonical_routes(routes)
-    if gateway:
-        if gateway.get("type") == "default" and current["external_gateway_info"] is None:
-            raise ValueError("external_gateway_info.type: default is accepted only when a router is created; router %s "
-                             "has no gateway, so give type manual with a network_id" % record.get("id"))
-        wanted["external_gateway_info"] = desired_gateway(gateway, current["external_gateway_info"])
-    return dict((key, value) for key, value in wanted.items() if current[key] != value)
+    return differences(MEMBERS, record, {"name": name, "routes": routes, "external_gateway_info": gateway})
 
 
 def find_by_name(client, path, name, page_size=LIST_PAGE_SIZE):

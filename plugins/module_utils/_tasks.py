@@ -61,13 +61,27 @@ class TaskWaiter:
             self.path = TASK_PATHS[1]
             return task
 
+    def deadline(self, timeout):
+        """The clock reading ``timeout`` seconds from now."""
+        return self.clock() + timeout
+
+    def poll(self, step, deadline, on_timeout):
+        """The one polling loop: call ``step()`` until it returns True, sleeping a growing interval between
+        calls (``poll_interval``); once ``deadline`` has passed, raise ``on_timeout()`` instead."""
+        start = self.clock()
+        while not step():
+            now = self.clock()
+            if now >= deadline:
+                raise on_timeout()
+            self.sleep(min(poll_interval(now - start), max(deadline - now, 0.0)))
+
     def wait(self, task_ids, timeout):
         """Return the finished task records, in the order of ``task_ids``."""
-        start = self.clock()
         pending = list(task_ids)
         finished = {}
         last = {}
-        while pending:
+
+        def step():
             for task_id in list(pending):
                 task = self.get(task_id)
                 self.polls += 1
@@ -78,12 +92,12 @@ class TaskWaiter:
                     pending.remove(task_id)
                 elif state == "ERROR":
                     raise TaskFailed("Task %s ended in ERROR: %s" % (task_id, task.get("error") or "the service gave no reason"), task)
-            if not pending:
-                break
-            elapsed = self.clock() - start
-            if elapsed >= timeout:
-                task_id = pending[0]
-                raise TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
-                                  % (task_id, timeout, last[task_id].get("state")), last[task_id])
-            self.sleep(min(poll_interval(elapsed), max(timeout - elapsed, 0.0)))
+            return not pending
+
+        def timed_out():
+            task = last[pending[0]]
+            return TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
+                               % (pending[0], timeout, task.get("state")), task)
+
+        self.poll(step, self.deadline(timeout), timed_out)
         return [finished[task_id] for task_id in task_ids]

@@ -18,7 +18,15 @@ import json
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    ValidationError, check_length, check_not_blank, check_pattern, check_range, require)
+    ValidationError,
+    check_length,
+    check_not_blank,
+    check_pattern,
+    check_range,
+    require,
+    strip_none,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._resource import Member
 
 # WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
 PAGE_SIZE = 100
@@ -242,15 +250,6 @@ def validate_rule_name(option, name):
 
 # ---- normalisation and comparison ------------------------------------------------------------
 
-def strip_none(value):
-    """A copy without the members that are None (Ansible fills every unset suboption with None)."""
-    if isinstance(value, dict):
-        return dict((key, strip_none(item)) for key, item in value.items() if item is not None)
-    if isinstance(value, list):
-        return [strip_none(item) for item in value]
-    return value
-
-
 def _canonical_ip(value):
     try:
         return str(ipaddress.ip_address(value))
@@ -355,3 +354,104 @@ def list_params(params, names):
             continue
         query[name] = ("true" if value else "false") if isinstance(value, bool) else value
     return query
+
+
+# The members of a custom rule: how the service shows them, what the options ask for, how the two compare.
+# The single-rule module and the rule-set module both compare through these.
+CUSTOM_RULE_MEMBERS = (
+    Member("name"),
+    Member("description", read=lambda record: record.get("description") or "", same=same_description, reset=""),
+    Member("enabled", created=True, reset=True),
+    Member("action", read=lambda record: normalise_action(record.get("action")), want=lambda value, record: normalise_action(value),
+           same=action_matches, send=action_to_send),
+    Member("conditions", read=lambda record: normalise_conditions(record.get("conditions")),
+           want=lambda value, record: normalise_conditions(value), same=same_conditions),
+)
+
+
+def custom_rule_body(rule):
+    """The create body of one custom rule given as the module's options."""
+    body = {
+        "name": rule["name"],
+        "enabled": True if rule.get("enabled") is None else rule["enabled"],
+        "action": strip_none(rule["action"]),
+        "conditions": normalise_conditions(rule["conditions"]),
+    }
+    if rule.get("description") is not None:
+        body["description"] = rule["description"]
+    return body
+
+
+# The docs of each condition kind and member; rendered with CONDITION_KINDS (types, requirements, choices)
+# into plugins/doc_fragments/waap_conditions.py by tests/tools/condition_docs.py (a unit test fails when that file drifts).
+CONDITION_DOCS = {
+    'ip': ('The client IP address is O(conditions[].ip.ip_address).', {
+        'ip_address': 'An IPv4 or IPv6 address.',
+    }),
+    'ip_range': ('The client IP address is within a range.', {
+        'lower_bound': 'First IPv4 or IPv6 address of the range.',
+        'upper_bound': 'Last IPv4 or IPv6 address of the range, of the same family as O(conditions[].ip_range.lower_bound) and not below it.',
+    }),
+    'url': ('The request URL matches.', {
+        'url': ['The URL or pattern, 1 to 500 characters.',
+                'With V(Exact) or V(Contains) only letters, digits and the characters C(_ ! $ ~ : # [ ] @ ( ) * + , = / - . %) are allowed; '
+                'with V(Regex) it must be a valid regular expression without lookahead or lookbehind.'],
+        'match_type': 'How the URL is matched (service default V(Contains)).',
+    }),
+    'user_agent': ('The C(User-Agent) header matches.', {
+        'user_agent': 'The user agent text, at most 300 characters.',
+        'match_type': 'How the text is matched (service default V(Contains)).',
+    }),
+    'header': ('A request header has a value.', {
+        'header': 'Header name, 1 to 50 letters, digits and C(-).',
+        'value': 'Header value, 1 to 100 printable ASCII characters.',
+        'match_type': 'How the value is matched (service default V(Contains)).',
+    }),
+    'header_exists': ('A request header is present.', {
+        'header': 'Header name, 1 to 50 letters, digits and C(-).',
+    }),
+    'response_header': ('A response header has a value.', {
+        'header': 'Header name, 1 to 50 letters, digits and C(-).',
+        'value': 'Header value, 1 to 100 printable ASCII characters.',
+        'match_type': 'How the value is matched (service default V(Contains)).',
+    }),
+    'response_header_exists': ('A response header is present.', {
+        'header': 'Header name, 1 to 50 letters, digits and C(-).',
+    }),
+    'http_method': ('The request uses an HTTP method.', {
+        'http_method': 'The method.',
+    }),
+    'file_extension': ('The requested file has one of the extensions.', {
+        'file_extension': '1 to 20 extensions without their dot, each 1 to 10 lower-case letters and digits (V(pdf), not V(.pdf)).',
+    }),
+    'content_type': ('The request has one of the content types.', {
+        'content_type': '1 to 10 content types, each 1 to 50 characters.',
+    }),
+    'country': ('The request comes from one of the countries.', {
+        'country_code': '1 to 100 ISO 3166-1 alpha-2 country codes in upper case, for example V(DE) (V(de) fails validation).',
+    }),
+    'organization': ('The client IP address belongs to an organization.', {
+        'organization': 'Organization name, at most 100 characters.',
+    }),
+    'owner_types': ('The client IP address belongs to one of the owner types.', {
+        'owner_types': 'At least one owner type (service default V([COMMERCIAL])).',
+    }),
+    'tags': ('The request carries one of the tags the WAAP assigned.', {
+        'tags': '1 to 5 tags.',
+    }),
+    'session_request_count': ('The session has made at least a number of requests.', {
+        'request_count': 'The number of requests, at least 1.',
+    }),
+    'user_defined_tags': ('The request carries one of the user-defined tags.', {
+        'tags': '1 to 10 tags, each 1 to 50 characters, a letter first, then letters, digits and spaces.',
+    }),
+    'request_rate': (['The client exceeds a request rate on a path.', 'This kind takes no C(negation).'], {
+        'path_pattern': 'Regular expression of the paths counted, 1 to 500 characters.',
+        'requests': 'Number of requests in O(conditions[].request_rate.time) seconds, at least 20.',
+        'time': 'Length of the window in seconds, 1 to 3600.',
+        'ips': 'Count only requests from these IP addresses (at most 10).',
+        'http_methods': 'Count only requests with these methods.',
+        'user_defined_tag': 'Count only requests with this user-defined tag (1 to 50 characters, a letter first, then letters, digits and spaces).',
+    }),
+}
+NEGATION_DOC = "Invert the condition (service default V(false))."

@@ -154,13 +154,9 @@ class FirewallRulesInfo(GcoreModule):
 
     def run(self):
         rules = list(self.client.paginate(PATH, list_params(self.params, FILTERS), page_size=self.params["page_size"],
-                                          max_offset=MAX_OFFSET, max_results=self.params["max_results"], on_cap=self._cap))
+                                          max_offset=MAX_OFFSET, max_results=self.params["max_results"],
+                                          on_cap=self.cap_warning("firewall rule listing", MAX_OFFSET)))
         return {"firewall_rules": rules, "count": len(rules)}
-
-    def _cap(self, offset):
-        self.module.warn("The firewall rule listing stopped at offset %s, the most the service serves (%s); more rules "
-                         "may match. Narrow the listing with name, description, action, enabled or domain_ids"
-                         % (offset, MAX_OFFSET))
 
 
 def main():

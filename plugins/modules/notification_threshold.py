@@ -94,14 +94,13 @@ diff:
     after: {threshold: 90, state: present}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 
-PATH = "/cloud/v2/client_quotas/%s/notification_threshold"
 DEFAULT_THRESHOLD = 80
 
 
 class NotificationThreshold(GcoreResourceModule):
-    result_key = "notification_threshold"
     argument_spec = dict(
         client_id=dict(type="int", required=True),
         threshold=dict(type="int"),
@@ -109,9 +108,16 @@ class NotificationThreshold(GcoreResourceModule):
     )
     module_kwargs = dict(required_if=[("state", "present", ("threshold",))])
 
-    def __init__(self):
-        self.current = None  # the record as read by find(), whatever the state
-        super().__init__()
+    # ---- the resource: one record per client, written with PUT ----------------------------
+    noun = "notification threshold"
+    result_key = "notification_threshold"
+    paths = dict(item="/cloud/v2/client_quotas/{client_id}/notification_threshold")
+    paths["create"] = paths["item"]
+    id_option = name_option = None
+    members = (Member("threshold"),)
+    create_method = update_method = "PUT"
+    read_after_update = False  # the PUT answers with the record
+    delete_returns = "read"  # a DELETE restores the default: the record read again
 
     def validate(self):
         super().validate()
@@ -120,41 +126,18 @@ class NotificationThreshold(GcoreResourceModule):
         if self.params["state"] == "absent":
             require(self.params["threshold"] is None, "threshold", "only with state present")
 
-    @property
-    def path(self):
-        return PATH % self.params["client_id"]
+    def exists(self, record):
+        """Under state absent, the default threshold counts as absent: there is nothing to restore."""
+        return record is not None and not (self.params["state"] == "absent" and record.get("threshold") == DEFAULT_THRESHOLD)
 
-    def find(self):
-        self.current = self.client.get_or_none(self.path)
-        if self.params["state"] == "absent" and self.current is not None and self.current.get("threshold") == DEFAULT_THRESHOLD:
-            return None  # the default already applies: nothing to restore
-        return self.current
+    def returned(self, record):
+        return record  # the record as read last, whatever the state
 
-    def view(self, record):
-        return {"threshold": record.get("threshold")}
-
-    def wanted(self):
+    def create_body(self):
         return {"threshold": self.params["threshold"]}
 
-    def _put(self):
-        return self.client.request("PUT", self.path, json={"threshold": self.params["threshold"]})
-
-    def create(self):
-        return self._put()
-
-    def update(self, record, changes):
-        return self._put()
-
-    def delete(self, record):
-        self.client.request("DELETE", self.path)
-        self.current = self.client.get_or_none(self.path)
-        return self.current
-
-    def run(self):
-        result = super().run()
-        if result[self.result_key] is None:
-            result[self.result_key] = self.current  # the record as read last (find() reads it again after a failed write)
-        return result
+    def update_body(self, changes, record):
+        return self.create_body()
 
 
 def main():

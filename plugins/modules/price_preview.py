@@ -40,76 +40,10 @@ options:
   interfaces:
     description:
       - Network interfaces of each instance, in order; at least one.
-      - Each item is one of four variants chosen by O(interfaces[].type).
-      - A field given for a type that has no such field, or missing where the type requires it, fails validation before
-        any request is sent.
-      - Only the fields given are sent.
-    type: list
-    elements: dict
+      - Each item is one of four variants chosen by O(interfaces[].type), documented in the suboptions;
+        a field given for a type that has no such field, or missing where the type requires it, fails validation
+        before any request is sent. Only the fields given are sent.
     required: true
-    suboptions:
-      type:
-        description:
-          - V(external) attaches the server to the default external network (a public IP).
-          - V(subnet) takes an address from a given subnet (O(interfaces[].network_id) and O(interfaces[].subnet_id) required).
-          - V(any_subnet) takes an address from the subnet with the most free addresses in a network
-            (O(interfaces[].network_id) required).
-          - V(reserved_fixed_ip) attaches an existing reserved fixed IP port (O(interfaces[].port_id) required).
-        type: str
-        choices: [external, subnet, any_subnet, reserved_fixed_ip]
-        default: external
-      interface_name:
-        description:
-          - Name of the interface, at most 37 characters. Any type.
-        type: str
-      ip_family:
-        description:
-          - IP family of the address; V(dual) gives both. Only for V(external) and V(any_subnet).
-          - When not set, the service uses V(ipv4).
-        type: str
-        choices: [ipv4, ipv6, dual]
-      network_id:
-        description:
-          - UUID of the network. Required for V(subnet) and V(any_subnet), not allowed for other types.
-        type: str
-      subnet_id:
-        description:
-          - UUID of the subnet. Required for V(subnet), not allowed for other types.
-        type: str
-      port_id:
-        description:
-          - ID of the reserved fixed IP port. Required for V(reserved_fixed_ip), not allowed for other types.
-        type: str
-      ip_address:
-        description:
-          - A fixed IPv4 or IPv6 address to request from the network. Only for V(any_subnet).
-        type: str
-      floating_ip:
-        description:
-          - A floating (public) IP for the interface. Not allowed for V(external).
-        type: dict
-        suboptions:
-          source:
-            description:
-              - V(new) creates a floating IP; V(existing) attaches O(interfaces[].floating_ip.existing_floating_id).
-            type: str
-            required: true
-            choices: [new, existing]
-          existing_floating_id:
-            description:
-              - UUID of an existing floating IP. Required when O(interfaces[].floating_ip.source=existing), not allowed otherwise.
-            type: str
-      security_groups:
-        description:
-          - Security groups applied to the interface. Any type.
-        type: list
-        elements: dict
-        suboptions:
-          id:
-            description:
-              - UUID of the security group.
-            type: str
-            required: true
   volumes:
     description:
       - Volumes of each instance. Only the fields given are sent.
@@ -151,6 +85,7 @@ options:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
+  - gcore.platform.interfaces
   - gcore.platform.attributes.INFO_MODULE
 seealso:
   - module: gcore.platform.quota_check
@@ -256,9 +191,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     ValidationError,
     check_range,
     check_uuid,
+    strip_none,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
-    compact,
     interfaces_body,
     interfaces_option,
     validate_interfaces,
@@ -399,7 +334,7 @@ class PricePreview(GcoreModule):
 
     def body(self):
         params = self.params
-        return compact(dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
+        return strip_none(dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
                             interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"]))
 
     def run(self):

@@ -262,33 +262,22 @@ diff:
         enable_snat: true
 """
 
-import time
-
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    GcoreResourceModule,
     ValidationError,
     check_length,
     check_pattern,
     check_uuid,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import (
+    LIST_PAGE_SIZE,
+    MEMBERS,
     NAME_PATTERN,
     NAME_RULE,
     canonical_routes,
-    desired_gateway,
-    find_by_name,
     route_problem,
-    router_changes,
-    router_view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout, poll_interval
-
-LIST = "/cloud/v1/routers/%s/%s"
-ONE = "/cloud/v1/routers/%s/%s/%s"
-PATCH = "/cloud/v2/routers/%s/%s/%s"
-CONFLICT_RETRIES = 3  # 409 answers (router locked) re-sent after the lock is gone; never more than api_retries
 
 
 class Router(GcoreResourceModule):
@@ -309,7 +298,21 @@ class Router(GcoreResourceModule):
     cloud = True
     waits = True
     module_kwargs = dict(required_one_of=[("id", "name")])
+
+    # ---- the resource ----------------------------------------------------------------------
+    noun = "router"
     result_key = "router"
+    scope = "project {project_id}, region {region_id}"
+    paths = dict(
+        list="/cloud/v1/routers/{project_id}/{region_id}",
+        item="/cloud/v1/routers/{project_id}/{region_id}/{id}",
+        update="/cloud/v2/routers/{project_id}/{region_id}/{id}",
+    )
+    page_size = LIST_PAGE_SIZE
+    members = MEMBERS
+    asynchronous = True  # writes answer {tasks}
+    created_key = "routers"  # the finished create task's created_resources member
+    lock = "task_id"  # the record member naming the task that locks the router
 
     def validate(self):
         super().validate()
@@ -329,65 +332,7 @@ class Router(GcoreResourceModule):
             require(gateway["type"] != "default" or not gateway["network_id"], "external_gateway_info.network_id",
                     "not accepted with external_gateway_info.type default (the platform chooses the network)")
 
-    # ---- reading and comparing ------------------------------------------------------------
-    def run(self):
-        self.result["tasks"] = []
-        return super().run()
-
-    def find(self):
-        record = self.lookup()
-        if record is not None and record.get("task_id") and not self.check_mode and self.needs_write(record):
-            record = self.wait_unlocked(record)
-        return record
-
-    def lookup(self):
-        router_id, name = self.params["id"], self.params["name"]
-        if router_id:
-            record = self.read(router_id)
-            if record is None and self.params["state"] == "present":
-                self.module.fail_json(msg="Router %s does not exist in project %s, region %s (a router ID cannot be created)"
-                                      % (router_id, self.params["project_id"], self.params["region_id"]), **self.result)
-            return record
-        matches = find_by_name(self.client, self.cloud_path(LIST), name)
-        if len(matches) > 1:
-            self.module.fail_json(msg="%s routers are named %r: %s; give the id of the one to manage"
-                                  % (len(matches), name, ", ".join(router["id"] for router in matches)), **self.result)
-        return matches[0] if matches else None
-
-    def read(self, router_id):
-        return self.client.get_or_none(self.cloud_path(ONE, router_id))
-
-    def needs_write(self, record):
-        return self.params["state"] == "absent" or bool(self.differences(record))
-
-    def view(self, record):
-        return router_view(record)
-
-    def wanted(self):
-        gateway = self.params["external_gateway_info"]
-        return {
-            "name": self.params["name"],
-            "routes": canonical_routes(self.params["routes"]),
-            "external_gateway_info": desired_gateway(gateway, None) if gateway else None,
-        }
-
-    def differences(self, record):
-        params = self.params
-        try:
-            return router_changes(record, params["name"], params["routes"], params["external_gateway_info"])
-        except ValueError as exc:
-            raise ValidationError(str(exc))
-
-    # ---- writes ---------------------------------------------------------------------------
-    def write(self, func, done, *args):
-        record = super().write(func, done, *args)
-        if record and record.get("task_id") and self.params["wait"] and self.params["state"] == "present":
-            # found again after an ambiguous failure, still being built or changed: wait for it as for our own task
-            self.result["tasks"] = self.result["tasks"] or [record["task_id"]]
-            record = self.wait_unlocked(record)
-        return record
-
-    def create(self):
+    def create_body(self):
         params = self.params
         body = {"name": params["name"]}
         if params["routes"] is not None:
@@ -396,73 +341,12 @@ class Router(GcoreResourceModule):
         if gateway:
             body["external_gateway_info"] = dict((key, value) for key, value in gateway.items() if value is not None)
             body["external_gateway_info"].setdefault("enable_snat", True)
-        tasks = self.client.request("POST", self.cloud_path(LIST), json=body)["tasks"]
-        self.result["tasks"] = tasks
-        if not params["wait"]:
-            return None
-        created = [router_id for task in self.wait_for(tasks)
-                   for router_id in ((task.get("created_resources") or {}).get("routers") or [])]
-        if created:
-            return self.client.get(self.cloud_path(ONE, created[0]))
-        matches = find_by_name(self.client, self.cloud_path(LIST), params["name"])
-        return matches[0] if len(matches) == 1 else None
+        return body
 
-    def update(self, record, changes):
-        body = dict(changes)
-        if "external_gateway_info" in body:
-            body["external_gateway_info"] = dict(body["external_gateway_info"], type="manual")
-        tasks = self.locked_write("PATCH", self.cloud_path(PATCH, record["id"]), record, body)
-        return self.finish(tasks, record, lambda: self.client.get(self.cloud_path(ONE, record["id"])))
-
-    def delete(self, record):
-        tasks = self.locked_write("DELETE", self.cloud_path(ONE, record["id"]), record)
-        if tasks is None:  # deleted by someone else meanwhile
-            self.result["changed"] = False
-            return None
-        return self.finish(tasks, record, lambda: None)
-
-    def finish(self, tasks, before, read_after):
-        self.result["tasks"] = tasks
-        if not self.params["wait"]:
-            return before
-        self.wait_for(tasks)
-        return read_after()
-
-    # ---- the router lock ------------------------------------------------------------------
-    def locked_write(self, method, path, record, body=None):
-        """Send a PATCH or DELETE and return its task IDs (None: the router went away before a DELETE).
-
-        A 409 (locked router, nothing applied) is sent again once the lock is gone.
-        """
-        deadline = time.monotonic() + self.params["wait_timeout"]
-        resends = min(CONFLICT_RETRIES, self.params["api_retries"])
-        for attempt in range(resends + 1):
-            try:
-                return (self.client.request(method, path, json=body) or {}).get("tasks") or []
-            except ApiError as exc:
-                if method == "DELETE" and exc.status == 404:
-                    return None
-                if exc.status != 409 or attempt == resends:
-                    raise
-                if not self.wait_unlocked(self.read(record["id"]) or {}, deadline):
-                    if method == "DELETE":
-                        return None
-                    raise
-        return None  # not reached
-
-    def wait_unlocked(self, record, deadline=None):
-        """Wait while ``record`` is locked by a task; return it as read last (None when it is gone)."""
-        deadline = deadline or time.monotonic() + self.params["wait_timeout"]
-        start = time.monotonic()
-        while record and record.get("task_id"):
-            now = time.monotonic()
-            if now >= deadline:
-                task = self.tasks.get(record["task_id"])
-                raise TaskTimeout("Router %s is locked by task %s, still %s after wait_timeout=%ss"
-                                  % (record["id"], record["task_id"], task.get("state"), self.params["wait_timeout"]), task)
-            time.sleep(min(poll_interval(now - start), deadline - now))
-            record = self.read(record["id"])
-        return record
+    def update_body(self, changes, record):
+        if "external_gateway_info" in changes:
+            return dict(changes, external_gateway_info=dict(changes["external_gateway_info"], type="manual"))
+        return changes
 
 
 def main():

@@ -157,14 +157,15 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
 INT64_MAX = 2 ** 63 - 1
-V1_PATH = "/storage/provisioning/v1/storage/%s"
+V1_PATH = "/storage/provisioning/v1/storage/{storage_id}"
 V4_PATHS = {
-    "s3_compatible": "/storage/v4/object_storages/%s",
-    "sftp": "/storage/v4/sftp_storages/%s",
+    "s3_compatible": "/storage/v4/object_storages/{storage_id}",
+    "sftp": "/storage/v4/sftp_storages/{storage_id}",
 }
 GONE = frozenset(("deleting", "deleted"))
 # Members that hold credentials, at any depth of a storage record (compared case-insensitively).
@@ -189,95 +190,66 @@ def says_absent(error):
     return error.status == 404 or (error.status == 400 and bool(MISSING_TEXT.search(str(error.detail or ""))))
 
 
-def is_gone(record):
-    return record is None or record.get("provisioning_status") in GONE
-
-
 class Storage(GcoreResourceModule):
     argument_spec = dict(
         storage_id=dict(type="int", required=True),
         state=dict(type="str", choices=["absent"], default="absent"),
         type=dict(type="str", choices=["s3_compatible", "sftp"]),
     )
+
+    # ---- the resource: read and deleted by ID, on the v4 path of its type or the v1 path ----
+    noun = "storage"
     result_key = "storage"
-    raced = False  # the storage was deleted by someone else between our read and our DELETE
-    found_kind = None  # the type of the storage read through the v1 API
-    deleted = None  # the record (without credentials) that the DELETE was sent for
+    id_option = "storage_id"
+    name_option = None
+    delete_returns = "before"  # the result is the record that went
 
     def validate(self):
         super().validate()
         check_range("storage_id", self.params["storage_id"], low=1, high=INT64_MAX)
 
-    def path(self, kind):
-        return (V4_PATHS[kind] if kind else V1_PATH) % self.params["storage_id"]
-
-    def read(self, kind):
-        """The record as the service sends it (credentials included), or None when it says absent."""
-        try:
-            return self.client.get(self.path(kind))
-        except ApiError as exc:
-            if says_absent(exc):
-                return None
-            raise
-
-    def find(self):
+    @property
+    def paths(self):
         kind = self.params["type"]
-        record = self.read(kind)
-        if record is None and kind:
+        return {"item": V4_PATHS[kind] if kind else V1_PATH}
+
+    def gone(self, error):
+        return says_absent(error)
+
+    def exists(self, record):
+        return record is not None and record.get("provisioning_status") not in GONE
+
+    def shown(self, record):
+        return without_credentials(record)
+
+    def returned(self, record):
+        return without_credentials(record) if record is not None and self.exists(record) else None
+
+    def report(self, record):
+        kind = self.params["type"]
+        if kind and record is None:
             self.hint_other_kind(kind)
-        if not kind and record is not None:
-            self.found_kind = record.get("type")
-        return None if is_gone(record) else record
+        if not kind:
+            self.deprecate_v1(record.get("type") if record else None)
 
     def hint_other_kind(self, kind):
         """``type`` may be wrong: a storage of the other kind with this ID would be left alone. Say so."""
         other = "sftp" if kind == "s3_compatible" else "s3_compatible"
-        if not is_gone(self.read(other)):
+        try:
+            found = self.client.get(V4_PATHS[other].format(**self.params))
+        except ApiError as exc:
+            if not says_absent(exc):
+                raise
+            found = None
+        if self.exists(found):
             self.module.warn("Storage %s is not an %s storage but an %s one, so nothing was deleted; set type=%s to delete it."
                              % (self.params["storage_id"], kind, other, other))
 
-    def view(self, record):
-        return without_credentials(record)
-
-    def wanted(self):
-        return {}
-
-    def delete(self, record):
-        self.deleted = self.view(record)
-        try:
-            self.client.request("DELETE", self.path(self.params["type"]))
-        except ApiError as exc:
-            if not says_absent(exc):
-                raise  # a lost answer (timeout, 5xx) is settled by the base: it reads the state again, never re-sends
-            # Deleted by someone else between our read and our DELETE: nothing changed here.
-            self.raced = True
-            return None
-        return self.deleted
-
-    def run(self):
-        try:
-            result = super().run()
-        except ApiError:
-            self.result["changed"] = False  # the DELETE failed and the storage is still there
-            raise
-        finally:
-            if not self.params["type"]:
-                self.deprecate_v1()
-        if self.raced:
-            self.result["changed"] = False
-            self.result["diff"] = {"before": {"state": "absent"}, "after": {"state": "absent"}}
-        elif self.result["changed"] and not self.check_mode:
-            # The base settles a lost answer by reading the state again; return the record read before either way.
-            result[self.result_key] = self.deleted
-        # Whatever path produced it (check mode returns the record as found), never return a credential.
-        result[self.result_key] = without_credentials(result[self.result_key])
-        return result
-
-    def deprecate_v1(self):
+    def deprecate_v1(self, found_kind):
         advice = "set type=s3_compatible (DELETE /storage/v4/object_storages/{storage_id}) for an S3-compatible storage " \
                  "or type=sftp (DELETE /storage/v4/sftp_storages/{storage_id}) for an SFTP storage"
-        if self.found_kind in V4_PATHS:
-            advice += "; storage %s is %s, so set type=%s" % (self.params["storage_id"], self.found_kind, self.found_kind)
+        if found_kind in V4_PATHS:
+            advice += "; storage %s is %s, so set type=%s" % (self.params["storage_id"], found_kind, found_kind)
         self.module.deprecate(
             "gcore.platform.storage without the type option calls the deprecated API DELETE "
             "/storage/provisioning/v1/storage/{storage_id}: %s." % advice,

@@ -115,264 +115,9 @@ options:
       - Required to create the rule. When given, the list replaces the rule's conditions.
     type: list
     elements: dict
-    suboptions:
-      ip:
-        description: The client IP address is O(conditions[].ip.ip_address).
-        type: dict
-        suboptions:
-          ip_address:
-            description: An IPv4 or IPv6 address.
-            type: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      ip_range:
-        description: The client IP address is within a range.
-        type: dict
-        suboptions:
-          lower_bound:
-            description: First IPv4 or IPv6 address of the range.
-            type: str
-            required: true
-          upper_bound:
-            description: Last IPv4 or IPv6 address of the range, of the same family as O(conditions[].ip_range.lower_bound) and not below it.
-            type: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      url:
-        description: The request URL matches.
-        type: dict
-        suboptions:
-          url:
-            description:
-              - The URL or pattern, 1 to 500 characters.
-              - 'With V(Exact) or V(Contains) only letters, digits and the characters C(_ ! $ ~ : # [ ] @ ( ) * + , = / - . %) are allowed;
-                with V(Regex) it must be a valid regular expression without lookahead or lookbehind.'
-            type: str
-            required: true
-          match_type:
-            description: How the URL is matched (service default V(Contains)).
-            type: str
-            choices: [Exact, Contains, Regex]
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      user_agent:
-        description: The C(User-Agent) header matches.
-        type: dict
-        suboptions:
-          user_agent:
-            description: The user agent text, at most 300 characters.
-            type: str
-            required: true
-          match_type:
-            description: How the text is matched (service default V(Contains)).
-            type: str
-            choices: [Exact, Contains]
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      header:
-        description: A request header has a value.
-        type: dict
-        suboptions:
-          header:
-            description: Header name, 1 to 50 letters, digits and C(-).
-            type: str
-            required: true
-          value:
-            description: Header value, 1 to 100 printable ASCII characters.
-            type: str
-            required: true
-          match_type:
-            description: How the value is matched (service default V(Contains)).
-            type: str
-            choices: [Exact, Contains]
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      header_exists:
-        description: A request header is present.
-        type: dict
-        suboptions:
-          header:
-            description: Header name, 1 to 50 letters, digits and C(-).
-            type: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      response_header:
-        description: A response header has a value.
-        type: dict
-        suboptions:
-          header:
-            description: Header name, 1 to 50 letters, digits and C(-).
-            type: str
-            required: true
-          value:
-            description: Header value, 1 to 100 printable ASCII characters.
-            type: str
-            required: true
-          match_type:
-            description: How the value is matched (service default V(Contains)).
-            type: str
-            choices: [Exact, Contains]
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      response_header_exists:
-        description: A response header is present.
-        type: dict
-        suboptions:
-          header:
-            description: Header name, 1 to 50 letters, digits and C(-).
-            type: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      http_method:
-        description: The request uses an HTTP method.
-        type: dict
-        suboptions:
-          http_method:
-            description: The method.
-            type: str
-            required: true
-            choices: [CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE]
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      file_extension:
-        description: The requested file has one of the extensions.
-        type: dict
-        suboptions:
-          file_extension:
-            description: 1 to 20 extensions without their dot, each 1 to 10 lower-case letters and digits (V(pdf), not V(.pdf)).
-            type: list
-            elements: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      content_type:
-        description: The request has one of the content types.
-        type: dict
-        suboptions:
-          content_type:
-            description: 1 to 10 content types, each 1 to 50 characters.
-            type: list
-            elements: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      country:
-        description: The request comes from one of the countries.
-        type: dict
-        suboptions:
-          country_code:
-            description: 1 to 100 ISO 3166-1 alpha-2 country codes in upper case, for example V(DE) (V(de) fails validation).
-            type: list
-            elements: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      organization:
-        description: The client IP address belongs to an organization.
-        type: dict
-        suboptions:
-          organization:
-            description: Organization name, at most 100 characters.
-            type: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      owner_types:
-        description: The client IP address belongs to one of the owner types.
-        type: dict
-        suboptions:
-          owner_types:
-            description: At least one owner type (service default V([COMMERCIAL])).
-            type: list
-            elements: str
-            choices: [COMMERCIAL, EDUCATIONAL, GOVERNMENT, HOSTING_SERVICES, ISP, MOBILE_NETWORK, NETWORK, RESERVED]
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      tags:
-        description: The request carries one of the tags the WAAP assigned.
-        type: dict
-        suboptions:
-          tags:
-            description: 1 to 5 tags.
-            type: list
-            elements: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      session_request_count:
-        description: The session has made at least a number of requests.
-        type: dict
-        suboptions:
-          request_count:
-            description: The number of requests, at least 1.
-            type: int
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      user_defined_tags:
-        description: The request carries one of the user-defined tags.
-        type: dict
-        suboptions:
-          tags:
-            description: 1 to 10 tags, each 1 to 50 characters, a letter first, then letters, digits and spaces.
-            type: list
-            elements: str
-            required: true
-          negation:
-            description: Invert the condition (service default V(false)).
-            type: bool
-      request_rate:
-        description:
-          - The client exceeds a request rate on a path.
-          - This kind takes no C(negation).
-        type: dict
-        suboptions:
-          path_pattern:
-            description: Regular expression of the paths counted, 1 to 500 characters.
-            type: str
-            required: true
-          requests:
-            description: Number of requests in O(conditions[].request_rate.time) seconds, at least 20.
-            type: int
-            required: true
-          time:
-            description: Length of the window in seconds, 1 to 3600.
-            type: int
-            required: true
-          ips:
-            description: Count only requests from these IP addresses (at most 10).
-            type: list
-            elements: str
-          http_methods:
-            description: Count only requests with these methods.
-            type: list
-            elements: str
-            choices: [CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE]
-          user_defined_tag:
-            description: Count only requests with this user-defined tag (1 to 50 characters, a letter first, then letters, digits and spaces).
-            type: str
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.waap_conditions
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.waap_custom_rule_info
@@ -476,27 +221,19 @@ diff:
     after: {state: present, name: Block scrapers, action: {captcha: {}}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule, ValidationError, check_length, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
+    CUSTOM_RULE_MEMBERS,
     MAX_OFFSET,
     PAGE_SIZE,
     action_argument_spec,
-    action_matches,
-    action_to_send,
     condition_argument_spec,
-    normalise_action,
-    normalise_conditions,
-    same_conditions,
-    same_description,
-    strip_none,
+    custom_rule_body,
     validate_action,
     validate_conditions,
     validate_rule_name,
 )
-
-RULES = "/waap/v1/domains/%s/custom-rules"
-RULE = RULES + "/%s"
 
 
 class WaapCustomRule(GcoreResourceModule):
@@ -511,8 +248,19 @@ class WaapCustomRule(GcoreResourceModule):
         conditions=dict(type="list", elements="dict", options=condition_argument_spec()),
     )
     module_kwargs = dict(required_one_of=[["id", "name"]])
+
+    # ---- the resource ----------------------------------------------------------------------
+    noun = "rule"
+    title = "Custom rule"
     result_key = "custom_rule"
-    creating = False
+    scope = "domain {domain_id}"
+    paths = dict(list="/waap/v1/domains/{domain_id}/custom-rules", item="/waap/v1/domains/{domain_id}/custom-rules/{id}")
+    page_size = PAGE_SIZE
+    max_offset = MAX_OFFSET
+    members = CUSTOM_RULE_MEMBERS
+    required_to_create = ("action", "conditions")
+    create_ok = (201,)
+    update_ok = delete_ok = (204,)
 
     def validate(self):
         super().validate()
@@ -524,101 +272,8 @@ class WaapCustomRule(GcoreResourceModule):
         validate_action("action", params["action"])
         validate_conditions("conditions", params["conditions"])
 
-    # ---- identity --------------------------------------------------------------------------
-    def find(self):
-        params = self.params
-        if params["id"] is not None:
-            return self.client.get_or_none(RULE % (params["domain_id"], params["id"]))
-        rules = self.client.paginate(RULES % params["domain_id"], {"name": params["name"]},
-                                     page_size=PAGE_SIZE, max_offset=MAX_OFFSET, on_cap=self._cap_warning)
-        matches = [rule for rule in rules if rule.get("name") == params["name"]]
-        if len(matches) > 1:
-            self.module.fail_json(msg="%s rules of domain %s are named %r (ids %s); give the id of the one to manage"
-                                  % (len(matches), params["domain_id"], params["name"],
-                                     ", ".join(str(rule.get("id")) for rule in matches)), **self.result)
-        return matches[0] if matches else None
-
-    def _cap_warning(self, offset):
-        self.module.warn("The rule list of domain %s was read up to offset %s, the service's maximum; rules beyond it "
-                         "were not compared" % (self.params["domain_id"], offset))
-
-    # ---- comparison -----------------------------------------------------------------------
-    def view(self, record):
-        return {
-            "name": record.get("name"),
-            "description": record.get("description") or "",
-            "enabled": record.get("enabled"),
-            "action": normalise_action(record.get("action")),
-            "conditions": normalise_conditions(record.get("conditions")),
-        }
-
-    def wanted(self):
-        params = self.params
-        wanted = {}
-        if params["name"] is not None:
-            wanted["name"] = params["name"]
-        if params["description"] is not None:
-            wanted["description"] = params["description"]
-        if params["enabled"] is not None or self.creating:
-            wanted["enabled"] = True if params["enabled"] is None else params["enabled"]
-        if params["action"] is not None:
-            wanted["action"] = normalise_action(params["action"])
-        if params["conditions"] is not None:
-            wanted["conditions"] = normalise_conditions(params["conditions"])
-        return wanted
-
-    def differences(self, record):
-        """The members to PATCH: only those given that differ from the rule (service defaults filled in)."""
-        params = self.params
-        changes = {}
-        if params["name"] is not None and params["name"] != record.get("name"):
-            changes["name"] = params["name"]
-        if params["description"] is not None and not same_description(params["description"], record.get("description")):
-            changes["description"] = params["description"]
-        if params["enabled"] is not None and params["enabled"] != record.get("enabled"):
-            changes["enabled"] = params["enabled"]
-        if params["action"] is not None and not action_matches(params["action"], record.get("action")):
-            changes["action"] = action_to_send(params["action"], record.get("action"))
-        if params["conditions"] is not None and not same_conditions(params["conditions"], record.get("conditions")):
-            changes["conditions"] = normalise_conditions(params["conditions"])
-        return changes
-
-    # ---- writes ----------------------------------------------------------------------------
-    def check_create(self):
-        params = self.params
-        if params["id"] is not None:
-            self.module.fail_json(msg="Custom rule %s does not exist in domain %s; a new rule gets its id from the service, "
-                                  "so leave id out to create one by name" % (params["id"], params["domain_id"]), **self.result)
-        self.creating = True
-        missing = [option for option in ("action", "conditions") if params[option] is None]
-        if missing:
-            raise ValidationError("%s: required to create the rule %r" % (" and ".join(missing), params["name"]))
-
-    def create(self):
-        params = self.params
-        body = {
-            "name": params["name"],
-            "enabled": True if params["enabled"] is None else params["enabled"],
-            "action": strip_none(params["action"]),
-            "conditions": normalise_conditions(params["conditions"]),
-        }
-        if params["description"] is not None:
-            body["description"] = params["description"]
-        return self.client.request("POST", RULES % params["domain_id"], json=body, ok=(201,))
-
-    def update(self, record, changes):
-        path = RULE % (self.params["domain_id"], record["id"])
-        self.client.request("PATCH", path, json=changes, ok=(204,))
-        return self.client.get(path)
-
-    def delete(self, record):
-        try:
-            self.client.request("DELETE", RULE % (self.params["domain_id"], record["id"]), ok=(204,))
-        except ApiError as exc:
-            if exc.status != 404:
-                raise
-            self.result["changed"] = False  # deleted by someone else in the meantime
-        return None
+    def create_body(self):
+        return custom_rule_body(self.params)
 
 
 def main():

@@ -132,12 +132,9 @@ class WaapCustomRuleInfo(GcoreModule):
 
     def run(self):
         rules = list(self.client.paginate(PATH % self.params["domain_id"], list_params(self.params, FILTERS),
-                                          page_size=PAGE_SIZE, max_offset=MAX_OFFSET, on_cap=self._cap))
+                                          page_size=PAGE_SIZE, max_offset=MAX_OFFSET,
+                                          on_cap=self.cap_warning("custom rule listing of domain %s" % self.params["domain_id"], MAX_OFFSET)))
         return {"custom_rules": rules, "count": len(rules)}
-
-    def _cap(self, offset):
-        self.module.warn("The custom rule listing of domain %s stopped at offset %s, the most the service serves (%s); "
-                         "narrow it with the filters" % (self.params["domain_id"], offset, MAX_OFFSET))
 
 
 def main():

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
@@ -17,7 +16,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     validate_floating_ip,
     validate_interfaces,
 )
-from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
 NET = "0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90"
 SUBNET = "7d2f4a1b-3c5e-4f6a-8b9c-0d1e2f3a4b5c"
@@ -120,22 +118,3 @@ def test_the_field_table_matches_the_published_variants():
         assert ("ip_family" in fields) == (kind in ("external", "any_subnet"))
         assert ("floating_ip" in fields) == (kind != "external")
     assert set(INTERFACE_SPEC) == {"type"} | set().union(*(fields for fields, _required in FIELDS.values()))
-
-
-def _documented(module):
-    return yaml.safe_load(module.DOCUMENTATION)["options"]
-
-
-@pytest.mark.parametrize("module, required", [(quota_check, False), (price_preview, True)])
-def test_both_modules_document_the_shared_interfaces_alike(module, required):
-    option = _documented(module)["interfaces"]
-    assert option.get("required", False) is required
-    suboptions = option["suboptions"]
-    assert set(suboptions) == set(INTERFACE_SPEC)
-    for name, spec in INTERFACE_SPEC.items():
-        assert suboptions[name]["type"] == spec["type"], name
-        assert suboptions[name].get("choices") == spec.get("choices"), name
-        assert suboptions[name].get("default") == spec.get("default"), name
-    assert set(suboptions["floating_ip"]["suboptions"]) == set(FLOATING_IP_SPEC)
-    other = _documented(price_preview if module is quota_check else quota_check)["interfaces"]["suboptions"]
-    assert suboptions == other

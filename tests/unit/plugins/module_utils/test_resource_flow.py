@@ -11,52 +11,61 @@ from unittest import mock
 import pytest
 from ansible.module_utils.testing import patch_module_args
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+
+VERBS = {"POST": "create", "PATCH": "update", "DELETE": "delete"}
+
+
+class Store:
+    """The service, held in memory: one record at /thing."""
+
+    def __init__(self, stub):
+        self.stub = stub
+
+    def request(self, method, path, params=None, json=None, ok=None):
+        stub = self.stub
+        stub.writes.append(VERBS[method])
+        if stub.failures:
+            error = stub.failures.pop(0)
+            if error.status == 502:  # the service did it, the answer was lost
+                self.apply(method, json)
+            raise error
+        return self.apply(method, json)
+
+    def apply(self, method, body):
+        if method == "DELETE":
+            self.stub.store.pop("thing")
+            return None
+        self.stub.store["thing"] = dict(self.stub.store.get("thing") or {}, **body)
+        return dict(self.stub.store["thing"])
+
+    def get(self, path, params=None):
+        if "thing" not in self.stub.store:
+            raise ApiError("GET", path, 404, "not found")
+        return dict(self.stub.store["thing"])
 
 
 class Stub(GcoreResourceModule):
-    """A resource with one managed member, ``size``."""
+    """A resource with one managed member, ``size``: a declaration, nothing of the flow."""
 
     argument_spec = dict(state=dict(type="str", choices=["present", "absent"], default="present"), size=dict(type="int"))
     result_key = "thing"
+    id_option = name_option = None
+    paths = dict(item="/thing", create="/thing")
+    members = (Member("size"),)
     store = {}
     writes = []
     failures = []
 
-    def find(self):
-        return self.store.get("thing")
-
-    def view(self, record):
-        return {"size": record["size"]}
-
-    def wanted(self):
-        return {} if self.params["size"] is None else {"size": self.params["size"]}
-
-    def _write(self, name, record):
-        self.writes.append(name)
-        if self.failures:
-            error = self.failures.pop(0)
-            if error.status == 502:  # the service did it, the answer was lost
-                self.store["thing"] = record
-            raise error
-        self.store["thing"] = record
-        return record
-
-    def create(self):
-        return self._write("create", {"size": self.params["size"]})
-
-    def update(self, record, changes):
-        return self._write("update", dict(record, **changes))
-
-    def delete(self, record):
-        self.writes.append("delete")
-        self.store.pop("thing")
+    def create_body(self):
+        return {"size": self.params["size"]}
 
 
 def run(args, check=False, diff=False):
     args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
-    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout, \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)):
         with pytest.raises(SystemExit) as exited:
             Stub.main()
     output = "".join(call.args[0] for call in stdout.write.call_args_list)
@@ -118,3 +127,63 @@ def test_a_refused_write_fails_unchanged():
     assert result["failed"] is True and result["changed"] is False
     assert result["api_error"]["status"] == 503
     assert Stub.writes == ["create"]
+
+
+def test_changed_means_sent_when_the_read_after_an_accepted_write_fails():
+    Stub.store["thing"] = {"size": 3}
+    with mock.patch.object(Store, "get", side_effect=[{"size": 3}, ApiError("GET", "/thing", 403, "Forbidden")]):
+        result = run({"size": 5})
+    assert result["failed"] is True and result["changed"] is True, result
+    assert "the change was sent (PATCH /thing accepted) but could not be confirmed" in result["msg"]
+    assert result["api_error"]["status"] == 403
+    assert Stub.writes == ["update"] and Stub.store["thing"] == {"size": 5}
+
+
+def test_deleted_by_someone_else_meanwhile_is_no_change():
+    Stub.store["thing"] = {"size": 3}
+    Stub.failures.append(ApiError("DELETE", "/thing", 404, "not found"))
+    result = run({"state": "absent"}, diff=True)
+    assert result["changed"] is False and result.get("failed") is not True, result
+    assert result["thing"] is None
+    assert result["diff"] == {"before": {"state": "absent"}, "after": {"state": "absent"}}
+
+
+class Locked(Stub):
+    """The stub with a lock member: writes wait until ``task_id`` is clear."""
+
+    lock = "task_id"
+    argument_spec = dict(Stub.argument_spec, wait_timeout=dict(type="int", default=60), api_retries=dict(type="int", default=3))
+
+
+def test_the_lock_wait_goes_through_the_task_waiters_clock():
+    Stub.store["thing"] = {"id": "t", "size": 3, "task_id": "busy"}
+    reads = []
+
+    def get(_self, path, params=None):
+        reads.append(path)
+        if len(reads) == 3:  # the lock is released while the module waits
+            Stub.store["thing"]["task_id"] = None
+        return dict(Stub.store["thing"])
+
+    now = [0.0]
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    def waiter(client):
+        from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskWaiter
+        return TaskWaiter(client, clock=lambda: now[0], sleep=sleep)
+
+    args = dict(size=5, api_key="k", _ansible_check_mode=False, _ansible_diff=False)
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch.object(Store, "get", get), \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)), \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter), \
+            mock.patch("time.sleep", side_effect=AssertionError("slept outside the waiter")):
+        with pytest.raises(SystemExit):
+            Locked.main()
+    result = json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+    assert result["changed"] is True, result
+    assert sleeps == [0.5, 0.5], "two waits of the first poll interval, on the injected clock"
+    assert Stub.writes == ["update"] and Stub.store["thing"]["size"] == 5

@@ -1,0 +1,242 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The set flow of GcoreResourceModule (a list of resources compared by name; sub-resources attached and
+detached), on stub declarations served from memory (no HTTP)."""
+
+from __future__ import annotations
+
+import json
+from unittest import mock
+
+import pytest
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, SetMember
+
+CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
+
+
+class Service:
+    """Rules of one domain, in memory; records every request."""
+
+    def __init__(self, rules, failures=()):
+        self.rules = rules
+        self.requests = []
+        self.failures = list(failures)
+        self.next_id = 100
+
+    def paginate(self, path, params=None, **kwargs):
+        self.requests.append(("GET", path, None))
+        return [dict(rule) for rule in self.rules]
+
+    def request(self, method, path, params=None, json=None, ok=None):
+        self.requests.append((method, path, json))
+        failure = self.failures.pop(0) if self.failures else None
+        if failure is not None and failure.status is not None and failure.status < 500:
+            raise failure  # refused, not applied
+        answer = self.apply(method, path, json)
+        if failure is not None:
+            raise failure  # applied, the answer was lost
+        return answer
+
+    def apply(self, method, path, body):
+        if path.endswith("/bulk_delete"):
+            self.rules[:] = [rule for rule in self.rules if rule["id"] not in body["rule_ids"]]
+        elif method == "POST":
+            self.next_id += 1
+            self.rules.append(dict(body, id=self.next_id))
+        elif method == "PATCH":
+            rule_id = int(path.rsplit("/", 1)[1])
+            next(rule for rule in self.rules if rule["id"] == rule_id).update(body)
+        return None
+
+    def writes(self):
+        return [(method, path, body) for method, path, body in self.requests if method != "GET"]
+
+
+class RuleSet(GcoreResourceModule):
+    """A declaration of a set of rules: identity by exact name, two members."""
+
+    argument_spec = dict(
+        domain_id=dict(type="int", required=True),
+        state=dict(type="str", default="merged", choices=["merged", "replaced", "overridden", "deleted", "gathered"]),
+        config=dict(type="list", elements="dict", default=[], options=dict(
+            name=dict(type="str", required=True), size=dict(type="int"), enabled=dict(type="bool"))),
+    )
+    noun = "rule"
+    result_key = "rules"
+    scope = "domain {domain_id}"
+    paths = dict(list="/d/{domain_id}/rules", item="/d/{domain_id}/rules/{id}", bulk_delete="/d/{domain_id}/rules/bulk_delete")
+    members = (Member("name"), Member("size"), Member("enabled", created=True, reset=True))
+    set_option = "config"
+    bulk_size = 2
+
+    def item_body(self, item):
+        return dict(strip_none(item), enabled=item["enabled"] is not False)
+
+    def gathered_item(self, record):
+        return {"name": record["name"], "size": record.get("size"), "enabled": record.get("enabled")}
+
+    def bulk_body(self, ids):
+        return {"rule_ids": ids}
+
+
+def run(module, service, args, check=False, diff=True):
+    args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch(CLIENT, lambda **kwargs: service):
+        with pytest.raises(SystemExit):
+            module.main()
+    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+
+
+def held():
+    return [{"id": 1, "name": "b", "size": 2, "enabled": True},
+            {"id": 2, "name": "a", "size": 1, "enabled": False},
+            {"id": 3, "name": "c", "size": 3, "enabled": True}]
+
+
+def test_merged_creates_and_updates_only_what_differs_with_the_diff_sorted_by_name():
+    service = Service(held())
+    config = [{"name": "z", "size": 9}, {"name": "b", "size": 5}, {"name": "a", "size": 1}]
+    result = run(RuleSet, service, {"domain_id": 7, "config": config})
+    assert result["changed"] is True
+    assert result["changes"] == {"created": ["z"], "updated": ["b"], "deleted": []}
+    assert service.writes() == [("POST", "/d/7/rules", {"name": "z", "size": 9, "enabled": True}),
+                                ("PATCH", "/d/7/rules/1", {"size": 5})]
+    assert result["diff"]["before"] == [{"name": "b", "size": 2, "enabled": True}]
+    assert result["diff"]["after"] == [{"name": "b", "size": 5, "enabled": True}, {"name": "z", "size": 9, "enabled": True}]
+    assert [rule["name"] for rule in result["rules"]] == ["b", "a", "c", "z"], "listed once more after the writes"
+    again = Service(service.rules)
+    assert run(RuleSet, again, {"domain_id": 7, "config": config})["changed"] is False
+    assert again.requests == [("GET", "/d/7/rules", None)], "nothing to change: only the listing"
+
+
+def test_check_mode_reports_and_sends_nothing():
+    service = Service(held())
+    result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1}]}, check=True)
+    assert result["changed"] is True
+    assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c"]}
+    assert service.writes() == []
+
+
+def test_replaced_resets_members_left_out_and_overridden_deletes_the_rest_in_chunks():
+    service = Service(held() + [{"id": 4, "name": "d", "size": 4, "enabled": True}])
+    result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1}]})
+    assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c", "d"]}
+    assert service.writes() == [("PATCH", "/d/7/rules/2", {"enabled": True}),
+                                ("POST", "/d/7/rules/bulk_delete", {"rule_ids": [1, 3]}),
+                                ("POST", "/d/7/rules/bulk_delete", {"rule_ids": [4]})]
+    assert [rule["name"] for rule in result["rules"]] == ["a"]
+
+
+def test_deleted_removes_only_the_named_rules():
+    service = Service(held())
+    result = run(RuleSet, service, {"domain_id": 7, "state": "deleted", "config": [{"name": "c"}, {"name": "nope"}]})
+    assert result["changes"] == {"created": [], "updated": [], "deleted": ["c"]}
+    assert service.writes() == [("POST", "/d/7/rules/bulk_delete", {"rule_ids": [3]})]
+
+
+def test_gathered_round_trips_through_overridden_without_a_write():
+    service = Service(held())
+    gathered = run(RuleSet, service, {"domain_id": 7, "state": "gathered"})
+    assert gathered["changed"] is False and [rule["name"] for rule in gathered["gathered"]] == ["b", "a", "c"]
+    result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": gathered["gathered"]})
+    assert result["changed"] is False and service.writes() == []
+
+
+def test_a_name_twice_in_config_fails_before_any_request():
+    service = Service(held())
+    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "x"}, {"name": "x"}]})
+    assert result["failed"] is True and "given more than once: x" in result["msg"]
+    assert service.requests == []
+
+
+def test_two_rules_with_a_configured_name_fail_listing_their_ids():
+    service = Service(held() + [{"id": 9, "name": "a", "size": 1}])
+    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "a", "size": 5}]})
+    assert result["failed"] is True and "2 rules of domain 7 are named 'a' (ids 2, 9)" in result["msg"]
+    assert service.writes() == []
+
+
+def test_an_ambiguous_create_is_listed_again_and_never_sent_twice():
+    service = Service(held(), failures=[ApiError("POST", "/d/7/rules", 502, "Bad Gateway")])
+    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "z", "size": 9}]})
+    assert result["changed"] is True and "not sent again" in json.dumps(result["warnings"])
+    assert [method for method, _path, _body in service.requests] == ["GET", "POST", "GET", "GET"]
+    lost = Service(held(), failures=[ApiError("POST", "/d/7/rules", None, "connection dropped")])
+    lost.apply = lambda *args: None  # the create never reached the service
+    failed = run(RuleSet, lost, {"domain_id": 7, "config": [{"name": "z", "size": 9}, {"name": "y"}]})
+    assert failed["failed"] is True and failed["changed"] is False
+    assert [method for method, _path, _body in lost.requests] == ["GET", "POST", "GET"], "nothing more sent"
+
+
+def test_a_failure_after_an_accepted_write_keeps_changed():
+    service = Service(held(), failures=[None, ApiError("PATCH", "/d/7/rules/1", 422, "bad")])
+    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "z"}, {"name": "b", "size": 5}]})
+    assert result["failed"] is True and result["changed"] is True
+    assert "the change was sent (POST /d/7/rules accepted)" in result["msg"]
+
+
+# ---- a set of sub-resources on one resource (router interfaces: attach / detach) --------------
+
+class Box:
+    """A resource whose ``ports`` are attached and detached by their own requests."""
+
+    def __init__(self):
+        self.record = {"id": "r1", "name": "box", "ports": [{"subnet_id": "s1", "ip": "10.0.0.1"}, {"subnet_id": "s2", "ip": "10.1.0.1"}]}
+        self.requests = []
+
+    def paginate(self, path, params=None, **kwargs):
+        self.requests.append(("GET", path, None))
+        return [dict(self.record)]
+
+    def get(self, path, params=None):
+        self.requests.append(("GET", path, None))
+        return json.loads(json.dumps(self.record))
+
+    def request(self, method, path, params=None, json=None, ok=None):
+        self.requests.append((method, path, json))
+        ports = self.record["ports"]
+        if path.endswith("/attach"):
+            ports.append({"subnet_id": json["subnet_id"], "ip": json.get("ip") or "10.9.0.1"})
+        elif path.endswith("/detach"):
+            ports[:] = [port for port in ports if port["subnet_id"] != json["subnet_id"]]
+        return dict(self.record)
+
+
+class BoxModule(GcoreResourceModule):
+    argument_spec = dict(
+        name=dict(type="str"),
+        ports=dict(type="list", elements="dict", options=dict(subnet_id=dict(type="str", required=True), ip=dict(type="str"))),
+    )
+    noun = "box"
+    result_key = "box"
+    id_option = None
+    paths = dict(list="/boxes", item="/boxes/{id}")
+    members = (Member("name"),)
+    sets = (SetMember("ports", key="subnet_id", items=lambda record: record["ports"],
+                      attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach")),)
+
+
+def test_sub_resources_are_attached_and_detached_as_a_set():
+    box = Box()
+    ports = [{"subnet_id": "s2", "ip": "10.1.0.9"}, {"subnet_id": "s3", "ip": None}]
+    check = run(BoxModule, box, {"name": "box", "ports": ports}, check=True)
+    assert check["changed"] is True and [m for m, _p, _b in box.requests] == ["GET"]
+    assert check["diff"]["after"]["ports"] == [{"subnet_id": "s2", "ip": "10.1.0.9"}, {"subnet_id": "s3", "ip": None}]
+    box.requests = []
+    result = run(BoxModule, box, {"name": "box", "ports": ports})
+    assert result["changed"] is True
+    assert [(m, p, b) for m, p, b in box.requests if m == "POST"] == [
+        ("POST", "/boxes/r1/detach", {"subnet_id": "s1"}),
+        ("POST", "/boxes/r1/detach", {"subnet_id": "s2"}),
+        ("POST", "/boxes/r1/attach", {"subnet_id": "s3", "ip": None}),
+        ("POST", "/boxes/r1/attach", {"subnet_id": "s2", "ip": "10.1.0.9"}),
+    ]
+    assert sorted(port["subnet_id"] for port in result["box"]["ports"]) == ["s2", "s3"]
+    box.requests = []
+    assert run(BoxModule, box, {"name": "box", "ports": ports})["changed"] is False
+    assert [m for m, _p, _b in box.requests] == ["GET"]

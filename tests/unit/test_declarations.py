@@ -1,0 +1,124 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Every shared declaration has one source: generated docs do not drift, shared fragments match the argument
+specs they document, and the roles' argument specs agree with the modules they call."""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+import sys
+
+import pytest
+import yaml
+
+from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces as interfaces_fragment
+from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
+from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
+from ansible_collections.gcore.platform.plugins.module_utils._waap import CONDITION_DOCS, CONDITION_KINDS
+from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
+
+import condition_docs  # noqa: E402  pylint: disable=wrong-import-position
+
+
+def options(doc):
+    return yaml.safe_load(doc)["options"]
+
+
+def merged(module, fragment, option):
+    """The option as ansible-doc shows it: the module's entry merged over the fragment's (Ansible's rule)."""
+    return dict(options(fragment.ModuleDocFragment.DOCUMENTATION)[option], **options(module.DOCUMENTATION)[option])
+
+
+# ---- WAAP condition kinds: generated from CONDITION_KINDS ------------------------------------
+
+def test_the_condition_docs_fragment_is_what_the_generator_renders():
+    committed = (ROOT / "plugins" / "doc_fragments" / "waap_conditions.py").read_text()
+    assert committed == condition_docs.render(), "run: python tests/tools/condition_docs.py"
+
+
+def test_every_condition_kind_and_member_has_its_words():
+    assert list(CONDITION_DOCS) == list(CONDITION_KINDS)
+    for kind, members in CONDITION_KINDS.items():
+        assert list(CONDITION_DOCS[kind][1]) == list(members), kind
+
+
+def test_the_rule_module_takes_its_condition_docs_from_the_fragment():
+    from ansible_collections.gcore.platform.plugins.modules import waap_custom_rule  # pylint: disable=import-outside-toplevel
+
+    doc = yaml.safe_load(waap_custom_rule.DOCUMENTATION)
+    assert "gcore.platform.waap_conditions" in doc["extends_documentation_fragment"]
+    assert "suboptions" not in doc["options"]["conditions"], "the kinds are documented once, in the fragment"
+    kinds = options(waap_conditions.ModuleDocFragment.DOCUMENTATION)["conditions"]["suboptions"]
+    assert list(kinds) == list(CONDITION_KINDS)
+
+
+# ---- interfaces: one fragment for quota_check and price_preview ------------------------------
+
+def _agrees(documented, spec, where):
+    assert set(documented) == set(spec), where
+    for name, entry in spec.items():
+        doc = documented[name]
+        assert doc["type"] == entry["type"], (where, name)
+        assert doc.get("choices") == entry.get("choices"), (where, name)
+        assert doc.get("default") == entry.get("default"), (where, name)
+        assert doc.get("elements") == entry.get("elements"), (where, name)
+        assert bool(doc.get("required")) == bool(entry.get("required")), (where, name)
+        if entry.get("options"):
+            _agrees(doc["suboptions"], entry["options"], "%s.%s" % (where, name))
+
+
+@pytest.mark.parametrize("module, required", [(quota_check, False), (price_preview, True)])
+def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, required):
+    doc = yaml.safe_load(module.DOCUMENTATION)
+    assert "gcore.platform.interfaces" in doc["extends_documentation_fragment"]
+    assert "suboptions" not in doc["options"]["interfaces"], "the suboptions are documented once, in the fragment"
+    option = merged(module, interfaces_fragment, "interfaces")
+    assert option.get("required", False) is required
+    _agrees(option["suboptions"], INTERFACE_SPEC, "interfaces")
+    assert set(option["suboptions"]["floating_ip"]["suboptions"]) == set(FLOATING_IP_SPEC)
+
+
+# ---- roles: their argument specs agree with the modules they call ----------------------------
+
+# (role, option) -> the module whose options each item of that role option holds.
+ROLE_ITEMS = {
+    ("waap_policy", "waap_policy_rules"): "waap_custom_rule",
+    ("preflight", "preflight_baremetal"): "quota_check",
+    ("preflight", "preflight_loadbalancers"): "quota_check",
+    ("preflight", "preflight_instances"): "price_preview",
+}
+
+
+def _role_option(role, option):
+    spec = yaml.safe_load((ROOT / "roles" / role / "meta" / "argument_specs.yml").read_text())
+    return spec["argument_specs"]["main"]["options"][option]
+
+
+def _module_spec(name):
+    module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
+    classes = [value for value in vars(module).values() if isinstance(value, type) and getattr(value, "argument_spec", None)
+               and value.__module__ == module.__name__]
+    return classes[0].argument_spec
+
+
+def _role_agrees(role_options, module_options, where):
+    for name, entry in role_options.items():
+        assert name in module_options, "%s.%s: the module has no such option" % (where, name)
+        module_entry = module_options[name]
+        for key in ("type", "elements", "choices"):
+            if key in entry:
+                assert entry[key] == module_entry.get(key), "%s.%s: %s differs from the module's" % (where, name, key)
+        if entry.get("options") and module_entry.get("options"):
+            _role_agrees(entry["options"], module_entry["options"], "%s.%s" % (where, name))
+
+
+@pytest.mark.parametrize("role, option", sorted(ROLE_ITEMS))
+def test_role_item_options_agree_with_the_module_options(role, option):
+    entry = _role_option(role, option)
+    assert entry["type"] == "list" and entry["elements"] == "dict"
+    _role_agrees(entry.get("options") or {}, _module_spec(ROLE_ITEMS[(role, option)]), "%s.%s[]" % (role, option))
