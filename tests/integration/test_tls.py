@@ -66,7 +66,6 @@ def test_validate_certs_false_accepts_it(playbook, https_sim, tmp_path):
     assert result["notification_threshold"]["threshold"] == 85
 
 
-
 @pytest.mark.parametrize("validate_certs", [True, False])
 def test_https_to_a_plain_http_port_is_not_called_a_certificate_problem(playbook, sim, tmp_path, validate_certs):
     # before issue 11 every TLS error said "certificate verification failed ... set validate_certs: false", even this one
