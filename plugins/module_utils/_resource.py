@@ -411,8 +411,8 @@ class GcoreResourceModule(GcoreModule):
                                      self.id_option), **self.result)
         missing = [option for option in self.required_to_create if params.get(option) is None]
         if missing:
-            raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun,
-                                                                       params.get(self.name_option or "")))
+            name = params.get(self.name_option or "")
+            raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, name))
 
     # ---- the flow ----------------------------------------------------------------------------
     def run(self):

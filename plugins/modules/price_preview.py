@@ -335,7 +335,7 @@ class PricePreview(GcoreModule):
     def body(self):
         params = self.params
         return strip_none(dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
-                            interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"]))
+                               interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"]))
 
     def run(self):
         answer = self.client.request("POST", self.cloud_path(PATH), json=self.body(), safe=True, ok=(200,))

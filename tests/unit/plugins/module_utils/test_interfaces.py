@@ -10,7 +10,6 @@ import pytest
 from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     FIELDS,
-    FLOATING_IP_SPEC,
     INTERFACE_SPEC,
     interfaces_body,
     validate_floating_ip,

@@ -35,10 +35,10 @@ class Service:
     def request(self, method, path, params=None, json=None, ok=None):
         self.requests.append((method, path, json))
         failure = self.failures.pop(0) if self.failures else None
-        if failure is not None and failure.status is not None and failure.status < 500:
+        if isinstance(failure, ApiError) and failure.status is not None and failure.status < 500:
             raise failure  # refused, not applied
         answer = self.apply(method, path, json)
-        if failure is not None:
+        if isinstance(failure, ApiError):
             raise failure  # applied, the answer was lost
         return answer
 
