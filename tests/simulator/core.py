@@ -13,6 +13,7 @@ the request log; it needs no key and is not logged.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import importlib
 import json
@@ -26,8 +27,18 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from simulator import control
+
 DEFAULT_API_KEY = "sim-test-key-7c1e0d"
 CONTROL_PREFIX = "/_sim"
+# The frame's own settings (POST /_sim/config): name -> (default, check). Resources add theirs.
+SETTINGS = {
+    "task_delay": (0.3, control.number(high=600)),
+    "task_fail": ({}, control.mapping(control.text)),
+    "latency": (0.0, control.number(high=60)),
+    "rate_limit": (None, control.optional(control.record(
+        {"per_second": control.integer(low=1), "retry_after": control.number()}, required=("per_second",)))),
+}
 
 
 def now_iso():
@@ -114,6 +125,7 @@ class Simulator:
         self.lock = threading.RLock()
         self.routes = []
         self.resets = []
+        self.settings = dict(SETTINGS)
         self.config = {}
         self.log = []
         self.mark = 0
@@ -131,6 +143,10 @@ class Simulator:
         """Add ``handler(request)`` for ``method`` and a path regex with named groups."""
         self.routes.append((method, re.compile("^%s$" % pattern), handler))
 
+    def setting(self, name, default, check):
+        """Declare a setting of ``POST /_sim/config``: its default and its check (see ``simulator.control``)."""
+        self.settings[name] = (default, check)
+
     def on_reset(self, func):
         """``func()`` (re)creates a resource's state; called at start and on every reset."""
         self.resets.append(func)
@@ -138,7 +154,7 @@ class Simulator:
     # ---- state --------------------------------------------------------------------------------
     def reset(self):
         with self.lock:
-            self.config = {"task_delay": 0.3, "task_fail": {}, "latency": 0.0, "rate_limit": None}
+            self.config = dict((name, copy.deepcopy(default)) for name, (default, _check) in self.settings.items())
             self.log = []
             self.mark = 0
             self.faults = []
@@ -148,20 +164,22 @@ class Simulator:
                 func()
 
     def configure(self, **settings):
+        """Merge declared settings; an unknown name or a bad value raises ``ControlError`` and changes nothing."""
         with self.lock:
-            self.config.update(settings)
+            self.config.update(control.check_settings(self.settings, settings))
 
-    def add_fault(self, status=None, method=None, path=None, times=1, retry_after=None, drop=False, delay=0.0, body=None,
-                  applied=False):
+    def add_fault(self, **fault):
         """The next ``times`` requests matching ``method`` and the ``path`` regex get this fault.
 
-        With ``applied`` the request is carried out first and only its answer is replaced (or dropped):
-        the ambiguous failure where the service did the work but the client never learnt it.
+        Members (``simulator.control.FAULT_FIELDS``): ``status``, ``method``, ``path``, ``times`` (1),
+        ``retry_after``, ``drop``, ``delay`` (seconds before the answer), ``body`` (the error text) and
+        ``applied``: the request is carried out first and only its answer is replaced (or dropped, or
+        delayed): the ambiguous failure where the service did the work but the client never learnt it.
+        A bad fault raises ``ControlError`` and is not added.
         """
+        fault = control.check_fault(fault)
         with self.lock:
-            self.faults.append({"status": status, "method": method, "path": path, "times": times,
-                                "retry_after": retry_after, "drop": drop, "delay": delay, "body": body,
-                                "applied": applied})
+            self.faults.append(fault)
 
     def requests(self, method=None, path=None):
         """The logged API requests, optionally filtered by method and a path regex."""
@@ -239,8 +257,10 @@ class Simulator:
                      "authorization": "apikey ***" if self.authorised(request.headers) else "invalid",
                      "time": time.time(), "status": None, "fault": bool(fault)}
             self.log.append(entry)
+            applied = None
             if fault and fault["applied"]:
-                entry["applied_status"] = self._answer(request, api).status
+                applied = self._answer(request, api)  # carried out once; only its answer is replaced below
+                entry["applied_status"] = applied.status
             if fault and fault["drop"]:
                 entry["status"] = "dropped"
                 return None, delay
@@ -249,7 +269,7 @@ class Simulator:
                 response = error_response(api, fault["status"], fault["body"] or "Injected fault")
                 response.headers.update(headers)
             else:
-                response = self._rate_limited(api) or self._answer(request, api)
+                response = applied or self._rate_limited(api) or self._answer(request, api)
             entry["status"] = response.status
             return response, delay
 
@@ -316,15 +336,17 @@ class Simulator:
             self.reset()
             return {"reset": True}
         if action == "faults" and method == "POST":
-            for fault in body if isinstance(body, list) else [body]:
-                self.add_fault(**fault)
+            faults = [control.check_fault(fault) for fault in (body if isinstance(body, list) else [body])]
+            with self.lock:
+                self.faults.extend(faults)  # all or none
             return {"faults": len(self.faults)}
         if action == "config" and method == "POST":
-            self.configure(**body)
+            self.configure(**control.check_settings(self.settings, body))
             return self.config
         if action == "state" and method == "GET":
             return self.snapshot()
-        raise ApiFailure(404, "unknown control action %s" % action)
+        raise control.ControlError("unknown control call %s %s%s (see simulator.core.Simulator.control)"
+                                   % (method, CONTROL_PREFIX, "/" + action if action else ""))
 
     def snapshot(self):
         """Every resource's state, for tests: resource modules add themselves here."""
@@ -372,9 +394,13 @@ class SimHandler(BaseHTTPRequestHandler):
         if split.path.startswith(CONTROL_PREFIX):
             try:
                 body = json.loads(raw) if raw else {}
-                response = Response(200, self.sim.control(self.command, split.path, body))
-            except (ApiFailure, TypeError, ValueError) as exc:
-                response = Response(400, {"error": str(exc)})
+            except ValueError as exc:
+                response = Response(400, {"error": "the body is not valid JSON: %s" % exc})
+            else:
+                try:
+                    response = Response(200, self.sim.control(self.command, split.path, body))
+                except control.ControlError as exc:
+                    response = Response(400, {"error": str(exc)})
             self._send(response)
             return
         request = Request(self.command, split.path, split.query, self.headers, raw)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
+from simulator import control
 from simulator.core import int_param
 from simulator.resources.quota import (
     FLAVORS,
@@ -80,6 +81,12 @@ def month_price_of(volume):
 
 
 def register(sim):
+    sim.setting("price_quote_totals", True, control.boolean)
+    sim.setting("price_currency", "USD", control.text)
+    sim.setting("price_tax_percent", 0, control.number(high=100))
+    sim.setting("price_discounts", {}, control.mapping(control.decimal_text))
+    sim.setting("price_unavailable", False, control.boolean)
+
     def preview(request):
         int_param(request.params["project_id"], "project_id")
         int_param(request.params["region_id"], "region_id")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from simulator import control
 from simulator.core import ApiFailure, int_param, is_uuid
 
 BM_PATH = r"/cloud/v1/bminstances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/check_limits"
@@ -234,7 +235,23 @@ def answer(sim, bases, requested):
     return result
 
 
+def bases(values):
+    """An object whose keys are quota bases (BM_BASES), each value checked by ``values``."""
+    inner = control.mapping(values)
+
+    def check(name, value):
+        inner(name, value)
+        control.unknown(name, value, BM_BASES)
+        return value
+    return check
+
+
 def register(sim):
+    sim.setting("quota_limits", {}, bases(control.integer(low=0)))
+    sim.setting("quota_usage", {}, bases(control.integer(low=0)))
+    sim.setting("quota_omit", [], control.listing(control.text))
+    sim.setting("quota_extra", {}, control.mapping(control.anything))
+
     def scope(request):
         int_param(request.params["project_id"], "project_id")
         int_param(request.params["region_id"], "region_id")

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import copy
 
+from simulator import control
 from simulator.core import ApiFailure
 
 
 def register(sim):
+    sim.setting("legacy_task_path", False, control.boolean)
+
     def get_task(request):
         # config["legacy_task_path"]: only the path the requirements name (/v1/tasks) answers
         legacy = sim.config.get("legacy_task_path", False)
