@@ -159,9 +159,10 @@ def check_settings(declared, settings):
 FAULT_FIELDS = {
     "status": optional(status), "method": optional(method), "path": optional(regex), "times": integer(low=1),
     "retry_after": optional(number_or_text), "drop": boolean, "delay": number(high=600), "body": optional(text), "applied": boolean,
+    "retry_after_date": boolean,
 }
 FAULT_DEFAULTS = {"status": None, "method": None, "path": None, "times": 1, "retry_after": None, "drop": False,
-                  "delay": 0.0, "body": None, "applied": False}
+                  "delay": 0.0, "body": None, "applied": False, "retry_after_date": False}
 
 
 def check_fault(given):
@@ -178,6 +179,26 @@ def check_fault(given):
         raise ControlError("fault: give status, drop or delay (a fault that does nothing is a mistake)")
     if fault["retry_after"] is not None and not fault["status"]:
         raise ControlError("fault: retry_after needs a status")
+    if fault["retry_after_date"] and not _number(fault["retry_after"]):
+        raise ControlError("fault: retry_after_date needs retry_after in seconds (a number)")
     if fault["body"] is not None and not fault["status"]:
         raise ControlError("fault: body needs a status")
     return fault
+
+
+# ---- releasing held tasks -------------------------------------------------------------------------
+
+RELEASE_FIELDS = {
+    "task_id": text, "error": text,
+    "after": record({"method": optional(method), "path": optional(regex), "times": integer(low=1)}),
+}
+
+
+def check_release(given):
+    """The body of POST /_sim/release: ``{task_id?, error?, after?: {method?, path?, times?}}``."""
+    if not isinstance(given, dict):
+        raise ControlError("release: a JSON object is required, not %r" % (given,))
+    unknown("release", given, RELEASE_FIELDS)
+    for name, value in given.items():
+        RELEASE_FIELDS[name]("release." + name, value)
+    return given

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import email.utils
 import importlib
 import json
 import pkgutil
@@ -109,6 +110,14 @@ def error_response(api, status, detail, errors=None, title=None):
     return Response(status, {"exception_class": exception_class, "message": detail, "request_id": str(uuid.uuid4())})
 
 
+def retry_after(fault):
+    """The Retry-After header of a fault: as given, or (``retry_after_date``) an HTTP date that many seconds
+    after this answer, so that the wait is the same however long the client took to send the request."""
+    if fault.get("retry_after_date"):
+        return email.utils.formatdate(time.time() + fault["retry_after"], usegmt=True)
+    return str(fault["retry_after"])
+
+
 def api_of(path):
     if path.startswith("/waap/"):
         return "waap"
@@ -131,6 +140,8 @@ class Simulator:
         self.mark = 0
         self.faults = []
         self.tasks = {}
+        self.holding = False
+        self.releases = []
         self.server = None
         self.thread = None
         self.url = None
@@ -159,6 +170,8 @@ class Simulator:
             self.mark = 0
             self.faults = []
             self.tasks = {}
+            self.holding = False
+            self.releases = []
             self._rate_window = []
             for func in self.resets:
                 func()
@@ -197,7 +210,8 @@ class Simulator:
         """Start a cloud task: NEW, RUNNING, then FINISHED after ``task_delay`` (``apply()`` runs then).
 
         ``config["task_fail"]`` maps a task type to an error text: such a task ends in ERROR instead.
-        ``apply`` may return the created resources.
+        ``apply`` may return the created resources. A task started while the simulator holds tasks
+        (``hold()``) stays RUNNING, its resource locked, until ``release()``.
         """
         task_id = str(uuid.uuid4())
         delay = self.config["task_delay"]
@@ -211,7 +225,7 @@ class Simulator:
                 "lifecycle_policy_id": None,
             },
             "started": time.monotonic(), "delay": delay, "apply": apply,
-            "error": self.config["task_fail"].get(task_type), "done": False,
+            "error": self.config["task_fail"].get(task_type), "done": False, "held": self.holding,
         }
         return task_id
 
@@ -223,6 +237,9 @@ class Simulator:
                 continue
             record = task["record"]
             elapsed = now - task["started"]
+            if task["held"]:
+                record["state"] = "RUNNING"
+                continue
             if elapsed < task["delay"]:
                 record["state"] = "NEW" if elapsed < min(0.05, task["delay"] / 3) else "RUNNING"
                 continue
@@ -238,6 +255,62 @@ class Simulator:
                     record["created_resources"] = created
                 record["state"] = "FINISHED"
                 record["detailed_state"] = "FINISHED"
+
+    def hold(self):
+        """From now on every new task stays RUNNING (its resource locked) until it is released."""
+        with self.lock:
+            self.holding = True
+
+    def release(self, task_id=None, error=None, after=None):
+        """Finish held or running tasks at the next request: ``task_id`` alone, or every unfinished task
+        (which also ends ``hold()``). With ``error`` they end in ERROR with that text instead.
+
+        With ``after`` (``{method, path, times}``) the release waits until the ``times``-th API request
+        matching ``method`` and the ``path`` regex has been answered: a module is seen waiting (it was
+        answered "still running" that many times) and then let go, however fast or slow it runs.
+        Returns the released task IDs (or [] when deferred).
+        """
+        with self.lock:
+            if task_id is not None and (task_id not in self.tasks or self.tasks[task_id]["done"]):
+                raise control.ControlError("task_id: no unfinished task %s (GET /_sim/tasks lists them)" % task_id)
+            if after is not None:
+                self.releases.append({"task_id": task_id, "error": error, "seen": 0,
+                                      "method": after.get("method"), "path": after.get("path"), "times": after.get("times", 1)})
+                return []
+            if task_id is None:
+                self.holding = False
+            released = [task_id] if task_id is not None else [key for key, task in self.tasks.items() if not task["done"]]
+            for key in released:
+                task = self.tasks[key]
+                task.update(held=False, delay=0.0)
+                if error is not None:
+                    task["error"] = error
+            return released
+
+    def _due_releases(self, request):
+        """Carry out the deferred releases whose ``after`` the request just answered completes."""
+        released = []
+        for pending in list(self.releases):
+            if (pending["method"] and pending["method"] != request.method) or (pending["path"] and not re.search(pending["path"], request.path)):
+                continue
+            pending["seen"] += 1
+            if pending["seen"] >= pending["times"]:
+                self.releases.remove(pending)
+                if pending["task_id"] is None or not self.tasks[pending["task_id"]]["done"]:
+                    released += self.release(pending["task_id"], pending["error"])
+        return released
+
+    def _note_releases(self, request, entry):
+        released = self._due_releases(request)
+        if released:
+            entry["released"] = released  # the tasks this request's answer let go (see release(after=...))
+
+    def task_list(self):
+        """The tasks for GET /_sim/tasks: id, type, state, held."""
+        with self.lock:
+            self.advance()
+            return [{"id": key, "task_type": task["record"]["task_type"], "state": task["record"]["state"], "held": task["held"]}
+                    for key, task in self.tasks.items()]
 
     # ---- dispatch -----------------------------------------------------------------------------
     def authorised(self, headers):
@@ -263,15 +336,24 @@ class Simulator:
                 entry["applied_status"] = applied.status
             if fault and fault["drop"]:
                 entry["status"] = "dropped"
+                self._note_releases(request, entry)
                 return None, delay
             if fault and fault["status"]:
-                headers = {"Retry-After": str(fault["retry_after"])} if fault["retry_after"] is not None else {}
+                headers = {"Retry-After": retry_after(fault)} if fault["retry_after"] is not None else {}
                 response = error_response(api, fault["status"], fault["body"] or "Injected fault")
                 response.headers.update(headers)
             else:
                 response = applied or self._rate_limited(api) or self._answer(request, api)
             entry["status"] = response.status
+            self._note_releases(request, entry)
             return response, delay
+
+    def call(self, method, path, body=None, query=""):
+        """Answer one API request in-process (for unit tests): ``(status, body)``; a dropped one is ``(None, None)``."""
+        raw = json.dumps(body).encode() if body is not None else b""
+        response, _delay = self.dispatch(Request(method, path, query, {"Authorization": "apikey " + self.api_key,
+                                                                       "Content-Type": "application/json"}, raw))
+        return (None, None) if response is None else (response.status, response.body)
 
     def _take_fault(self, request):
         for fault in self.faults:
@@ -345,6 +427,15 @@ class Simulator:
             return self.config
         if action == "state" and method == "GET":
             return self.snapshot()
+        if action == "hold" and method == "POST":
+            control.unknown("hold", body, ())
+            self.hold()
+            return {"holding": True}
+        if action == "release" and method == "POST":
+            release = control.check_release(body)
+            return {"released": self.release(**release), "holding": self.holding, "pending": len(self.releases)}
+        if action == "tasks" and method == "GET":
+            return self.task_list()
         raise control.ControlError("unknown control call %s %s%s (see simulator.core.Simulator.control)"
                                    % (method, CONTROL_PREFIX, "/" + action if action else ""))
 
