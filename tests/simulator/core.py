@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The frame of the Gcore API simulator: HTTP server, routing, auth, errors, faults, tasks, request log.
 
-Resources live in ``simulator.resources.*``; each module there has ``register(sim)``, which adds its
-routes and its state. The simulator answers as the published API does (paths, shapes, status codes,
-server-filled defaults, asynchronous tasks, pagination, validation errors, auth failures).
+Resources live in ``simulator.resources.*``: each module there declares one ``Resource`` subclass (its
+routes, settings, seeds and state; see ``Resource``), and every one is loaded. Request bodies are checked
+with ``simulator.validation``. The simulator answers as the published API does (paths, shapes, status
+codes, server-filled defaults, asynchronous tasks, pagination, validation errors, auth failures).
 
 A control path outside the API, ``/_sim/...``, lets tests inject faults, change settings and read
 the request log; it needs no key and is not logged.
@@ -126,6 +127,57 @@ def api_of(path):
     return "cloud"
 
 
+class Route:
+    """One declared route: ``method``, a path regex with named groups, the name of the resource's handler
+    method, and ``read_only`` for a POST that changes nothing (a quota check, a price): not a write."""
+
+    def __init__(self, method, pattern, handler, read_only=False):
+        self.method = method
+        self.pattern = re.compile("^%s$" % pattern)
+        self.handler = handler
+        self.read_only = read_only
+
+
+class Resource:
+    """A resource family of the simulated API, as a declaration. A subclass sets:
+
+    - ``ROUTES``: ``Route(method, path regex, handler method name, read_only=False)``; a handler takes the
+      ``Request`` (path groups in ``request.params``) and returns a body (answered 200), a ``Response``, or
+      raises ``ApiFailure``;
+    - ``SETTINGS``: ``{name: (default, check)}`` for ``POST /_sim/config`` (checks in ``simulator.control``);
+    - ``SEEDS``: the IDs of its seeded resources, JSON-able (``GET /_sim/seeds``, ``sim.seeds[NAME]``);
+    - ``STATE``: the attributes of the simulator it keeps, shown by ``GET /_sim/state``;
+    - ``reset()``: (re)create its state on the simulator (``self.sim``) at start and on every reset.
+    """
+
+    NAME = None
+    ROUTES = ()
+    SETTINGS = {}
+    SEEDS = {}
+    STATE = ()
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def reset(self):
+        """(Re)create this resource's state; the default keeps none."""
+
+
+def resource_classes():
+    """Every ``Resource`` subclass declared in ``simulator.resources.*``."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__), key=lambda info: info.name):
+        module = importlib.import_module("simulator.resources." + info.name)
+        found += [value for value in vars(module).values()
+                  if isinstance(value, type) and issubclass(value, Resource) and value.__module__ == module.__name__]
+    return found
+
+
+def seeds():
+    """The IDs of every seeded resource, by resource NAME (what ``GET /_sim/seeds`` answers)."""
+    return dict((cls.NAME, cls.SEEDS) for cls in resource_classes() if cls.SEEDS)
+
+
 class Simulator:
     """The state of the simulated service and its routing table."""
 
@@ -133,8 +185,9 @@ class Simulator:
         self.api_key = api_key
         self.lock = threading.RLock()
         self.routes = []
-        self.resets = []
+        self.resources = []
         self.settings = dict(SETTINGS)
+        self.seeds = {}
         self.config = {}
         self.log = []
         self.mark = 0
@@ -145,22 +198,13 @@ class Simulator:
         self.server = None
         self.thread = None
         self.url = None
-        for info in pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__):
-            importlib.import_module("simulator.resources." + info.name).register(self)
+        for cls in resource_classes():
+            resource = cls(self)
+            self.resources.append(resource)
+            self.routes += [(route, getattr(resource, route.handler)) for route in cls.ROUTES]
+            self.settings.update(cls.SETTINGS)
+        self.seeds = seeds()
         self.reset()
-
-    # ---- setup used by resource modules -------------------------------------------------------
-    def route(self, method, pattern, handler):
-        """Add ``handler(request)`` for ``method`` and a path regex with named groups."""
-        self.routes.append((method, re.compile("^%s$" % pattern), handler))
-
-    def setting(self, name, default, check):
-        """Declare a setting of ``POST /_sim/config``: its default and its check (see ``simulator.control``)."""
-        self.settings[name] = (default, check)
-
-    def on_reset(self, func):
-        """``func()`` (re)creates a resource's state; called at start and on every reset."""
-        self.resets.append(func)
 
     # ---- state --------------------------------------------------------------------------------
     def reset(self):
@@ -173,8 +217,8 @@ class Simulator:
             self.holding = False
             self.releases = []
             self._rate_window = []
-            for func in self.resets:
-                func()
+            for resource in self.resources:
+                resource.reset()
 
     def configure(self, **settings):
         """Merge declared settings; an unknown name or a bad value raises ``ControlError`` and changes nothing."""
@@ -201,9 +245,13 @@ class Simulator:
                     if (method is None or entry["method"] == method) and (path is None or re.search(path, entry["path"]))]
 
     def writes(self, entries=None):
-        """The logged requests that change state (the read-only POSTs are not writes)."""
-        return [entry for entry in (self.requests() if entries is None else entries)
-                if entry["method"] in ("POST", "PUT", "PATCH", "DELETE") and not entry["path"].endswith(("/check_limits", "/instances"))]
+        """The logged requests that change state: every POST, PUT, PATCH and DELETE but those whose route
+        is declared ``read_only``."""
+        return [entry for entry in (self.requests() if entries is None else entries) if entry["write"]]
+
+    def route_of(self, method, path):
+        """The declared route of a request (None when no route has this method and path)."""
+        return next((route for route, _handler in self.routes if route.method == method and route.pattern.match(path)), None)
 
     # ---- tasks --------------------------------------------------------------------------------
     def start_task(self, task_type, apply=None, created_resources=None, project_id=None, region_id=None, data=None):
@@ -329,6 +377,8 @@ class Simulator:
                      "content_type": request.headers.get("Content-Type"),
                      "authorization": "apikey ***" if self.authorised(request.headers) else "invalid",
                      "time": time.time(), "status": None, "fault": bool(fault)}
+            route = self.route_of(request.method, request.path)
+            entry["write"] = request.method in ("POST", "PUT", "PATCH", "DELETE") and not (route and route.read_only)
             self.log.append(entry)
             applied = None
             if fault and fault["applied"]:
@@ -387,12 +437,12 @@ class Simulator:
                                   title="Unauthorized")
         self.advance()
         allowed = False
-        for method, pattern, handler in self.routes:
-            match = pattern.match(request.path)
+        for route, handler in self.routes:
+            match = route.pattern.match(request.path)
             if not match:
                 continue
             allowed = True
-            if method != request.method:
+            if route.method != request.method:
                 continue
             request.params = match.groupdict()
             try:
@@ -436,16 +486,14 @@ class Simulator:
             return {"released": self.release(**release), "holding": self.holding, "pending": len(self.releases)}
         if action == "tasks" and method == "GET":
             return self.task_list()
+        if action == "seeds" and method == "GET":
+            return self.seeds
         raise control.ControlError("unknown control call %s %s%s (see simulator.core.Simulator.control)"
                                    % (method, CONTROL_PREFIX, "/" + action if action else ""))
 
     def snapshot(self):
-        """Every resource's state, for tests: resource modules add themselves here."""
-        state = {}
-        for name in ("routers", "custom_rules", "storages", "thresholds"):
-            if hasattr(self, name):
-                state[name] = getattr(self, name)
-        return state
+        """Every resource's state (its declared ``STATE``), for tests."""
+        return dict((name, getattr(self, name)) for resource in self.resources for name in resource.STATE)
 
     # ---- server -------------------------------------------------------------------------------
     def start(self, host="127.0.0.1", port=0, certfile=None, keyfile=None):
