@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The frame of the Gcore API simulator: HTTP server, routing, auth, errors, faults, tasks, request log.
 
-Resources live in ``simulator.resources.*``; each module there has ``register(sim)``, which adds its
-routes and its state. The simulator answers as the published API does (paths, shapes, status codes,
-server-filled defaults, asynchronous tasks, pagination, validation errors, auth failures).
+Resources live in ``simulator.resources.*``: each module there declares one ``Resource`` subclass (its
+routes, settings, seeds and state; see ``Resource``), and every one is loaded. Request bodies are checked
+with ``simulator.validation``. The simulator answers as the published API does (paths, shapes, status
+codes, server-filled defaults, asynchronous tasks, pagination, validation errors, auth failures).
 
 A control path outside the API, ``/_sim/...``, lets tests inject faults, change settings and read
 the request log; it needs no key and is not logged.
@@ -13,7 +14,9 @@ the request log; it needs no key and is not logged.
 
 from __future__ import annotations
 
+import copy
 import datetime
+import email.utils
 import importlib
 import json
 import pkgutil
@@ -26,8 +29,18 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from simulator import control
+
 DEFAULT_API_KEY = "sim-test-key-7c1e0d"
 CONTROL_PREFIX = "/_sim"
+# The frame's own settings (POST /_sim/config): name -> (default, check). Resources add theirs.
+SETTINGS = {
+    "task_delay": (0.3, control.number(high=600)),
+    "task_fail": ({}, control.mapping(control.text)),
+    "latency": (0.0, control.number(high=60)),
+    "rate_limit": (None, control.optional(control.record(
+        {"per_second": control.integer(low=1), "retry_after": control.number()}, required=("per_second",)))),
+}
 
 
 def now_iso():
@@ -98,12 +111,71 @@ def error_response(api, status, detail, errors=None, title=None):
     return Response(status, {"exception_class": exception_class, "message": detail, "request_id": str(uuid.uuid4())})
 
 
+def retry_after(fault):
+    """The Retry-After header of a fault: as given, or (``retry_after_date``) an HTTP date that many seconds
+    after this answer, so that the wait is the same however long the client took to send the request."""
+    if fault.get("retry_after_date"):
+        return email.utils.formatdate(time.time() + fault["retry_after"], usegmt=True)
+    return str(fault["retry_after"])
+
+
 def api_of(path):
     if path.startswith("/waap/"):
         return "waap"
     if path.startswith("/storage/"):
         return "storage"
     return "cloud"
+
+
+class Route:
+    """One declared route: ``method``, a path regex with named groups, the name of the resource's handler
+    method, and ``read_only`` for a POST that changes nothing (a quota check, a price): not a write."""
+
+    def __init__(self, method, pattern, handler, read_only=False):
+        self.method = method
+        self.pattern = re.compile("^%s$" % pattern)
+        self.handler = handler
+        self.read_only = read_only
+
+
+class Resource:
+    """A resource family of the simulated API, as a declaration. A subclass sets:
+
+    - ``ROUTES``: ``Route(method, path regex, handler method name, read_only=False)``; a handler takes the
+      ``Request`` (path groups in ``request.params``) and returns a body (answered 200), a ``Response``, or
+      raises ``ApiFailure``;
+    - ``SETTINGS``: ``{name: (default, check)}`` for ``POST /_sim/config`` (checks in ``simulator.control``);
+    - ``SEEDS``: the IDs of its seeded resources, JSON-able (``GET /_sim/seeds``, ``sim.seeds[NAME]``);
+    - ``STATE``: the attributes of the simulator it keeps, shown by ``GET /_sim/state``;
+    - ``reset()``: (re)create its state on the simulator (``self.sim``) at start and on every reset.
+    """
+
+    NAME = None
+    ROUTES = ()
+    SETTINGS = {}
+    SEEDS = {}
+    STATE = ()
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def reset(self):
+        """(Re)create this resource's state; the default keeps none."""
+
+
+def resource_classes():
+    """Every ``Resource`` subclass declared in ``simulator.resources.*``."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__), key=lambda info: info.name):
+        module = importlib.import_module("simulator.resources." + info.name)
+        found += [value for value in vars(module).values()
+                  if isinstance(value, type) and issubclass(value, Resource) and value.__module__ == module.__name__]
+    return found
+
+
+def seeds():
+    """The IDs of every seeded resource, by resource NAME (what ``GET /_sim/seeds`` answers)."""
+    return dict((cls.NAME, cls.SEEDS) for cls in resource_classes() if cls.SEEDS)
 
 
 class Simulator:
@@ -113,55 +185,58 @@ class Simulator:
         self.api_key = api_key
         self.lock = threading.RLock()
         self.routes = []
-        self.resets = []
+        self.resources = []
+        self.settings = dict(SETTINGS)
+        self.seeds = {}
         self.config = {}
         self.log = []
         self.mark = 0
         self.faults = []
         self.tasks = {}
+        self.holding = False
+        self.releases = []
         self.server = None
         self.thread = None
         self.url = None
-        for info in pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__):
-            importlib.import_module("simulator.resources." + info.name).register(self)
+        for cls in resource_classes():
+            resource = cls(self)
+            self.resources.append(resource)
+            self.routes += [(route, getattr(resource, route.handler)) for route in cls.ROUTES]
+            self.settings.update(cls.SETTINGS)
+        self.seeds = seeds()
         self.reset()
-
-    # ---- setup used by resource modules -------------------------------------------------------
-    def route(self, method, pattern, handler):
-        """Add ``handler(request)`` for ``method`` and a path regex with named groups."""
-        self.routes.append((method, re.compile("^%s$" % pattern), handler))
-
-    def on_reset(self, func):
-        """``func()`` (re)creates a resource's state; called at start and on every reset."""
-        self.resets.append(func)
 
     # ---- state --------------------------------------------------------------------------------
     def reset(self):
         with self.lock:
-            self.config = {"task_delay": 0.3, "task_fail": {}, "latency": 0.0, "rate_limit": None}
+            self.config = dict((name, copy.deepcopy(default)) for name, (default, _check) in self.settings.items())
             self.log = []
             self.mark = 0
             self.faults = []
             self.tasks = {}
+            self.holding = False
+            self.releases = []
             self._rate_window = []
-            for func in self.resets:
-                func()
+            for resource in self.resources:
+                resource.reset()
 
     def configure(self, **settings):
+        """Merge declared settings; an unknown name or a bad value raises ``ControlError`` and changes nothing."""
         with self.lock:
-            self.config.update(settings)
+            self.config.update(control.check_settings(self.settings, settings))
 
-    def add_fault(self, status=None, method=None, path=None, times=1, retry_after=None, drop=False, delay=0.0, body=None,
-                  applied=False):
+    def add_fault(self, **fault):
         """The next ``times`` requests matching ``method`` and the ``path`` regex get this fault.
 
-        With ``applied`` the request is carried out first and only its answer is replaced (or dropped):
-        the ambiguous failure where the service did the work but the client never learnt it.
+        Members (``simulator.control.FAULT_FIELDS``): ``status``, ``method``, ``path``, ``times`` (1),
+        ``retry_after``, ``drop``, ``delay`` (seconds before the answer), ``body`` (the error text) and
+        ``applied``: the request is carried out first and only its answer is replaced (or dropped, or
+        delayed): the ambiguous failure where the service did the work but the client never learnt it.
+        A bad fault raises ``ControlError`` and is not added.
         """
+        fault = control.check_fault(fault)
         with self.lock:
-            self.faults.append({"status": status, "method": method, "path": path, "times": times,
-                                "retry_after": retry_after, "drop": drop, "delay": delay, "body": body,
-                                "applied": applied})
+            self.faults.append(fault)
 
     def requests(self, method=None, path=None):
         """The logged API requests, optionally filtered by method and a path regex."""
@@ -170,16 +245,21 @@ class Simulator:
                     if (method is None or entry["method"] == method) and (path is None or re.search(path, entry["path"]))]
 
     def writes(self, entries=None):
-        """The logged requests that change state (the read-only POSTs are not writes)."""
-        return [entry for entry in (self.requests() if entries is None else entries)
-                if entry["method"] in ("POST", "PUT", "PATCH", "DELETE") and not entry["path"].endswith(("/check_limits", "/instances"))]
+        """The logged requests that change state: every POST, PUT, PATCH and DELETE but those whose route
+        is declared ``read_only``."""
+        return [entry for entry in (self.requests() if entries is None else entries) if entry["write"]]
+
+    def route_of(self, method, path):
+        """The declared route of a request (None when no route has this method and path)."""
+        return next((route for route, _handler in self.routes if route.method == method and route.pattern.match(path)), None)
 
     # ---- tasks --------------------------------------------------------------------------------
     def start_task(self, task_type, apply=None, created_resources=None, project_id=None, region_id=None, data=None):
         """Start a cloud task: NEW, RUNNING, then FINISHED after ``task_delay`` (``apply()`` runs then).
 
         ``config["task_fail"]`` maps a task type to an error text: such a task ends in ERROR instead.
-        ``apply`` may return the created resources.
+        ``apply`` may return the created resources. A task started while the simulator holds tasks
+        (``hold()``) stays RUNNING, its resource locked, until ``release()``.
         """
         task_id = str(uuid.uuid4())
         delay = self.config["task_delay"]
@@ -193,7 +273,7 @@ class Simulator:
                 "lifecycle_policy_id": None,
             },
             "started": time.monotonic(), "delay": delay, "apply": apply,
-            "error": self.config["task_fail"].get(task_type), "done": False,
+            "error": self.config["task_fail"].get(task_type), "done": False, "held": self.holding,
         }
         return task_id
 
@@ -205,6 +285,9 @@ class Simulator:
                 continue
             record = task["record"]
             elapsed = now - task["started"]
+            if task["held"]:
+                record["state"] = "RUNNING"
+                continue
             if elapsed < task["delay"]:
                 record["state"] = "NEW" if elapsed < min(0.05, task["delay"] / 3) else "RUNNING"
                 continue
@@ -220,6 +303,62 @@ class Simulator:
                     record["created_resources"] = created
                 record["state"] = "FINISHED"
                 record["detailed_state"] = "FINISHED"
+
+    def hold(self):
+        """From now on every new task stays RUNNING (its resource locked) until it is released."""
+        with self.lock:
+            self.holding = True
+
+    def release(self, task_id=None, error=None, after=None):
+        """Finish held or running tasks at the next request: ``task_id`` alone, or every unfinished task
+        (which also ends ``hold()``). With ``error`` they end in ERROR with that text instead.
+
+        With ``after`` (``{method, path, times}``) the release waits until the ``times``-th API request
+        matching ``method`` and the ``path`` regex has been answered: a module is seen waiting (it was
+        answered "still running" that many times) and then let go, however fast or slow it runs.
+        Returns the released task IDs (or [] when deferred).
+        """
+        with self.lock:
+            if task_id is not None and (task_id not in self.tasks or self.tasks[task_id]["done"]):
+                raise control.ControlError("task_id: no unfinished task %s (GET /_sim/tasks lists them)" % task_id)
+            if after is not None:
+                self.releases.append({"task_id": task_id, "error": error, "seen": 0,
+                                      "method": after.get("method"), "path": after.get("path"), "times": after.get("times", 1)})
+                return []
+            if task_id is None:
+                self.holding = False
+            released = [task_id] if task_id is not None else [key for key, task in self.tasks.items() if not task["done"]]
+            for key in released:
+                task = self.tasks[key]
+                task.update(held=False, delay=0.0)
+                if error is not None:
+                    task["error"] = error
+            return released
+
+    def _due_releases(self, request):
+        """Carry out the deferred releases whose ``after`` the request just answered completes."""
+        released = []
+        for pending in list(self.releases):
+            if (pending["method"] and pending["method"] != request.method) or (pending["path"] and not re.search(pending["path"], request.path)):
+                continue
+            pending["seen"] += 1
+            if pending["seen"] >= pending["times"]:
+                self.releases.remove(pending)
+                if pending["task_id"] is None or not self.tasks[pending["task_id"]]["done"]:
+                    released += self.release(pending["task_id"], pending["error"])
+        return released
+
+    def _note_releases(self, request, entry):
+        released = self._due_releases(request)
+        if released:
+            entry["released"] = released  # the tasks this request's answer let go (see release(after=...))
+
+    def task_list(self):
+        """The tasks for GET /_sim/tasks: id, type, state, held."""
+        with self.lock:
+            self.advance()
+            return [{"id": key, "task_type": task["record"]["task_type"], "state": task["record"]["state"], "held": task["held"]}
+                    for key, task in self.tasks.items()]
 
     # ---- dispatch -----------------------------------------------------------------------------
     def authorised(self, headers):
@@ -238,20 +377,33 @@ class Simulator:
                      "content_type": request.headers.get("Content-Type"),
                      "authorization": "apikey ***" if self.authorised(request.headers) else "invalid",
                      "time": time.time(), "status": None, "fault": bool(fault)}
+            route = self.route_of(request.method, request.path)
+            entry["write"] = request.method in ("POST", "PUT", "PATCH", "DELETE") and not (route and route.read_only)
             self.log.append(entry)
+            applied = None
             if fault and fault["applied"]:
-                entry["applied_status"] = self._answer(request, api).status
+                applied = self._answer(request, api)  # carried out once; only its answer is replaced below
+                entry["applied_status"] = applied.status
             if fault and fault["drop"]:
                 entry["status"] = "dropped"
+                self._note_releases(request, entry)
                 return None, delay
             if fault and fault["status"]:
-                headers = {"Retry-After": str(fault["retry_after"])} if fault["retry_after"] is not None else {}
+                headers = {"Retry-After": retry_after(fault)} if fault["retry_after"] is not None else {}
                 response = error_response(api, fault["status"], fault["body"] or "Injected fault")
                 response.headers.update(headers)
             else:
-                response = self._rate_limited(api) or self._answer(request, api)
+                response = applied or self._rate_limited(api) or self._answer(request, api)
             entry["status"] = response.status
+            self._note_releases(request, entry)
             return response, delay
+
+    def call(self, method, path, body=None, query=""):
+        """Answer one API request in-process (for unit tests): ``(status, body)``; a dropped one is ``(None, None)``."""
+        raw = json.dumps(body).encode() if body is not None else b""
+        response, _delay = self.dispatch(Request(method, path, query, {"Authorization": "apikey " + self.api_key,
+                                                                       "Content-Type": "application/json"}, raw))
+        return (None, None) if response is None else (response.status, response.body)
 
     def _take_fault(self, request):
         for fault in self.faults:
@@ -285,12 +437,12 @@ class Simulator:
                                   title="Unauthorized")
         self.advance()
         allowed = False
-        for method, pattern, handler in self.routes:
-            match = pattern.match(request.path)
+        for route, handler in self.routes:
+            match = route.pattern.match(request.path)
             if not match:
                 continue
             allowed = True
-            if method != request.method:
+            if route.method != request.method:
                 continue
             request.params = match.groupdict()
             try:
@@ -316,23 +468,32 @@ class Simulator:
             self.reset()
             return {"reset": True}
         if action == "faults" and method == "POST":
-            for fault in body if isinstance(body, list) else [body]:
-                self.add_fault(**fault)
+            faults = [control.check_fault(fault) for fault in (body if isinstance(body, list) else [body])]
+            with self.lock:
+                self.faults.extend(faults)  # all or none
             return {"faults": len(self.faults)}
         if action == "config" and method == "POST":
-            self.configure(**body)
+            self.configure(**control.check_settings(self.settings, body))
             return self.config
         if action == "state" and method == "GET":
             return self.snapshot()
-        raise ApiFailure(404, "unknown control action %s" % action)
+        if action == "hold" and method == "POST":
+            control.unknown("hold", body, ())
+            self.hold()
+            return {"holding": True}
+        if action == "release" and method == "POST":
+            release = control.check_release(body)
+            return {"released": self.release(**release), "holding": self.holding, "pending": len(self.releases)}
+        if action == "tasks" and method == "GET":
+            return self.task_list()
+        if action == "seeds" and method == "GET":
+            return self.seeds
+        raise control.ControlError("unknown control call %s %s%s (see simulator.core.Simulator.control)"
+                                   % (method, CONTROL_PREFIX, "/" + action if action else ""))
 
     def snapshot(self):
-        """Every resource's state, for tests: resource modules add themselves here."""
-        state = {}
-        for name in ("routers", "custom_rules", "storages", "thresholds"):
-            if hasattr(self, name):
-                state[name] = getattr(self, name)
-        return state
+        """Every resource's state (its declared ``STATE``), for tests."""
+        return dict((name, getattr(self, name)) for resource in self.resources for name in resource.STATE)
 
     # ---- server -------------------------------------------------------------------------------
     def start(self, host="127.0.0.1", port=0, certfile=None, keyfile=None):
@@ -372,9 +533,13 @@ class SimHandler(BaseHTTPRequestHandler):
         if split.path.startswith(CONTROL_PREFIX):
             try:
                 body = json.loads(raw) if raw else {}
-                response = Response(200, self.sim.control(self.command, split.path, body))
-            except (ApiFailure, TypeError, ValueError) as exc:
-                response = Response(400, {"error": str(exc)})
+            except ValueError as exc:
+                response = Response(400, {"error": "the body is not valid JSON: %s" % exc})
+            else:
+                try:
+                    response = Response(200, self.sim.control(self.command, split.path, body))
+                except control.ControlError as exc:
+                    response = Response(400, {"error": str(exc)})
             self._send(response)
             return
         request = Request(self.command, split.path, split.query, self.headers, raw)

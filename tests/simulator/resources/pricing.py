@@ -23,19 +23,10 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from simulator.core import int_param
-from simulator.resources.quota import (
-    FLAVORS,
-    body_of,
-    check_enum,
-    check_int,
-    check_interfaces,
-    check_list,
-    check_object,
-    check_str,
-    invalid,
-    server_count,
-)
+from simulator import control
+from simulator.core import Resource, Route, int_param
+from simulator.resources.quota import FLAVORS, check_interfaces, server_count
+from simulator.validation import body_of, check_enum, check_int, check_list, check_object, check_str, invalid
 
 PATH = r"/cloud/v2/pricing/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/instances"
 HOURS_PER_MONTH = Decimal(720)
@@ -79,8 +70,20 @@ def month_price_of(volume):
     return Decimal(size) * Decimal(VOLUME_TYPES[volume.get("type_name") or "standard"])
 
 
-def register(sim):
-    def preview(request):
+class Pricing(Resource):
+    NAME = "pricing"
+    ROUTES = (
+        Route("POST", PATH, "preview", read_only=True),
+    )
+    SETTINGS = {
+        "price_quote_totals": (True, control.boolean),
+        "price_currency": ("USD", control.text),
+        "price_tax_percent": (0, control.number(high=100)),
+        "price_discounts": ({}, control.mapping(control.decimal_text)),
+        "price_unavailable": (False, control.boolean),
+    }
+
+    def preview(self, request):
         int_param(request.params["project_id"], "project_id")
         int_param(request.params["region_id"], "region_id")
         body = body_of(request, required_body=True)
@@ -92,7 +95,7 @@ def register(sim):
         interfaces = check_interfaces(body["interfaces"])
         volumes = check_volumes(body["volumes"]) if "volumes" in body else []
         count = server_count(body)
-        config = sim.config
+        config = self.sim.config
         discounts = dict((key, Decimal(str(value))) for key, value in (config.get("price_discounts") or {}).items())
         tax = Decimal(str(config.get("price_tax_percent", 0)))
 
@@ -160,5 +163,3 @@ def register(sim):
                           per_hour={"external_ip": None, "flavor": None, "floating_ip": None, "volumes": None},
                           per_month={"external_ip": None, "flavor": None, "floating_ip": None, "volumes": None})
         return result
-
-    sim.route("POST", PATH, preview)

@@ -28,7 +28,9 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from simulator.core import ApiFailure, int_param, is_uuid
+from simulator import control
+from simulator.core import Resource, Route, int_param
+from simulator.validation import body_of, check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 BM_PATH = r"/cloud/v1/bminstances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/check_limits"
 LB_PATH = r"/cloud/v1/loadbalancers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/check_limits"
@@ -91,60 +93,6 @@ INTERFACE_VARIANTS = {
                    {"type", "network_id", "ip_address", "ip_family", "floating_ip", "interface_name", "security_groups"}),
     "reserved_fixed_ip": ({"type", "port_id"}, {"type", "port_id", "floating_ip", "interface_name", "security_groups"}),
 }
-
-
-# ---- validation (422 in the cloud error shape) ---------------------------------------------------
-def invalid(loc, detail):
-    raise ApiFailure(422, "%s: %s" % (loc, detail), errors=[{"loc": loc.split("."), "detail": detail}])
-
-
-def check_object(loc, value, required, allowed):
-    if not isinstance(value, dict):
-        invalid(loc, "a JSON object is required")
-    for key in sorted(required):
-        if key not in value:
-            invalid("%s.%s" % (loc, key) if loc else key, "field required")
-    extra = sorted(set(value) - set(allowed))
-    if extra:
-        invalid("%s.%s" % (loc, extra[0]) if loc else extra[0], "extra fields not permitted")
-
-
-def check_str(loc, value, nullable=False, max_length=None, min_length=None):
-    if value is None and nullable:
-        return
-    if not isinstance(value, str):
-        invalid(loc, "a string is required")
-    if max_length is not None and len(value) > max_length:
-        invalid(loc, "ensure this value has at most %d characters" % max_length)
-    if min_length is not None and len(value) < min_length:
-        invalid(loc, "ensure this value has at least %d characters" % min_length)
-
-
-def check_uuid(loc, value):
-    if not is_uuid(value):
-        invalid(loc, "value is not a valid uuid")
-
-
-def check_int(loc, value, nullable=False, low=None, high=None):
-    if value is None and nullable:
-        return
-    if not isinstance(value, int) or isinstance(value, bool):
-        invalid(loc, "value is not a valid integer")
-    if (low is not None and value < low) or (high is not None and value > high):
-        invalid(loc, "value is out of range (%s to %s)" % (low, high))
-
-
-def check_enum(loc, value, choices, nullable=False):
-    if value is None and nullable:
-        return
-    if value not in choices:
-        invalid(loc, "value is not one of %s" % ", ".join(choices))
-
-
-def check_list(loc, value):
-    if not isinstance(value, list):
-        invalid(loc, "a list is required")
-    return value
 
 
 def check_instance_floating_ip(loc, value):
@@ -210,15 +158,6 @@ def server_count(body):
     return len(names) if names else len(templates)
 
 
-def body_of(request, required_body=False):
-    body = request.json
-    if body is None and not required_body:
-        return {}
-    if not isinstance(body, dict):
-        invalid("body", "a JSON object is required")
-    return body
-
-
 # ---- the answers ---------------------------------------------------------------------------------
 def answer(sim, bases, requested):
     limits = dict(DEFAULT_LIMITS, **(sim.config.get("quota_limits") or {}))
@@ -234,13 +173,36 @@ def answer(sim, bases, requested):
     return result
 
 
-def register(sim):
-    def scope(request):
+def bases(values):
+    """An object whose keys are quota bases (BM_BASES), each value checked by ``values``."""
+    inner = control.mapping(values)
+
+    def check(name, value):
+        inner(name, value)
+        control.unknown(name, value, BM_BASES)
+        return value
+    return check
+
+
+class Quota(Resource):
+    NAME = "quota"
+    ROUTES = (
+        Route("POST", BM_PATH, "baremetal", read_only=True),
+        Route("POST", LB_PATH, "loadbalancer", read_only=True),
+    )
+    SETTINGS = {
+        "quota_limits": ({}, bases(control.integer(low=0))),
+        "quota_usage": ({}, bases(control.integer(low=0))),
+        "quota_omit": ([], control.listing(control.text)),
+        "quota_extra": ({}, control.mapping(control.anything)),
+    }
+
+    def scope(self, request):
         int_param(request.params["project_id"], "project_id")
         int_param(request.params["region_id"], "region_id")
 
-    def baremetal(request):
-        scope(request)
+    def baremetal(self, request):
+        self.scope(request)
         body = body_of(request)
         check_object("", body, set(), {"flavor", "interfaces", "names", "name_templates"})
         flavor = body.get("flavor")
@@ -264,10 +226,10 @@ def register(sim):
                 add("external_ip_count", count)
             if (item.get("floating_ip") or {}).get("source") == "new":
                 add("floating_count", count)
-        return answer(sim, BM_BASES, requested)
+        return answer(self.sim, BM_BASES, requested)
 
-    def loadbalancer(request):
-        scope(request)
+    def loadbalancer(self, request):
+        self.scope(request)
         body = body_of(request)
         check_object("", body, set(), {"floating_ip", "logging", "vip_ip_family", "vip_network_id", "vip_port_id"})
         requested = {"loadbalancer_count": 1}
@@ -308,7 +270,4 @@ def register(sim):
             check_enum("vip_ip_family", body["vip_ip_family"], IP_FAMILIES)
         if "vip_network_id" not in body and "vip_port_id" not in body:
             requested["external_ip_count"] = 1  # a public VIP on the default external network
-        return answer(sim, LB_BASES, requested)
-
-    sim.route("POST", BM_PATH, baremetal)
-    sim.route("POST", LB_PATH, loadbalancer)
+        return answer(self.sim, LB_BASES, requested)

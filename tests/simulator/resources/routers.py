@@ -27,7 +27,8 @@ import ipaddress
 import re
 import uuid
 
-from simulator.core import ApiFailure, int_param, is_uuid, now_iso
+from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
+from simulator.validation import check_bool, check_object, invalid
 
 LIST = r"/cloud/v1/routers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ONE = LIST + r"/(?P<router_id>[^/]+)"
@@ -57,158 +58,152 @@ SEEDED = [
 SEED_PROJECT, SEED_REGION = 1, 76
 
 
-def fail(status, field, detail):
-    raise ApiFailure(status, "%s: %s" % (field, detail), errors=[{"loc": ["body"] + field.split("."), "detail": detail}])
-
-
-def check_object(value, field, allowed, required=()):
-    if not isinstance(value, dict):
-        fail(422, field, "a JSON object is required")
-    extra = sorted(set(value) - set(allowed))
-    if extra:
-        fail(422, field, "extra fields not permitted: %s" % ", ".join(extra))
-    for key in required:
-        if key not in value:
-            fail(422, "%s.%s" % (field, key), "field required")
-
-
 def check_name(value, field="name"):
     if not isinstance(value, str) or not NAME_PATTERN.match(value):
-        fail(422, field, "string does not match pattern %s" % NAME_PATTERN.pattern)
-
-
-def check_bool(value, field):
-    if not isinstance(value, bool):
-        fail(422, field, "value is not a valid boolean")
+        invalid(field, "string does not match pattern %s" % NAME_PATTERN.pattern)
 
 
 def check_routes(routes, field="routes"):
     if not isinstance(routes, list):
-        fail(422, field, "value is not a valid list")
+        invalid(field, "value is not a valid list")
     for index, route in enumerate(routes):
         where = "%s.%s" % (field, index)
-        check_object(route, where, ("destination", "nexthop"), ("destination", "nexthop"))
+        check_object(where, route, ("destination", "nexthop"), ("destination", "nexthop"))
         try:
             destination = ipaddress.ip_network(route["destination"], strict=False)
         except (TypeError, ValueError):
-            fail(422, where + ".destination", "value is not a valid IPv4 or IPv6 network")
+            invalid(where + ".destination", "value is not a valid IPv4 or IPv6 network")
         try:
             ipaddress.ip_network(route["destination"], strict=True)
         except ValueError:
-            fail(400, where + ".destination", "%s has host bits set" % route["destination"])
+            invalid(where + ".destination", "%s has host bits set" % route["destination"], status=400)
         try:
             nexthop = ipaddress.ip_address(route["nexthop"])
         except (TypeError, ValueError):
-            fail(422, where + ".nexthop", "value is not a valid IPv4 or IPv6 address")
+            invalid(where + ".nexthop", "value is not a valid IPv4 or IPv6 address")
         if destination.version != nexthop.version:
-            fail(400, where + ".nexthop", "IP version differs from the destination's")
+            invalid(where + ".nexthop", "IP version differs from the destination's", status=400)
 
 
 def check_manual_gateway(gateway, field="external_gateway_info"):
-    check_object(gateway, field, ("type", "network_id", "enable_snat"), ("network_id",))
+    check_object(field, gateway, ("network_id",), ("type", "network_id", "enable_snat"))
     if gateway.get("type", "manual") != "manual":
-        fail(422, field + ".type", "unexpected value; permitted: 'manual'")
+        invalid(field + ".type", "unexpected value; permitted: 'manual'")
     if not is_uuid(gateway["network_id"]):
-        fail(422, field + ".network_id", "value is not a valid uuid")
+        invalid(field + ".network_id", "value is not a valid uuid")
     if gateway["network_id"] not in EXTERNAL_NETWORKS:
         raise ApiFailure(404, "External network %s not found" % gateway["network_id"])
     if "enable_snat" in gateway:
-        check_bool(gateway["enable_snat"], field + ".enable_snat")
+        check_bool(field + ".enable_snat", gateway["enable_snat"])
 
 
-def register(sim):
-    state = {"next_ip": {}}
+class Routers(Resource):
+    NAME = "routers"
+    STATE = ("routers",)
+    SEEDS = {
+        "project_id": SEED_PROJECT, "region_id": SEED_REGION,
+        "external_networks": {"public": PUBLIC_NETWORK_ID, "public_2": PUBLIC_2_NETWORK_ID},
+        "private_subnets": list(PRIVATE_SUBNETS),
+        "routers": {"legacy_router": SEEDED[0]["id"], "shared_edge": [SEEDED[1]["id"], SEEDED[2]["id"]]},
+    }
+    ROUTES = (
+        Route("GET", LIST, "list_routers"),
+        Route("POST", LIST, "create_router"),
+        Route("GET", ONE, "get_router"),
+        Route("DELETE", ONE, "delete_router"),
+        Route("PATCH", PATCH, "patch_router"),
+    )
 
-    def scope(request):
+    def scope(self, request):
         project_id = int_param(request.params["project_id"], "project_id")
         region_id = int_param(request.params["region_id"], "region_id")
         return project_id, region_id
 
-    def external_ip(network_id):
+    def external_ip(self, network_id):
         network = EXTERNAL_NETWORKS[network_id]
-        number = state["next_ip"].get(network_id, 10)
-        state["next_ip"][network_id] = number + 1
+        number = self.next_ip.get(network_id, 10)
+        self.next_ip[network_id] = number + 1
         address = ipaddress.ip_network(network["cidr"]).network_address + number
         return {"ip_address": str(address), "subnet_id": network["subnet_id"]}
 
-    def gateway_record(network_id, enable_snat):
-        return {"network_id": network_id, "enable_snat": enable_snat, "external_fixed_ips": [external_ip(network_id)]}
+    def gateway_record(self, network_id, enable_snat):
+        return {"network_id": network_id, "enable_snat": enable_snat, "external_fixed_ips": [self.external_ip(network_id)]}
 
-    def interface_record(subnet_id, index):
+    def interface_record(self, subnet_id, index):
         subnet = PRIVATE_SUBNETS[subnet_id]
         address = ipaddress.ip_network(subnet["cidr"]).network_address + 1
         return {"port_id": str(uuid.UUID(int=uuid.UUID(subnet_id).int + index + 1)), "network_id": subnet["network_id"],
                 "ip_assignments": [{"ip_address": str(address), "subnet_id": subnet_id}],
                 "mac_address": "fa:16:3e:00:00:%02x" % (index + 1)}
 
-    def new_record(router_id, name, project_id, region_id, gateway=None, routes=None, subnets=(), task_id=None):
+    def new_record(self, router_id, name, project_id, region_id, gateway=None, routes=None, subnets=(), task_id=None):
         stamp = now_iso()
         return {
             "id": router_id, "name": name, "status": "ACTIVE", "distributed": False,
-            "external_gateway_info": gateway_record(*gateway) if gateway else None,
-            "interfaces": [interface_record(subnet_id, index) for index, subnet_id in enumerate(subnets)],
+            "external_gateway_info": self.gateway_record(*gateway) if gateway else None,
+            "interfaces": [self.interface_record(subnet_id, index) for index, subnet_id in enumerate(subnets)],
             "routes": copy.deepcopy(routes or []), "project_id": project_id, "region_id": region_id,
             "region": REGIONS.get(region_id, "Region %s" % region_id), "created_at": stamp, "updated_at": stamp,
             "task_id": task_id, "creator_task_id": task_id,
         }
 
-    def reset():
-        state["next_ip"] = {}
-        sim.routers = {}
+    def reset(self):
+        self.next_ip = {}  # network id -> the host number of its next external IP
+        self.sim.routers = {}
         for seed in SEEDED:
-            sim.routers[seed["id"]] = new_record(seed["id"], seed["name"], SEED_PROJECT, SEED_REGION, seed["gateway"],
+            self.sim.routers[seed["id"]] = self.new_record(seed["id"], seed["name"], SEED_PROJECT, SEED_REGION, seed["gateway"],
                                                  seed["routes"], seed["subnets"])
 
-    def sync():
+    def sync(self):
         """Release the lock of every router whose task failed (a failed create removes the router)."""
-        for router_id, record in list(sim.routers.items()):
-            task = sim.tasks.get(record["task_id"]) if record["task_id"] else None
+        for router_id, record in list(self.sim.routers.items()):
+            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
             if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
                 if record["task_id"] == record["creator_task_id"] and record["status"] == "BUILD":
-                    del sim.routers[router_id]
+                    del self.sim.routers[router_id]
                 else:
                     record["task_id"] = None
                     record["status"] = "ACTIVE"
 
-    def router_of(request):
-        project_id, region_id = scope(request)
-        sync()
-        record = sim.routers.get(request.params["router_id"])
+    def router_of(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        record = self.sim.routers.get(request.params["router_id"])
         if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
             raise ApiFailure(404, "Router %s not found" % request.params["router_id"])
         return record
 
-    def unlocked(record):
+    def unlocked(self, record):
         if record["task_id"]:
             raise ApiFailure(409, "Router %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
         return record
 
-    def list_routers(request):
-        project_id, region_id = scope(request)
-        sync()
+    def list_routers(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
         limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
         offset = int_param(request.arg("offset", "0"), "offset", low=0)
         name = request.arg("name")
-        matches = [record for record in sim.routers.values()
+        matches = [record for record in self.sim.routers.values()
                    if record["project_id"] == project_id and record["region_id"] == region_id
                    and (name is None or name in record["name"])]
         return {"count": len(matches), "results": copy.deepcopy(matches[offset:offset + limit])}
 
-    def get_router(request):
-        return copy.deepcopy(router_of(request))
+    def get_router(self, request):
+        return copy.deepcopy(self.router_of(request))
 
-    def create_router(request):
-        project_id, region_id = scope(request)
-        sync()
+    def create_router(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
         body = request.json
-        check_object(body, "body", ("name", "external_gateway_info", "interfaces", "routes"), ("name",))
+        check_object("body", body, ("name",), ("name", "external_gateway_info", "interfaces", "routes"))
         check_name(body["name"])
         gateway = body.get("external_gateway_info")
         if gateway is not None:
             if isinstance(gateway, dict) and gateway.get("type", "manual") == "default":
-                check_object(gateway, "external_gateway_info", ("type", "enable_snat"))
+                check_object("external_gateway_info", gateway, (), ("type", "enable_snat"))
                 if "enable_snat" in gateway:
-                    check_bool(gateway["enable_snat"], "external_gateway_info.enable_snat")
+                    check_bool("external_gateway_info.enable_snat", gateway["enable_snat"])
                 gateway = (PUBLIC_NETWORK_ID, gateway.get("enable_snat", True))
             else:
                 check_manual_gateway(gateway)
@@ -218,32 +213,32 @@ def register(sim):
         subnets = []
         for index, interface in enumerate(body.get("interfaces") or []):
             where = "interfaces.%s" % index
-            check_object(interface, where, ("type", "subnet_id"), ("subnet_id",))
+            check_object(where, interface, ("subnet_id",), ("type", "subnet_id"))
             if interface.get("type", "subnet") != "subnet":
-                fail(422, where + ".type", "unexpected value; permitted: 'subnet'")
+                invalid(where + ".type", "unexpected value; permitted: 'subnet'")
             if not is_uuid(interface["subnet_id"]):
-                fail(422, where + ".subnet_id", "value is not a valid uuid")
+                invalid(where + ".subnet_id", "value is not a valid uuid")
             if interface["subnet_id"] not in PRIVATE_SUBNETS:
                 raise ApiFailure(404, "Subnet %s not found" % interface["subnet_id"])
             subnets.append(interface["subnet_id"])
         router_id = str(uuid.uuid4())
 
         def apply():
-            record = sim.routers.get(router_id)
+            record = self.sim.routers.get(router_id)
             if record is not None:
                 record.update(status="ACTIVE", task_id=None, updated_at=now_iso())
             return {"routers": [router_id]}
 
-        task_id = sim.start_task("create_router", apply=apply, project_id=project_id, region_id=region_id, data=body)
-        record = new_record(router_id, body["name"], project_id, region_id, gateway, body.get("routes"), subnets, task_id)
+        task_id = self.sim.start_task("create_router", apply=apply, project_id=project_id, region_id=region_id, data=body)
+        record = self.new_record(router_id, body["name"], project_id, region_id, gateway, body.get("routes"), subnets, task_id)
         record["status"] = "BUILD"
-        sim.routers[router_id] = record
+        self.sim.routers[router_id] = record
         return {"tasks": [task_id]}
 
-    def patch_router(request):
-        record = unlocked(router_of(request))
+    def patch_router(self, request):
+        record = self.unlocked(self.router_of(request))
         body = request.json
-        check_object(body, "body", ("name", "routes", "external_gateway_info"))
+        check_object("body", body, (), ("name", "routes", "external_gateway_info"))
         if "name" in body:
             check_name(body["name"])
         if "routes" in body:
@@ -266,27 +261,20 @@ def register(sim):
                     if current and current["network_id"] == gateway["network_id"]:
                         current["enable_snat"] = enable_snat
                     else:
-                        record["external_gateway_info"] = gateway_record(gateway["network_id"], enable_snat)
+                        record["external_gateway_info"] = self.gateway_record(gateway["network_id"], enable_snat)
             record.update(task_id=None, updated_at=now_iso())
 
-        task_id = sim.start_task("update_router", apply=apply, project_id=record["project_id"],
+        task_id = self.sim.start_task("update_router", apply=apply, project_id=record["project_id"],
                                  region_id=record["region_id"], data=body)
         record["task_id"] = task_id
         return {"tasks": [task_id]}
 
-    def delete_router(request):
-        record = unlocked(router_of(request))
+    def delete_router(self, request):
+        record = self.unlocked(self.router_of(request))
 
         def apply():
-            sim.routers.pop(record["id"], None)
+            self.sim.routers.pop(record["id"], None)
 
-        task_id = sim.start_task("delete_router", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
+        task_id = self.sim.start_task("delete_router", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
         record["task_id"] = task_id
         return {"tasks": [task_id]}
-
-    sim.on_reset(reset)
-    sim.route("GET", LIST, list_routers)
-    sim.route("POST", LIST, create_router)
-    sim.route("GET", ONE, get_router)
-    sim.route("DELETE", ONE, delete_router)
-    sim.route("PATCH", PATCH, patch_router)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 
-from simulator.core import ApiFailure, Response, now_iso
+from simulator.core import ApiFailure, Resource, Response, Route, now_iso
 
 CLIENT_ID = 1
 RESELLER_ID = 1
@@ -139,55 +139,64 @@ def mark_deleted(record):
         record["can_restore"] = True  # restorable for two weeks
 
 
-def register(sim):
-    def reset():
-        sim.storages = dict((storage_id, seeded_record(storage_id, *seed)) for storage_id, seed in SEEDED.items())
+class Storage(Resource):
+    NAME = "storage"
+    STATE = ("storages",)
+    SEEDS = {"storages": dict((seed[0], storage_id) for storage_id, seed in SEEDED.items())}
+    ROUTES = (
+        Route("GET", V1_PATH, "v1_get"),
+        Route("DELETE", V1_PATH, "v1_delete"),
+        Route("GET", S3_PATH, "s3_get"),
+        Route("DELETE", S3_PATH, "s3_delete"),
+        Route("GET", SFTP_PATH, "sftp_get"),
+        Route("DELETE", SFTP_PATH, "sftp_delete"),
+    )
+
+    def reset(self):
+        self.sim.storages = dict((storage_id, seeded_record(storage_id, *seed)) for storage_id, seed in SEEDED.items())
 
     # ---- v1 (deprecated) ----------------------------------------------------------------------
-    def v1_record(request):
+    def v1_record(self, request):
         storage_id = storage_id_of(request)
-        record = sim.storages.get(storage_id)
+        record = self.sim.storages.get(storage_id)
         if record is None:
             raise ApiFailure(400, "storage %s does not exist" % storage_id)
         return record
 
-    def v1_get(request):
-        return copy.deepcopy(v1_record(request))
+    def v1_get(self, request):
+        return copy.deepcopy(self.v1_record(request))
 
-    def v1_delete(request):
-        record = v1_record(request)
+    def v1_delete(self, request):
+        record = self.v1_record(request)
         if record["provisioning_status"] in GONE:
             raise ApiFailure(400, "storage %s is already %s" % (record["id"], record["provisioning_status"]))
         mark_deleted(record)
         return Response(204)
 
     # ---- v4 -------------------------------------------------------------------------------------
-    def v4_record(request, kind):
+    def v4_record(self, request, kind):
         storage_id = storage_id_of(request)
-        record = sim.storages.get(storage_id)
+        record = self.sim.storages.get(storage_id)
         if record is None or record["type"] != kind:
             raise ApiFailure(404, "storage %s not found" % storage_id)
         return record
 
-    def s3_get(request):
-        return s3_view(v4_record(request, "s3_compatible"))
+    def s3_get(self, request):
+        return s3_view(self.v4_record(request, "s3_compatible"))
 
-    def sftp_get(request):
-        return sftp_view(v4_record(request, "sftp"))
+    def sftp_get(self, request):
+        return sftp_view(self.v4_record(request, "sftp"))
 
-    def v4_delete(kind):
-        def delete(request):
-            record = v4_record(request, kind)
-            if record["provisioning_status"] in GONE:
-                raise ApiFailure(404, "storage %s not found" % record["id"])
-            mark_deleted(record)
-            return Response(204)
-        return delete
+    def v4_delete(self, request, kind):
+        record = self.v4_record(request, kind)
+        if record["provisioning_status"] in GONE:
+            raise ApiFailure(404, "storage %s not found" % record["id"])
+        mark_deleted(record)
+        return Response(204)
 
-    sim.on_reset(reset)
-    sim.route("GET", V1_PATH, v1_get)
-    sim.route("DELETE", V1_PATH, v1_delete)
-    sim.route("GET", S3_PATH, s3_get)
-    sim.route("DELETE", S3_PATH, v4_delete("s3_compatible"))
-    sim.route("GET", SFTP_PATH, sftp_get)
-    sim.route("DELETE", SFTP_PATH, v4_delete("sftp"))
+    def s3_delete(self, request):
+        return self.v4_delete(request, "s3_compatible")
+
+    def sftp_delete(self, request):
+        return self.v4_delete(request, "sftp")
+

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 
-from simulator.core import ApiFailure, Response, int_param
+from simulator.core import ApiFailure, Resource, Response, Route, int_param
 
 DEFAULT_THRESHOLD = 80
 PATH = r"/cloud/v2/client_quotas/(?P<client_id>[^/]+)/notification_threshold"
@@ -36,29 +36,38 @@ def default_record(client_id):
     return {"client_id": client_id, "threshold": DEFAULT_THRESHOLD, "last_sending": None, "last_message": None}
 
 
-def register(sim):
-    def reset():
-        sim.thresholds = {}
+class Thresholds(Resource):
+    NAME = "thresholds"
+    STATE = ("thresholds",)
+    SEEDS = {"clients": list(SEEDED), "clients_without_record": list(CLIENTS_WITHOUT_RECORD)}
+    ROUTES = (
+        Route("GET", PATH, "get"),
+        Route("PUT", PATH, "put"),
+        Route("DELETE", PATH, "delete"),
+    )
+
+    def reset(self):
+        self.sim.thresholds = {}
         for client_id, seed in SEEDED.items():
             record = default_record(client_id)
             record.update(copy.deepcopy(seed or {}))
-            sim.thresholds[client_id] = record
+            self.sim.thresholds[client_id] = record
 
-    def record_of(request, create=False):
+    def record_of(self, request, create=False):
         client_id = int_param(request.params["client_id"], "client_id")
-        if client_id in sim.thresholds:
-            return client_id, sim.thresholds[client_id]
+        if client_id in self.sim.thresholds:
+            return client_id, self.sim.thresholds[client_id]
         if client_id in CLIENTS_WITHOUT_RECORD:
             if create:
                 return client_id, default_record(client_id)
             raise ApiFailure(404, "No quota notification threshold is set for client %s" % client_id)
         raise ApiFailure(404, "Client %s not found" % client_id)
 
-    def get(request):
-        return copy.deepcopy(record_of(request)[1])
+    def get(self, request):
+        return copy.deepcopy(self.record_of(request)[1])
 
-    def put(request):
-        client_id, record = record_of(request, create=True)
+    def put(self, request):
+        client_id, record = self.record_of(request, create=True)
         body = request.json
         if not isinstance(body, dict):
             raise ApiFailure(422, "body: a JSON object is required")
@@ -69,16 +78,11 @@ def register(sim):
         if not isinstance(threshold, int) or isinstance(threshold, bool) or not 60 <= threshold <= 100:
             raise ApiFailure(422, "threshold: must be an integer from 60 to 100")
         record["threshold"] = threshold
-        sim.thresholds[client_id] = record
+        self.sim.thresholds[client_id] = record
         return copy.deepcopy(record)
 
-    def delete(request):
-        client_id, record = record_of(request, create=True)
-        if client_id in sim.thresholds:
+    def delete(self, request):
+        client_id, record = self.record_of(request, create=True)
+        if client_id in self.sim.thresholds:
             record.update(threshold=DEFAULT_THRESHOLD)
         return Response(204)
-
-    sim.on_reset(reset)
-    sim.route("GET", PATH, get)
-    sim.route("PUT", PATH, put)
-    sim.route("DELETE", PATH, delete)

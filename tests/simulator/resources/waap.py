@@ -20,10 +20,10 @@ State: ``sim.custom_rules`` ({domain_id: [rule, ...]}), ``sim.firewall_rules`` (
 from __future__ import annotations
 
 import copy
-import ipaddress
 import re
 
-from simulator.core import ApiFailure, Response
+from simulator.core import ApiFailure, Resource, Response, Route
+from simulator.validation import VALIDATION_DETAIL, VALIDATION_TITLE, Invalid, check_fields, enum_text, f
 
 DOMAINS = {1001: "shop.example.com", 1002: "api.example.com", 1003: "blog.example.com",
            1004: "static.example.com", 1005: "admin.example.com"}
@@ -33,8 +33,6 @@ FIRST_CUSTOM_ID = 7001
 BULK_DOMAIN = 1005
 BULK_RULES = 150
 
-VALIDATION_TITLE = "Request validation error."
-VALIDATION_DETAIL = "One or more fields have validation errors."
 ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")
 ORDERING = ORDERING_FIELDS + tuple("-" + field for field in ORDERING_FIELDS)
 TRUE = ("true", "1", "yes", "on", "t", "y")
@@ -55,10 +53,6 @@ HTTP_METHODS = ("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", 
 OWNER_TYPES = ("COMMERCIAL", "EDUCATIONAL", "GOVERNMENT", "HOSTING_SERVICES", "ISP", "MOBILE_NETWORK", "NETWORK", "RESERVED")
 USER_TAG = r"^[a-zA-Z]+[ a-zA-Z0-9]*$"
 URL_PATTERN = r"^[\w!\$~:#\[\]@\(\)*\+,=\/\-\.\%]+$"
-
-
-def f(kind, required=False, **rules):
-    return dict(rules, type=kind, required=required)
 
 
 HEADER = f("str", True, min=1, max=50, pattern=r"^[a-zA-Z0-9-]+$")
@@ -110,108 +104,6 @@ RULE_FIELDS = {
 UPDATE_FIELDS = dict((name, dict(spec, required=False, nullable=True)) for name, spec in RULE_FIELDS.items())
 
 
-class Invalid:
-    """Collects pydantic-style errors: ``{loc: [...], detail: text}``."""
-
-    def __init__(self):
-        self.errors = []
-
-    def add(self, loc, detail):
-        self.errors.append({"loc": list(loc), "detail": detail})
-
-    def raise_if_any(self):
-        if self.errors:
-            raise ApiFailure(422, VALIDATION_DETAIL, errors=self.errors, title=VALIDATION_TITLE)
-
-
-def _plural(count, word):
-    return "%s %s%s" % (count, word, "" if count == 1 else "s")
-
-
-def _enum_text(values):
-    shown = [repr(value) if isinstance(value, str) else str(value) for value in values]
-    return ", ".join(shown[:-1]) + " or " + shown[-1]
-
-
-def check(value, spec, loc, invalid):
-    """The value as the service keeps it, or None (with the errors added to ``invalid``)."""
-    kind = spec["type"]
-    if kind == "free":
-        if not isinstance(value, dict):
-            invalid.add(loc, "Input should be a valid dictionary")
-            return None
-        return copy.deepcopy(value)
-    if kind == "object":
-        return check_object(value, spec["fields"], loc, invalid)
-    if kind == "list":
-        if not isinstance(value, list):
-            invalid.add(loc, "Input should be a valid list")
-            return None
-        if len(value) < spec.get("min_items", 0):
-            invalid.add(loc, "List should have at least %s after validation, not %s" % (_plural(spec["min_items"], "item"), len(value)))
-            return None
-        if "max_items" in spec and len(value) > spec["max_items"]:
-            invalid.add(loc, "List should have at most %s after validation, not %s" % (_plural(spec["max_items"], "item"), len(value)))
-            return None
-        return [check(item, spec["items"], loc + (index,), invalid) for index, item in enumerate(value)]
-    if kind == "bool":
-        if not isinstance(value, bool):
-            invalid.add(loc, "Input should be a valid boolean")
-            return None
-        return value
-    if kind == "int":
-        if not isinstance(value, int) or isinstance(value, bool):
-            invalid.add(loc, "Input should be a valid integer")
-            return None
-        if "enum" in spec and value not in spec["enum"]:
-            invalid.add(loc, "Input should be %s" % _enum_text(spec["enum"]))
-        elif "ge" in spec and value < spec["ge"]:
-            invalid.add(loc, "Input should be greater than or equal to %s" % spec["ge"])
-        elif "gt" in spec and value <= spec["gt"]:
-            invalid.add(loc, "Input should be greater than %s" % spec["gt"])
-        elif "le" in spec and value > spec["le"]:
-            invalid.add(loc, "Input should be less than or equal to %s" % spec["le"])
-        return value
-    if not isinstance(value, str):
-        invalid.add(loc, "Input should be a valid string")
-        return None
-    if kind == "ip":
-        try:
-            return str(ipaddress.ip_address(value))
-        except ValueError:
-            invalid.add(loc, "Input is not a valid IPv4 or IPv6 address")
-            return None
-    if len(value) < spec.get("min", 0):
-        invalid.add(loc, "String should have at least %s" % _plural(spec["min"], "character"))
-    elif "max" in spec and len(value) > spec["max"]:
-        invalid.add(loc, "String should have at most %s" % _plural(spec["max"], "character"))
-    elif "pattern" in spec and not re.search(spec["pattern"], value):
-        invalid.add(loc, "String should match pattern '%s'" % spec["pattern"])
-    elif "enum" in spec and value not in spec["enum"]:
-        invalid.add(loc, "Input should be %s" % _enum_text(spec["enum"]))
-    return value
-
-
-def check_object(value, fields, loc, invalid):
-    """An object: unknown members rejected, required ones present, defaults filled, unset optional ones left out."""
-    if not isinstance(value, dict):
-        invalid.add(loc, "Input should be a valid dictionary or object to extract fields from")
-        return None
-    for name in value:
-        if name not in fields:
-            invalid.add(loc + (name,), "Extra inputs are not permitted")
-    kept = {}
-    for name, spec in fields.items():
-        if name not in value or (value[name] is None and spec.get("nullable")):
-            if spec["required"]:
-                invalid.add(loc + (name,), "Field required")
-            elif "default" in spec:
-                kept[name] = copy.deepcopy(spec["default"])
-            continue
-        kept[name] = check(value[name], spec, loc + (name,), invalid)
-    return kept
-
-
 def check_action(action, loc, invalid):
     if isinstance(action, dict) and len(action) != 1:
         invalid.add(loc, "Value error, exactly one action must be set per rule (%s given)" % len(action))
@@ -251,7 +143,7 @@ def validate_rule(body, fields):
     if not isinstance(body, dict):
         invalid.add(("body",), "Input should be a valid dictionary or object to extract fields from")
         invalid.raise_if_any()
-    kept = check_object(body, fields, ("body",), invalid)
+    kept = check_fields(body, fields, ("body",), invalid)
     if body.get("action") is not None:
         check_action(body["action"], ("body", "action"), invalid)
     if isinstance(body.get("conditions"), list):
@@ -296,7 +188,7 @@ def query_bool(request, name):
 def query_enum(request, name, values):
     raw = request.arg(name)
     if raw is not None and raw not in values:
-        raise _query_error(name, "Input should be %s" % _enum_text(values))
+        raise _query_error(name, "Input should be %s" % enum_text(values))
     return raw
 
 
@@ -410,14 +302,27 @@ RULES_PATH = r"/waap/v1/domains/(?P<domain_id>[^/]+)/custom-rules"
 RULE_PATH = RULES_PATH + r"/(?P<rule_id>[^/]+)"
 
 
-def register(sim):
-    def reset():
-        sim.waap_domains = dict((domain_id, {"id": domain_id, "name": name}) for domain_id, name in DOMAINS.items())
-        sim.firewall_rules = [firewall_rule(index) for index in range(FIREWALL_RULE_COUNT)]
-        sim.custom_rules = seeded_custom_rules()
-        sim.custom_rule_next_id = FIRST_CUSTOM_ID
+class Waap(Resource):
+    NAME = "waap"
+    STATE = ("custom_rules",)
+    SEEDS = {"domains": dict((name, domain_id) for domain_id, name in DOMAINS.items()), "bulk_domain_id": BULK_DOMAIN}
+    ROUTES = (
+        Route("GET", r"/waap/v2/firewall-rules", "firewall_rules"),
+        Route("GET", RULES_PATH, "list_rules"),
+        Route("POST", RULES_PATH, "create_rule"),
+        Route("GET", RULE_PATH, "get_rule"),
+        Route("PATCH", RULE_PATH, "patch_rule"),
+        Route("DELETE", RULE_PATH, "delete_rule"),
+        Route("PATCH", RULE_PATH + r"/(?P<action>[^/]+)", "toggle_rule"),
+    )
 
-    def firewall_rules(request):
+    def reset(self):
+        self.sim.waap_domains = dict((domain_id, {"id": domain_id, "name": name}) for domain_id, name in DOMAINS.items())
+        self.sim.firewall_rules = [firewall_rule(index) for index in range(FIREWALL_RULE_COUNT)]
+        self.sim.custom_rules = seeded_custom_rules()
+        self.sim.custom_rule_next_id = FIRST_CUSTOM_ID
+
+    def firewall_rules(self, request):
         raw_ids = request.query.get("domain_ids") or []
         domain_ids = set()
         for index, raw in enumerate(raw_ids):
@@ -426,61 +331,52 @@ def register(sim):
             except ValueError:
                 raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE, errors=[
                     {"loc": ["query", "domain_ids", index], "detail": "Input should be a valid integer, unable to parse string as an integer"}])
-        return list_page(request, sim.firewall_rules, ("allow", "block"),
+        return list_page(request, self.sim.firewall_rules, ("allow", "block"),
                          (lambda rule: rule["domain"]["id"] in domain_ids) if domain_ids else None)
 
-    def domain_rules(request):
+    def domain_rules(self, request):
         domain_id = path_int(request.params["domain_id"], "domain_id", low=1)
-        if domain_id not in sim.waap_domains:
+        if domain_id not in self.sim.waap_domains:
             raise ApiFailure(404, "Domain %s not found" % domain_id, title="Not Found")
-        return domain_id, sim.custom_rules.setdefault(domain_id, [])
+        return domain_id, self.sim.custom_rules.setdefault(domain_id, [])
 
-    def find_rule(request):
-        domain_id, rules = domain_rules(request)
+    def find_rule(self, request):
+        domain_id, rules = self.domain_rules(request)
         rule_id = path_int(request.params["rule_id"], "rule_id")
         for rule in rules:
             if rule["id"] == rule_id:
                 return rules, rule
         raise ApiFailure(404, "Custom rule %s not found in domain %s" % (rule_id, domain_id), title="Not Found")
 
-    def list_rules(request):
-        return list_page(request, domain_rules(request)[1], ("allow", "block", "captcha", "handshake", "monitor", "tag"))
+    def list_rules(self, request):
+        return list_page(request, self.domain_rules(request)[1], ("allow", "block", "captcha", "handshake", "monitor", "tag"))
 
-    def get_rule(request):
-        return copy.deepcopy(find_rule(request)[1])
+    def get_rule(self, request):
+        return copy.deepcopy(self.find_rule(request)[1])
 
-    def create_rule(request):
-        rules = domain_rules(request)[1]
+    def create_rule(self, request):
+        rules = self.domain_rules(request)[1]
         kept = validate_rule(request.json, RULE_FIELDS)
-        rule = dict(kept, id=sim.custom_rule_next_id)
-        sim.custom_rule_next_id += 1
+        rule = dict(kept, id=self.sim.custom_rule_next_id)
+        self.sim.custom_rule_next_id += 1
         rules.append(rule)
         return Response(201, copy.deepcopy(rule))
 
-    def patch_rule(request):
-        rule = find_rule(request)[1]
+    def patch_rule(self, request):
+        rule = self.find_rule(request)[1]
         kept = validate_rule(request.json, UPDATE_FIELDS)
         rule.update(kept)
         return Response(204)
 
-    def delete_rule(request):
-        rules, rule = find_rule(request)
+    def delete_rule(self, request):
+        rules, rule = self.find_rule(request)
         rules.remove(rule)
         return Response(204)
 
-    def toggle_rule(request):
+    def toggle_rule(self, request):
         state = request.params["action"]
         if state not in ("enable", "disable"):
             raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE,
                              errors=[{"loc": ["path", "action"], "detail": "Input should be 'enable' or 'disable'"}])
-        find_rule(request)[1]["enabled"] = state == "enable"
+        self.find_rule(request)[1]["enabled"] = state == "enable"
         return Response(204)
-
-    sim.on_reset(reset)
-    sim.route("GET", r"/waap/v2/firewall-rules", firewall_rules)
-    sim.route("GET", RULES_PATH, list_rules)
-    sim.route("POST", RULES_PATH, create_rule)
-    sim.route("GET", RULE_PATH, get_rule)
-    sim.route("PATCH", RULE_PATH, patch_rule)
-    sim.route("DELETE", RULE_PATH, delete_rule)
-    sim.route("PATCH", RULE_PATH + r"/(?P<action>[^/]+)", toggle_rule)

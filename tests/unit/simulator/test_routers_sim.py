@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -19,7 +18,7 @@ BASE = "/cloud/v1/routers/1/76"
 @pytest.fixture
 def sim():
     simulator = Simulator()
-    simulator.configure(task_delay=0.05)
+    simulator.configure(task_delay=0)  # tasks end at the next request; hold() keeps them running
     return simulator
 
 
@@ -31,7 +30,7 @@ def call(sim, method, path, body=None, query=""):
 
 
 def finish_tasks(sim):
-    time.sleep(0.06)
+    sim.release()
     sim.advance()
 
 
@@ -77,6 +76,7 @@ def test_create_validates_the_body(sim, body, status):
 
 def test_patch_is_applied_when_its_task_finishes_and_locks_meanwhile(sim):
     router_id = create(sim, {"name": "edge"})
+    sim.hold()
     status, answer = call(sim, "PATCH", "/cloud/v2/routers/1/76/" + router_id, {"name": "edge-2"})
     assert status == 200 and len(answer["tasks"]) == 1
     router = call(sim, "GET", BASE + "/" + router_id)[1]

@@ -1,0 +1,149 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The control API (``/_sim/...``): bad input is refused with a 400 naming the problem, and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from simulator.core import DEFAULT_API_KEY, Request, Simulator
+
+RULES = "/waap/v1/domains/1003/custom-rules"
+RULE = {"name": "One rule", "enabled": True, "action": {"block": {}}, "conditions": [{"ip": {"ip_address": "192.0.2.1"}}]}
+
+
+@pytest.fixture(scope="module")
+def server():
+    simulator = Simulator()
+    simulator.start()
+    yield simulator
+    simulator.stop()
+
+
+@pytest.fixture
+def sim(server):
+    server.reset()
+    return server
+
+
+def http(sim, method, path, body=None, raw=None):
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(sim.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json", "Authorization": "apikey " + DEFAULT_API_KEY})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def call(sim, method, path, body=None):
+    raw = json.dumps(body).encode() if body is not None else b""
+    response, delay = sim.dispatch(Request(method, path, "", {"Authorization": "apikey " + DEFAULT_API_KEY}, raw))
+    return response, delay
+
+
+def test_an_applied_fault_with_only_a_delay_applies_the_request_once():
+    sim = Simulator()
+    sim.add_fault(method="POST", path="/custom-rules$", delay=0.01, applied=True)
+    response, delay = call(sim, "POST", RULES, RULE)
+    assert response.status == 201 and delay == pytest.approx(0.01)
+    assert [rule["name"] for rule in sim.custom_rules[1003]] == ["One rule"]
+    assert len(sim.requests("POST")) == 1
+
+
+def test_an_applied_fault_with_a_status_applies_once_and_answers_the_status():
+    sim = Simulator()
+    sim.add_fault(status=502, method="POST", path="/custom-rules$", applied=True)
+    response, _delay = call(sim, "POST", RULES, RULE)
+    assert response.status == 502
+    assert len(sim.custom_rules[1003]) == 1
+    assert sim.log[-1]["applied_status"] == 201
+
+
+@pytest.mark.parametrize("fault, words", [
+    ({"status": 503, "path": "(unclosed"}, ["fault.path", "not a valid regular expression"]),
+    ({"status": 503, "colour": "red"}, ["fault", "unknown key colour"]),
+    ({"status": 99}, ["fault.status", "100 to 599"]),
+    ({"status": "503"}, ["fault.status"]),
+    ({"status": 503, "method": "get"}, ["fault.method", "GET"]),
+    ({"status": 503, "times": 0}, ["fault.times", "at least 1"]),
+    ({"delay": -1}, ["fault.delay"]),
+    ({"delay": "slow"}, ["fault.delay"]),
+    ({"status": 503, "drop": True}, ["status and drop"]),
+    ({"method": "GET"}, ["status, drop or delay"]),
+    ({"drop": "yes"}, ["fault.drop", "true or false"]),
+    ({"delay": 1, "retry_after": 1}, ["retry_after needs a status"]),
+    ("503", ["JSON object"]),
+])
+def test_a_bad_fault_is_refused_and_not_added(sim, fault, words):
+    status, answer = http(sim, "POST", "/_sim/faults", fault)
+    assert status == 400
+    for word in words:
+        assert word in answer["error"]
+    assert sim.faults == []
+    assert http(sim, "GET", "/cloud/v2/client_quotas/1/notification_threshold")[0] == 200
+
+
+def test_a_list_of_faults_is_added_all_or_none(sim):
+    status, _answer = http(sim, "POST", "/_sim/faults", [{"status": 503}, {"status": 503, "path": "["}])
+    assert status == 400 and sim.faults == []
+    status, answer = http(sim, "POST", "/_sim/faults", [{"status": 503, "times": 2}, {"drop": True, "method": "PUT"}])
+    assert status == 200 and answer == {"faults": 2}
+
+
+@pytest.mark.parametrize("settings, words", [
+    ({"task_dealy": 1}, ["unknown key task_dealy", "task_delay"]),
+    ({"task_delay": "slow"}, ["task_delay", "number"]),
+    ({"task_delay": -1}, ["task_delay"]),
+    ({"latency": float("inf")}, ["latency"]),
+    ({"task_fail": {"update_router": 1}}, ["task_fail.update_router", "string"]),
+    ({"rate_limit": {"per_second": 0}}, ["rate_limit.per_second", "at least 1"]),
+    ({"rate_limit": {"retry_after": 1}}, ["rate_limit.per_second is required"]),
+    ({"rate_limit": {"per_second": 5, "burst": 1}}, ["rate_limit", "unknown key burst"]),
+    ({"price_quote_totals": "no"}, ["price_quote_totals", "true or false"]),
+    ({"price_discounts": {"flavor": "a lot"}}, ["price_discounts.flavor"]),
+    ({"quota_limits": {"cpu_cnt": 5}}, ["quota_limits", "unknown key cpu_cnt"]),
+    ({"quota_usage": {"cpu_count": 1.5}}, ["quota_usage.cpu_count", "integer"]),
+    ({"legacy_task_path": 1}, ["legacy_task_path"]),
+    ([1, 2], ["JSON object"]),
+])
+def test_bad_settings_are_refused_and_change_nothing(sim, settings, words):
+    before = json.dumps(sim.config, sort_keys=True)
+    status, answer = http(sim, "POST", "/_sim/config", {"task_delay": 2, **settings} if isinstance(settings, dict) else settings)
+    assert status == 400
+    for word in words:
+        assert word in answer["error"]
+    assert json.dumps(sim.config, sort_keys=True) == before
+
+
+def test_good_settings_are_merged(sim):
+    status, config = http(sim, "POST", "/_sim/config", {"task_delay": 2, "rate_limit": {"per_second": 5, "retry_after": 1},
+                                                        "price_discounts": {"flavor": "0.25"}})
+    assert status == 200
+    assert config["task_delay"] == 2 and config["rate_limit"]["per_second"] == 5 and config["latency"] == 0.0
+
+
+@pytest.mark.parametrize("method, path, raw, words", [
+    ("POST", "/_sim/nothing", b"{}", ["unknown control call POST /_sim/nothing"]),
+    ("GET", "/_sim/reset", None, ["unknown control call GET /_sim/reset"]),
+    ("POST", "/_sim/config", b"{task_delay: 1}", ["not valid JSON"]),
+])
+def test_unknown_calls_and_bad_json_are_refused(sim, method, path, raw, words):
+    status, answer = http(sim, method, path, raw=raw)
+    assert status == 400
+    for word in words:
+        assert word in answer["error"]
+
+
+def test_configure_and_add_fault_check_in_python_too():
+    sim = Simulator()
+    with pytest.raises(ValueError, match="unknown key colour"):
+        sim.configure(colour="red")
+    with pytest.raises(ValueError, match="regular expression"):
+        sim.add_fault(status=503, path="(")

@@ -1,0 +1,68 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The simulator's declared interface: routes (read-only POSTs declared, not guessed), seeds, settings, state."""
+
+from __future__ import annotations
+
+from simulator.core import SETTINGS, Resource, Simulator, resource_classes, seeds
+
+QUOTA_BODY = {"flavor": "bm1-basic-small", "names": ["a"]}
+PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type": "external"}]}
+
+
+def test_every_resource_is_a_declaration():
+    classes = resource_classes()
+    assert {cls.NAME for cls in classes} == {"pricing", "quota", "routers", "storage", "tasks", "thresholds", "waap"}
+    for cls in classes:
+        assert issubclass(cls, Resource) and cls.ROUTES, cls
+        for route in cls.ROUTES:
+            assert callable(getattr(cls, route.handler)), (cls.NAME, route.handler)
+
+
+def test_read_only_posts_are_declared_and_are_not_writes():
+    sim = Simulator()
+    read_only = sorted((route.method, route.pattern.pattern) for route, _handler in sim.routes if route.read_only)
+    assert [pattern.rsplit("/", 1)[-1] for _method, pattern in read_only] == ["check_limits$", "check_limits$", "instances$"]
+    assert sim.call("POST", "/cloud/v1/bminstances/1/76/check_limits", QUOTA_BODY)[0] == 200
+    assert sim.call("POST", "/cloud/v2/pricing/1/76/instances", PRICE_BODY)[0] == 200
+    assert sim.writes() == []
+    assert sim.call("POST", "/cloud/v1/routers/1/76", {"name": "edge"})[0] == 200
+    assert [entry["path"] for entry in sim.writes()] == ["/cloud/v1/routers/1/76"]
+
+
+def test_a_write_is_decided_by_the_route_not_by_the_path_suffix():
+    sim = Simulator()
+    sim.call("POST", "/cloud/v1/somewhere/instances", {})  # no such route: a POST is a write
+    sim.call("GET", "/cloud/v1/routers/1/76")
+    assert [entry["path"] for entry in sim.writes()] == ["/cloud/v1/somewhere/instances"]
+
+
+def test_every_seed_exists_in_the_state():
+    sim = Simulator()
+    declared = seeds()
+    assert sim.seeds == declared
+    routers = declared["routers"]
+    assert sim.routers[routers["routers"]["legacy_router"]]["name"] == "legacy-router"
+    assert [sim.routers[router_id]["name"] for router_id in routers["routers"]["shared_edge"]] == ["shared-edge", "shared-edge"]
+    for network_id in routers["external_networks"].values():
+        assert sim.call("PATCH", "/cloud/v2/routers/1/76/" + routers["routers"]["legacy_router"],
+                        {"external_gateway_info": {"network_id": network_id}})[0] == 200
+        sim.release()
+    assert all(sim.waap_domains[domain_id]["name"] == name for name, domain_id in declared["waap"]["domains"].items())
+    assert all(sim.storages[storage_id]["name"].endswith(name) for name, storage_id in declared["storage"]["storages"].items())
+    assert all(client_id in sim.thresholds for client_id in declared["thresholds"]["clients"])
+
+
+def test_settings_are_declared_once_with_their_defaults():
+    sim = Simulator()
+    declared = dict(SETTINGS)
+    for cls in resource_classes():
+        assert not set(cls.SETTINGS) & set(declared), cls.NAME
+        declared.update(cls.SETTINGS)
+    assert sorted(sim.config) == sorted(declared)
+    assert all(sim.config[name] == default for name, (default, _check) in declared.items())
+
+
+def test_state_shows_what_each_resource_declares():
+    assert sorted(Simulator().snapshot()) == ["custom_rules", "routers", "storages", "thresholds"]
