@@ -35,12 +35,12 @@ class Service:
     def request(self, method, path, params=None, json=None, ok=None):
         self.requests.append((method, path, json))
         failure = self.failures.pop(0) if self.failures else None
-        if isinstance(failure, ApiError) and failure.status is not None and failure.status < 500:
-            raise failure  # refused, not applied
-        answer = self.apply(method, path, json)
-        if isinstance(failure, ApiError):
-            raise failure  # applied, the answer was lost
-        return answer
+        if failure is None:
+            return self.apply(method, path, json)
+        error = ApiError(failure.method, failure.path, failure.status, failure.detail)
+        if failure.status is None or failure.status >= 500:
+            self.apply(method, path, json)  # applied, the answer was lost
+        raise error
 
     def apply(self, method, path, body):
         if path.endswith("/bulk_delete"):
