@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Every module's EXAMPLES block, played as written by ansible-playbook against the simulator.
+"""Every module's EXAMPLES block (and each role README's example play), played by ansible-playbook against the simulator.
 
 Modules are found in plugins/modules/ (a new module is picked up without editing this file). Each
 module's EXAMPLES tasks run in order, in one play, on a freshly reset simulator. The only changes made
@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, TARGETS
+from simulator.resources import routers, storage, thresholds
 
 MODULES_DIR = ROOT / "plugins" / "modules"
 MODULES = sorted(path.stem for path in MODULES_DIR.glob("*.py") if not path.stem.startswith("_"))
@@ -32,7 +33,7 @@ PREFIX = "gcore.platform."
 
 # (module, example task name) -> a regex its failure message must match. Keep it short and explicit.
 EXPECTED_FAILURES = {
-    ("price_preview", "Fail when a bare metal server goes over budget"): r"max_price_per_month",
+    ("price_preview", "Fail when a bare metal server goes over budget"): r"is above max_price_per_month 600",
 }
 
 
@@ -42,8 +43,6 @@ def simulator_values():
     Values not listed here are used as written (the examples already use ids the simulator serves,
     such as WAAP domain 1001 and the external network of region 76).
     """
-    from simulator.resources import routers, storage, thresholds  # pylint: disable=import-outside-toplevel
-
     def storages(kind):
         return [storage_id for storage_id, seed in sorted(storage.SEEDED.items()) if seed[1] == kind and seed[2] == "ok"]
 
@@ -139,3 +138,20 @@ def test_examples_run(playbook, sim, tmp_path, module):
     assert run.rc == 0, run
     assert re.search(r"localhost\s*:.*failed=0", run.output), run
     assert sim.requests(), "the examples of %s sent no request" % module
+
+
+ROLES = sorted(path.parent.name for path in (ROOT / "roles").glob("*/README.md"))
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_role_readme_example_runs(playbook, sim, tmp_path, role):
+    """The first YAML block of each role's README is a whole play: it runs as written against the simulator."""
+    text = (ROOT / "roles" / role / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert found, "roles/%s/README.md has no example play" % role
+    path = tmp_path / ("readme_%s" % role) / "main.yml"
+    path.parent.mkdir()
+    path.write_text(found.group(1), encoding="utf-8")
+    run = playbook(str(path))
+    assert run.rc == 0, run
+    assert sim.requests(), "the example of role %s sent no request" % role
