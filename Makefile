@@ -71,7 +71,7 @@ bench: venv
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf .build tests/output $(CORES:%=.venv-%)
+	rm -rf .build tests/output $(CORES:%=.venv-%) .venv-importer
 
 # ---- packaging, docs site, AWX readiness (issue 7) ----
 
@@ -80,6 +80,14 @@ docs: venv
 	tests/tools/docs.sh
 
 # Docs site + antsibull-docs lint, antsibull-changelog lint, ansible-lint (production) and syntax check of examples/,
-# AWX credential type + ansible-runner demo run, ansible-builder create, galaxy build + install + ansible-doc.
-packaging: venv
-	$(BIN)/pytest -q tests/packaging
+# AWX credential type + ansible-runner demo run, ansible-builder create, galaxy build + install + ansible-doc,
+# galaxy-importer on the built tarball.
+# galaxy-importer (Galaxy's upload checker) needs attrs<24, older than requirements-dev.txt's: it gets its own venv.
+packaging: venv .venv-importer/.installed
+	$(BIN)/pytest -q -n 2 tests/packaging
+
+.venv-importer/.installed: requirements-importer.txt
+	rm -rf .venv-importer
+	$(PYTHON) -m venv .venv-importer
+	.venv-importer/bin/python -m pip install --quiet -r requirements-importer.txt
+	touch $@
