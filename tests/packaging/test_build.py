@@ -27,6 +27,7 @@ def test_tarball_holds_no_build_or_test_output(tarball):
     names = members(tarball)
     bad = [name for name in names
            if FORBIDDEN_DIRS & set(pathlib.PurePosixPath(name).parts)
+           or any(part.startswith(".venv-") for part in pathlib.PurePosixPath(name).parts)
            or (name + "/").startswith(FORBIDDEN_PREFIXES) or name.endswith(FORBIDDEN_SUFFIXES)]
     assert not bad, "the collection tarball carries build/test output: %s" % bad[:20]
     assert len(names) < 1000, "suspiciously many files in the tarball: %d" % len(names)

