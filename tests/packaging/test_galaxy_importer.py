@@ -4,8 +4,9 @@
 """galaxy-importer, the checker Galaxy runs on every upload, on the built tarball, offline.
 
 galaxy-importer lives in its own venv (.venv-importer, requirements-importer.txt: it needs an older attrs than
-requirements-dev.txt). Its ansible-test step is off (galaxy-importer.cfg); ansible-doc, ansible-lint, the
-metadata, changelog and content checks run. galaxy.yml names no ``repository`` until the project has a public
+requirements-dev.txt). Its ansible-test step is off (galaxy-importer.cfg); ansible-doc, the metadata,
+changelog and content checks run. Its ansible-lint step (a fixed 180 s timeout, too short on a loaded machine) is
+run here with the importer's own arguments on the extracted tarball. galaxy.yml names no ``repository`` until the project has a public
 home, and Galaxy requires one: the importer is run on a copy of the tarball whose MANIFEST.json names one, so
 that everything else is checked.
 """
@@ -24,6 +25,10 @@ from gcore_packaging import ROOT, explain, galaxy, module_names, run, tarball, t
 IMPORTER_BIN = ROOT / ".venv-importer" / "bin"
 CONFIG = pathlib.Path(__file__).resolve().parent / "galaxy-importer.cfg"
 REPOSITORY = "https://example.invalid/gcore/platform"
+# The ansible-lint command of galaxy_importer/loaders/collection.py (CollectionLoader._lint_collection), 0.4.44.
+IMPORTER_LINT = ["ansible-lint", "--profile", "production", "--exclude", "tests/integration/", "--exclude", "tests/unit/",
+                 "--format=pep8", "--nocolor", "-x",
+                 "yaml,var-naming,avoid-dot-notation,import-task-no-when,single-entry-point,use-loop", "--offline"]
 
 
 def importer(artifact, work):
@@ -87,3 +92,18 @@ def test_galaxy_importer_passes_with_a_repository(tarball, tmp_path):
     documented = {item["doc_strings"]["doc"]["module"] for item in result["docs_blob"]["contents"]
                   if item["content_type"] == "module" and item.get("doc_strings")}
     assert documented == set(module_names())
+
+
+def test_ansible_lint_as_galaxy_importer_runs_it(tarball, tmp_path):
+    collections = tmp_path / "collections"
+    extracted = collections / "ansible_collections" / "gcore" / "platform"
+    extracted.mkdir(parents=True)
+    with tarfile.open(tarball) as archive:
+        archive.extractall(extracted, filter="data")
+    cache = tmp_path / "cache"
+    env = tool_env(str(collections), PATH="%s:%s" % (IMPORTER_BIN, tool_env()["PATH"]), ANSIBLE_LOCAL_TEMP=str(cache),
+                   XDG_CACHE_HOME=str(cache))
+    completed = run([IMPORTER_BIN / IMPORTER_LINT[0]] + IMPORTER_LINT[1:], cwd=extracted, env=env, timeout=900)
+    # The importer logs every line of ansible-lint's stdout as a warning: there must be none.
+    assert completed.returncode == 0 and not completed.stdout.strip(), explain(completed)
+    assert "Profile 'production' was required, and it passed" in completed.stderr, explain(completed)
