@@ -86,7 +86,7 @@ options:
             router is created; on an existing router any gateway satisfies it (O(external_gateway_info.enable_snat)
             is compared only when it is set), and a router without a gateway fails the module.
           - V(none) means the router has no external gateway. A new router is created without one; a router that has
-            one gets C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}) with C(external_gateway_info: null),
+            one gets C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}) with C(external_gateway_info) set to V(null),
             which removes it.
         type: str
         choices: [manual, default, none]
@@ -310,8 +310,8 @@ diff:
       C(external_gateway_info) as C({network_id, enable_snat}) or V(null) without a gateway), with C(state).
     - When the platform chooses the external network (V(default)) for a new router, C(network_id) is V(null) in
       C(after).
-    - When O(interfaces) is given, C(interfaces) is the list of C({subnet_id, ip_address}) sorted by C(subnet_id):
-      in C(before) as the router has them, in C(after) as listed (C(ip_address) V(null) when not given).
+    - When O(interfaces) is given, C(interfaces) is the list of C({subnet_id, ip_address}) sorted by C(subnet_id),
+      in C(before) as the router has them and in C(after) as listed (C(ip_address) V(null) when not given).
   returned: always
   type: dict
   sample:
