@@ -19,6 +19,7 @@ from simulator.core import ApiFailure, is_uuid
 
 # ---- cloud ---------------------------------------------------------------------------------------
 
+
 def invalid(loc, detail, status=422, root=()):
     """Refuse the request: ``status`` with ``"loc: detail"`` and ``errors [{loc, detail}]`` (``root`` prefixes the loc)."""
     raise ApiFailure(status, "%s: %s" % (loc, detail), errors=[{"loc": list(root) + loc.split("."), "detail": detail}])

@@ -152,7 +152,7 @@ class Routers(Resource):
         self.sim.routers = {}
         for seed in SEEDED:
             self.sim.routers[seed["id"]] = self.new_record(seed["id"], seed["name"], SEED_PROJECT, SEED_REGION, seed["gateway"],
-                                                 seed["routes"], seed["subnets"])
+                                                           seed["routes"], seed["subnets"])
 
     def sync(self):
         """Release the lock of every router whose task failed (a failed create removes the router)."""
@@ -265,7 +265,7 @@ class Routers(Resource):
             record.update(task_id=None, updated_at=now_iso())
 
         task_id = self.sim.start_task("update_router", apply=apply, project_id=record["project_id"],
-                                 region_id=record["region_id"], data=body)
+                                      region_id=record["region_id"], data=body)
         record["task_id"] = task_id
         return {"tasks": [task_id]}
 
