@@ -185,7 +185,7 @@ EXAMPLES = r"""
     interfaces:
       - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
 
-- name: Detach every subnet, then delete the router
+- name: Detach every subnet
   gcore.platform.router:
     name: app-router
     interfaces: []

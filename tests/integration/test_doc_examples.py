@@ -48,7 +48,10 @@ def simulator_values():
         return [storage_id for storage_id, seed in sorted(storage.SEEDED.items()) if seed[1] == kind and seed[2] == "ok"]
 
     s3, sftp = storages("s3_compatible"), storages("sftp")
+    subnets = list(routers.PRIVATE_SUBNETS)
     return {
+        ("subnet_id", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"): subnets[0],
+        ("subnet_id", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"): subnets[1],
         ("project_id", 1): routers.SEED_PROJECT,
         ("region_id", 76): routers.SEED_REGION,
         ("client_id", 12345): min(thresholds.SEEDED),
