@@ -11,7 +11,7 @@ to them:
   repoint when the seeds move);
 - ``module_defaults`` (``group/gcore.platform.all``) sets ``api_url`` and ``api_key``, and
   ``gcore_api_key`` (which examples may use) is defined;
-- around every task of this collection, the simulator's request log is marked before and checked
+- around every task of this collection, the simulator's request log is marked (sim.yml) before and checked
   after: each example must send at least one request;
 - an example that is meant to fail (``EXPECTED_FAILURES``) must fail, with the given message.
 """
@@ -94,7 +94,7 @@ def play_tasks(module, examples, values):
         if collection_module(task) is None:
             tasks.append(task)
             continue
-        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "mark.yml")})
+        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "sim.yml")})
         expected = EXPECTED_FAILURES.get((module, name))
         if expected:
             task["ignore_errors"] = True
