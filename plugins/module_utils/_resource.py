@@ -101,9 +101,16 @@ class SetMember:
     ``{key: ..., other members}`` dicts; ``same(desired, current)``: whether a held item satisfies a desired one
     (a held item that does not is detached and attached again); ``attach``/``detach``: ``(method, path template)``
     of the requests, whose bodies are ``attach_body(item)``/``detach_body(item)``.
+
+    ``check(where, item)``: validates one item of the option (``where``: ``"interfaces[0]"``; raises
+    ValidationError) and returns it in canonical form; the flow then refuses an identity given twice.
+    ``in_create_body(item)``: whether the create body carries the item (the module's ``create_body`` puts it
+    there); the others are attached once the resource exists, so creating with them needs ``wait: true``
+    (``late``: what makes an item one of those, for the message: "an interface with an ip_address").
     """
 
-    def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None):
+    def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
+                 check=None, in_create_body=None, late="an item the create request cannot carry"):
         self.name = name
         self.option = option or name
         self.key = key
@@ -113,6 +120,9 @@ class SetMember:
         self.attach_body = attach_body or (lambda item: item)
         self.detach_body = detach_body or (lambda item: {key: item[key]})
         self.same = same or (lambda desired, current: all(current.get(k) == v for k, v in desired.items() if v is not None))
+        self.check = check or (lambda where, item: item)
+        self.in_create_body = in_create_body or (lambda item: False)
+        self.late = late
 
 
 def plan(held, wanted, key, same, remove_others=True):
@@ -162,6 +172,21 @@ class GcoreResourceModule(GcoreModule):
     lock = None
     conflict_retries = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
     bulk_size = 100
+
+    # ---- validation -------------------------------------------------------------------------
+    def validate(self):
+        """The common checks, then each set member's items: checked, made canonical, each identity once."""
+        super().validate()
+        for member in self.sets:
+            items = self.params.get(member.option)
+            if items is None:
+                continue
+            items[:] = [member.check("%s[%s]" % (member.option, index), item) for index, item in enumerate(items)]
+            keys = [item[member.key] for item in items]
+            twice = sorted(set(str(key) for key in keys if keys.count(key) > 1))
+            if twice:
+                raise ValidationError("%s: each item must have its own %s; given more than once: %s"
+                                      % (member.option, member.key, ", ".join(twice)))
 
     # ---- declaration hooks (pure: no requests, no flow) --------------------------------------
     def exists(self, record):
@@ -306,7 +331,8 @@ class GcoreResourceModule(GcoreModule):
         try:
             answer = self.send(self.create_method, path, self.create_body(), ok=self.create_ok)
         except ApiError as exc:
-            return self.recover(exc, self.exists_after)
+            found = self.recover(exc, self.exists_after)
+            return self.apply_sets(found, None) if self.waiting() else found
         ids = self.task_ids(answer)
         if not self.asynchronous:
             return answer
@@ -374,7 +400,7 @@ class GcoreResourceModule(GcoreModule):
             attach = list(create) + [wanted for wanted, _current in update]
             for item, (method, template), body in ([(item, member.detach, member.detach_body(item)) for item in detach]
                                                    + [(item, member.attach, member.attach_body(item)) for item in attach]):
-                path = template.format(id=record["id"], **self.params)
+                path = template.format(**dict(self.params, id=record["id"]))
                 if self.lock and record.get(self.lock):
                     record = self.wait_unlocked(record)
                 self.wait_for(self.task_ids(self.send(method, path, body, locked=record)))
@@ -413,6 +439,14 @@ class GcoreResourceModule(GcoreModule):
         if missing:
             name = params.get(self.name_option or "")
             raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, name))
+        if not self.waiting():
+            for member in self.sets:
+                late = [index for index, item in enumerate(params.get(member.option) or []) if not member.in_create_body(item)]
+                if late:
+                    raise ValidationError(
+                        "%s[%s]: %s is attached only once the %s exists, and a create with wait=false does not wait "
+                        "for that; set wait=true, or create the %s first and attach it in a later run (nothing was sent)"
+                        % (member.option, late[0], member.late, self.noun, self.noun))
 
     # ---- the flow ----------------------------------------------------------------------------
     def run(self):

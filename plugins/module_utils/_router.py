@@ -10,14 +10,17 @@ The router's PATCH body and its GET record do not map one to one (API_NOTES sect
 module compares canonical views: routes as a set of (destination, nexthop) pairs in the forms
 Python's ``ipaddress`` prints (IPv6 compressed, lower case), and the gateway by ``network_id`` and
 ``enable_snat`` only (GET has no ``type``; ``external_fixed_ips`` are assigned by the service).
+Interfaces are the set of subnets the router is attached to (API_NOTES section 12.3), read from
+``interfaces[].ip_assignments[]`` and changed through attach and detach, never through the PATCH.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import Member, differences
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._resource import Member, SetMember, differences
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
@@ -77,6 +80,8 @@ def desired_gateway(wanted, current):
     lets the platform choose the network: any existing gateway satisfies it (``enable_snat`` is
     compared only when set), and with no gateway the network is unknown (``network_id`` None).
     """
+    if wanted.get("type") == "none":
+        return None  # no gateway
     snat = True if wanted.get("enable_snat") is None else wanted["enable_snat"]
     if wanted.get("type") == "default":
         if current and wanted.get("enable_snat") is None:
@@ -95,6 +100,50 @@ def _wanted_gateway(value, record):
         raise GatewayError("external_gateway_info.type: default is accepted only when a router is created; router %s "
                            "has no gateway, so give type manual with a network_id" % record.get("id"))
     return desired_gateway(value, held)
+
+
+def interface_items(record):
+    """The subnets the router is attached to, as ``{subnet_id, ip_address}`` items (one per IP assignment)."""
+    return [{"subnet_id": assignment.get("subnet_id"), "ip_address": assignment.get("ip_address")}
+            for interface in (record or {}).get("interfaces") or []
+            for assignment in interface.get("ip_assignments") or []]
+
+
+def check_interface(where, item):
+    """Validate one item of the ``interfaces`` option; return it canonical (lower-case UUID, ``ipaddress`` form)."""
+    check_uuid(where + ".subnet_id", item["subnet_id"])
+    address = item.get("ip_address")
+    if address is not None:
+        try:
+            address = str(ipaddress.ip_address(address))
+        except ValueError:
+            raise ValidationError("%s.ip_address: %r is not a valid IPv4 or IPv6 address" % (where, address))
+    return {"subnet_id": str(uuid.UUID(item["subnet_id"])), "ip_address": address}
+
+
+def same_interface(desired, current):
+    """An attached subnet satisfies a listed one; its address counts only when the item gives one."""
+    if desired["ip_address"] is None:
+        return True
+    try:
+        return ipaddress.ip_address(current.get("ip_address") or "") == ipaddress.ip_address(desired["ip_address"])
+    except ValueError:
+        return False
+
+
+# The router's subnets: attached and detached one by one; on create, those without an address go in the POST body.
+INTERFACES = SetMember(
+    "interfaces", key="subnet_id", items=interface_items, same=same_interface, check=check_interface,
+    attach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/attach"),
+    detach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/detach"),
+    attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
+    in_create_body=lambda item: item["ip_address"] is None, late="an interface with an ip_address",
+)
+
+
+def create_interfaces(items):
+    """The ``interfaces`` of the create body: the listed subnets without an address (the others are attached later)."""
+    return [{"type": "subnet", "subnet_id": item["subnet_id"]} for item in items if INTERFACES.in_create_body(item)]
 
 
 # The members the router module manages: how GET shows them, what the options ask for, in one view shape.

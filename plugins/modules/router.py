@@ -18,6 +18,9 @@ description:
   - An existing router is updated with C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}), sending only
     the members that differ, and read again once every task has finished.
   - O(state=absent) deletes the router with C(DELETE /cloud/v1/routers/{project_id}/{region_id}/{router_id}).
+  - The subnets the router is attached to (O(interfaces)) are changed with
+    C(POST /cloud/v1/routers/{project_id}/{region_id}/{router_id}/attach) and C(.../detach), one subnet per request,
+    after any PATCH; each waits for the router's lock like a PATCH.
   - Only the options you give are managed; an option you leave out keeps whatever the router has.
   - While another task locks the router (its C(task_id) is set), the module waits for the lock to be released, up to
     O(wait_timeout), before it sends a change or a delete, also with O(wait=false). A C(409 Conflict) answer means
@@ -82,25 +85,55 @@ options:
           - V(default) lets the platform choose the external network of the region. The API accepts it only when a
             router is created; on an existing router any gateway satisfies it (O(external_gateway_info.enable_snat)
             is compared only when it is set), and a router without a gateway fails the module.
+          - V(none) means the router has no external gateway. A new router is created without one; a router that has
+            one gets C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}) with C(external_gateway_info) set to V(null),
+            which removes it.
         type: str
-        choices: [manual, default]
+        choices: [manual, default, none]
         default: manual
       network_id:
         description:
           - ID (UUID) of the external network.
-          - Required when O(external_gateway_info.type=manual); not accepted with V(default).
+          - Required when O(external_gateway_info.type=manual); not accepted with V(default) or V(none).
         type: str
       enable_snat:
         description:
           - Whether source NAT is enabled on the gateway.
           - When not set, V(true) (the service's default) for a V(manual) gateway and when the router is created;
             with V(default) on an existing router, the current setting is kept.
+          - Not accepted with O(external_gateway_info.type=none).
         type: bool
+  interfaces:
+    description:
+      - The subnets the router is attached to, as the complete set.
+      - A listed subnet the router is not attached to is attached; an attached subnet that is not listed is detached.
+        V([]) detaches every subnet; leaving the option out keeps the router's subnets as they are.
+      - The attached subnets are read from the router's C(interfaces[].ip_assignments[].subnet_id). Order does not count.
+      - Each subnet may be listed only once.
+      - When a new router is created, the subnets without O(interfaces[].ip_address) are part of the create request;
+        the others are attached once the router exists, so such a create needs O(wait=true) (with O(wait=false) the
+        module fails before sending anything).
+    type: list
+    elements: dict
+    suboptions:
+      subnet_id:
+        description:
+          - ID (UUID) of the subnet.
+        type: str
+        required: true
+      ip_address:
+        description:
+          - IPv4 or IPv6 address of the router in the subnet.
+          - When not given, the service picks one, and whatever address the router has in the subnet is accepted.
+          - When given and the router is attached to the subnet with another address, the subnet is detached and
+            attached again with this one.
+        type: str
 notes:
-  - Removing the gateway of a router is not supported; leaving O(external_gateway_info) out keeps the gateway as it is.
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(router) is the
-    router as read before the change (V(null) when it is being created).
-  - Interfaces (subnets attached to the router) are not managed by this module.
+    router as read before the change (V(null) when it is being created). Attaching and detaching subnets needs the
+    router unlocked, so when O(interfaces) changes too the module waits for the PATCH task anyway.
+  - Attach and detach answer at once (they start no task); a C(409 Conflict) answer to them is handled like one to a
+    PATCH.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
@@ -133,6 +166,34 @@ EXAMPLES = r"""
     external_gateway_info:
       type: default
       enable_snat: false
+
+- name: A router attached to two private subnets, the second at a fixed address
+  gcore.platform.router:
+    name: app-router
+    external_gateway_info:
+      network_id: 8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001
+    interfaces:
+      - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+      - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02
+        ip_address: 192.168.20.1
+
+- name: Keep only the first subnet and remove the gateway
+  gcore.platform.router:
+    name: app-router
+    external_gateway_info:
+      type: none
+    interfaces:
+      - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+
+- name: Detach every subnet
+  gcore.platform.router:
+    name: app-router
+    interfaces: []
+
+- name: Delete app-router
+  gcore.platform.router:
+    name: app-router
+    state: absent
 
 - name: Start a change without waiting for it
   gcore.platform.router:
@@ -188,10 +249,18 @@ router:
           - ip_address: 203.0.113.10
             subnet_id: 1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a01
     interfaces:
-      description: Ports attached to the router, each with C(port_id), C(network_id), C(ip_assignments) and C(mac_address).
+      description:
+        - Ports of the router in its subnets, each with C(port_id), C(network_id), C(ip_assignments) (a list of
+          C({ip_address, subnet_id})) and C(mac_address).
       type: list
       elements: dict
-      sample: []
+      sample:
+        - port_id: 0f2b9a4e-6c1d-4f3e-8a5b-7c9d1e2f3a4b
+          network_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
+          ip_assignments:
+            - ip_address: 192.168.10.1
+              subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+          mac_address: fa:16:3e:00:00:01
     routes:
       description: Custom routes, each with C(destination) and C(nexthop).
       type: list
@@ -238,9 +307,11 @@ tasks:
 diff:
   description:
     - The managed members before and after the change (C(name), C(routes) in canonical order,
-      C(external_gateway_info) as C({network_id, enable_snat})), with C(state).
+      C(external_gateway_info) as C({network_id, enable_snat}) or V(null) without a gateway), with C(state).
     - When the platform chooses the external network (V(default)) for a new router, C(network_id) is V(null) in
       C(after).
+    - When O(interfaces) is given, C(interfaces) is the list of C({subnet_id, ip_address}) sorted by C(subnet_id),
+      in C(before) as the router has them and in C(after) as listed (C(ip_address) V(null) when not given).
   returned: always
   type: dict
   sample:
@@ -251,6 +322,9 @@ diff:
       external_gateway_info:
         network_id: 8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001
         enable_snat: true
+      interfaces:
+        - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+          ip_address: 192.168.10.1
     after:
       state: present
       name: edge-router
@@ -260,6 +334,9 @@ diff:
       external_gateway_info:
         network_id: 8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001
         enable_snat: true
+      interfaces:
+        - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+          ip_address: null
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
@@ -269,13 +346,15 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     check_uuid,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._resource import UNSET, GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import (
+    INTERFACES,
     LIST_PAGE_SIZE,
     MEMBERS,
     NAME_PATTERN,
     NAME_RULE,
     canonical_routes,
+    create_interfaces,
     route_problem,
 )
 
@@ -290,9 +369,13 @@ class Router(GcoreResourceModule):
             nexthop=dict(type="str", required=True),
         )),
         external_gateway_info=dict(type="dict", options=dict(
-            type=dict(type="str", choices=["manual", "default"], default="manual"),
+            type=dict(type="str", choices=["manual", "default", "none"], default="manual"),
             network_id=dict(type="str"),
             enable_snat=dict(type="bool"),
+        )),
+        interfaces=dict(type="list", elements="dict", options=dict(
+            subnet_id=dict(type="str", required=True),
+            ip_address=dict(type="str"),
         )),
     )
     cloud = True
@@ -310,6 +393,7 @@ class Router(GcoreResourceModule):
     )
     page_size = LIST_PAGE_SIZE
     members = MEMBERS
+    sets = (INTERFACES,)  # the attached subnets: attach and detach (CONTRACT section 3)
     asynchronous = True  # writes answer {tasks}
     created_key = "routers"  # the finished create task's created_resources member
     lock = "task_id"  # the record member naming the task that locks the router
@@ -331,6 +415,9 @@ class Router(GcoreResourceModule):
                     "required when external_gateway_info.type is manual")
             require(gateway["type"] != "default" or not gateway["network_id"], "external_gateway_info.network_id",
                     "not accepted with external_gateway_info.type default (the platform chooses the network)")
+            for option in ("network_id", "enable_snat"):
+                require(gateway["type"] != "none" or gateway[option] is None, "external_gateway_info.%s" % option,
+                        "not accepted with external_gateway_info.type none (the router has no gateway)")
 
     def create_body(self):
         params = self.params
@@ -338,14 +425,19 @@ class Router(GcoreResourceModule):
         if params["routes"] is not None:
             body["routes"] = canonical_routes(params["routes"])
         gateway = params["external_gateway_info"]
-        if gateway:
+        if gateway and gateway["type"] != "none":
             body["external_gateway_info"] = dict((key, value) for key, value in gateway.items() if value is not None)
             body["external_gateway_info"].setdefault("enable_snat", True)
+        if create_interfaces(params["interfaces"] or []):
+            body["interfaces"] = create_interfaces(params["interfaces"])
         return body
 
     def update_body(self, changes, record):
-        if "external_gateway_info" in changes:
-            return dict(changes, external_gateway_info=dict(changes["external_gateway_info"], type="manual"))
+        gateway = changes.get("external_gateway_info", UNSET)
+        if gateway is None:
+            return changes  # null removes the gateway (API_NOTES section 11 row 8)
+        if gateway is not UNSET:
+            return dict(changes, external_gateway_info=dict(gateway, type="manual"))
         return changes
 
 

@@ -85,7 +85,15 @@ CASES = [
     ("waap_custom_rule", rule(domain_id=0), "domain_id"),
     # unknown options, options of the wrong variant, common options
     ("notification_threshold_info", {"client_id": 1, "region": 76}, "region"),
-    ("router", {"name": "r-1", "interfaces": []}, "interfaces"),
+    ("router", {"name": "r-1", "interface": []}, "interface"),
+    # issue 14: router interfaces, gateway removal, router_info
+    ("router", {"name": "r-1", "interfaces": [{"subnet_id": UUID}, {"subnet_id": UUID}]}, "interfaces"),
+    ("router", {"name": "r-1", "interfaces": [{"subnet_id": "subnet-1"}]}, "interfaces[0].subnet_id"),
+    ("router", {"name": "r-1", "interfaces": [{"subnet_id": UUID, "ip_address": "10.0.0.1\n"}]}, "interfaces[0].ip_address"),
+    ("router", {"name": "r-1", "external_gateway_info": {"type": "none", "network_id": UUID}}, "external_gateway_info.network_id"),
+    ("router_info", {"id": "router-1"}, "id"),
+    ("router_info", {"name": "r\u0001x"}, "name"),
+    ("router_info", {"id": UUID, "name": "r-1"}, "id|name"),
     ("quota_check", dict(BM, vip_port_id=UUID), "vip_port_id"),
     ("quota_check", {"resource": "loadbalancer", "names": ["a"]}, "names"),
     ("waap_custom_rule_info", {"domain_id": 1001, "page": 2}, "page"),
@@ -124,7 +132,7 @@ CASES = [
 def test_the_table_is_large_and_covers_every_module():
     assert len(CASES) >= 40
     modules = {case[0] for case in CASES}
-    assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "quota_check",
+    assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "router_info", "quota_check",
                        "price_preview", "notification_threshold", "notification_threshold_info", "storage"}
 
 

@@ -11,7 +11,7 @@ to them:
   repoint when the seeds move);
 - ``module_defaults`` (``group/gcore.platform.all``) sets ``api_url`` and ``api_key``, and
   ``gcore_api_key`` (which examples may use) is defined;
-- around every task of this collection, the simulator's request log is marked before and checked
+- around every task of this collection, the simulator's request log is marked (sim.yml) before and checked
   after: each example must send at least one request;
 - an example that is meant to fail (``EXPECTED_FAILURES``) must fail, with the given message.
 """
@@ -47,7 +47,10 @@ def simulator_values():
         return [storage_id for storage_id, seed in sorted(storage.SEEDED.items()) if seed[1] == kind and seed[2] == "ok"]
 
     s3, sftp = storages("s3_compatible"), storages("sftp")
+    subnets = list(routers.PRIVATE_SUBNETS)
     return {
+        ("subnet_id", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"): subnets[0],
+        ("subnet_id", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"): subnets[1],
         ("project_id", 1): routers.SEED_PROJECT,
         ("region_id", 76): routers.SEED_REGION,
         ("client_id", 12345): min(thresholds.SEEDED),
@@ -90,7 +93,7 @@ def play_tasks(module, examples, values):
         if collection_module(task) is None:
             tasks.append(task)
             continue
-        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "mark.yml")})
+        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "sim.yml")})
         expected = EXPECTED_FAILURES.get((module, name))
         if expected:
             task["ignore_errors"] = True

@@ -12,12 +12,20 @@
   (a failed create task removes it). Answers 200 ``{tasks}``.
 - ``PATCH /cloud/v2/routers/{p}/{r}/{id}``: ``PatchRouterSerializerV2``; the change is applied when its
   ``update_router`` task finishes, and the router is locked (``task_id``) meanwhile.
+  A PATCH that changes nothing answers ``{"tasks": []}`` and starts no task (API_NOTES section 13).
+  ``external_gateway_info: null`` removes the gateway (API_NOTES section 11 row 8).
 - ``DELETE /cloud/v1/routers/{p}/{r}/{id}``: a ``delete_router`` task; the router goes when it finishes.
-- A PATCH or DELETE of a locked router answers 409.
+- ``POST /cloud/v1/routers/{p}/{r}/{id}/attach`` ``{subnet_id, ip_address?}`` and ``.../detach`` ``{subnet_id}``
+  (API_NOTES section 12.3): synchronous, 200 with the router. 404 for an unknown subnet, 400 when the subnet is
+  already attached (attach) or not attached (detach), 400 for an address outside the subnet or already in use.
+- A PATCH, DELETE, attach or detach of a locked router answers 409.
+
+Every interface is a port of its own: its port id, MAC and address (the next free host of the subnet, unless one
+is asked for) differ per router, as they would on the service.
 
 State: ``sim.routers`` (router id -> record). Seeded: two external networks (``EXTERNAL_NETWORKS``),
-one private subnet, a router ``legacy-router`` with a gateway, a route and an interface, and two
-routers both named ``shared-edge`` (project 1, region 76).
+three private subnets on three networks (``PRIVATE_SUBNETS``), a router ``legacy-router`` with a gateway, a route
+and an interface, and two routers both named ``shared-edge`` (project 1, region 76).
 """
 
 from __future__ import annotations
@@ -43,9 +51,11 @@ EXTERNAL_NETWORKS = {
     PUBLIC_NETWORK_ID: {"subnet_id": "1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a01", "cidr": "203.0.113.0/24"},
     PUBLIC_2_NETWORK_ID: {"subnet_id": "1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a02", "cidr": "198.51.100.0/24"},
 }
-# Private subnets a router may get an interface on at create.
+# Private subnets a router may be attached to (at create, or with attach).
 PRIVATE_SUBNETS = {
     "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01": {"network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "cidr": "192.168.10.0/24"},
+    "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02": {"network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a02", "cidr": "192.168.20.0/24"},
+    "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b03": {"network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a03", "cidr": "192.168.30.0/24"},
 }
 SEEDED = [
     {"id": "e1a7c0de-0000-4000-8000-000000000001", "name": "legacy-router", "gateway": (PUBLIC_NETWORK_ID, True),
@@ -104,6 +114,7 @@ class Routers(Resource):
         "project_id": SEED_PROJECT, "region_id": SEED_REGION,
         "external_networks": {"public": PUBLIC_NETWORK_ID, "public_2": PUBLIC_2_NETWORK_ID},
         "private_subnets": list(PRIVATE_SUBNETS),
+        "private_subnet_cidrs": dict((subnet_id, subnet["cidr"]) for subnet_id, subnet in PRIVATE_SUBNETS.items()),
         "routers": {"legacy_router": SEEDED[0]["id"], "shared_edge": [SEEDED[1]["id"], SEEDED[2]["id"]]},
     }
     ROUTES = (
@@ -112,6 +123,8 @@ class Routers(Resource):
         Route("GET", ONE, "get_router"),
         Route("DELETE", ONE, "delete_router"),
         Route("PATCH", PATCH, "patch_router"),
+        Route("POST", ONE + "/attach", "attach_subnet"),
+        Route("POST", ONE + "/detach", "detach_subnet"),
     )
 
     def scope(self, request):
@@ -129,19 +142,27 @@ class Routers(Resource):
     def gateway_record(self, network_id, enable_snat):
         return {"network_id": network_id, "enable_snat": enable_snat, "external_fixed_ips": [self.external_ip(network_id)]}
 
-    def interface_record(self, subnet_id, index):
+    def used_addresses(self, subnet_id):
+        return set(assignment["ip_address"] for record in self.sim.routers.values() for interface in record["interfaces"]
+                   for assignment in interface["ip_assignments"] if assignment["subnet_id"] == subnet_id)
+
+    def interface_record(self, subnet_id, address=None):
+        """A new port of its own in the subnet: the next free host address unless ``address`` is given."""
         subnet = PRIVATE_SUBNETS[subnet_id]
-        address = ipaddress.ip_network(subnet["cidr"]).network_address + 1
-        return {"port_id": str(uuid.UUID(int=uuid.UUID(subnet_id).int + index + 1)), "network_id": subnet["network_id"],
-                "ip_assignments": [{"ip_address": str(address), "subnet_id": subnet_id}],
-                "mac_address": "fa:16:3e:00:00:%02x" % (index + 1)}
+        if address is None:
+            used = self.used_addresses(subnet_id)
+            address = next(str(host) for host in ipaddress.ip_network(subnet["cidr"]).hosts() if str(host) not in used)
+        self.ports += 1
+        return {"port_id": str(uuid.uuid4()), "network_id": subnet["network_id"],
+                "ip_assignments": [{"ip_address": address, "subnet_id": subnet_id}],
+                "mac_address": "fa:16:3e:%02x:%02x:%02x" % (self.ports >> 16 & 255, self.ports >> 8 & 255, self.ports & 255)}
 
     def new_record(self, router_id, name, project_id, region_id, gateway=None, routes=None, subnets=(), task_id=None):
         stamp = now_iso()
         return {
             "id": router_id, "name": name, "status": "ACTIVE", "distributed": False,
             "external_gateway_info": self.gateway_record(*gateway) if gateway else None,
-            "interfaces": [self.interface_record(subnet_id, index) for index, subnet_id in enumerate(subnets)],
+            "interfaces": [self.interface_record(subnet_id) for subnet_id in subnets],
             "routes": copy.deepcopy(routes or []), "project_id": project_id, "region_id": region_id,
             "region": REGIONS.get(region_id, "Region %s" % region_id), "created_at": stamp, "updated_at": stamp,
             "task_id": task_id, "creator_task_id": task_id,
@@ -149,6 +170,7 @@ class Routers(Resource):
 
     def reset(self):
         self.next_ip = {}  # network id -> the host number of its next external IP
+        self.ports = 0  # ports made so far: each gets its own MAC
         self.sim.routers = {}
         for seed in SEEDED:
             self.sim.routers[seed["id"]] = self.new_record(seed["id"], seed["name"], SEED_PROJECT, SEED_REGION, seed["gateway"],
@@ -235,6 +257,22 @@ class Routers(Resource):
         self.sim.routers[router_id] = record
         return {"tasks": [task_id]}
 
+    @staticmethod
+    def changes_nothing(record, body):
+        """Whether a valid PATCH body leaves the router as it is."""
+        if "name" in body and body["name"] != record["name"]:
+            return False
+        if "routes" in body and body["routes"] != record["routes"]:
+            return False
+        if "external_gateway_info" in body:
+            gateway, current = body["external_gateway_info"], record["external_gateway_info"]
+            if gateway is None:
+                return current is None
+            if current is None or current["network_id"] != gateway["network_id"] \
+                    or current["enable_snat"] != gateway.get("enable_snat", True):
+                return False
+        return True
+
     def patch_router(self, request):
         record = self.unlocked(self.router_of(request))
         body = request.json
@@ -245,6 +283,8 @@ class Routers(Resource):
             check_routes(body["routes"])
         if body.get("external_gateway_info") is not None:
             check_manual_gateway(body["external_gateway_info"])
+        if self.changes_nothing(record, body):
+            return {"tasks": []}  # the current SDK documents this answer; no task, no lock
 
         def apply():
             if "name" in body:
@@ -278,3 +318,46 @@ class Routers(Resource):
         task_id = self.sim.start_task("delete_router", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
         record["task_id"] = task_id
         return {"tasks": [task_id]}
+
+    def subnet_of(self, body, allowed):
+        check_object("body", body, ("subnet_id",), allowed)
+        if not is_uuid(body["subnet_id"]):
+            invalid("subnet_id", "value is not a valid uuid")
+        if body["subnet_id"] not in PRIVATE_SUBNETS:
+            raise ApiFailure(404, "Subnet %s not found" % body["subnet_id"])
+        return body["subnet_id"]
+
+    @staticmethod
+    def attached(record, subnet_id):
+        return [interface for interface in record["interfaces"]
+                if any(assignment["subnet_id"] == subnet_id for assignment in interface["ip_assignments"])]
+
+    def attach_subnet(self, request):
+        record = self.unlocked(self.router_of(request))
+        body = request.json
+        subnet_id = self.subnet_of(body, ("subnet_id", "ip_address"))
+        address = body.get("ip_address")
+        if address is not None:
+            try:
+                address = ipaddress.ip_address(address)
+            except (TypeError, ValueError):
+                invalid("ip_address", "value is not a valid IPv4 or IPv6 address")
+            if address not in ipaddress.ip_network(PRIVATE_SUBNETS[subnet_id]["cidr"]):
+                raise ApiFailure(400, "IP address %s is not in subnet %s (%s)" % (address, subnet_id, PRIVATE_SUBNETS[subnet_id]["cidr"]))
+            address = str(address)
+            if address in self.used_addresses(subnet_id):
+                raise ApiFailure(400, "IP address %s is already in use in subnet %s" % (address, subnet_id))
+        if self.attached(record, subnet_id):
+            raise ApiFailure(400, "Router %s already has an interface on subnet %s" % (record["id"], subnet_id))
+        record["interfaces"].append(self.interface_record(subnet_id, address))
+        record["updated_at"] = now_iso()
+        return copy.deepcopy(record)
+
+    def detach_subnet(self, request):
+        record = self.unlocked(self.router_of(request))
+        subnet_id = self.subnet_of(request.json, ("subnet_id",))
+        if not self.attached(record, subnet_id):
+            raise ApiFailure(400, "Router %s has no interface on subnet %s" % (record["id"], subnet_id))
+        record["interfaces"] = [interface for interface in record["interfaces"] if interface not in self.attached(record, subnet_id)]
+        record["updated_at"] = now_iso()
+        return copy.deepcopy(record)

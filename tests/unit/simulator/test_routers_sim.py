@@ -121,3 +121,77 @@ def test_list_filters_by_name_and_pages(sim):
     assert [router["name"] for router in page["results"]] == ["page-2", "page-3"]
     assert call(sim, "GET", BASE, query="limit=0")[0] == 422
     assert call(sim, "GET", BASE, query="limit=1001")[0] == 422
+
+
+# ---- interfaces: attach and detach (API_NOTES section 12.3) --------------------------------------
+S1, S2, S3 = ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b0%s" % n for n in (1, 2, 3))
+
+
+def subnets_of(router):
+    return dict((assignment["subnet_id"], assignment["ip_address"]) for interface in router["interfaces"]
+                for assignment in interface["ip_assignments"])
+
+
+def test_attach_and_detach_answer_the_router_at_once(sim):
+    router_id = create(sim, {"name": "edge", "interfaces": [{"type": "subnet", "subnet_id": S1}]})
+    status, router = call(sim, "POST", BASE + "/" + router_id + "/attach", {"subnet_id": S2, "ip_address": "192.168.20.7"})
+    assert status == 200 and router["id"] == router_id and router["task_id"] is None
+    assert subnets_of(router) == {S1: "192.168.10.2", S2: "192.168.20.7"}, "legacy-router holds 192.168.10.1"
+    status, router = call(sim, "POST", BASE + "/" + router_id + "/detach", {"subnet_id": S1})
+    assert status == 200 and subnets_of(router) == {S2: "192.168.20.7"}
+    assert subnets_of(call(sim, "GET", BASE + "/" + router_id)[1]) == {S2: "192.168.20.7"}
+
+
+def test_two_routers_on_one_subnet_have_their_own_port_address_and_mac(sim):
+    first = create(sim, {"name": "one", "interfaces": [{"subnet_id": S3}]})
+    second = create(sim, {"name": "two"})
+    router = call(sim, "POST", BASE + "/" + second + "/attach", {"subnet_id": S3})[1]
+    one, two = call(sim, "GET", BASE + "/" + first)[1]["interfaces"][0], router["interfaces"][0]
+    assert one["port_id"] != two["port_id"] and one["mac_address"] != two["mac_address"]
+    assert one["ip_assignments"][0]["ip_address"] != two["ip_assignments"][0]["ip_address"]
+
+
+@pytest.mark.parametrize("path, body, status", [
+    ("attach", {"subnet_id": "00000000-0000-4000-8000-000000000000"}, 404),
+    ("detach", {"subnet_id": "00000000-0000-4000-8000-000000000000"}, 404),
+    ("attach", {"subnet_id": S1}, 400),  # already attached
+    ("detach", {"subnet_id": S2}, 400),  # not attached
+    ("attach", {"subnet_id": S2, "ip_address": "192.168.99.1"}, 400),  # not in the subnet
+    ("attach", {"subnet_id": S2, "ip_address": "not-an-ip"}, 422),
+    ("attach", {"subnet_id": "nope"}, 422),
+    ("attach", {}, 422),
+    ("detach", {"subnet_id": S1, "ip_address": "192.168.10.2"}, 422),  # detach takes only subnet_id
+])
+def test_attach_and_detach_refuse(sim, path, body, status):
+    router_id = create(sim, {"name": "edge", "interfaces": [{"subnet_id": S1}]})
+    answer = call(sim, "POST", BASE + "/" + router_id + "/" + path, body)
+    assert answer[0] == status, answer
+    assert subnets_of(call(sim, "GET", BASE + "/" + router_id)[1]) == {S1: "192.168.10.2"}
+
+
+def test_an_address_in_use_is_refused(sim):
+    router_id = create(sim, {"name": "edge"})
+    assert call(sim, "POST", BASE + "/" + router_id + "/attach", {"subnet_id": S1, "ip_address": "192.168.10.1"})[0] == 400
+
+
+def test_attach_and_detach_of_a_locked_router_answer_409(sim):
+    router_id = create(sim, {"name": "edge", "interfaces": [{"subnet_id": S1}]})
+    sim.hold()
+    assert call(sim, "PATCH", "/cloud/v2/routers/1/76/" + router_id, {"name": "edge-2"})[0] == 200
+    assert call(sim, "POST", BASE + "/" + router_id + "/attach", {"subnet_id": S2})[0] == 409
+    assert call(sim, "POST", BASE + "/" + router_id + "/detach", {"subnet_id": S1})[0] == 409
+    finish_tasks(sim)
+    assert call(sim, "POST", BASE + "/" + router_id + "/detach", {"subnet_id": S1})[0] == 200
+
+
+def test_null_removes_the_gateway_and_a_patch_changing_nothing_answers_no_task(sim):
+    router_id = create(sim, {"name": "edge", "external_gateway_info": {"network_id": PUBLIC_NETWORK_ID}})
+    patch = "/cloud/v2/routers/1/76/" + router_id
+    tasks_before = len(sim.tasks)
+    assert call(sim, "PATCH", patch, {"name": "edge", "external_gateway_info": {"network_id": PUBLIC_NETWORK_ID}}) == (200, {"tasks": []})
+    assert len(sim.tasks) == tasks_before and call(sim, "GET", BASE + "/" + router_id)[1]["task_id"] is None
+    status, answer = call(sim, "PATCH", patch, {"external_gateway_info": None})
+    assert status == 200 and len(answer["tasks"]) == 1
+    finish_tasks(sim)
+    assert call(sim, "GET", BASE + "/" + router_id)[1]["external_gateway_info"] is None
+    assert call(sim, "PATCH", patch, {"external_gateway_info": None}) == (200, {"tasks": []})

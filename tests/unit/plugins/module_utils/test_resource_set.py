@@ -240,3 +240,59 @@ def test_sub_resources_are_attached_and_detached_as_a_set():
     box.requests = []
     assert run(BoxModule, box, {"name": "box", "ports": ports})["changed"] is False
     assert [m for m, _p, _b in box.requests] == ["GET"]
+
+
+class Empty(Box):
+    """No box yet: a create answers the new box; ``ports`` of the body are attached by the create itself."""
+
+    def __init__(self):
+        super().__init__()
+        self.record = None
+
+    def paginate(self, path, params=None, **kwargs):
+        self.requests.append(("GET", path, None))
+        return [dict(self.record)] if self.record else []
+
+    def request(self, method, path, params=None, json=None, ok=None):
+        if method == "POST" and path == "/boxes":
+            self.requests.append((method, path, json))
+            self.record = {"id": "r1", "name": json["name"], "ports": [dict(port, ip="10.9.0.2") for port in json.get("ports", [])]}
+            return {"tasks": []}  # no task to wait for: the box is found by name
+        return super().request(method, path, params=params, json=json, ok=ok)
+
+
+class CheckedBoxModule(BoxModule):
+    """Ports checked and made canonical by the declaration; a port without ``ip`` goes in the create body."""
+
+    argument_spec = dict(BoxModule.argument_spec, wait=dict(type="bool", default=True))
+    paths = dict(BoxModule.paths, create="/boxes")
+    asynchronous = True
+    sets = (SetMember("ports", key="subnet_id", items=lambda record: record["ports"],
+                      attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach"),
+                      check=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower()),
+                      in_create_body=lambda item: item["ip"] is None, late="a port with an ip"),)
+
+    def create_body(self):
+        return {"name": self.params["name"], "ports": [{"subnet_id": port["subnet_id"]} for port in self.params["ports"] if port["ip"] is None]}
+
+
+def test_set_items_are_made_canonical_before_an_identity_given_twice_is_refused():
+    box = Box()
+    result = run(CheckedBoxModule, box, {"name": "box", "ports": [{"subnet_id": "S1"}, {"subnet_id": "s1", "ip": "10.0.0.1"}]})
+    assert result["failed"] is True
+    assert result["msg"] == "Invalid input: ports: each item must have its own subnet_id; given more than once: s1"
+    assert box.requests == []
+
+
+def test_set_items_the_create_body_cannot_carry_are_attached_after_the_create_or_refused_without_wait():
+    empty = Empty()
+    refused = run(CheckedBoxModule, empty, {"name": "box", "wait": False, "ports": [{"subnet_id": "s1"}, {"subnet_id": "s2", "ip": "10.1.0.9"}]})
+    assert refused["failed"] is True and refused["changed"] is False
+    assert refused["msg"].startswith("Invalid input: ports[1]: a port with an ip is attached only once the box exists"), refused["msg"]
+    assert [method for method, _path, _body in empty.requests] == ["GET"], "the lookup only: nothing written"
+    result = run(CheckedBoxModule, empty, {"name": "box", "ports": [{"subnet_id": "S1"}, {"subnet_id": "s2", "ip": "10.1.0.9"}]})
+    assert result["changed"] is True
+    assert [(m, p, b) for m, p, b in empty.requests if m == "POST"] == [
+        ("POST", "/boxes", {"name": "box", "ports": [{"subnet_id": "s1"}]}),
+        ("POST", "/boxes/r1/attach", {"subnet_id": "s2", "ip": "10.1.0.9"}),
+    ]
