@@ -1,12 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Make ``ansible_collections.gcore.platform`` importable from the working tree."""
+"""Make ``ansible_collections.gcore.platform`` importable from the working tree; run the paginator on a stub clock."""
 
 from __future__ import annotations
 
 import pathlib
 import sys
+import time
+import types
+
+import pytest
 
 TESTS = str(pathlib.Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:
@@ -17,12 +21,6 @@ from collection_link import collections_path  # noqa: E402  pylint: disable=wron
 COLLECTIONS = collections_path()
 if COLLECTIONS not in sys.path:
     sys.path.insert(0, COLLECTIONS)
-
-
-import types  # noqa: E402  pylint: disable=wrong-import-position,wrong-import-order
-import time  # noqa: E402  pylint: disable=wrong-import-position,wrong-import-order
-
-import pytest  # noqa: E402  pylint: disable=wrong-import-position,wrong-import-order
 
 from ansible_collections.gcore.platform.plugins.module_utils import _client  # noqa: E402  pylint: disable=wrong-import-position
 
