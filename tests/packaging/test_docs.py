@@ -107,7 +107,8 @@ def test_simulator_guide_commands_work(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "simulator", "--url-file", str(url_file), "--task-delay", "0.1"],
                                cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        for _attempt in range(100):
+        deadline = time.monotonic() + 120  # a generous bound: a loaded machine can take seconds to start Python
+        while time.monotonic() < deadline and process.poll() is None:
             if url_file.exists() and url_file.read_text().strip():
                 break
             time.sleep(0.05)

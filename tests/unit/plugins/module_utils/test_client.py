@@ -11,6 +11,7 @@ import json
 import ssl
 import threading
 import time
+import types
 from unittest import mock
 
 import pytest
@@ -127,12 +128,13 @@ def test_retry_after_seconds_is_honoured(no_sleep):
     assert 7.0 <= no_sleep.call_args.args[0] <= 8.0
 
 
-def test_retry_after_http_date_is_honoured(no_sleep):
+def test_retry_after_http_date_is_honoured(no_sleep, monkeypatch):
+    now = 1800000000.0  # a whole second, on a stub clock: the wait does not depend on how fast this test runs
+    monkeypatch.setattr(_client, "time", types.SimpleNamespace(time=lambda: now, monotonic=lambda: 0.0))
     policy = retry_policy(3, safe=False)
-    when = email.utils.formatdate(time.time() + 20, usegmt=True)
-    policy.sleep(_response(429, {"Retry-After": when}))
+    policy.sleep(_response(429, {"Retry-After": email.utils.formatdate(now + 20, usegmt=True)}))
     waited = no_sleep.call_args.args[0]
-    assert 18 <= waited <= 21
+    assert 20 <= waited <= 21, "the time to the date named, plus at most 1 s of jitter"
 
 
 def test_retry_after_is_capped_at_60s(no_sleep):
@@ -267,6 +269,52 @@ def test_validate_certs_false_wins_over_ca_bundle_in_the_environment(monkeypatch
     Client(api_key=KEY, api_url=URL, validate_certs=False).get("/r")
     Client(api_key=KEY, api_url=URL).get("/r")
     assert [call.request.req_kwargs["verify"] for call in responses.calls] == [False, "/etc/ssl/certs/ca-certificates.crt"]
+
+
+def _stub_clock(monkeypatch, first_page):
+    """The paginator's clock: the first page takes ``first_page`` seconds, nothing else takes any time."""
+    readings = [0.0, first_page]
+    monkeypatch.setattr(_client, "time", types.SimpleNamespace(monotonic=lambda: readings.pop(0) if len(readings) > 1 else readings[0]))
+
+
+@responses.activate
+def test_paginate_near_service_reads_one_page_at_a_time(client, monkeypatch):
+    """A first page just under SLOW_PAGE: every page in turn, none past the end (CONTRACT.md §2 Lists)."""
+    def page(request):
+        offset = int(request.params["offset"])
+        return 200, {}, json.dumps(_page(offset, max(0, min(100, 1234 - offset))))
+
+    responses.add_callback(responses.GET, URL + "/list", callback=page)
+    _stub_clock(monkeypatch, _client.SLOW_PAGE * 0.99)
+    assert [item["id"] for item in client.paginate("/list")] == list(range(1234))
+    assert [int(call.request.params["offset"]) for call in responses.calls] == [100 * n for n in range(13)]
+
+
+@responses.activate
+def test_paginate_far_service_reads_ahead(client, monkeypatch):
+    """A first page just over SLOW_PAGE: the next pages are in flight together, yielded in order, and at most
+    PAGE_CONCURRENCY - 1 = 7 pages are asked for past the end (CONTRACT.md §2 Lists).
+
+    The page at offset 100 is answered only once the page at offset 200 has been asked for: read one by one,
+    that never happens and the test fails (after 10 s, not by a timing threshold)."""
+    second_asked = threading.Event()
+
+    def page(request):
+        offset = int(request.params["offset"])
+        if offset == 200:
+            second_asked.set()
+        if offset == 100:
+            assert second_asked.wait(10), "offset 200 was not asked for while offset 100 was in flight: no read-ahead"
+        return 200, {}, json.dumps(_page(offset, max(0, min(100, 1234 - offset))))
+
+    responses.add_callback(responses.GET, URL + "/list", callback=page)
+    _stub_clock(monkeypatch, _client.SLOW_PAGE * 1.01)
+    assert [item["id"] for item in client.paginate("/list")] == list(range(1234))
+    offsets = sorted(int(call.request.params["offset"]) for call in responses.calls)
+    assert offsets[:13] == [100 * n for n in range(13)]
+    assert len(set(offsets)) == len(offsets), "no page twice"
+    assert offsets[13:] == list(range(1300, 1300 + 100 * len(offsets[13:]), 100))
+    assert len(offsets) <= 13 + _client.PAGE_CONCURRENCY - 1 == 13 + 7
 
 
 @responses.activate
