@@ -87,7 +87,7 @@ def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, r
 
 # (role, option) -> the module whose options each item of that role option holds.
 ROLE_ITEMS = {
-    ("waap_policy", "waap_policy_rules"): "waap_custom_rule",
+    ("waap_policy", "waap_policy_rules"): "waap_custom_rules.config",
     ("preflight", "preflight_baremetal"): "quota_check",
     ("preflight", "preflight_loadbalancers"): "quota_check",
     ("preflight", "preflight_instances"): "price_preview",
@@ -100,6 +100,10 @@ def _role_option(role, option):
 
 
 def _module_spec(name):
+    """The argument spec of a module, or with ``module.option`` the options of that list option's items."""
+    if "." in name:
+        name, option = name.split(".")
+        return _module_spec(name)[option]["options"]
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
     classes = [value for value in vars(module).values() if isinstance(value, type) and getattr(value, "argument_spec", None)
                and value.__module__ == module.__name__]
