@@ -444,7 +444,7 @@ class WaapRuleSet(GcoreResourceModule):
 
     firewall = False
     collection = "custom-rules"
-    module_kwargs = dict(required_if=[(state, state, ["config"]) for state in SET_STATES if state != "gathered"])
+    module_kwargs = dict(required_if=[("state", state, ["config"]) for state in SET_STATES if state != "gathered"])
     scope = "domain {domain_id}"
     page_size = PAGE_SIZE
     max_offset = MAX_OFFSET
