@@ -57,6 +57,23 @@ def test_the_rule_module_takes_its_condition_docs_from_the_fragment():
     assert list(kinds) == list(CONDITION_KINDS)
 
 
+@pytest.mark.parametrize("name, fragment, firewall", [("waap_custom_rules", "CUSTOM_RULES", False),
+                                                      ("waap_firewall_rules", "FIREWALL_RULES", True)])
+def test_the_set_modules_take_their_config_docs_from_the_generated_fragment(name, fragment, firewall):
+    """Ansible merges a fragment's option one level deep: the fragment documents every suboption of config."""
+    from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_CONDITIONS, rule_set_argument_spec
+    module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
+    doc = yaml.safe_load(module.DOCUMENTATION)
+    assert "gcore.platform.waap_conditions.%s" % fragment.lower() in doc["extends_documentation_fragment"]
+    assert "suboptions" not in doc["options"]["config"]
+    item = options(getattr(waap_conditions.ModuleDocFragment, fragment))["config"]["suboptions"]
+    spec = rule_set_argument_spec(firewall)["config"]["options"]
+    assert list(item) == list(spec)
+    assert list(item["action"]["suboptions"]) == list(spec["action"]["options"])
+    assert list(item["conditions"]["suboptions"]) == (list(FIREWALL_CONDITIONS) if firewall else list(CONDITION_KINDS))
+    assert "O(conditions[]" not in getattr(waap_conditions.ModuleDocFragment, fragment)
+
+
 # ---- interfaces: one fragment for quota_check and price_preview ------------------------------
 
 def _agrees(documented, spec, where):
