@@ -91,7 +91,7 @@ def play_tasks(module, examples, values):
         if collection_module(task) is None:
             tasks.append(task)
             continue
-        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "mark.yml")})
+        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "sim.yml")})
         expected = EXPECTED_FAILURES.get((module, name))
         if expected:
             task["ignore_errors"] = True

@@ -240,3 +240,21 @@ def test_sub_resources_are_attached_and_detached_as_a_set():
     box.requests = []
     assert run(BoxModule, box, {"name": "box", "ports": ports})["changed"] is False
     assert [m for m, _p, _b in box.requests] == ["GET"]
+
+
+def test_a_bulk_delete_answered_404_is_listed_again_and_the_rest_deleted_one_by_one():
+    """API_NOTES 12.2: a 404 means some of the ids were already gone (the call is refused whole)."""
+    service = Service(held(), failures=[ApiError("POST", "/d/7/rules/bulk_delete", 404, "Rule 3 not found")])
+    refused = service.request
+
+    def request(method, path, params=None, json=None, ok=None):
+        if path.endswith("/bulk_delete"):
+            service.rules[:] = [rule for rule in service.rules if rule["id"] != 3]  # "c" went meanwhile
+        return refused(method, path, params, json, ok)
+
+    service.request = request
+    result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1, "enabled": False}]})
+    assert result["changed"] is True and result["changes"]["deleted"] == ["b", "c"]
+    assert [(method, path) for method, path, _body in service.requests] == [
+        ("GET", "/d/7/rules"), ("POST", "/d/7/rules/bulk_delete"), ("GET", "/d/7/rules"), ("DELETE", "/d/7/rules/1"),
+        ("GET", "/d/7/rules")], "only what is left of the refused ids is deleted, one by one"
