@@ -25,9 +25,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from collection_link import collections_path  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
+from simulator.resources.waap import generated_custom_rule  # noqa: E402  pylint: disable=wrong-import-position
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))
 NETWORK_ID = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"  # the simulator's public network
+SET_SIZE = 200  # rules of a domain kept as code (issue 13)
+GATHERED = 1000
+LOOP = ROOT / "bench" / "waap_policy_loop.yml"  # the per-rule loop waap_policy was, kept as the reference
 
 
 class Bench:
@@ -42,11 +46,13 @@ class Bench:
         path.write_text(json.dumps([{"name": name, "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
         return path
 
-    def run(self, playbook, check=True):
+    def run(self, playbook, check=True, extra_vars=None):
         env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path(), GCORE_API_URL=self.sim.url,
                    GCORE_API_KEY=self.sim.api_key, GCORE_CLOUD_PROJECT_ID="1", GCORE_CLOUD_REGION_ID="76")
         command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook), "-i", "localhost,",
                    "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable]
+        if extra_vars is not None:
+            command += ["-e", "@%s" % extra_vars]
         started = time.perf_counter()
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         elapsed = time.perf_counter() - started
@@ -147,6 +153,83 @@ class Bench:
         self.row("  requests sent (pages past the end included)", len(log), "-", None)
         self.sim.configure(latency=0.0)
 
+    # ---- 5. a domain's rules as code: the set module against the per-rule loop --------------------
+    def measure(self, playbook, extra_vars=None):
+        """Run once: (requests, writes, seconds, the log of the run)."""
+        self.sim.mark = len(self.sim.log)
+        elapsed = self.run(playbook, extra_vars=extra_vars)
+        log = self.sim.log[self.sim.mark:]
+        return len(log), len(self.sim.writes(log)), elapsed, log
+
+    def rule_sets(self):
+        self.sim.reset()
+        domain = self.sim.seeds["waap"]["empty_domain_id"]
+        rules = [generated_custom_rule(number) for number in range(1, SET_SIZE + 1)]
+        variables = self.tmp / "rules.json"
+        variables.write_text(json.dumps({"domain_id": domain, "rules": rules, "waap_policy_domain_id": domain,
+                                         "waap_policy_rules": rules}))
+
+        def sets(name, state, config, that):
+            task = {"name": "Rules", "gcore.platform.waap_custom_rules": {"domain_id": "{{ domain_id }}", "state": state}, "register": "r"}
+            if config is not None:
+                task["gcore.platform.waap_custom_rules"]["config"] = config
+            return self.play(name, [task, {"name": "Check", "ansible.builtin.assert": {"that": that}}])
+
+        label = "%s rules" % SET_SIZE
+        first = sets("sets_first", "merged", "{{ rules }}", ["r.changed", "r.changes.created | length == %s" % SET_SIZE])
+        requests, writes, elapsed, _log = self.measure(first, variables)
+        self.row("waap_custom_rules, first run, %s creates: requests (writes)" % label, "%s (%s)" % (requests, writes), "report", None)
+        self.row("waap_custom_rules, first run, %s creates: wall time" % label, round(elapsed, 3), "report", None, "s")
+
+        noop = sets("sets_noop", "merged", "{{ rules }}", ["not r.changed", "r.custom_rules | length == %s" % SET_SIZE])
+        single = self.play("single_rule", [{"name": "Rule", "gcore.platform.waap_custom_rule": dict(rules[0], domain_id="{{ domain_id }}"),
+                                            "register": "r"}, {"name": "Check", "ansible.builtin.assert": {"that": ["not r.changed"]}}])
+        requests, writes, _elapsed, log = self.measure(noop, variables)
+        pages = SET_SIZE // 100 + 1
+        self.row("waap_custom_rules, %s matching: requests (writes)" % label, "%s (%s)" % (requests, writes),
+                 "%s pages, 0" % pages, requests == pages and writes == 0)
+        times = {"sets": [], "single": []}
+        for repeat in range(REPEATS):
+            order = [("sets", noop), ("single", single)]
+            for name, path in order[repeat % 2:] + order[:repeat % 2]:
+                times[name].append(self.run(path, extra_vars=variables))
+        median = {name: statistics.median(values) for name, values in times.items()}
+        self.row("wall time, one waap_custom_rule task, no change (median of %s)" % REPEATS, round(median["single"], 3), "-", None, "s")
+        self.row("waap_custom_rules, %s matching: wall time (median of %s)" % (label, REPEATS), round(median["sets"], 3),
+                 "<= %.3f (2x)" % (2 * median["single"]), median["sets"] <= 2 * median["single"], "s")
+
+        requests, writes, elapsed, _log = self.measure(LOOP, variables)
+        self.row("reference: per-rule loop (old waap_policy), %s matching: requests (writes)" % label, "%s (%s)" % (requests, writes),
+                 "reference", None)
+        self.row("reference: per-rule loop (old waap_policy), %s matching: wall time" % label, round(elapsed, 3), "reference", None, "s")
+        self.row("  set module vs loop: wall time ratio", round(median["sets"] / elapsed, 4), "-", None)
+
+        purge = sets("sets_purge", "overridden", [], ["r.changed", "r.changes.deleted | length == %s" % SET_SIZE, "r.custom_rules == []"])
+        requests, writes, elapsed, log = self.measure(purge, variables)
+        bulk = [entry for entry in log if entry["path"].endswith("/bulk_delete")]
+        self.row("waap_custom_rules, purge of %s (overridden, config: []): requests (writes)" % label, "%s (%s)" % (requests, writes),
+                 "report", None)
+        self.row("  bulk_delete calls", len(bulk), "%s (<= 100 ids a call)" % -(-SET_SIZE // 100), len(bulk) == -(-SET_SIZE // 100))
+        self.row("waap_custom_rules, purge of %s: wall time" % label, round(elapsed, 3), "report", None, "s")
+
+        self.sim.control("POST", "/_sim/waap_rules", {"domain_id": domain, "custom_rules": GATHERED, "firewall_rules": GATHERED})
+        for module, key in (("waap_custom_rules", "custom_rules"), ("waap_firewall_rules", "firewall_rules")):
+            gathered = self.play("gathered_" + key, [
+                {"name": "Export", "gcore.platform.%s" % module: {"domain_id": "{{ domain_id }}", "state": "gathered"}, "register": "r"},
+                {"name": "Check", "ansible.builtin.assert": {"that": ["not r.changed", "r.gathered | length == %s" % GATHERED]}},
+                {"name": "Keep", "ansible.builtin.copy": {"content": "{{ {'domain_id': domain_id, 'exported': r.gathered} | to_json }}",
+                                                          "dest": str(self.tmp / ("%s.json" % key))}}])
+            requests, writes, elapsed, _log = self.measure(gathered, variables)
+            self.row("%s, %s rules gathered: requests" % (module, GATHERED), requests, "<= 11", requests <= 11)
+            self.row("%s, %s rules gathered: wall time" % (module, GATHERED), round(elapsed, 3), "report", None, "s")
+            back = self.play("roundtrip_" + key, [
+                {"name": "Import", "gcore.platform.%s" % module: {"domain_id": "{{ domain_id }}", "state": "overridden",
+                                                                    "config": "{{ exported }}"}, "register": "r"},
+                {"name": "Check", "ansible.builtin.assert": {"that": ["not r.changed"]}}])
+            requests, writes, elapsed, _log = self.measure(back, self.tmp / ("%s.json" % key))
+            self.row("%s, gathered -> overridden, %s rules: requests (writes)" % (module, GATHERED), "%s (%s)" % (requests, writes),
+                     "11 (0)", requests == 11 and writes == 0)
+
     def report(self):
         width = max(len(row["figure"]) for row in self.rows)
         print("\n%-*s  %10s  %-12s  %s" % (width, "figure", "value", "target", "verdict"))
@@ -165,7 +248,9 @@ class Bench:
 def main():
     bench = Bench()
     try:
-        for step in (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency):
+        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets)
+        only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
+        for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()
             step()
             print("%s done in %.1f s" % (step.__name__, time.perf_counter() - started), file=sys.stderr)

@@ -310,3 +310,473 @@ options:
               letters, digits and spaces).
             type: str
 """
+
+    # An item of O(config) of waap_custom_rules: the options of one custom rule.
+    CUSTOM_RULES = r"""
+options:
+  config:
+    suboptions:
+      name:
+        description:
+          - 'Exact name of the rule, 1 to 100 characters: ASCII letters, digits, whitespace and the characters C(.
+            : '' " ; < > ? & | \) only, and not only whitespace.'
+          - 'Rules are identified by it: two items with one name fail validation, and so do two rules of the domain
+            with a name the items use.'
+        type: str
+        required: true
+      description:
+        description:
+          - Description of the rule, at most 100 characters. A missing, null and empty description are one value.
+          - 'Left out: not managed with O(state=merged); V("") with O(state=replaced) and O(state=overridden).'
+        type: str
+      enabled:
+        description:
+          - Whether the rule is enabled.
+          - 'Left out: V(true) when the rule is created and with O(state=replaced) and O(state=overridden); not
+            managed with O(state=merged).'
+        type: bool
+      action:
+        description:
+          - What the rule does when all its conditions match. Exactly one member must be set.
+          - Required to create the rule; left out, the action of an existing rule is not managed.
+        type: dict
+        suboptions:
+          allow:
+            description: Let the request through. Use V({}).
+            type: dict
+          block:
+            description: Block the request. Use V({}) for the service's defaults.
+            type: dict
+            suboptions:
+              status_code:
+                description:
+                  - HTTP status code returned to a blocked request.
+                  - Not managed when left out.
+                type: int
+                choices:
+                  - 403
+                  - 405
+                  - 418
+                  - 429
+              action_duration:
+                description:
+                  - How long the block applies to later requests of the client, 1 to 10 characters matching C(^[1-9][0-9]*[smhd]?$),
+                    for example V(30) (seconds), V(60s), V(10m), V(12h) or V(1d).
+                  - Not managed when left out.
+                type: str
+          captcha:
+            description: Ask the client to solve a CAPTCHA. Use V({}).
+            type: dict
+          handshake:
+            description: Ask the client for a JavaScript handshake. Use V({}).
+            type: dict
+          monitor:
+            description: Only log the request. Use V({}).
+            type: dict
+          tag:
+            description: Tag the request with user-defined tags.
+            type: dict
+            suboptions:
+              tags:
+                description: The tags, 1 to 5.
+                type: list
+                elements: str
+                required: true
+      conditions:
+        description:
+          - The conditions, 1 to 5; all of them must match for the rule to fire. Each item sets exactly one condition
+            kind; the order does not matter.
+          - Every kind except O(config[].conditions[].request_rate) takes C(negation) (bool, the service's default
+            V(false)), which inverts the condition.
+          - Required to create the rule; when given, the list replaces the rule's conditions; left out, they are
+            not managed.
+        type: list
+        elements: dict
+        suboptions:
+          ip:
+            description: The client IP address is O(config[].conditions[].ip.ip_address).
+            type: dict
+            suboptions:
+              ip_address:
+                description: An IPv4 or IPv6 address.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          ip_range:
+            description: The client IP address is within a range.
+            type: dict
+            suboptions:
+              lower_bound:
+                description: First IPv4 or IPv6 address of the range.
+                type: str
+                required: true
+              upper_bound:
+                description: Last IPv4 or IPv6 address of the range, of the same family as O(config[].conditions[].ip_range.lower_bound)
+                  and not below it.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          url:
+            description: The request URL matches.
+            type: dict
+            suboptions:
+              url:
+                description:
+                  - The URL or pattern, 1 to 500 characters.
+                  - 'With V(Exact) or V(Contains) only letters, digits and the characters C(_ ! $ ~ : # [ ] @ (
+                    ) * + , = / - . %) are allowed; with V(Regex) it must be a valid regular expression without
+                    lookahead or lookbehind.'
+                type: str
+                required: true
+              match_type:
+                description: How the URL is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+                  - Regex
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          user_agent:
+            description: The C(User-Agent) header matches.
+            type: dict
+            suboptions:
+              user_agent:
+                description: The user agent text, at most 300 characters.
+                type: str
+                required: true
+              match_type:
+                description: How the text is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          header:
+            description: A request header has a value.
+            type: dict
+            suboptions:
+              header:
+                description: Header name, 1 to 50 letters, digits and C(-).
+                type: str
+                required: true
+              value:
+                description: Header value, 1 to 100 printable ASCII characters.
+                type: str
+                required: true
+              match_type:
+                description: How the value is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          header_exists:
+            description: A request header is present.
+            type: dict
+            suboptions:
+              header:
+                description: Header name, 1 to 50 letters, digits and C(-).
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          response_header:
+            description: A response header has a value.
+            type: dict
+            suboptions:
+              header:
+                description: Header name, 1 to 50 letters, digits and C(-).
+                type: str
+                required: true
+              value:
+                description: Header value, 1 to 100 printable ASCII characters.
+                type: str
+                required: true
+              match_type:
+                description: How the value is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          response_header_exists:
+            description: A response header is present.
+            type: dict
+            suboptions:
+              header:
+                description: Header name, 1 to 50 letters, digits and C(-).
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          http_method:
+            description: The request uses an HTTP method.
+            type: dict
+            suboptions:
+              http_method:
+                description: The method.
+                type: str
+                required: true
+                choices:
+                  - CONNECT
+                  - DELETE
+                  - GET
+                  - HEAD
+                  - OPTIONS
+                  - PATCH
+                  - POST
+                  - PUT
+                  - TRACE
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          file_extension:
+            description: The requested file has one of the extensions.
+            type: dict
+            suboptions:
+              file_extension:
+                description: 1 to 20 extensions without their dot, each 1 to 10 lower-case letters and digits (V(pdf),
+                  not V(.pdf)).
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          content_type:
+            description: The request has one of the content types.
+            type: dict
+            suboptions:
+              content_type:
+                description: 1 to 10 content types, each 1 to 50 characters.
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          country:
+            description: The request comes from one of the countries.
+            type: dict
+            suboptions:
+              country_code:
+                description: 1 to 100 ISO 3166-1 alpha-2 country codes in upper case, for example V(DE) (V(de) fails
+                  validation).
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          organization:
+            description: The client IP address belongs to an organization.
+            type: dict
+            suboptions:
+              organization:
+                description: Organization name, at most 100 characters.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          owner_types:
+            description: The client IP address belongs to one of the owner types.
+            type: dict
+            suboptions:
+              owner_types:
+                description: At least one owner type (service default V([COMMERCIAL])).
+                type: list
+                elements: str
+                choices:
+                  - COMMERCIAL
+                  - EDUCATIONAL
+                  - GOVERNMENT
+                  - HOSTING_SERVICES
+                  - ISP
+                  - MOBILE_NETWORK
+                  - NETWORK
+                  - RESERVED
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          tags:
+            description: The request carries one of the tags the WAAP assigned.
+            type: dict
+            suboptions:
+              tags:
+                description: 1 to 5 tags.
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          session_request_count:
+            description: The session has made at least a number of requests.
+            type: dict
+            suboptions:
+              request_count:
+                description: The number of requests, at least 1.
+                type: int
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          user_defined_tags:
+            description: The request carries one of the user-defined tags.
+            type: dict
+            suboptions:
+              tags:
+                description: 1 to 10 tags, each 1 to 50 characters, a letter first, then letters, digits and spaces.
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          request_rate:
+            description:
+              - The client exceeds a request rate on a path.
+              - This kind takes no C(negation).
+            type: dict
+            suboptions:
+              path_pattern:
+                description: Regular expression of the paths counted, 1 to 500 characters.
+                type: str
+                required: true
+              requests:
+                description: Number of requests in O(config[].conditions[].request_rate.time) seconds, at least
+                  20.
+                type: int
+                required: true
+              time:
+                description: Length of the window in seconds, 1 to 3600.
+                type: int
+                required: true
+              ips:
+                description: Count only requests from these IP addresses (at most 10).
+                type: list
+                elements: str
+              http_methods:
+                description: Count only requests with these methods.
+                type: list
+                elements: str
+                choices:
+                  - CONNECT
+                  - DELETE
+                  - GET
+                  - HEAD
+                  - OPTIONS
+                  - PATCH
+                  - POST
+                  - PUT
+                  - TRACE
+              user_defined_tag:
+                description: Count only requests with this user-defined tag (1 to 50 characters, a letter first,
+                  then letters, digits and spaces).
+                type: str
+"""
+
+    # An item of O(config) of waap_firewall_rules: the options of one firewall rule of a domain.
+    FIREWALL_RULES = r"""
+options:
+  config:
+    suboptions:
+      name:
+        description:
+          - 'Exact name of the rule, 1 to 100 characters: ASCII letters, digits, whitespace and the characters C(.
+            : '' " ; < > ? & | \) only, and not only whitespace.'
+          - 'Rules are identified by it: two items with one name fail validation, and so do two rules of the domain
+            with a name the items use.'
+        type: str
+        required: true
+      description:
+        description:
+          - Description of the rule, at most 100 characters. A missing, null and empty description are one value.
+          - 'Left out: not managed with O(state=merged); V("") with O(state=replaced) and O(state=overridden).'
+        type: str
+      enabled:
+        description:
+          - Whether the rule is enabled.
+          - 'Left out: V(true) when the rule is created and with O(state=replaced) and O(state=overridden); not
+            managed with O(state=merged).'
+        type: bool
+      action:
+        description:
+          - What the rule does when all its conditions match. Exactly one member must be set.
+          - Required to create the rule; left out, the action of an existing rule is not managed.
+        type: dict
+        suboptions:
+          allow:
+            description: Let the request through. Use V({}).
+            type: dict
+          block:
+            description: Block the request. Use V({}) for the service's defaults.
+            type: dict
+            suboptions:
+              status_code:
+                description:
+                  - HTTP status code returned to a blocked request.
+                  - Not managed when left out.
+                type: int
+                choices:
+                  - 403
+                  - 405
+                  - 418
+                  - 429
+              action_duration:
+                description:
+                  - How long the block applies to later requests of the client, 1 to 10 characters matching C(^[1-9][0-9]*[smhd]?$),
+                    for example V(30) (seconds), V(60s), V(10m), V(12h) or V(1d).
+                  - Not managed when left out.
+                type: str
+      conditions:
+        description:
+          - 'The one condition of the rule: a list of exactly 1 item, which sets O(config[].conditions[].ip) or
+            O(config[].conditions[].ip_range).'
+          - Required to create the rule; when given, it replaces the rule's condition; left out, it is not managed.
+        type: list
+        elements: dict
+        suboptions:
+          ip:
+            description: The client IP address is O(config[].conditions[].ip.ip_address).
+            type: dict
+            suboptions:
+              ip_address:
+                description: An IPv4 or IPv6 address.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          ip_range:
+            description: The client IP address is within a range.
+            type: dict
+            suboptions:
+              lower_bound:
+                description: First IPv4 or IPv6 address of the range.
+                type: str
+                required: true
+              upper_bound:
+                description: Last IPv4 or IPv6 address of the range, of the same family as O(config[].conditions[].ip_range.lower_bound)
+                  and not below it.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+"""

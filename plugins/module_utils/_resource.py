@@ -228,10 +228,12 @@ class GcoreResourceModule(GcoreModule):
     def of_scope(self):
         return " of %s" % self.where() if self.scope else ""
 
+    def named(self, name, matches):
+        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.of_scope(), name,
+                                                   ", ".join(str(record.get("id")) for record in matches))
+
     def ambiguous(self, name, matches):
-        return "%s %ss%s are named %r (ids %s); give the id of the one to manage" % (
-            len(matches), self.noun, self.of_scope(), name,
-            ", ".join(str(record.get("id")) for record in matches))
+        return "%s; give the id of the one to manage" % self.named(name, matches)
 
     # ---- reading -----------------------------------------------------------------------------
     def read(self, ident=None):
@@ -536,16 +538,22 @@ class GcoreResourceModule(GcoreModule):
             by_name.setdefault(record.get(self.key), []).append(record)
         clashes = [(name, records) for name, records in sorted(by_name.items()) if name in names and len(records) > 1]
         if clashes:
-            self.module.fail_json(msg="; ".join(self.ambiguous(name, records) for name, records in clashes), **self.result)
+            self.module.fail_json(msg="; ".join(self.named(name, records) for name, records in clashes)
+                                  + "; %s identifies a %s by its %s: rename or delete all but one" % (self.set_option, self.noun, self.key),
+                                  **self.result)
         current = dict((name, records[0]) for name, records in by_name.items())
         create, update, delete = [], [], []
         if state == "deleted":
             delete = [current[name] for name in sorted(names) if name in current]
         else:
             replace = state in ("replaced", "overridden")
-            for item in wanted:
+            for index, item in enumerate(wanted):
                 record = current.get(item[self.key])
                 if record is None:
+                    missing = [option for option in self.required_to_create if item.get(option) is None]
+                    if missing:
+                        raise ValidationError("%s[%d]: %s required to create the %s %r (no %s of %s has that %s)" % (
+                            self.set_option, index, " and ".join(missing), self.noun, item[self.key], self.noun, self.where(), self.key))
                     create.append(item)
                     continue
                 changes = differences(self.members, record, dict(item, __replace__=replace))
@@ -572,9 +580,27 @@ class GcoreResourceModule(GcoreModule):
             self.send(self.update_method, path, self.update_body(changed, record), ok=self.update_ok)
         ids = [record["id"] for record in delete]
         for start in range(0, len(ids), self.bulk_size):
-            self.send("POST", self.path("bulk_delete"), self.bulk_body(ids[start:start + self.bulk_size]))
+            self.bulk_delete(ids[start:start + self.bulk_size])
         result[self.result_key] = list(self.listing())
         return result
+
+    def bulk_delete(self, ids):
+        """One bulk delete. A 404 means some of the ids were already gone: the listing is read again and what is
+        left of them is deleted one by one (a 404 there: gone too)."""
+        try:
+            self.send("POST", self.path("bulk_delete"), self.bulk_body(ids))
+            return
+        except ApiError as exc:
+            if not self.gone(exc):
+                raise
+        wanted = set(ids)
+        for record in self.listing():
+            if record.get("id") in wanted:
+                try:
+                    self.send("DELETE", self.path("item", record["id"]), ok=self.delete_ok)
+                except ApiError as exc:
+                    if not self.gone(exc):
+                        raise
 
     def _by_key(self, item):
         return str(item.get(self.key))

@@ -26,7 +26,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     require,
     strip_none,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._resource import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import SET_STATES, GcoreResourceModule, Member
 
 # WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
 PAGE_SIZE = 100
@@ -36,6 +36,8 @@ ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")
 ORDERING = list(ORDERING_FIELDS) + ["-%s" % field for field in ORDERING_FIELDS]
 FIREWALL_ACTIONS = ["allow", "block"]
 RULE_ACTIONS = ["allow", "block", "captcha", "handshake", "monitor", "tag"]
+# A domain's firewall rule (API_NOTES section 12.1): exactly one condition, of one of these kinds.
+FIREWALL_CONDITIONS = ("ip", "ip_range")
 
 # Every pattern is matched against the whole value (check_pattern uses re.fullmatch). NAME_PATTERN is matched with
 # re.ASCII: its \s means space, tab and line breaks, not the control characters \x1c-\x1f Python counts as whitespace.
@@ -107,10 +109,14 @@ MATCH_TYPE_KINDS = tuple(kind for kind, members in CONDITION_KINDS.items() if "m
 IP_MEMBERS = ("ip_address", "lower_bound", "upper_bound")
 
 
-def condition_argument_spec():
-    """The Ansible spec of one condition: one optional dict per kind (exactly one is checked later)."""
+def condition_argument_spec(kinds=None):
+    """The Ansible spec of one condition: one optional dict per kind (exactly one is checked later).
+
+    ``kinds``: the kinds allowed (every kind of CONDITION_KINDS by default; a firewall rule takes FIREWALL_CONDITIONS)."""
     spec = {}
     for kind, members in CONDITION_KINDS.items():
+        if kinds is not None and kind not in kinds:
+            continue
         options = {}
         for name, member in members.items():
             option = dict(type=member["type"])
@@ -127,8 +133,9 @@ def condition_argument_spec():
     return spec
 
 
-def action_argument_spec():
-    return dict(
+def action_argument_spec(kinds=None):
+    """The Ansible spec of an action: one optional dict per kind (``kinds``: RULE_ACTIONS by default)."""
+    spec = dict(
         allow=dict(type="dict"),
         block=dict(type="dict", options=dict(
             status_code=dict(type="int", choices=list(STATUS_CODES)),
@@ -138,6 +145,19 @@ def action_argument_spec():
         handshake=dict(type="dict"),
         monitor=dict(type="dict"),
         tag=dict(type="dict", options=dict(tags=dict(type="list", elements="str", required=True))),
+    )
+    return dict((kind, option) for kind, option in spec.items() if kind in (kinds or RULE_ACTIONS))
+
+
+def rule_argument_spec(firewall=False):
+    """The options of one rule (a custom rule, or with ``firewall`` a domain's firewall rule): name, description,
+    enabled, action, conditions. The single-rule module and the items of the set modules' ``config`` share it."""
+    return dict(
+        name=dict(type="str"),
+        description=dict(type="str"),
+        enabled=dict(type="bool"),
+        action=dict(type="dict", options=action_argument_spec(FIREWALL_ACTIONS if firewall else RULE_ACTIONS)),
+        conditions=dict(type="list", elements="dict", options=condition_argument_spec(FIREWALL_CONDITIONS if firewall else None)),
     )
 
 
@@ -181,10 +201,10 @@ def _given(names):
     return "%s given: %s" % (len(names), ", ".join(names)) if names else "none given"
 
 
-def validate_condition(option, condition):
+def validate_condition(option, condition, kinds=None):
     given = [kind for kind, value in (condition or {}).items() if value is not None]
     require(len(given) == 1, option, "exactly one condition kind must be set (%s); kinds are %s"
-            % (_given(given), ", ".join(CONDITION_KINDS)))
+            % (_given(given), ", ".join(kinds or CONDITION_KINDS)))
     kind = given[0]
     members = condition[kind]
     for name, member in CONDITION_KINDS[kind].items():
@@ -217,19 +237,22 @@ def validate_ip_range(option, lower, upper):
     require(low <= high, option, "lower_bound %s is above upper_bound %s" % (lower, upper))
 
 
-def validate_conditions(option, conditions):
+def validate_conditions(option, conditions, firewall=False):
+    """1 to 5 conditions (a firewall rule: exactly one, ip or ip_range), each with exactly one kind."""
     if conditions is None:
         return
+    if firewall:
+        require(len(conditions) == 1, option, "a firewall rule takes exactly 1 condition, ip or ip_range (%s given)" % len(conditions))
     require(1 <= len(conditions) <= 5, option, "1 to 5 conditions are required (%s given)" % len(conditions))
     for index, condition in enumerate(conditions):
-        validate_condition("%s[%d]" % (option, index), condition)
+        validate_condition("%s[%d]" % (option, index), condition, FIREWALL_CONDITIONS if firewall else None)
 
 
-def validate_action(option, action):
+def validate_action(option, action, kinds=None):
     if action is None:
         return
     given = [kind for kind, value in action.items() if value is not None]
-    require(len(given) == 1, option, "exactly one of %s must be set (%s)" % (", ".join(RULE_ACTIONS), _given(given)))
+    require(len(given) == 1, option, "exactly one of %s must be set (%s)" % (", ".join(kinds or RULE_ACTIONS), _given(given)))
     block = action.get("block")
     if block:
         duration = block.get("action_duration")
@@ -246,6 +269,15 @@ def validate_rule_name(option, name):
     check_length(option, name, 1, 100)
     check_not_blank(option, name)
     check_pattern(option, name, NAME_PATTERN, NAME_RULE, flags=re.ASCII)
+
+
+def validate_rule(rule, prefix="", firewall=False):
+    """Every documented limit of one rule given as options; errors name ``prefix`` + the option
+    (``config[3].conditions[0].ip.ip_address``)."""
+    validate_rule_name(prefix + "name", rule.get("name"))
+    check_length(prefix + "description", rule.get("description"), 0, 100)
+    validate_action(prefix + "action", rule.get("action"), FIREWALL_ACTIONS if firewall else RULE_ACTIONS)
+    validate_conditions(prefix + "conditions", rule.get("conditions"), firewall)
 
 
 # ---- normalisation and comparison ------------------------------------------------------------
@@ -382,6 +414,74 @@ def custom_rule_body(rule):
     return body
 
 
+def gathered_rule(record):
+    """One rule as read, in the shape of a ``config`` item: no id, the service's defaults written out, null members
+    left out. Given back as ``config`` it compares equal to the rule."""
+    item = {"name": record.get("name")}
+    if record.get("description") is not None:
+        item["description"] = record["description"]
+    item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")),
+                conditions=normalise_conditions(record.get("conditions")))
+    return strip_none(item)
+
+
+def rule_set_argument_spec(firewall=False):
+    """The options of a set module: ``domain_id``, ``config`` (items: the options of one rule, ``name`` required), ``state``."""
+    item = rule_argument_spec(firewall)
+    item["name"] = dict(type="str", required=True)
+    return dict(
+        domain_id=dict(type="int", required=True),
+        config=dict(type="list", elements="dict", options=item),
+        state=dict(type="str", choices=list(SET_STATES), default="merged"),
+    )
+
+
+class WaapRuleSet(GcoreResourceModule):
+    """A domain's WAAP rules as a set compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``).
+
+    A module sets ``collection`` (the path segment), ``firewall``, ``noun`` and ``result_key``; the per-rule
+    semantics are the single-rule module's: CUSTOM_RULE_MEMBERS, the same validation and bodies."""
+
+    firewall = False
+    collection = "custom-rules"
+    module_kwargs = dict(required_if=[("state", state, ["config"]) for state in SET_STATES if state != "gathered"])
+    scope = "domain {domain_id}"
+    page_size = PAGE_SIZE
+    max_offset = MAX_OFFSET
+    members = CUSTOM_RULE_MEMBERS
+    required_to_create = ("action", "conditions")
+    create_ok = (201,)
+    update_ok = (204,)
+    set_option = "config"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        root = "/waap/v1/domains/{domain_id}/%s" % cls.collection
+        cls.paths = dict(list=root, item=root + "/{id}", bulk_delete=root + "/bulk_delete")
+        cls.argument_spec = rule_set_argument_spec(cls.firewall)
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        check_range("domain_id", params["domain_id"], low=1)
+        config = params["config"]
+        if params["state"] == "deleted":
+            require(config, "config", "state=deleted needs the names of the rules to delete (config must not be empty)")
+        if params["state"] == "gathered":
+            require(not config, "config", "is not used with state=gathered (it reads the domain's rules)")
+        for index, item in enumerate(config or []):
+            validate_rule(item, "config[%d]." % index, self.firewall)
+
+    def item_body(self, item):
+        return custom_rule_body(item)
+
+    def gathered_item(self, record):
+        return gathered_rule(record)
+
+    def bulk_body(self, ids):
+        return {"rule_ids": ids}
+
+
 # The docs of each condition kind and member; rendered with CONDITION_KINDS (types, requirements, choices)
 # into plugins/doc_fragments/waap_conditions.py by tests/tools/condition_docs.py (a unit test fails when that file drifts).
 CONDITION_DOCS = {
@@ -455,3 +555,41 @@ CONDITION_DOCS = {
     }),
 }
 NEGATION_DOC = "Invert the condition (service default V(false))."
+
+# The words of one item of the set modules' ``config`` (the options of one rule); rendered with CONDITION_DOCS into the
+# CUSTOM_RULES and FIREWALL_RULES fragments of plugins/doc_fragments/waap_conditions.py by tests/tools/condition_docs.py.
+RULE_ITEM_DOCS = {
+    "name": ["Exact name of the rule, 1 to 100 characters: ASCII letters, digits, whitespace and the characters "
+             "C(. : ' \" ; < > ? & | \\) only, and not only whitespace.",
+             "Rules are identified by it: two items with one name fail validation, and so do two rules of the domain "
+             "with a name the items use."],
+    "description": ["Description of the rule, at most 100 characters. A missing, null and empty description are one value.",
+                    "Left out: not managed with O(state=merged); V(\"\") with O(state=replaced) and O(state=overridden)."],
+    "enabled": ["Whether the rule is enabled.",
+                "Left out: V(true) when the rule is created and with O(state=replaced) and O(state=overridden); "
+                "not managed with O(state=merged)."],
+    "action": ["What the rule does when all its conditions match. Exactly one member must be set.",
+               "Required to create the rule; left out, the action of an existing rule is not managed."],
+    "conditions": ["The conditions, 1 to 5; all of them must match for the rule to fire. Each item sets exactly one "
+                   "condition kind; the order does not matter.",
+                   "Every kind except O(config[].conditions[].request_rate) takes C(negation) (bool, the service's "
+                   "default V(false)), which inverts the condition.",
+                   "Required to create the rule; when given, the list replaces the rule's conditions; left out, they are "
+                   "not managed."],
+}
+FIREWALL_CONDITIONS_DOC = ["The one condition of the rule: a list of exactly 1 item, which sets O(config[].conditions[].ip) "
+                           "or O(config[].conditions[].ip_range).",
+                           "Required to create the rule; when given, it replaces the rule's condition; left out, it is not managed."]
+ACTION_DOCS = {
+    "allow": ("Let the request through. Use V({}).", {}),
+    "block": ("Block the request. Use V({}) for the service's defaults.", {
+        "status_code": ["HTTP status code returned to a blocked request.", "Not managed when left out."],
+        "action_duration": ["How long the block applies to later requests of the client, 1 to 10 characters matching "
+                            "C(^[1-9][0-9]*[smhd]?$), for example V(30) (seconds), V(60s), V(10m), V(12h) or V(1d).",
+                            "Not managed when left out."],
+    }),
+    "captcha": ("Ask the client to solve a CAPTCHA. Use V({}).", {}),
+    "handshake": ("Ask the client for a JavaScript handshake. Use V({}).", {}),
+    "monitor": ("Only log the request. Use V({}).", {}),
+    "tag": ("Tag the request with user-defined tags.", {"tags": "The tags, 1 to 5."}),
+}

@@ -221,18 +221,15 @@ diff:
     after: {state: present, name: Block scrapers, action: {captcha: {}}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     CUSTOM_RULE_MEMBERS,
     MAX_OFFSET,
     PAGE_SIZE,
-    action_argument_spec,
-    condition_argument_spec,
     custom_rule_body,
-    validate_action,
-    validate_conditions,
-    validate_rule_name,
+    rule_argument_spec,
+    validate_rule,
 )
 
 
@@ -241,11 +238,7 @@ class WaapCustomRule(GcoreResourceModule):
         domain_id=dict(type="int", required=True),
         state=dict(type="str", choices=["present", "absent"], default="present"),
         id=dict(type="int"),
-        name=dict(type="str"),
-        description=dict(type="str"),
-        enabled=dict(type="bool"),
-        action=dict(type="dict", options=action_argument_spec()),
-        conditions=dict(type="list", elements="dict", options=condition_argument_spec()),
+        **rule_argument_spec()
     )
     module_kwargs = dict(required_one_of=[["id", "name"]])
 
@@ -267,10 +260,7 @@ class WaapCustomRule(GcoreResourceModule):
         params = self.params
         check_range("domain_id", params["domain_id"], low=1)
         check_range("id", params["id"], low=1)
-        validate_rule_name("name", params["name"])
-        check_length("description", params["description"], 0, 100)
-        validate_action("action", params["action"])
-        validate_conditions("conditions", params["conditions"])
+        validate_rule(params)
 
     def create_body(self):
         return custom_rule_body(self.params)

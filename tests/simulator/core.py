@@ -147,6 +147,9 @@ class Resource:
     - ``SETTINGS``: ``{name: (default, check)}`` for ``POST /_sim/config`` (checks in ``simulator.control``);
     - ``SEEDS``: the IDs of its seeded resources, JSON-able (``GET /_sim/seeds``, ``sim.seeds[NAME]``);
     - ``STATE``: the attributes of the simulator it keeps, shown by ``GET /_sim/state``;
+    - ``CONTROLS``: ``{call: handler method name}``, control calls of its own (``POST /_sim/<call>``, the stories'
+      ``sim.yml`` with ``sim_call: <call>``); a handler takes the JSON body, returns a JSON-able answer, and
+      raises ``simulator.control.ControlError`` (answered 400, nothing changed) on bad input;
     - ``reset()``: (re)create its state on the simulator (``self.sim``) at start and on every reset.
     """
 
@@ -155,6 +158,7 @@ class Resource:
     SETTINGS = {}
     SEEDS = {}
     STATE = ()
+    CONTROLS = {}
 
     def __init__(self, sim):
         self.sim = sim
@@ -185,6 +189,7 @@ class Simulator:
         self.api_key = api_key
         self.lock = threading.RLock()
         self.routes = []
+        self.controls = {}
         self.resources = []
         self.settings = dict(SETTINGS)
         self.seeds = {}
@@ -203,6 +208,7 @@ class Simulator:
             self.resources.append(resource)
             self.routes += [(route, getattr(resource, route.handler)) for route in cls.ROUTES]
             self.settings.update(cls.SETTINGS)
+            self.controls.update((call, getattr(resource, name)) for call, name in cls.CONTROLS.items())
         self.seeds = seeds()
         self.reset()
 
@@ -488,6 +494,9 @@ class Simulator:
             return self.task_list()
         if action == "seeds" and method == "GET":
             return self.seeds
+        if action in self.controls and method == "POST":
+            with self.lock:
+                return self.controls[action](body)
         raise control.ControlError("unknown control call %s %s%s (see simulator.core.Simulator.control)"
                                    % (method, CONTROL_PREFIX, "/" + action if action else ""))
 

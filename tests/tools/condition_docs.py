@@ -5,6 +5,10 @@
 
 One source: the table that builds the argument spec and validates the conditions (``_waap.CONDITION_KINDS``)
 gives each member's type, requirement, element type and choices; ``_waap.CONDITION_DOCS`` its words.
+The fragment holds three attributes: ``DOCUMENTATION`` (the kinds under ``conditions``, for ``waap_custom_rule``),
+and ``CUSTOM_RULES`` / ``FIREWALL_RULES``: the whole ``config`` item of the set modules (the options of one rule from
+``_waap.rule_set_argument_spec``, words from ``_waap.RULE_ITEM_DOCS`` and ``ACTION_DOCS``; Ansible merges a fragment's
+option one level deep only, so the fragment documents every suboption of ``config``).
 Run ``python tests/tools/condition_docs.py`` after changing either; tests/unit/test_generated_docs.py fails
 while the committed fragment differs from what this renders.
 """
@@ -34,6 +38,10 @@ class ModuleDocFragment:
     DOCUMENTATION = r"""
 '''
 FOOTER = '"""\n'
+SET_FRAGMENTS = (
+    ("CUSTOM_RULES", False, "An item of O(config) of waap_custom_rules: the options of one custom rule."),
+    ("FIREWALL_RULES", True, "An item of O(config) of waap_firewall_rules: the options of one firewall rule of a domain."),
+)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -63,6 +71,61 @@ def condition_suboptions(kinds, docs, no_negation, negation_doc):
     return {"options": {"conditions": {"suboptions": suboptions}}}
 
 
+def _described(text):
+    return text if isinstance(text, str) else list(text)
+
+
+def _spec_docs(spec, words):
+    """Option docs of an Ansible spec: its type, requirement, elements and choices; ``words``: {name: description}."""
+    options = {}
+    for name, entry in spec.items():
+        option = {"description": _described(words[name]), "type": entry.get("type", "str")}
+        if entry.get("elements"):
+            option["elements"] = entry["elements"]
+        if entry.get("required"):
+            option["required"] = True
+        if entry.get("choices"):
+            option["choices"] = list(entry["choices"])
+        options[name] = option
+    return options
+
+
+def config_item(waap, firewall):
+    """The suboptions of one ``config`` item of a set module, from the same spec and words as the rule module."""
+    spec = waap.rule_set_argument_spec(firewall)["config"]["options"]
+    kinds = dict((kind, members) for kind, members in waap.CONDITION_KINDS.items()
+                 if not firewall or kind in waap.FIREWALL_CONDITIONS)
+    words = dict(waap.RULE_ITEM_DOCS)
+    if firewall:
+        words["conditions"] = waap.FIREWALL_CONDITIONS_DOC
+    item = _spec_docs(dict((name, dict(entry, options=None)) for name, entry in spec.items()), words)
+    actions = {}
+    for kind, entry in spec["action"]["options"].items():
+        kind_doc, member_docs = waap.ACTION_DOCS[kind]
+        actions[kind] = {"description": kind_doc, "type": "dict"}
+        if entry.get("options"):
+            actions[kind]["suboptions"] = _spec_docs(entry["options"], member_docs)
+    item["action"]["suboptions"] = actions
+    conditions = condition_suboptions(kinds, waap.CONDITION_DOCS, waap.NO_NEGATION, waap.NEGATION_DOC)
+    item["conditions"]["suboptions"] = _rebased(conditions["options"]["conditions"]["suboptions"])
+    return {"options": {"config": {"suboptions": item}}}
+
+
+def _rebased(value):
+    """Option references under ``conditions`` moved under ``config[].conditions``."""
+    if isinstance(value, dict):
+        return dict((key, _rebased(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [_rebased(item) for item in value]
+    if isinstance(value, str):
+        return value.replace("O(conditions[]", "O(config[].conditions[]")
+    return value
+
+
+def _dump(tree):
+    return yaml.dump(tree, Dumper=_Dumper, sort_keys=False, width=110, allow_unicode=False, default_flow_style=False)
+
+
 def render():
     sys.path.insert(0, str(ROOT / "tests"))
     from collection_link import collections_path  # pylint: disable=import-outside-toplevel
@@ -71,8 +134,10 @@ def render():
     from ansible_collections.gcore.platform.plugins.module_utils import _waap  # pylint: disable=import-outside-toplevel
 
     tree = condition_suboptions(_waap.CONDITION_KINDS, _waap.CONDITION_DOCS, _waap.NO_NEGATION, _waap.NEGATION_DOC)
-    body = yaml.dump(tree, Dumper=_Dumper, sort_keys=False, width=110, allow_unicode=False, default_flow_style=False)
-    return HEADER + body + FOOTER
+    text = HEADER + _dump(tree) + FOOTER
+    for attribute, firewall, comment in SET_FRAGMENTS:
+        text += '\n    # %s\n    %s = r"""\n' % (comment, attribute) + _dump(config_item(_waap, firewall)) + FOOTER
+    return text
 
 
 def main():

@@ -57,6 +57,23 @@ def test_the_rule_module_takes_its_condition_docs_from_the_fragment():
     assert list(kinds) == list(CONDITION_KINDS)
 
 
+@pytest.mark.parametrize("name, fragment, firewall", [("waap_custom_rules", "CUSTOM_RULES", False),
+                                                      ("waap_firewall_rules", "FIREWALL_RULES", True)])
+def test_the_set_modules_take_their_config_docs_from_the_generated_fragment(name, fragment, firewall):
+    """Ansible merges a fragment's option one level deep: the fragment documents every suboption of config."""
+    from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_CONDITIONS, rule_set_argument_spec
+    module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
+    doc = yaml.safe_load(module.DOCUMENTATION)
+    assert "gcore.platform.waap_conditions.%s" % fragment.lower() in doc["extends_documentation_fragment"]
+    assert "suboptions" not in doc["options"]["config"]
+    item = options(getattr(waap_conditions.ModuleDocFragment, fragment))["config"]["suboptions"]
+    spec = rule_set_argument_spec(firewall)["config"]["options"]
+    assert list(item) == list(spec)
+    assert list(item["action"]["suboptions"]) == list(spec["action"]["options"])
+    assert list(item["conditions"]["suboptions"]) == (list(FIREWALL_CONDITIONS) if firewall else list(CONDITION_KINDS))
+    assert "O(conditions[]" not in getattr(waap_conditions.ModuleDocFragment, fragment)
+
+
 # ---- interfaces: one fragment for quota_check and price_preview ------------------------------
 
 def _agrees(documented, spec, where):
@@ -87,7 +104,7 @@ def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, r
 
 # (role, option) -> the module whose options each item of that role option holds.
 ROLE_ITEMS = {
-    ("waap_policy", "waap_policy_rules"): "waap_custom_rule",
+    ("waap_policy", "waap_policy_rules"): "waap_custom_rules.config",
     ("preflight", "preflight_baremetal"): "quota_check",
     ("preflight", "preflight_loadbalancers"): "quota_check",
     ("preflight", "preflight_instances"): "price_preview",
@@ -100,6 +117,10 @@ def _role_option(role, option):
 
 
 def _module_spec(name):
+    """The argument spec of a module, or with ``module.option`` the options of that list option's items."""
+    if "." in name:
+        name, option = name.split(".")
+        return _module_spec(name)[option]["options"]
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
     classes = [value for value in vars(module).values() if isinstance(value, type) and getattr(value, "argument_spec", None)
                and value.__module__ == module.__name__]

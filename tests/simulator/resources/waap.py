@@ -1,11 +1,30 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""WAAP: the account's firewall rules (API_NOTES section 8) and the custom rules of each domain (section 9).
+"""WAAP: firewall rules (API_NOTES sections 8 and 12.1) and the custom rules of each domain (sections 9 and 12.2).
 
-- ``GET /waap/v2/firewall-rules``: 1,234 seeded rules across five domains; filters (``*`` is a wildcard,
-  a text without one matches as "contains", case-insensitively), ``ordering``, ``limit`` 0-100,
-  ``offset`` 0-100000; ``count`` is the number of items in the page (as the spec says).
+- Firewall rules are one store, kept per domain: ``GET /waap/v2/firewall-rules`` lists the account's
+  (each with its ``domain``), ``/waap/v1/domains/{domain_id}/firewall-rules`` one domain's (without it): a
+  rule created, changed or deleted per domain shows in the account-wide list. 1,234 rules are seeded
+  across domains 1001-1005 (domain 1006 has none).
+- Lists: filters (``*`` is a wildcard, a text without one matches as "contains", case-insensitively),
+  ``ordering``, ``limit`` 0-100 (dflt 100), ``offset`` 0-100000; ``count`` is the number of items in the
+  page (as the spec says, API_NOTES section 11 row 30).
+- ``/waap/v1/domains/{domain_id}/firewall-rules``: list, get, create (201, the record with ``id``), patch (204;
+  every member optional and nullable, a null is ignored), delete (204), toggle ``…/{rule_id}/enable|disable``
+  (204), ``POST …/bulk_delete`` (204). A body as ``FirewallRule`` says: ``enabled`` required, the action's
+  ``allow``/``block`` nullable with exactly one set (the record always holds both, the other null, as the
+  seeded ones do), exactly one condition, ``ip`` or ``ip_range``. The schema says nothing of a range's
+  bounds (order, family), so neither does the simulator.
+- ``POST …/custom-rules/bulk_delete`` and ``…/firewall-rules/bulk_delete`` ``{rule_ids: [int], minItems 1}``:
+  204. The spec does not say what ids that are not rules of the domain do; the simulator takes the
+  call as all or nothing: any such id answers **404** naming them, and nothing is deleted (repeated ids
+  count once; no maximum, as the spec gives none).
+- Quotas: the setting ``waap_rule_quota`` (``{custom_rules: n, firewall_rules: n}``, per domain, none by
+  default) makes a create beyond it answer 403 "Quota limit exceeded", as the spec documents.
+- Control call ``POST /_sim/waap_rules`` (``sim_call: waap_rules``): ``{domain_id, custom_rules: n,
+  firewall_rules: n}`` replaces that domain's rules of each kind given with n generated rules with
+  realistic, unique names (``seed_rules``), e.g. 1,000 for a load story or the bench.
 - ``/waap/v1/domains/{domain_id}/custom-rules``: list (same filters and paging), get, create (201),
   patch (204), delete (204), toggle ``…/{rule_id}/enable|disable`` (204). Bodies are validated as the spec
   says, and a little stricter where the service's descriptions say more than its schema: exactly one
@@ -14,24 +33,30 @@
 - The service fills defaults (``negation: false`` except on ``request_rate``, ``match_type: Contains``,
   ``owner_types: [COMMERCIAL]``), canonicalises IP addresses and echoes the rest as sent, plus ``id``.
 
-State: ``sim.custom_rules`` ({domain_id: [rule, ...]}), ``sim.firewall_rules`` (list), ``sim.waap_domains``.
+State: ``sim.custom_rules`` ({domain_id: [rule, ...]}), ``sim.firewall_rules`` (list, each rule with its
+``domain``), ``sim.waap_domains``.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import re
 
+from simulator import control
 from simulator.core import ApiFailure, Resource, Response, Route
 from simulator.validation import VALIDATION_DETAIL, VALIDATION_TITLE, Invalid, check_fields, enum_text, f
 
 DOMAINS = {1001: "shop.example.com", 1002: "api.example.com", 1003: "blog.example.com",
-           1004: "static.example.com", 1005: "admin.example.com"}
+           1004: "static.example.com", 1005: "admin.example.com", 1006: "rules.example.com"}
 FIREWALL_RULE_COUNT = 1234
 FIRST_FIREWALL_ID = 100000
 FIRST_CUSTOM_ID = 7001
 BULK_DOMAIN = 1005
 BULK_RULES = 150
+EMPTY_DOMAIN = 1006
+SEED_MAX = 10000
 
 ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")
 ORDERING = ORDERING_FIELDS + tuple("-" + field for field in ORDERING_FIELDS)
@@ -103,10 +128,33 @@ RULE_FIELDS = {
 }
 UPDATE_FIELDS = dict((name, dict(spec, required=False, nullable=True)) for name, spec in RULE_FIELDS.items())
 
+# FirewallRule / UpdateFirewallRule (API_NOTES section 12.1): the action's members are nullable, one condition.
+BLOCK = f("object", fields={"status_code": f("int", enum=(403, 405, 418, 429)),
+                            "action_duration": f("str", min=1, max=10, pattern=r"^[1-9][0-9]*[smhd]?$")})
+FIREWALL_ACTION = f("object", fields={"allow": f("free", nullable=True), "block": dict(BLOCK, nullable=True)})
+FIREWALL_CONDITION = f("object", fields={"ip": f("object", fields=KINDS["ip"]), "ip_range": f("object", fields=KINDS["ip_range"])})
+FIREWALL_FIELDS = {
+    "name": RULE_FIELDS["name"],
+    "description": RULE_FIELDS["description"],
+    "enabled": f("bool", True),
+    "action": dict(FIREWALL_ACTION, required=True),
+    "conditions": f("list", True, min_items=1, max_items=1, items=FIREWALL_CONDITION),
+}
+FIREWALL_UPDATE_FIELDS = dict((name, dict(spec, required=False, nullable=True)) for name, spec in FIREWALL_FIELDS.items())
+BULK_DELETE_FIELDS = {"rule_ids": f("list", True, min_items=1, items=f("int"))}
+
 
 def check_action(action, loc, invalid):
     if isinstance(action, dict) and len(action) != 1:
         invalid.add(loc, "Value error, exactly one action must be set per rule (%s given)" % len(action))
+
+
+def check_firewall_action(action, loc, invalid):
+    """A firewall action's members are nullable: exactly one of them is set (not null)."""
+    if isinstance(action, dict):
+        given = [name for name, members in action.items() if members is not None]
+        if len(given) != 1:
+            invalid.add(loc, "Value error, exactly one action must be set per rule (%s given)" % len(given))
 
 
 def check_condition(condition, given, loc, invalid):
@@ -137,20 +185,35 @@ def check_condition(condition, given, loc, invalid):
                 invalid.add(loc + ("country", "country_code", index), "Value error, %r is not an ISO 3166-1 alpha-2 country code" % code)
 
 
-def validate_rule(body, fields):
-    """The body of a create (CustomRule) or a patch (UpdateCustomRule), as the service keeps it."""
+def validate_rule(body, fields, action_check=check_action):
+    """The body of a create (CustomRule, FirewallRule) or a patch (UpdateCustomRule, UpdateFirewallRule), as the
+    service keeps it (a firewall action with both members, the one not set null)."""
     invalid = Invalid()
     if not isinstance(body, dict):
         invalid.add(("body",), "Input should be a valid dictionary or object to extract fields from")
         invalid.raise_if_any()
     kept = check_fields(body, fields, ("body",), invalid)
     if body.get("action") is not None:
-        check_action(body["action"], ("body", "action"), invalid)
+        action_check(body["action"], ("body", "action"), invalid)
     if isinstance(body.get("conditions"), list):
         for index, condition in enumerate(kept.get("conditions") or []):
             check_condition(condition, body["conditions"][index], ("body", "conditions", index), invalid)
     invalid.raise_if_any()
+    if action_check is check_firewall_action and isinstance(kept.get("action"), dict):
+        kept["action"] = {"allow": kept["action"].get("allow"), "block": kept["action"].get("block")}
     return kept
+
+
+def validate_firewall_rule(body, fields=FIREWALL_FIELDS):
+    return validate_rule(body, fields, check_firewall_action)
+
+
+def validate_bulk_delete(body):
+    """``RulesBulkDelete``: the rule ids, as a set."""
+    invalid = Invalid()
+    kept = check_fields(body, BULK_DELETE_FIELDS, ("body",), invalid)
+    invalid.raise_if_any()
+    return set(kept["rule_ids"])
 
 
 # ---- query parameters ------------------------------------------------------------------------
@@ -204,20 +267,27 @@ def path_int(value, name, low=None):
     return number
 
 
+@functools.lru_cache(maxsize=64)
+def wildcard(pattern):
+    """A filter text with ``*`` as a compiled, case-insensitive regular expression (once per text, not per rule)."""
+    return re.compile(".*".join(re.escape(part) for part in pattern.lower().split("*")), re.S)
+
+
 def text_matches(pattern, value):
     """The service's text filters: ``*`` is a wildcard; without one, the text may appear anywhere. Case-insensitive."""
-    pattern, value = pattern.lower(), (value or "").lower()
+    value = (value or "").lower()
     if "*" in pattern:
-        return re.fullmatch(".*".join(re.escape(part) for part in pattern.split("*")), value, re.S) is not None
-    return pattern in value
+        return wildcard(pattern).fullmatch(value) is not None
+    return pattern.lower() in value
 
 
 def action_kind(rule):
     return next((kind for kind, members in (rule.get("action") or {}).items() if members is not None), "")
 
 
-def list_page(request, rules, actions, extra_filter=None):
-    """Filter, order and page a rule list as the WAAP lists do: ``{limit, offset, count, results}``."""
+def list_page(request, rules, actions, extra_filter=None, hidden=()):
+    """Filter, order and page a rule list as the WAAP lists do: ``{limit, offset, count, results}`` (copies,
+    without the ``hidden`` members)."""
     limit = query_int(request, "limit", 100, 0, 100)
     offset = query_int(request, "offset", 0, 0, 100000)
     ordering = query_enum(request, "ordering", ORDERING)
@@ -234,7 +304,8 @@ def list_page(request, rules, actions, extra_filter=None):
         field = ordering.lstrip("-")
         key = {"action": action_kind, "description": lambda rule: rule.get("description") or ""}.get(field, lambda rule: rule.get(field))
         selected = sorted(selected, key=key, reverse=ordering.startswith("-"))
-    page = copy.deepcopy(selected[offset:offset + limit])
+    page = json.loads(json.dumps([dict((key, value) for key, value in rule.items() if key not in hidden)
+                                  for rule in selected[offset:offset + limit]]))  # a copy, faster than deepcopy
     return {"limit": limit, "offset": offset, "count": len(page), "results": page}
 
 
@@ -296,32 +367,123 @@ def seeded_custom_rules():
     return rules
 
 
+def generated_custom_rule(number):
+    """The body of generated custom rule ``number`` (``seed_rules``): six families of realistic rules."""
+    family = number % 6
+    name, action, conditions = [
+        ("Block bad bot %04d", {"block": {"status_code": 403, "action_duration": "1h"}},
+         [{"user_agent": {"user_agent": "badbot-%d" % number}}]),
+        ("Allow office network %04d", {"allow": {}},
+         [{"ip_range": {"lower_bound": "10.%d.%d.0" % (number // 250 % 250, number % 250),
+                        "upper_bound": "10.%d.%d.255" % (number // 250 % 250, number % 250)}}]),
+        ("Captcha login burst %04d", {"captcha": {}},
+         [{"request_rate": {"path_pattern": "^/login/%d" % number, "requests": 20 + number % 80, "time": 60}}]),
+        ("Monitor country traffic %04d", {"monitor": {}},
+         [{"country": {"country_code": [("DE", "FR", "NL", "BR", "JP")[number % 5]]}}, {"http_method": {"http_method": "POST"}}]),
+        ("Tag API clients %04d", {"tag": {"tags": ["api"]}}, [{"header": {"header": "X-Client-Id", "value": "client-%d" % number}}]),
+        ("Handshake admin path %04d", {"handshake": {}}, [{"url": {"url": "/admin/%d" % number, "match_type": "Exact"}}]),
+    ][family]
+    body = {"name": name % number, "enabled": number % 5 != 0, "action": action, "conditions": conditions}
+    if number % 4:
+        body["description"] = "Generated rule %d" % number
+    return body
+
+
+def generated_firewall_rule(number):
+    """The body of generated firewall rule ``number`` (``seed_rules``)."""
+    if number % 3 == 0:
+        name, action = "Allow monitoring probe %04d", {"allow": {}}
+    else:
+        name, action = "Block attacker %04d", {"block": {"status_code": 403, "action_duration": "%dm" % (number % 59 + 1)}}
+    if number % 2:
+        condition = {"ip": {"ip_address": "203.0.113.%d" % (number % 254 + 1) if number % 4 == 1 else "2001:db8:1::%x" % number}}
+    else:
+        condition = {"ip_range": {"lower_bound": "172.16.%d.0" % (number % 250), "upper_bound": "172.16.%d.255" % (number % 250)}}
+    body = {"name": name % number, "enabled": number % 7 != 0, "action": action, "conditions": [condition]}
+    if number % 4:
+        body["description"] = "Generated firewall rule %d" % number
+    return body
+
+
 # ---- routes ----------------------------------------------------------------------------------
 
 RULES_PATH = r"/waap/v1/domains/(?P<domain_id>[^/]+)/custom-rules"
 RULE_PATH = RULES_PATH + r"/(?P<rule_id>[^/]+)"
+FIREWALL_PATH = r"/waap/v1/domains/(?P<domain_id>[^/]+)/firewall-rules"
+FIREWALL_RULE_PATH = FIREWALL_PATH + r"/(?P<rule_id>[^/]+)"
+CUSTOM_ACTIONS = ("allow", "block", "captcha", "handshake", "monitor", "tag")
+QUOTA_DETAIL = "You have reached the maximum limit allowed for your current plan. Please upgrade your plan to add more."
+
+
+def without_domain(rule):
+    """A firewall rule as a domain's list shows it (``FirewallRuleResponse``: no ``domain``)."""
+    return dict((key, copy.deepcopy(value)) for key, value in rule.items() if key != "domain")
+
+
+def toggle_state(request):
+    state = request.params["action"]
+    if state not in ("enable", "disable"):
+        raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE,
+                         errors=[{"loc": ["path", "action"], "detail": "Input should be 'enable' or 'disable'"}])
+    return state == "enable"
 
 
 class Waap(Resource):
     NAME = "waap"
-    STATE = ("custom_rules",)
-    SEEDS = {"domains": dict((name, domain_id) for domain_id, name in DOMAINS.items()), "bulk_domain_id": BULK_DOMAIN}
+    STATE = ("custom_rules", "firewall_rules")
+    SEEDS = {"domains": dict((name, domain_id) for domain_id, name in DOMAINS.items()), "bulk_domain_id": BULK_DOMAIN,
+             "empty_domain_id": EMPTY_DOMAIN}
+    SETTINGS = {
+        # per domain: a create beyond it answers 403 "Quota limit exceeded" (none by default)
+        "waap_rule_quota": ({}, control.record({"custom_rules": control.integer(low=0), "firewall_rules": control.integer(low=0)})),
+    }
+    CONTROLS = {"waap_rules": "seed_rules"}
     ROUTES = (
         Route("GET", r"/waap/v2/firewall-rules", "firewall_rules"),
         Route("GET", RULES_PATH, "list_rules"),
         Route("POST", RULES_PATH, "create_rule"),
+        Route("POST", RULES_PATH + "/bulk_delete", "bulk_delete_rules"),
         Route("GET", RULE_PATH, "get_rule"),
         Route("PATCH", RULE_PATH, "patch_rule"),
         Route("DELETE", RULE_PATH, "delete_rule"),
         Route("PATCH", RULE_PATH + r"/(?P<action>[^/]+)", "toggle_rule"),
+        Route("GET", FIREWALL_PATH, "list_firewall_rules"),
+        Route("POST", FIREWALL_PATH, "create_firewall_rule"),
+        Route("POST", FIREWALL_PATH + "/bulk_delete", "bulk_delete_firewall_rules"),
+        Route("GET", FIREWALL_RULE_PATH, "get_firewall_rule"),
+        Route("PATCH", FIREWALL_RULE_PATH, "patch_firewall_rule"),
+        Route("DELETE", FIREWALL_RULE_PATH, "delete_firewall_rule"),
+        Route("PATCH", FIREWALL_RULE_PATH + r"/(?P<action>[^/]+)", "toggle_firewall_rule"),
     )
 
     def reset(self):
         self.sim.waap_domains = dict((domain_id, {"id": domain_id, "name": name}) for domain_id, name in DOMAINS.items())
         self.sim.firewall_rules = [firewall_rule(index) for index in range(FIREWALL_RULE_COUNT)]
+        self.sim.firewall_rule_next_id = FIRST_FIREWALL_ID + FIREWALL_RULE_COUNT
         self.sim.custom_rules = seeded_custom_rules()
         self.sim.custom_rule_next_id = FIRST_CUSTOM_ID
 
+    # ---- shared ---------------------------------------------------------------------------------
+    def domain_of(self, request):
+        domain_id = path_int(request.params["domain_id"], "domain_id", low=1)
+        if domain_id not in self.sim.waap_domains:
+            raise ApiFailure(404, "Domain %s not found" % domain_id, title="Not Found")
+        return domain_id
+
+    def check_quota(self, kind, count):
+        limit = self.sim.config["waap_rule_quota"].get(kind)
+        if limit is not None and count >= limit:
+            raise ApiFailure(403, QUOTA_DETAIL, title="Quota limit exceeded")
+
+    @staticmethod
+    def check_known(domain_id, rules, rule_ids, what):
+        """All or nothing: an id that is not a rule of the domain answers 404 naming every such id."""
+        missing = sorted(rule_ids - set(rule["id"] for rule in rules))
+        if missing:
+            raise ApiFailure(404, "%s %s not found in domain %s" % (what, ", ".join(str(rule_id) for rule_id in missing), domain_id),
+                             title="Not Found")
+
+    # ---- account-wide firewall rules ------------------------------------------------------------
     def firewall_rules(self, request):
         raw_ids = request.query.get("domain_ids") or []
         domain_ids = set()
@@ -334,10 +496,9 @@ class Waap(Resource):
         return list_page(request, self.sim.firewall_rules, ("allow", "block"),
                          (lambda rule: rule["domain"]["id"] in domain_ids) if domain_ids else None)
 
+    # ---- custom rules ---------------------------------------------------------------------------
     def domain_rules(self, request):
-        domain_id = path_int(request.params["domain_id"], "domain_id", low=1)
-        if domain_id not in self.sim.waap_domains:
-            raise ApiFailure(404, "Domain %s not found" % domain_id, title="Not Found")
+        domain_id = self.domain_of(request)
         return domain_id, self.sim.custom_rules.setdefault(domain_id, [])
 
     def find_rule(self, request):
@@ -349,7 +510,7 @@ class Waap(Resource):
         raise ApiFailure(404, "Custom rule %s not found in domain %s" % (rule_id, domain_id), title="Not Found")
 
     def list_rules(self, request):
-        return list_page(request, self.domain_rules(request)[1], ("allow", "block", "captcha", "handshake", "monitor", "tag"))
+        return list_page(request, self.domain_rules(request)[1], CUSTOM_ACTIONS)
 
     def get_rule(self, request):
         return copy.deepcopy(self.find_rule(request)[1])
@@ -357,10 +518,14 @@ class Waap(Resource):
     def create_rule(self, request):
         rules = self.domain_rules(request)[1]
         kept = validate_rule(request.json, RULE_FIELDS)
+        self.check_quota("custom_rules", len(rules))
+        return Response(201, copy.deepcopy(self.add_custom_rule(rules, kept)))
+
+    def add_custom_rule(self, rules, kept):
         rule = dict(kept, id=self.sim.custom_rule_next_id)
         self.sim.custom_rule_next_id += 1
         rules.append(rule)
-        return Response(201, copy.deepcopy(rule))
+        return rule
 
     def patch_rule(self, request):
         rule = self.find_rule(request)[1]
@@ -374,9 +539,92 @@ class Waap(Resource):
         return Response(204)
 
     def toggle_rule(self, request):
-        state = request.params["action"]
-        if state not in ("enable", "disable"):
-            raise ApiFailure(422, VALIDATION_DETAIL, title=VALIDATION_TITLE,
-                             errors=[{"loc": ["path", "action"], "detail": "Input should be 'enable' or 'disable'"}])
-        self.find_rule(request)[1]["enabled"] = state == "enable"
+        enabled = toggle_state(request)
+        self.find_rule(request)[1]["enabled"] = enabled
         return Response(204)
+
+    def bulk_delete_rules(self, request):
+        domain_id, rules = self.domain_rules(request)
+        rule_ids = validate_bulk_delete(request.json)
+        self.check_known(domain_id, rules, rule_ids, "Custom rules")
+        rules[:] = [rule for rule in rules if rule["id"] not in rule_ids]
+        return Response(204)
+
+    # ---- a domain's firewall rules (one store with the account-wide list) ------------------------
+    def domain_firewall_rules(self, request):
+        domain_id = self.domain_of(request)
+        return domain_id, [rule for rule in self.sim.firewall_rules if rule["domain"]["id"] == domain_id]
+
+    def find_firewall_rule(self, request):
+        domain_id, rules = self.domain_firewall_rules(request)
+        rule_id = path_int(request.params["rule_id"], "rule_id")
+        for rule in rules:
+            if rule["id"] == rule_id:
+                return rule
+        raise ApiFailure(404, "Firewall rule %s not found in domain %s" % (rule_id, domain_id), title="Not Found")
+
+    def list_firewall_rules(self, request):
+        return list_page(request, self.domain_firewall_rules(request)[1], ("allow", "block"), hidden=("domain",))
+
+    def get_firewall_rule(self, request):
+        return without_domain(self.find_firewall_rule(request))
+
+    def create_firewall_rule(self, request):
+        domain_id, rules = self.domain_firewall_rules(request)
+        kept = validate_firewall_rule(request.json)
+        self.check_quota("firewall_rules", len(rules))
+        return Response(201, without_domain(self.add_firewall_rule(domain_id, kept)))
+
+    def add_firewall_rule(self, domain_id, kept):
+        rule = dict(kept, id=self.sim.firewall_rule_next_id, domain=copy.deepcopy(self.sim.waap_domains[domain_id]))
+        self.sim.firewall_rule_next_id += 1
+        self.sim.firewall_rules.append(rule)
+        return rule
+
+    def patch_firewall_rule(self, request):
+        rule = self.find_firewall_rule(request)
+        rule.update(validate_firewall_rule(request.json, FIREWALL_UPDATE_FIELDS))
+        return Response(204)
+
+    def delete_firewall_rule(self, request):
+        self.sim.firewall_rules.remove(self.find_firewall_rule(request))
+        return Response(204)
+
+    def toggle_firewall_rule(self, request):
+        enabled = toggle_state(request)
+        self.find_firewall_rule(request)["enabled"] = enabled
+        return Response(204)
+
+    def bulk_delete_firewall_rules(self, request):
+        domain_id, rules = self.domain_firewall_rules(request)
+        rule_ids = validate_bulk_delete(request.json)
+        self.check_known(domain_id, rules, rule_ids, "Firewall rules")
+        self.sim.firewall_rules = [rule for rule in self.sim.firewall_rules
+                                   if rule["domain"]["id"] != domain_id or rule["id"] not in rule_ids]
+        return Response(204)
+
+    # ---- control: a domain with many rules on demand --------------------------------------------
+    def seed_rules(self, body):
+        """``POST /_sim/waap_rules {domain_id, custom_rules: n, firewall_rules: n}``: the domain's rules of each
+        kind given become n generated rules (realistic, unique names; new ids). Answers the domain's counts."""
+        control.record({"domain_id": control.integer(low=1), "custom_rules": control.integer(low=0),
+                        "firewall_rules": control.integer(low=0)}, required=("domain_id",))("waap_rules", body)
+        domain_id = body["domain_id"]
+        if domain_id not in self.sim.waap_domains:
+            raise control.ControlError("waap_rules.domain_id: no WAAP domain %s (known: %s)"
+                                       % (domain_id, ", ".join(str(key) for key in sorted(self.sim.waap_domains))))
+        if "custom_rules" not in body and "firewall_rules" not in body:
+            raise control.ControlError("waap_rules: give custom_rules or firewall_rules (how many rules to seed)")
+        for kind in ("custom_rules", "firewall_rules"):
+            if body.get(kind, 0) > SEED_MAX:
+                raise control.ControlError("waap_rules.%s must be at most %s, not %s" % (kind, SEED_MAX, body[kind]))
+        if "custom_rules" in body:
+            rules = self.sim.custom_rules[domain_id] = []
+            for number in range(1, body["custom_rules"] + 1):
+                self.add_custom_rule(rules, validate_rule(generated_custom_rule(number), RULE_FIELDS))
+        if "firewall_rules" in body:
+            self.sim.firewall_rules = [rule for rule in self.sim.firewall_rules if rule["domain"]["id"] != domain_id]
+            for number in range(1, body["firewall_rules"] + 1):
+                self.add_firewall_rule(domain_id, validate_firewall_rule(generated_firewall_rule(number)))
+        return {"domain_id": domain_id, "custom_rules": len(self.sim.custom_rules.get(domain_id, [])),
+                "firewall_rules": sum(1 for rule in self.sim.firewall_rules if rule["domain"]["id"] == domain_id)}

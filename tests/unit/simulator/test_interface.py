@@ -65,4 +65,4 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["custom_rules", "routers", "storages", "thresholds"]
+    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "routers", "storages", "thresholds"]

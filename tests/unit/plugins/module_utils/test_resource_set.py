@@ -296,3 +296,21 @@ def test_set_items_the_create_body_cannot_carry_are_attached_after_the_create_or
         ("POST", "/boxes", {"name": "box", "ports": [{"subnet_id": "s1"}]}),
         ("POST", "/boxes/r1/attach", {"subnet_id": "s2", "ip": "10.1.0.9"}),
     ]
+
+
+def test_a_bulk_delete_answered_404_is_listed_again_and_the_rest_deleted_one_by_one():
+    """API_NOTES 12.2: a 404 means some of the ids were already gone (the call is refused whole)."""
+    service = Service(held(), failures=[ApiError("POST", "/d/7/rules/bulk_delete", 404, "Rule 3 not found")])
+    refused = service.request
+
+    def request(method, path, params=None, json=None, ok=None):
+        if path.endswith("/bulk_delete"):
+            service.rules[:] = [rule for rule in service.rules if rule["id"] != 3]  # "c" went meanwhile
+        return refused(method, path, params, json, ok)
+
+    service.request = request
+    result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1, "enabled": False}]})
+    assert result["changed"] is True and result["changes"]["deleted"] == ["b", "c"]
+    assert [(method, path) for method, path, _body in service.requests] == [
+        ("GET", "/d/7/rules"), ("POST", "/d/7/rules/bulk_delete"), ("GET", "/d/7/rules"), ("DELETE", "/d/7/rules/1"),
+        ("GET", "/d/7/rules")], "only what is left of the refused ids is deleted, one by one"

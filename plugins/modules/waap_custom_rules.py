@@ -1,0 +1,199 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: waap_custom_rules
+short_description: A WAAP domain's custom rules as a set, compared by name
+version_added: 0.1.0
+description:
+  - Keeps the custom rules of one WAAP domain as declared in O(config), in one run, for hundreds of rules at a time.
+  - Works on C(/waap/v1/domains/{domain_id}/custom-rules). The domain's rules are read once (every page, 100 rules
+    a page); only the differences are sent. A run with nothing to change sends only that listing.
+  - Rules are identified by their exact name (the service's name filter is not used). Two items of O(config) with one
+    name fail validation; two rules of the domain with a name that O(config) uses fail, listing their IDs, and
+    nothing is sent.
+  - Each item is compared as M(gcore.platform.waap_custom_rule) compares one rule - the service's defaults filled into
+    the conditions (C(negation=false) except on C(request_rate), C(match_type=Contains), C(owner_types=[COMMERCIAL])),
+    the order of conditions ignored, a O(config[].action.block) action's members left out not managed.
+  - A missing rule is created with one C(POST) (HTTP 201); O(config[].action) and O(config[].conditions) are then
+    required (checked after the listing, before any write). An existing rule that differs gets one C(PATCH) with only
+    the members that differ (HTTP 204). Deletions go through C(POST .../bulk_delete), at most 100 IDs a call. After
+    a write the rules are listed once more for the result.
+  - After an ambiguous failure of a create (no answer, or a 5xx), the listing is read again before anything else is
+    sent for that rule, so a rule is never created twice.
+  - Every documented limit of every item is checked before the first request; errors name the item, for example
+    C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  domain_id:
+    description:
+      - ID of the WAAP domain; must be greater than 0.
+    type: int
+    required: true
+  config:
+    description:
+      - The custom rules, each with the options of one rule as M(gcore.platform.waap_custom_rule) documents them;
+        O(config[].name) is required, an C(id) is not accepted.
+      - Required with every O(state) except V(gathered), where it must be left out.
+      - With O(state=deleted) only O(config[].name) is needed, and the list must not be empty.
+    type: list
+    elements: dict
+  state:
+    description:
+      - V(merged) creates the rules of O(config) that are missing and updates the members given that differ;
+        rules not in O(config) are untouched.
+      - V(replaced) is V(merged), but each listed rule that exists is made to match its item exactly -
+        O(config[].description) left out means V(""), O(config[].enabled) left out means V(true)
+        (O(config[].action) and O(config[].conditions) left out, and a block action's members left out, are not managed).
+      - V(overridden) is V(replaced), and every rule of the domain not in O(config) is deleted;
+        O(config=[]) deletes every rule of the domain.
+      - V(deleted) deletes the rules named in O(config).
+      - V(gathered) only reads, and returns RV(gathered) - the domain's rules in the shape of O(config). Given back as
+        O(config) with O(state=overridden), it changes nothing and sends no write.
+    type: str
+    choices: [merged, replaced, overridden, deleted, gathered]
+    default: merged
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.waap_conditions.custom_rules
+  - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.waap_custom_rule
+  - module: gcore.platform.waap_custom_rule_info
+  - module: gcore.platform.waap_firewall_rules
+"""
+
+EXAMPLES = r"""
+- name: Keep two custom rules of domain 1001 as declared, leaving its other rules alone
+  gcore.platform.waap_custom_rules:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    config:
+      - name: Block scrapers
+        description: Scrapy and curl on the API
+        action:
+          block:
+            status_code: 429
+            action_duration: 10m
+        conditions:
+          - user_agent:
+              user_agent: scrapy
+          - url:
+              url: /api/
+      - name: Captcha for logins from abroad
+        action:
+          captcha: {}
+        conditions:
+          - url:
+              url: /login
+              match_type: Exact
+          - country:
+              country_code: [DE, FR]
+              negation: true
+  register: result
+
+- name: Export the domain's rules in the config shape
+  gcore.platform.waap_custom_rules:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    state: gathered
+  register: exported
+
+- name: Make the domain hold exactly the exported rules (nothing changes, nothing is sent)
+  gcore.platform.waap_custom_rules:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    state: overridden
+    config: "{{ exported.gathered }}"
+
+- name: Delete two rules by name
+  gcore.platform.waap_custom_rules:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    state: deleted
+    config:
+      - name: Block scrapers
+      - name: Captcha for logins from abroad
+"""
+
+RETURN = r"""
+custom_rules:
+  description:
+    - The domain's custom rules as read last (listed again after a write), in the service's order.
+    - In check mode, the rules as they were read.
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - id: 7001
+      name: Block scrapers
+      description: Scrapy and curl on the API
+      enabled: true
+      action: {block: {status_code: 429, action_duration: 10m}}
+      conditions:
+        - user_agent: {user_agent: scrapy, match_type: Contains, negation: false}
+changes:
+  description: The names of the rules created, updated and deleted (in check mode, that would be), each list sorted.
+  returned: when O(state) is not V(gathered)
+  type: dict
+  contains:
+    created:
+      description: Names of the rules created.
+      type: list
+      elements: str
+      sample: [Block scrapers]
+    updated:
+      description: Names of the rules updated.
+      type: list
+      elements: str
+      sample: []
+    deleted:
+      description: Names of the rules deleted.
+      type: list
+      elements: str
+      sample: [Old rule]
+gathered:
+  description:
+    - The domain's rules in the shape of O(config), in the service's order - no IDs, every member the service returns
+      with its defaults written out, members it returns as null left out.
+  returned: when O(state=gathered)
+  type: list
+  elements: dict
+  sample:
+    - name: Allow office
+      enabled: true
+      action: {allow: {}}
+      conditions:
+        - ip_range: {lower_bound: 192.0.2.0, upper_bound: 192.0.2.255, negation: false}
+diff:
+  description:
+    - The rules that change, as they are (C(before)) and as they will be (C(after)), each list sorted by name.
+      A created rule is only in C(after), a deleted one only in C(before).
+  returned: when O(state) is not V(gathered)
+  type: dict
+  sample:
+    before: [{name: Old rule, description: "", enabled: true, action: {allow: {}}, conditions: []}]
+    after: [{name: Block scrapers, enabled: true, action: {block: {status_code: 429}}, conditions: []}]
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._waap import WaapRuleSet
+
+
+class WaapCustomRules(WaapRuleSet):
+    noun = "custom rule"
+    result_key = "custom_rules"
+    collection = "custom-rules"
+    firewall = False
+
+
+def main():
+    WaapCustomRules.main()
+
+
+if __name__ == "__main__":
+    main()
