@@ -34,11 +34,13 @@ class Service:
 
     def request(self, method, path, params=None, json=None, ok=None):
         self.requests.append((method, path, json))
-        failure = self.failures.pop(0) if self.failures else None
-        if isinstance(failure, ApiError) and failure.status is not None and failure.status < 500:
-            raise failure  # refused, not applied
+        failures = [failure for failure in self.failures[:1] if isinstance(failure, ApiError)]
+        del self.failures[:1]
+        for failure in failures:
+            if failure.status is not None and failure.status < 500:
+                raise failure  # refused, not applied
         answer = self.apply(method, path, json)
-        if isinstance(failure, ApiError):
+        for failure in failures:
             raise failure  # applied, the answer was lost
         return answer
 
