@@ -22,6 +22,11 @@ def rule(**changes):
     return dict(RULE, **changes)
 
 
+def item(**changes):
+    """One item of the set modules' config."""
+    return dict({key: value for key, value in RULE.items() if key != "domain_id"}, **changes)
+
+
 # (module, arguments, text the message must contain: the option's name)
 CASES = [
     # REQUIREMENTS.md "Limits"
@@ -126,6 +131,18 @@ CASES = [
     ("waap_custom_rule", rule(conditions=[{"ip_range": {"lower_bound": "192.0.2.1", "upper_bound": "2001:db8::1"}}]), "ip_range"),
     ("waap_custom_rule", rule(name="   "), "name"),
     ("waap_custom_rule", rule(name="ok\x1crule"), "name"),
+    # issue 13: the set modules name the item
+    ("waap_custom_rules", {"domain_id": 1001, "config": [item(), item(name="ok\x1crule")]}, "config[1].name"),
+    ("waap_custom_rules", {"domain_id": 1001, "config": [item(conditions=[{"session_request_count": {"request_count": True}}])]},
+     "config[0].conditions[0].session_request_count.request_count"),
+    ("waap_custom_rules", {"domain_id": 1001, "config": [item(conditions=[{"request_rate": {"path_pattern": "/", "requests": "nan",
+                                                                                           "time": 1}}])]}, "requests"),
+    ("waap_custom_rules", {"domain_id": 1001, "config": [item(), item()]}, "config: each custom rule must have its own name"),
+    ("waap_firewall_rules", {"domain_id": 1001, "config": [item(conditions=[{"ip": {"ip_address": "192.0.2.1"}}] * 2)]},
+     "config[0].conditions"),
+    ("waap_firewall_rules", {"domain_id": 1001, "config": [item(conditions=[{"ip": {"ip_address": "192.0.2.256"}}])]},
+     "config[0].conditions[0].ip.ip_address"),
+    ("waap_firewall_rules", {"domain_id": "nan", "state": "gathered"}, "domain_id"),
 ]
 
 
@@ -133,7 +150,8 @@ def test_the_table_is_large_and_covers_every_module():
     assert len(CASES) >= 40
     modules = {case[0] for case in CASES}
     assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "router_info", "quota_check",
-                       "price_preview", "notification_threshold", "notification_threshold_info", "storage"}
+                       "price_preview", "notification_threshold", "notification_threshold_info", "storage",
+                       "waap_custom_rules", "waap_firewall_rules"}
 
 
 def test_every_bad_input_fails_naming_the_option_and_sends_nothing(playbook, sim, tmp_path):
