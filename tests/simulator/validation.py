@@ -17,6 +17,7 @@ import re
 
 from simulator.core import ApiFailure, is_uuid
 
+
 # ---- cloud ---------------------------------------------------------------------------------------
 
 def invalid(loc, detail, status=422, root=()):

@@ -199,4 +199,3 @@ class Storage(Resource):
 
     def sftp_delete(self, request):
         return self.v4_delete(request, "sftp")
-
