@@ -42,7 +42,7 @@ def router_named(sim, name):
 def test_a_held_task_stays_running_and_its_router_locked(sim):
     sim.hold()
     task_id = create(sim, "held")
-    for _poll in range(3):
+    for _ in range(3):
         assert task(sim, task_id)["state"] == "RUNNING"
     router = router_named(sim, "held")
     assert router["task_id"] == task_id and router["status"] == "BUILD"
