@@ -223,8 +223,8 @@ class Bench:
             self.row("%s, %s rules gathered: requests" % (module, GATHERED), requests, "<= 11", requests <= 11)
             self.row("%s, %s rules gathered: wall time" % (module, GATHERED), round(elapsed, 3), "report", None, "s")
             back = self.play("roundtrip_" + key, [
-                {"name": "Import", "gcore.platform.%s" % module: {"domain_id": "{{ domain_id }}", "state": "overridden",
-                                                                    "config": "{{ exported }}"}, "register": "r"},
+                {"name": "Import", "register": "r", "gcore.platform.%s" % module: {
+                    "domain_id": "{{ domain_id }}", "state": "overridden", "config": "{{ exported }}"}},
                 {"name": "Check", "ansible.builtin.assert": {"that": ["not r.changed"]}}])
             requests, writes, elapsed, _log = self.measure(back, self.tmp / ("%s.json" % key))
             self.row("%s, gathered -> overridden, %s rules: requests (writes)" % (module, GATHERED), "%s (%s)" % (requests, writes),

@@ -17,6 +17,7 @@ import re
 
 from simulator.core import ApiFailure, is_uuid
 
+
 # ---- cloud ---------------------------------------------------------------------------------------
 
 

@@ -204,8 +204,8 @@ def validate_rule(body, fields, action_check=check_action):
     return kept
 
 
-def validate_firewall_rule(body, fields=FIREWALL_FIELDS):
-    return validate_rule(body, fields, check_firewall_action)
+def validate_firewall_rule(body, update=False):
+    return validate_rule(body, FIREWALL_UPDATE_FIELDS if update else FIREWALL_FIELDS, check_firewall_action)
 
 
 def validate_bulk_delete(body):
@@ -583,7 +583,7 @@ class Waap(Resource):
 
     def patch_firewall_rule(self, request):
         rule = self.find_firewall_rule(request)
-        rule.update(validate_firewall_rule(request.json, FIREWALL_UPDATE_FIELDS))
+        rule.update(validate_firewall_rule(request.json, update=True))
         return Response(204)
 
     def delete_firewall_rule(self, request):

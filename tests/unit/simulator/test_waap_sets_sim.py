@@ -114,9 +114,8 @@ def test_create_answers_201_with_the_full_record_and_the_account_list_shows_it(s
     account = listing(sim, ACCOUNT, "domain_ids=%s" % EMPTY)["results"]
     assert account == [dict(created, domain={"id": EMPTY, "name": "rules.example.com"})]
     assert sim.call("GET", FW % 1001 + "/%s" % created["id"])[0] == 404  # another domain's rule
-    second = sim.call("POST", FW % EMPTY, dict(RULE, name="Allow a range", action={"allow": {}, "block": None},
-                                                conditions=[{"ip_range": {"lower_bound": "192.0.2.0", "upper_bound": "192.0.2.9",
-                                                                          "negation": True}}]))[1]
+    ip_range = {"ip_range": {"lower_bound": "192.0.2.0", "upper_bound": "192.0.2.9", "negation": True}}
+    second = sim.call("POST", FW % EMPTY, dict(RULE, name="Allow a range", action={"allow": {}, "block": None}, conditions=[ip_range]))[1]
     assert second["id"] == created["id"] + 1 and second["action"] == {"allow": {}, "block": None}
 
 
@@ -161,8 +160,8 @@ def test_patch_changes_only_what_is_sent_and_answers_204_without_a_body(sim):
     path = FW % EMPTY + "/%s" % rule["id"]
     assert sim.call("PATCH", path, {"description": "changed", "name": None, "enabled": None}) == (204, None)
     assert sim.call("GET", path)[1] == dict(rule, description="changed")
-    assert sim.call("PATCH", path, {"action": {"allow": {}}, "conditions": [{"ip_range": {"lower_bound": "192.0.2.0",
-                                                                                            "upper_bound": "192.0.2.255"}}]})[0] == 204
+    ip_range = {"ip_range": {"lower_bound": "192.0.2.0", "upper_bound": "192.0.2.255"}}
+    assert sim.call("PATCH", path, {"action": {"allow": {}}, "conditions": [ip_range]})[0] == 204
     changed = sim.call("GET", path)[1]
     assert changed["action"] == {"allow": {}, "block": None}
     assert changed["conditions"] == [{"ip_range": {"lower_bound": "192.0.2.0", "upper_bound": "192.0.2.255", "negation": False}}]
