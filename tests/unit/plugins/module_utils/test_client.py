@@ -10,7 +10,6 @@ import http.server
 import json
 import ssl
 import threading
-import time
 import types
 from unittest import mock
 
