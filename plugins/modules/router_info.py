@@ -78,85 +78,33 @@ routers:
   description:
     - The routers found, as the service returns them, in the service's order (every page read).
     - Empty when no router matches, or when the router O(id) does not exist.
+    - Each item is a router record as M(gcore.platform.router) returns in RV(gcore.platform.router#module:router), which
+      documents every member (status, gateway, interfaces, routes, region and timestamps); the members used most are
+      listed here.
   returned: always
   type: list
   elements: dict
   contains:
     id:
-      description: Router ID.
+      description: The router's ID, to pass as O(id) or as O(gcore.platform.router#module:id).
       type: str
       sample: 2f6c1c64-8c3e-4c2b-9bb5-0a8cbb2f1c11
     name:
-      description: Router name.
+      description: The router's name.
       type: str
       sample: edge-router
-    status:
-      description: Router status as the service reports it (a free-form string, for example C(ACTIVE)).
-      type: str
-      sample: ACTIVE
-    distributed:
-      description: Whether the router is distributed.
-      type: bool
-      sample: false
     external_gateway_info:
-      description:
-        - The external gateway, or V(null) when the router has none.
-        - Holds C(network_id), C(enable_snat) and C(external_fixed_ips) (a list of C({ip_address, subnet_id})).
+      description: The router's external gateway (C(network_id), C(enable_snat), C(external_fixed_ips)), V(null) without one.
       type: dict
-      sample:
-        network_id: 8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001
-        enable_snat: true
-        external_fixed_ips:
-          - ip_address: 203.0.113.10
-            subnet_id: 1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a01
+      sample: {network_id: 8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001, enable_snat: true,
+               external_fixed_ips: [{ip_address: 203.0.113.10, subnet_id: 1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a01}]}
     interfaces:
-      description:
-        - Ports of the router in its subnets, each with C(port_id), C(network_id), C(ip_assignments) (a list of
-          C({ip_address, subnet_id})) and C(mac_address).
+      description: The router's ports in its subnets; each C(ip_assignments) item names an C(ip_address) and its C(subnet_id).
       type: list
       elements: dict
-      sample:
-        - port_id: 0f2b9a4e-6c1d-4f3e-8a5b-7c9d1e2f3a4b
-          network_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
-          ip_assignments:
-            - ip_address: 192.168.10.1
-              subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
-          mac_address: fa:16:3e:00:00:01
-    routes:
-      description: Custom routes, each with C(destination) and C(nexthop).
-      type: list
-      elements: dict
-      sample:
-        - destination: 10.0.3.0/24
-          nexthop: 10.0.0.13
-    project_id:
-      description: Project ID.
-      type: int
-      sample: 1
-    region_id:
-      description: Region ID.
-      type: int
-      sample: 76
-    region:
-      description: Region name.
-      type: str
-      sample: Luxembourg-2
-    created_at:
-      description: Creation time.
-      type: str
-      sample: "2026-11-22T16:20:00Z"
-    updated_at:
-      description: Time of the last change.
-      type: str
-      sample: "2026-11-22T16:21:30Z"
-    task_id:
-      description: ID of the task that currently locks the router, or V(null) when it is not locked.
-      type: str
-      sample: null
-    creator_task_id:
-      description: ID of the task that created the router, or V(null).
-      type: str
-      sample: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
+      sample: [{port_id: 0f2b9a4e-6c1d-4f3e-8a5b-7c9d1e2f3a4b, network_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01,
+                ip_assignments: [{ip_address: 192.168.10.1, subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01}],
+                mac_address: "fa:16:3e:00:00:01"}]
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern, check_uuid
