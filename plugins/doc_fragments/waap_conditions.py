@@ -9,7 +9,8 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The 18 condition kinds of a WAAP custom rule (API_NOTES section 9.2), as the suboptions of ``conditions``.
+    # The 18 condition kinds of a WAAP custom rule (API_NOTES section 9.2), as the suboptions of ``conditions``,
+    # and its action kinds, as the suboptions of ``action``.
     DOCUMENTATION = r"""
 options:
   conditions:
@@ -309,6 +310,49 @@ options:
             description: Count only requests with this user-defined tag (1 to 50 characters, a letter first, then
               letters, digits and spaces).
             type: str
+  action:
+    suboptions:
+      allow:
+        description: Let the request through. Use V({}).
+        type: dict
+      block:
+        description: Block the request. Use V({}) for the service's defaults.
+        type: dict
+        suboptions:
+          status_code:
+            description:
+              - HTTP status code returned to a blocked request.
+              - Not managed when left out.
+            type: int
+            choices:
+              - 403
+              - 405
+              - 418
+              - 429
+          action_duration:
+            description:
+              - How long the block applies to later requests of the client, 1 to 10 characters matching C(^[1-9][0-9]*[smhd]?$),
+                for example V(30) (seconds), V(60s), V(10m), V(12h) or V(1d).
+              - Not managed when left out.
+            type: str
+      captcha:
+        description: Ask the client to solve a CAPTCHA. Use V({}).
+        type: dict
+      handshake:
+        description: Ask the client for a JavaScript handshake. Use V({}).
+        type: dict
+      monitor:
+        description: Only log the request. Use V({}).
+        type: dict
+      tag:
+        description: Tag the request with user-defined tags.
+        type: dict
+        suboptions:
+          tags:
+            description: The tags, 1 to 5.
+            type: list
+            elements: str
+            required: true
 """
 
     # An item of O(config) of waap_custom_rules: the options of one custom rule.

@@ -5,7 +5,8 @@
 
 One source: the table that builds the argument spec and validates the conditions (``_waap.CONDITION_KINDS``)
 gives each member's type, requirement, element type and choices; ``_waap.CONDITION_DOCS`` its words.
-The fragment holds three attributes: ``DOCUMENTATION`` (the kinds under ``conditions``, for ``waap_custom_rule``),
+The fragment holds three attributes: ``DOCUMENTATION`` (the kinds under ``conditions`` and the action kinds under
+``action``, for ``waap_custom_rule``),
 and ``CUSTOM_RULES`` / ``FIREWALL_RULES``: the whole ``config`` item of the set modules (the options of one rule from
 ``_waap.rule_set_argument_spec``, words from ``_waap.RULE_ITEM_DOCS`` and ``ACTION_DOCS``; Ansible merges a fragment's
 option one level deep only, so the fragment documents every suboption of ``config``).
@@ -34,7 +35,8 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The 18 condition kinds of a WAAP custom rule (API_NOTES section 9.2), as the suboptions of ``conditions``.
+    # The 18 condition kinds of a WAAP custom rule (API_NOTES section 9.2), as the suboptions of ``conditions``,
+    # and its action kinds, as the suboptions of ``action``.
     DOCUMENTATION = r"""
 '''
 FOOTER = '"""\n'
@@ -90,6 +92,17 @@ def _spec_docs(spec, words):
     return options
 
 
+def action_suboptions(waap, spec):
+    """The action kinds of ``spec`` (an action's Ansible options), with their words from ``ACTION_DOCS``."""
+    actions = {}
+    for kind, entry in spec.items():
+        kind_doc, member_docs = waap.ACTION_DOCS[kind]
+        actions[kind] = {"description": kind_doc, "type": "dict"}
+        if entry.get("options"):
+            actions[kind]["suboptions"] = _spec_docs(entry["options"], member_docs)
+    return actions
+
+
 def config_item(waap, firewall):
     """The suboptions of one ``config`` item of a set module, from the same spec and words as the rule module."""
     spec = waap.rule_set_argument_spec(firewall)["config"]["options"]
@@ -99,13 +112,7 @@ def config_item(waap, firewall):
     if firewall:
         words["conditions"] = waap.FIREWALL_CONDITIONS_DOC
     item = _spec_docs(dict((name, dict(entry, options=None)) for name, entry in spec.items()), words)
-    actions = {}
-    for kind, entry in spec["action"]["options"].items():
-        kind_doc, member_docs = waap.ACTION_DOCS[kind]
-        actions[kind] = {"description": kind_doc, "type": "dict"}
-        if entry.get("options"):
-            actions[kind]["suboptions"] = _spec_docs(entry["options"], member_docs)
-    item["action"]["suboptions"] = actions
+    item["action"]["suboptions"] = action_suboptions(waap, spec["action"]["options"])
     conditions = condition_suboptions(kinds, waap.CONDITION_DOCS, waap.NO_NEGATION, waap.NEGATION_DOC)
     item["conditions"]["suboptions"] = _rebased(conditions["options"]["conditions"]["suboptions"])
     return {"options": {"config": {"suboptions": item}}}
@@ -134,6 +141,7 @@ def render():
     from ansible_collections.gcore.platform.plugins.module_utils import _waap  # pylint: disable=import-outside-toplevel
 
     tree = condition_suboptions(_waap.CONDITION_KINDS, _waap.CONDITION_DOCS, _waap.NO_NEGATION, _waap.NEGATION_DOC)
+    tree["options"]["action"] = {"suboptions": action_suboptions(_waap, _waap.rule_argument_spec()["action"]["options"])}
     text = HEADER + _dump(tree) + FOOTER
     for attribute, firewall, comment in SET_FRAGMENTS:
         text += '\n    # %s\n    %s = r"""\n' % (comment, attribute) + _dump(config_item(_waap, firewall)) + FOOTER

@@ -16,7 +16,7 @@ import yaml
 from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces as interfaces_fragment
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
-from ansible_collections.gcore.platform.plugins.module_utils._waap import CONDITION_DOCS, CONDITION_KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._waap import CONDITION_DOCS, CONDITION_KINDS, RULE_ACTIONS
 from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -55,6 +55,9 @@ def test_the_rule_module_takes_its_condition_docs_from_the_fragment():
     assert "suboptions" not in doc["options"]["conditions"], "the kinds are documented once, in the fragment"
     kinds = options(waap_conditions.ModuleDocFragment.DOCUMENTATION)["conditions"]["suboptions"]
     assert list(kinds) == list(CONDITION_KINDS)
+    assert "suboptions" not in doc["options"]["action"], "the action kinds are documented once, in the fragment"
+    actions = options(waap_conditions.ModuleDocFragment.DOCUMENTATION)["action"]["suboptions"]
+    assert list(actions) == list(RULE_ACTIONS)
 
 
 @pytest.mark.parametrize("name, fragment, firewall", [("waap_custom_rules", "CUSTOM_RULES", False),
