@@ -29,11 +29,6 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  domain_id:
-    description:
-      - ID of the WAAP domain the rule belongs to; must be greater than 0.
-    type: int
-    required: true
   state:
     description:
       - V(present) creates or updates the rule, V(absent) deletes it.
@@ -79,6 +74,7 @@ options:
     elements: dict
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.waap
   - gcore.platform.waap_conditions
   - gcore.platform.attributes
 seealso:

@@ -17,11 +17,6 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  domain_id:
-    description:
-      - ID of the WAAP domain; must be greater than 0.
-    type: int
-    required: true
   name:
     description:
       - Only rules whose name matches; C(*) is a wildcard, for example V(Block*).
@@ -47,6 +42,7 @@ options:
     choices: [id, name, description, enabled, action, -id, -name, -description, -enabled, -action]
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.waap
   - gcore.platform.attributes.INFO_MODULE
 seealso:
   - module: gcore.platform.waap_custom_rule

@@ -11,55 +11,17 @@ short_description: A WAAP domain's custom rules as a set, compared by name
 version_added: 0.1.0
 description:
   - Keeps the custom rules of one WAAP domain as declared in O(config), in one run, for hundreds of rules at a time.
-  - Works on C(/waap/v1/domains/{domain_id}/custom-rules). The domain's rules are read once (every page, 100 rules
-    a page); only the differences are sent. A run with nothing to change sends only that listing.
-  - Rules are identified by their exact name (the service's name filter is not used). Two items of O(config) with one
-    name fail validation; two rules of the domain with a name that O(config) uses fail, listing their IDs, and
-    nothing is sent.
+  - Works on C(/waap/v1/domains/{domain_id}/custom-rules); the notes below say how the rules are read, matched and
+    written.
   - Each item is compared as M(gcore.platform.waap_custom_rule) compares one rule - the service's defaults filled into
     the conditions (C(negation=false) except on C(request_rate), C(match_type=Contains), C(owner_types=[COMMERCIAL])),
     the order of conditions ignored, a O(config[].action.block) action's members left out not managed.
-  - A missing rule is created with one C(POST) (HTTP 201); O(config[].action) and O(config[].conditions) are then
-    required (checked after the listing, before any write). An existing rule that differs gets one C(PATCH) with only
-    the members that differ (HTTP 204). Deletions go through C(POST .../bulk_delete), at most 100 IDs a call. After
-    a write the rules are listed once more for the result.
-  - After an ambiguous failure of a create (no answer, or a 5xx), the listing is read again before anything else is
-    sent for that rule, so a rule is never created twice.
-  - Every documented limit of every item is checked before the first request; errors name the item, for example
-    C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422.
 author:
   - gcore.platform developers (@gcore-platform)
-options:
-  domain_id:
-    description:
-      - ID of the WAAP domain; must be greater than 0.
-    type: int
-    required: true
-  config:
-    description:
-      - The custom rules, each with the options of one rule as M(gcore.platform.waap_custom_rule) documents them;
-        O(config[].name) is required, an C(id) is not accepted.
-      - Required with every O(state) except V(gathered), where it must be left out.
-      - With O(state=deleted) only O(config[].name) is needed, and the list must not be empty.
-    type: list
-    elements: dict
-  state:
-    description:
-      - V(merged) creates the rules of O(config) that are missing and updates the members given that differ;
-        rules not in O(config) are untouched.
-      - V(replaced) is V(merged), but each listed rule that exists is made to match its item exactly -
-        O(config[].description) left out means V(""), O(config[].enabled) left out means V(true)
-        (O(config[].action) and O(config[].conditions) left out, and a block action's members left out, are not managed).
-      - V(overridden) is V(replaced), and every rule of the domain not in O(config) is deleted;
-        O(config=[]) deletes every rule of the domain.
-      - V(deleted) deletes the rules named in O(config).
-      - V(gathered) only reads, and returns RV(gathered) - the domain's rules in the shape of O(config). Given back as
-        O(config) with O(state=overridden), it changes nothing and sends no write.
-    type: str
-    choices: [merged, replaced, overridden, deleted, gathered]
-    default: merged
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.waap
+  - gcore.platform.waap.SETS
   - gcore.platform.waap_conditions.custom_rules
   - gcore.platform.attributes
 seealso:

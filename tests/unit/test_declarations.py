@@ -68,7 +68,8 @@ def test_the_set_modules_take_their_config_docs_from_the_generated_fragment(name
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
     doc = yaml.safe_load(module.DOCUMENTATION)
     assert "gcore.platform.waap_conditions.%s" % fragment.lower() in doc["extends_documentation_fragment"]
-    assert "suboptions" not in doc["options"]["config"]
+    assert "gcore.platform.waap.SETS" in doc["extends_documentation_fragment"], "config and state are worded once"
+    assert "options" not in doc, "every option of a set module comes from a fragment"
     item = options(getattr(waap_conditions.ModuleDocFragment, fragment))["config"]["suboptions"]
     spec = rule_set_argument_spec(firewall)["config"]["options"]
     assert list(item) == list(spec)

@@ -1,0 +1,60 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+class ModuleDocFragment:
+    # Every module that works on the rules of one WAAP domain.
+    DOCUMENTATION = r"""
+options:
+  domain_id:
+    description:
+      - ID of the WAAP domain; must be greater than 0.
+    type: int
+    required: true
+"""
+
+    # The set modules of a domain's rules (waap_custom_rules, waap_firewall_rules): how O(config) and O(state) work.
+    # The suboptions of config (one rule) come from the CUSTOM_RULES or FIREWALL_RULES variant of waap_conditions.
+    SETS = r"""
+options:
+  config:
+    description:
+      - The rules, each with the options of one rule (the suboptions below); O(config[].name) is required, an C(id) is
+        not accepted.
+      - Required with every O(state) except V(gathered), where it must be left out.
+      - With O(state=deleted) only O(config[].name) is needed, and the list must not be empty.
+    type: list
+    elements: dict
+  state:
+    description:
+      - V(merged) creates the rules of O(config) that are missing and updates the members given that differ;
+        rules not in O(config) are untouched.
+      - V(replaced) is V(merged), but each listed rule that exists is made to match its item exactly -
+        O(config[].description) left out means V(""), O(config[].enabled) left out means V(true)
+        (O(config[].action) and O(config[].conditions) left out, and a block action's members left out, are not managed).
+      - V(overridden) is V(replaced), and every rule of the domain not in O(config) is deleted;
+        O(config=[]) deletes every rule of the domain.
+      - V(deleted) deletes the rules named in O(config).
+      - V(gathered) only reads, and returns RV(gathered) - the domain's rules in the shape of O(config). Given back as
+        O(config) with O(state=overridden), it changes nothing and sends no write.
+    type: str
+    choices: [merged, replaced, overridden, deleted, gathered]
+    default: merged
+notes:
+  - The domain's rules are read once (every page, 100 rules a page); only the differences are sent. A run with nothing
+    to change sends only that listing.
+  - Rules are identified by their exact name (the service's name filter is not used). Two items of O(config) with one
+    name fail validation; two rules of the domain with a name that O(config) uses fail, listing their IDs, and
+    nothing is sent.
+  - A missing rule is created with one C(POST) (HTTP 201); O(config[].action) and O(config[].conditions) are then
+    required (checked after the listing, before any write). An existing rule that differs gets one C(PATCH) with only
+    the members that differ (HTTP 204). Deletions go through C(POST .../bulk_delete), at most 100 IDs a call. After
+    a write the rules are listed once more for the result.
+  - After an ambiguous failure of a create (no answer, or a 5xx), the listing is read again before anything else is
+    sent for that rule, so a rule is never created twice.
+  - Every documented limit of every item is checked before the first request; errors name the item, for example
+    C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422.
+"""
