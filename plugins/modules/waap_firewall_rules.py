@@ -109,29 +109,17 @@ firewall_rules:
       conditions:
         - ip: {ip_address: 192.0.2.10, negation: false}
 changes:
-  description: The names of the rules created, updated and deleted (in check mode, that would be), each list sorted.
+  description:
+    - Which rules the run created, updated and deleted (in check mode, would have), by name, in the shape
+      M(gcore.platform.waap_custom_rules) documents in RV(gcore.platform.waap_custom_rules#module:changes) - sorted lists
+      C(created), C(updated) and C(deleted).
   returned: when O(state) is not V(gathered)
   type: dict
-  contains:
-    created:
-      description: Names of the rules created.
-      type: list
-      elements: str
-      sample: [Allow office]
-    updated:
-      description: Names of the rules updated.
-      type: list
-      elements: str
-      sample: []
-    deleted:
-      description: Names of the rules deleted.
-      type: list
-      elements: str
-      sample: [Old rule]
+  sample: {created: [Allow office], updated: [], deleted: [Old rule]}
 gathered:
   description:
-    - The domain's rules in the shape of O(config), in the service's order - no IDs, every member the service returns
-      with its defaults written out, members it returns as null left out.
+    - Every firewall rule of the domain as an item of O(config), in the service's order, built as
+      RV(gcore.platform.waap_custom_rules#module:gathered) is (no IDs, defaults written out, null members left out).
   returned: when O(state=gathered)
   type: list
   elements: dict
@@ -143,8 +131,8 @@ gathered:
         - ip_range: {lower_bound: 198.51.100.0, upper_bound: 198.51.100.255, negation: false}
 diff:
   description:
-    - The rules that change, as they are (C(before)) and as they will be (C(after)), each list sorted by name.
-      A created rule is only in C(after), a deleted one only in C(before).
+    - C(before) and C(after) lists of the rules that change, sorted by name, as in
+      RV(gcore.platform.waap_custom_rules#module:diff); a created rule appears only in C(after), a deleted one only in C(before).
   returned: when O(state) is not V(gathered)
   type: dict
   sample:
