@@ -58,3 +58,32 @@ notes:
   - Every documented limit of every item is checked before the first request; errors name the item, for example
     C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422.
 """
+
+    # The filters of the WAAP rule listings (waap_custom_rule_info, firewall_rules_info); each module gives the
+    # choices of O(action), the action kinds its rules can have.
+    FILTERS = r"""
+options:
+  name:
+    description:
+      - Only rules whose name matches; C(*) is a wildcard, for example V(Block*).
+      - The service may also match names that merely contain the text; filter the result for an exact name.
+    type: str
+  description:
+    description:
+      - Only rules whose description matches; C(*) is a wildcard.
+    type: str
+  action:
+    description:
+      - Only rules with this action.
+    type: str
+  enabled:
+    description:
+      - Only enabled (V(true)) or disabled (V(false)) rules.
+    type: bool
+  ordering:
+    description:
+      - The field the service orders the rules by; a leading C(-) orders descending.
+      - Without it the service's own order is kept.
+    type: str
+    choices: [id, name, description, enabled, action, -id, -name, -description, -enabled, -action]
+"""

@@ -18,34 +18,13 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  name:
-    description:
-      - Only rules whose name matches; C(*) is a wildcard, for example V(Block*).
-    type: str
-  description:
-    description:
-      - Only rules whose description matches; C(*) is a wildcard.
-    type: str
   action:
-    description:
-      - Only rules with this action.
-    type: str
     choices: [allow, block]
-  enabled:
-    description:
-      - Only enabled (V(true)) or disabled (V(false)) rules.
-    type: bool
   domain_ids:
     description:
       - Only rules of these domains (sent as a repeated C(domain_ids) query parameter).
     type: list
     elements: int
-  ordering:
-    description:
-      - The field the service orders the rules by; a leading C(-) orders descending.
-      - Without it the service's own order is kept.
-    type: str
-    choices: [id, name, description, enabled, action, -id, -name, -description, -enabled, -action]
   page_size:
     description:
       - How many rules to ask for in each request, 1 to 100.
@@ -57,6 +36,7 @@ options:
     type: int
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.waap.FILTERS
   - gcore.platform.attributes.INFO_MODULE
 seealso:
   - module: gcore.platform.waap_custom_rule_info
@@ -87,27 +67,15 @@ EXAMPLES = r"""
 
 RETURN = r"""
 firewall_rules:
-  description: The rules, in the order the service returned them.
+  description:
+    - The rules, in the order the service returned them.
+    - Each item holds the members of a rule record of M(gcore.platform.waap_custom_rule) (see
+      RV(gcore.platform.waap_custom_rule#module:custom_rule)) - C(id), C(name), C(description) (missing when the rule
+      has none) and C(enabled) - with firewall values for C(action) and C(conditions), and the rule's C(domain).
   returned: always
   type: list
   elements: dict
   contains:
-    id:
-      description: Rule ID.
-      type: int
-      sample: 100302
-    name:
-      description: Rule name.
-      type: str
-      sample: Block scanner 0302
-    description:
-      description: Rule description; missing when the rule has none.
-      type: str
-      sample: Seeded firewall rule 302 on blog.example.com
-    enabled:
-      description: Whether the rule is enabled.
-      type: bool
-      sample: true
     action:
       description: The action; one of C(allow) (an empty dict) and C(block) (C(status_code), C(action_duration)) is set, the other is null.
       type: dict
@@ -121,6 +89,10 @@ firewall_rules:
       description: The domain the rule belongs to.
       type: dict
       sample: {id: 1003, name: blog.example.com}
+  sample:
+    - {id: 100302, name: Block scanner 0302, description: Seeded firewall rule 302 on blog.example.com, enabled: true,
+       action: {allow: null, block: {status_code: 418, action_duration: 12h}},
+       conditions: [{ip: {ip_address: "2001:db8::12e", negation: true}}], domain: {id: 1003, name: blog.example.com}}
 count:
   description: How many rules RV(firewall_rules) holds.
   returned: always

@@ -68,23 +68,15 @@ notification_threshold:
     - V(null) when the service has no record for the client (it answered 404) and nothing was written.
   returned: always
   type: dict
+  sample: {client_id: 12345, threshold: 90, last_sending: "2026-11-01T08:30:00Z", last_message: null}
   contains:
-    client_id:
-      description: Client ID.
-      type: int
-      sample: 12345
     threshold:
-      description: Usage percentage (60 to 100) above which a warning email is sent.
+      description:
+        - The usage percentage (60 to 100) above which the client gets a warning email.
+        - The record's other members (C(client_id), C(last_sending), C(last_message)) are documented in
+          RV(gcore.platform.notification_threshold_info#module:notification_threshold).
       type: int
       sample: 90
-    last_sending:
-      description: Time of the last successful warning email, or V(null).
-      type: str
-      sample: "2026-11-01T08:30:00Z"
-    last_message:
-      description: The quotas reported in the last warning email (each a dict C({limit, usage})), or V(null).
-      type: dict
-      sample: null
 diff:
   description: The managed threshold before and after, with C(state) (V(absent) means the service default applies).
   returned: always

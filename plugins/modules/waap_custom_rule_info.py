@@ -17,32 +17,12 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  name:
-    description:
-      - Only rules whose name matches; C(*) is a wildcard, for example V(Block*).
-      - The service may also match names that merely contain the text; filter the result for an exact name.
-    type: str
-  description:
-    description:
-      - Only rules whose description matches; C(*) is a wildcard.
-    type: str
   action:
-    description:
-      - Only rules with this action.
-    type: str
     choices: [allow, block, captcha, handshake, monitor, tag]
-  enabled:
-    description:
-      - Only enabled (V(true)) or disabled (V(false)) rules.
-    type: bool
-  ordering:
-    description:
-      - The field the service orders the rules by; a leading C(-) orders descending.
-    type: str
-    choices: [id, name, description, enabled, action, -id, -name, -description, -enabled, -action]
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap
+  - gcore.platform.waap.FILTERS
   - gcore.platform.attributes.INFO_MODULE
 seealso:
   - module: gcore.platform.waap_custom_rule
@@ -68,36 +48,37 @@ EXAMPLES = r"""
 
 RETURN = r"""
 custom_rules:
-  description: The rules, in the order the service returned them.
+  description:
+    - The rules, in the order the service returned them.
+    - Each item is a custom rule record as M(gcore.platform.waap_custom_rule) returns in
+      RV(gcore.platform.waap_custom_rule#module:custom_rule), which documents every member (also C(description),
+      C(action) and C(conditions), with the service's defaults filled in); the members to pick a rule by are listed here.
   returned: always
   type: list
   elements: dict
   contains:
     id:
-      description: Rule ID.
+      description:
+        - The rule's ID, to pass as O(gcore.platform.waap_custom_rule#module:id).
       type: int
       sample: 5001
     name:
-      description: Rule name.
+      description:
+        - The rule's name (exact; the O(name) filter may match more).
       type: str
       sample: Block bad bots
-    description:
-      description: Rule description; missing when the rule has none.
-      type: str
-      sample: Known bad user agents
     enabled:
-      description: Whether the rule is enabled.
+      description:
+        - Whether the rule is on.
       type: bool
       sample: true
-    action:
-      description: The action, one member set (C(allow), C(block), C(captcha), C(handshake), C(monitor) or C(tag)).
-      type: dict
-      sample: {block: {status_code: 403, action_duration: 1h}}
-    conditions:
-      description: The conditions, with the service's defaults filled in.
-      type: list
-      elements: dict
-      sample: [{user_agent: {user_agent: badbot, match_type: Contains, negation: false}}]
+  sample:
+    - id: 5001
+      name: Block bad bots
+      description: Known bad user agents
+      enabled: true
+      action: {block: {status_code: 403, action_duration: 1h}}
+      conditions: [{user_agent: {user_agent: badbot, match_type: Contains, negation: false}}]
 count:
   description: How many rules RV(custom_rules) holds.
   returned: always
