@@ -102,3 +102,13 @@ options:
     type: int
     default: 600
 """
+
+    # Cloud client scope: the account a client-level setting belongs to.
+    CLIENT = r"""
+options:
+  client_id:
+    description:
+      - Gcore client (account) ID.
+    type: int
+    required: true
+"""

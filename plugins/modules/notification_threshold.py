@@ -23,11 +23,6 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  client_id:
-    description:
-      - Gcore client (account) ID.
-    type: int
-    required: true
   threshold:
     description:
       - Usage percentage, 60 to 100, above which a warning email is sent.
@@ -43,6 +38,7 @@ options:
     default: present
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.gcore.CLIENT
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.notification_threshold_info

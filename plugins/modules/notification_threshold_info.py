@@ -16,14 +16,9 @@ description:
   - When nothing was ever set, the service applies its default of 80 percent.
 author:
   - gcore.platform developers (@gcore-platform)
-options:
-  client_id:
-    description:
-      - Gcore client (account) ID.
-    type: int
-    required: true
 extends_documentation_fragment:
   - gcore.platform.gcore
+  - gcore.platform.gcore.CLIENT
   - gcore.platform.attributes.INFO_MODULE
 seealso:
   - module: gcore.platform.notification_threshold

@@ -47,6 +47,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+count:
+  description: How many rules RV(custom_rules) holds.
+  returned: always
+  type: int
+  sample: 3
 custom_rules:
   description:
     - The rules, in the order the service returned them.
@@ -79,11 +84,6 @@ custom_rules:
       enabled: true
       action: {block: {status_code: 403, action_duration: 1h}}
       conditions: [{user_agent: {user_agent: badbot, match_type: Contains, negation: false}}]
-count:
-  description: How many rules RV(custom_rules) holds.
-  returned: always
-  type: int
-  sample: 3
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_range

@@ -36,17 +36,14 @@ EXAMPLES = r"""
     api_key: "{{ gcore_api_key }}"
     domain_id: 1001
     config:
-      - name: Block scrapers
-        description: Scrapy and curl on the API
+      - name: Tag mobile app clients
+        description: Requests that carry the app's version header
         action:
-          block:
-            status_code: 429
-            action_duration: 10m
+          tag:
+            tags: [mobile-app]
         conditions:
-          - user_agent:
-              user_agent: scrapy
-          - url:
-              url: /api/
+          - header_exists:
+              header: X-App-Version
       - name: Captcha for logins from abroad
         action:
           captcha: {}
@@ -79,7 +76,7 @@ EXAMPLES = r"""
     domain_id: 1001
     state: deleted
     config:
-      - name: Block scrapers
+      - name: Tag mobile app clients
       - name: Captcha for logins from abroad
 """
 
@@ -93,12 +90,12 @@ custom_rules:
   elements: dict
   sample:
     - id: 7001
-      name: Block scrapers
-      description: Scrapy and curl on the API
+      name: Tag mobile app clients
+      description: Requests that carry the app's version header
       enabled: true
-      action: {block: {status_code: 429, action_duration: 10m}}
+      action: {tag: {tags: [mobile-app]}}
       conditions:
-        - user_agent: {user_agent: scrapy, match_type: Contains, negation: false}
+        - header_exists: {header: X-App-Version, negation: false}
 changes:
   description: The names of the rules created, updated and deleted (in check mode, that would be), each list sorted.
   returned: when O(state) is not V(gathered)
@@ -108,7 +105,7 @@ changes:
       description: Names of the rules created.
       type: list
       elements: str
-      sample: [Block scrapers]
+      sample: [Tag mobile app clients]
     updated:
       description: Names of the rules updated.
       type: list
@@ -140,7 +137,8 @@ diff:
   type: dict
   sample:
     before: [{name: Old rule, description: "", enabled: true, action: {allow: {}}, conditions: []}]
-    after: [{name: Block scrapers, enabled: true, action: {block: {status_code: 429}}, conditions: []}]
+    after: [{name: Tag mobile app clients, description: "Requests that carry the app's version header", enabled: true,
+             action: {tag: {tags: [mobile-app]}}, conditions: [{header_exists: {header: X-App-Version, negation: false}}]}]
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._waap import WaapRuleSet
