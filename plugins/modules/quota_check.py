@@ -16,6 +16,8 @@ description:
     O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits).
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
   - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
+seealso:
+  - module: gcore.platform.price_preview
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -124,8 +126,6 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.interfaces
   - gcore.platform.attributes.INFO_MODULE
-seealso:
-  - module: gcore.platform.price_preview
 """
 
 EXAMPLES = r"""

@@ -61,12 +61,15 @@ EXAMPLES = r"""
     state: gathered
   register: exported
 
-- name: Make the domain hold exactly the exported rules (nothing changes, nothing is sent)
+- name: Preview overriding the domain with the export (check mode and diff; it changes nothing)
   gcore.platform.waap_firewall_rules:
     api_key: "{{ gcore_api_key }}"
     domain_id: 1001
     state: overridden
     config: "{{ exported.gathered }}"
+  check_mode: true
+  diff: true
+  register: preview
 
 - name: Disable one rule, making it match its item exactly
   gcore.platform.waap_firewall_rules:
