@@ -23,6 +23,7 @@ if COLLECTIONS not in sys.path:
     sys.path.insert(0, COLLECTIONS)
 
 from ansible_collections.gcore.platform.plugins.module_utils import _client  # noqa: E402  pylint: disable=wrong-import-position
+from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 
 
 @pytest.fixture(autouse=True)
@@ -35,3 +36,12 @@ def near_service_clock(monkeypatch):
     ``slow_page=0`` or installs its own clock (test_client.py pins the threshold itself on a stub clock).
     """
     monkeypatch.setattr(_client, "time", types.SimpleNamespace(monotonic=lambda: 0.0, time=time.time, sleep=time.sleep))
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A simulator over HTTP on 127.0.0.1, one per test module."""
+    simulator = Simulator()
+    simulator.start()
+    yield simulator
+    simulator.stop()

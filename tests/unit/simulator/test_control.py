@@ -17,14 +17,6 @@ RULES = "/waap/v1/domains/1003/custom-rules"
 RULE = {"name": "One rule", "enabled": True, "action": {"block": {}}, "conditions": [{"ip": {"ip_address": "192.0.2.1"}}]}
 
 
-@pytest.fixture(scope="module")
-def server():
-    simulator = Simulator()
-    simulator.start()
-    yield simulator
-    simulator.stop()
-
-
 @pytest.fixture
 def sim(server):
     server.reset()

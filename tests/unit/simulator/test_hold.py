@@ -102,14 +102,6 @@ def test_reset_forgets_holds_and_pending_releases(sim):
 
 # ---- over HTTP: the control calls and their refusals --------------------------------------------
 
-@pytest.fixture(scope="module")
-def server():
-    simulator = Simulator()
-    simulator.start()
-    yield simulator
-    simulator.stop()
-
-
 def http(server, method, path, body=None):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(server.url + path, data=data, method=method, headers={"Authorization": "apikey " + server.api_key})

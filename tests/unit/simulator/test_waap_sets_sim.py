@@ -273,14 +273,6 @@ def test_seeding_leaves_the_kind_not_given_alone(sim):
     assert every_page(sim, CUSTOM % 1005)[0] == custom
 
 
-@pytest.fixture(scope="module")
-def server():
-    simulator = Simulator()
-    simulator.start()
-    yield simulator
-    simulator.stop()
-
-
 def post_control(server, call, body):
     request = urllib.request.Request(server.url + "/_sim/" + call, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json"})
