@@ -171,8 +171,11 @@ options:
         type: dict
         suboptions:
           file_extension:
-            description: 1 to 20 extensions without their dot, each 1 to 10 lower-case letters and digits (V(pdf),
-              not V(.pdf)).
+            description:
+              - 1 to 20 extensions, each 1 to 10 characters ending with a lower-case letter or digit, for example
+                V(pdf).
+              - The service matches the published pattern C([a-z0-9]+$) without anchoring its start, so it also
+                accepts and returns V(.pdf); the module accepts whatever the service returns.
             type: list
             elements: str
             required: true
@@ -593,8 +596,11 @@ options:
             type: dict
             suboptions:
               file_extension:
-                description: 1 to 20 extensions without their dot, each 1 to 10 lower-case letters and digits (V(pdf),
-                  not V(.pdf)).
+                description:
+                  - 1 to 20 extensions, each 1 to 10 characters ending with a lower-case letter or digit, for example
+                    V(pdf).
+                  - The service matches the published pattern C([a-z0-9]+$) without anchoring its start, so it also
+                    accepts and returns V(.pdf); the module accepts whatever the service returns.
                 type: list
                 elements: str
                 required: true

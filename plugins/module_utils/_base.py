@@ -95,6 +95,13 @@ class ValidationError(Exception):
     """Input that breaks a documented rule; raised before any request is sent."""
 
 
+class Refused(Exception):
+    """The flow refuses to go on (for example: several resources have the name); ``extra``: result members."""
+    def __init__(self, msg, **extra):
+        super().__init__(msg)
+        self.extra = extra
+
+
 def require(condition, option, rule):
     """Fail validation naming the option and the rule unless ``condition`` holds."""
     if not condition:
@@ -108,6 +115,16 @@ def check_uuid(option, value):
         uuid.UUID(str(value))
     except ValueError:
         raise ValidationError("%s: %r is not a UUID" % (option, value))
+
+
+def canonical_ip(value):
+    """An IP address in one text form: ``ipaddress``'s, except that an IPv4-mapped IPv6 address keeps its dotted
+    tail (``::ffff:10.0.0.1``, the form the service expects, where ``ipaddress`` prints ``::ffff:a00:1``).
+    Raises ValueError for text that is not an address."""
+    address = ipaddress.ip_address(value)
+    if address.version == 6 and address.ipv4_mapped is not None:
+        return "::ffff:%s" % address.ipv4_mapped
+    return str(address)
 
 
 def _bounds(low, high):
@@ -281,12 +298,14 @@ class GcoreModule:
         self.module = _AnsibleModule(argument_spec=spec, supports_check_mode=True, **self.module_kwargs)
         self.params = self.module.params
         self.check_mode = self.module.check_mode
+        self.result = {"changed": False}
+        self.client = self.tasks = None
+
+    def prepare(self):
+        """Validate (before any request), then build the one client and the one task waiter of the run."""
         if not HAS_REQUESTS:
-            self.module.fail_json(msg=missing_required_lib("requests"), exception=str(REQUESTS_IMPORT_ERROR))
-        try:
-            self.validate()
-        except ValidationError as exc:
-            self.module.fail_json(msg="Invalid input: %s" % exc)
+            raise Refused(missing_required_lib("requests"), exception=str(REQUESTS_IMPORT_ERROR))
+        self.validate()
         self.client = Client(
             api_key=self.params["api_key"],
             api_url=self.params["api_url"],
@@ -295,7 +314,6 @@ class GcoreModule:
             validate_certs=self.params["validate_certs"],
         )
         self.tasks = TaskWaiter(self.client)  # one waiter per run: it keeps the task path that answered
-        self.result = {"changed": False}
 
     def validate(self):
         """Cross-field and pattern rules; raise ValidationError. Runs before any request.
@@ -340,19 +358,33 @@ class GcoreModule:
         raise NotImplementedError
 
     def execute(self):
+        """Run, and turn every typed error into the task's result: the one place that ends a module run."""
         try:
+            try:
+                self.prepare()
+            except ValidationError as exc:
+                self.result.pop("changed")  # nothing was looked at: a validation failure before any request
+                raise Refused("Invalid input: %s" % exc)
             self.result.update(self.run() or {})
+        except Refused as exc:
+            self.conclude(str(exc), **exc.extra)
         except ValidationError as exc:
-            self.fail("Invalid input: %s" % exc)
+            self.conclude("Invalid input: %s" % exc)
         except ApiError as exc:
-            self.fail(exc.message, api_error=exc.as_dict())
+            self.conclude(exc.message, exc, api_error=exc.as_dict())
         except TaskError as exc:
-            self.fail(str(exc), task=exc.task)
-        self.module.exit_json(**self.result)
+            self.conclude(str(exc), exc, task=exc.task)
+        self.conclude()
 
-    def fail(self, msg, **extra):
-        """Fail the task with the result so far."""
-        self.module.fail_json(msg=msg, **dict(self.result, **extra))
+    def outcome(self, msg, error):
+        """The failure message after ``error``; a flow that writes adds what the service accepted (``_writes``)."""
+        return msg
+
+    def conclude(self, msg=None, error=None, **extra):
+        """The result of the run: success without ``msg``, else a failure with the result so far."""
+        if msg is None:
+            self.module.exit_json(**self.result)
+        self.module.fail_json(msg=self.outcome(msg, error), **dict(self.result, **extra))
 
     @classmethod
     def main(cls):

@@ -19,8 +19,9 @@ from __future__ import annotations
 import ipaddress
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._resource import Member, SetMember, differences
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, canonical_ip, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
@@ -52,7 +53,7 @@ def route_problem(index, route):
 
 def canonical_route(route):
     """(destination, nexthop) in canonical text form."""
-    return (str(ipaddress.ip_network(route["destination"], strict=False)), str(ipaddress.ip_address(route["nexthop"])))
+    return (str(ipaddress.ip_network(route["destination"], strict=False)), canonical_ip(route["nexthop"]))
 
 
 def canonical_routes(routes):
@@ -103,8 +104,8 @@ def _wanted_gateway(value, record):
 
 
 def interface_items(record):
-    """The subnets the router is attached to, as ``{subnet_id, ip_address}`` items (one per IP assignment)."""
-    return [{"subnet_id": assignment.get("subnet_id"), "ip_address": assignment.get("ip_address")}
+    """The subnets the router is attached to, as ``{subnet_id, ip_address}`` items (one per IP assignment; UUIDs lower-case)."""
+    return [{"subnet_id": str(assignment.get("subnet_id") or "").lower(), "ip_address": assignment.get("ip_address")}
             for interface in (record or {}).get("interfaces") or []
             for assignment in interface.get("ip_assignments") or []]
 
@@ -115,7 +116,7 @@ def check_interface(where, item):
     address = item.get("ip_address")
     if address is not None:
         try:
-            address = str(ipaddress.ip_address(address))
+            address = canonical_ip(address)
         except ValueError:
             raise ValidationError("%s.ip_address: %r is not a valid IPv4 or IPv6 address" % (where, address))
     return {"subnet_id": str(uuid.UUID(item["subnet_id"])), "ip_address": address}
@@ -132,7 +133,7 @@ def same_interface(desired, current):
 
 
 # The router's subnets: attached and detached one by one; on create, those without an address go in the POST body.
-INTERFACES = SetMember(
+INTERFACES = Attachments(
     "interfaces", key="subnet_id", items=interface_items, same=same_interface, check=check_interface,
     attach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/attach"),
     detach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/detach"),

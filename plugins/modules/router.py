@@ -393,7 +393,7 @@ class Router(GcoreResourceModule):
     )
     page_size = LIST_PAGE_SIZE
     members = MEMBERS
-    sets = (INTERFACES,)  # the attached subnets: attach and detach (CONTRACT section 3)
+    attachments = (INTERFACES,)  # the attached subnets: attach and detach (CONTRACT section 3)
     asynchronous = True  # writes answer {tasks}
     created_key = "routers"  # the finished create task's created_resources member
     lock = "task_id"  # the record member naming the task that locks the router
@@ -402,6 +402,8 @@ class Router(GcoreResourceModule):
         super().validate()
         params = self.params
         check_uuid("id", params["id"])
+        if params["id"] is not None:
+            params["id"] = params["id"].lower()  # UUIDs compare case-insensitively and are sent lower-case
         check_length("name", params["name"], 3, 63)
         check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         for index, route in enumerate(params["routes"] or []):

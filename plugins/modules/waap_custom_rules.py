@@ -141,7 +141,7 @@ diff:
              action: {tag: {tags: [mobile-app]}}, conditions: [{header_exists: {header: X-App-Version, negation: false}}]}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._waap import WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
 
 
 class WaapCustomRules(WaapRuleSet):

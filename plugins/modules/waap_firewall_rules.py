@@ -143,7 +143,7 @@ diff:
     after: [{name: Allow office, enabled: true, action: {allow: {}}, conditions: [{ip: {ip_address: 192.0.2.10, negation: false}}]}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._waap import WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
 
 
 class WaapFirewallRules(WaapRuleSet):

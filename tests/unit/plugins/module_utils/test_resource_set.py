@@ -14,7 +14,10 @@ from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, SetMember
+from ansible_collections.gcore.platform.plugins.module_utils import _resource_list
+from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource_list import GcoreResourceList
 
 CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
 
@@ -57,7 +60,7 @@ class Service:
         return [(method, path, body) for method, path, body in self.requests if method != "GET"]
 
 
-class RuleSet(GcoreResourceModule):
+class RuleSet(GcoreResourceList):
     """A declaration of a set of rules: identity by exact name, two members."""
 
     argument_spec = dict(
@@ -71,8 +74,6 @@ class RuleSet(GcoreResourceModule):
     scope = "domain {domain_id}"
     paths = dict(list="/d/{domain_id}/rules", item="/d/{domain_id}/rules/{id}", bulk_delete="/d/{domain_id}/rules/bulk_delete")
     members = (Member("name"), Member("size"), Member("enabled", created=True, reset=True))
-    set_option = "config"
-    bulk_size = 2
 
     def item_body(self, item):
         return dict(strip_none(item), enabled=item["enabled"] is not False)
@@ -98,16 +99,16 @@ def held():
             {"id": 3, "name": "c", "size": 3, "enabled": True}]
 
 
-def test_merged_creates_and_updates_only_what_differs_with_the_diff_sorted_by_name():
+def test_merged_creates_and_updates_only_what_differs_with_the_diff_a_mapping_by_name():
     service = Service(held())
     config = [{"name": "z", "size": 9}, {"name": "b", "size": 5}, {"name": "a", "size": 1}]
     result = run(RuleSet, service, {"domain_id": 7, "config": config})
     assert result["changed"] is True
-    assert result["changes"] == {"created": ["z"], "updated": ["b"], "deleted": []}
-    assert service.writes() == [("POST", "/d/7/rules", {"name": "z", "size": 9, "enabled": True}),
-                                ("PATCH", "/d/7/rules/1", {"size": 5})]
-    assert result["diff"]["before"] == [{"name": "b", "size": 2, "enabled": True}]
-    assert result["diff"]["after"] == [{"name": "b", "size": 5, "enabled": True}, {"name": "z", "size": 9, "enabled": True}]
+    assert result["changes"] == {"created": ["z"], "updated": ["b"], "deleted": [], "deleted_ids": []}
+    assert service.writes() == [("PATCH", "/d/7/rules/1", {"size": 5}),
+                                ("POST", "/d/7/rules", {"name": "z", "size": 9, "enabled": True})], "updates before creates"
+    assert result["diff"]["before"] == {"b": {"name": "b", "size": 2, "enabled": True}}
+    assert result["diff"]["after"] == {"b": {"name": "b", "size": 5, "enabled": True}, "z": {"name": "z", "size": 9, "enabled": True}}
     assert [rule["name"] for rule in result["rules"]] == ["b", "a", "c", "z"], "listed once more after the writes"
     again = Service(service.rules)
     assert run(RuleSet, again, {"domain_id": 7, "config": config})["changed"] is False
@@ -118,24 +119,25 @@ def test_check_mode_reports_and_sends_nothing():
     service = Service(held())
     result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1}]}, check=True)
     assert result["changed"] is True
-    assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c"]}
+    assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c"], "deleted_ids": [1, 3]}
     assert service.writes() == []
 
 
-def test_replaced_resets_members_left_out_and_overridden_deletes_the_rest_in_chunks():
+def test_replaced_resets_members_left_out_and_overridden_deletes_the_rest_in_chunks_first(monkeypatch):
+    monkeypatch.setattr(_resource_list, "BULK_SIZE", 2)
     service = Service(held() + [{"id": 4, "name": "d", "size": 4, "enabled": True}])
     result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1}]})
-    assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c", "d"]}
-    assert service.writes() == [("PATCH", "/d/7/rules/2", {"enabled": True}),
-                                ("POST", "/d/7/rules/bulk_delete", {"rule_ids": [1, 3]}),
-                                ("POST", "/d/7/rules/bulk_delete", {"rule_ids": [4]})]
+    assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c", "d"], "deleted_ids": [1, 3, 4]}
+    assert service.writes() == [("POST", "/d/7/rules/bulk_delete", {"rule_ids": [1, 3]}),
+                                ("POST", "/d/7/rules/bulk_delete", {"rule_ids": [4]}),
+                                ("PATCH", "/d/7/rules/2", {"enabled": True})]
     assert [rule["name"] for rule in result["rules"]] == ["a"]
 
 
 def test_deleted_removes_only_the_named_rules():
     service = Service(held())
     result = run(RuleSet, service, {"domain_id": 7, "state": "deleted", "config": [{"name": "c"}, {"name": "nope"}]})
-    assert result["changes"] == {"created": [], "updated": [], "deleted": ["c"]}
+    assert result["changes"] == {"created": [], "updated": [], "deleted": ["c"], "deleted_ids": [3]}
     assert service.writes() == [("POST", "/d/7/rules/bulk_delete", {"rule_ids": [3]})]
 
 
@@ -149,8 +151,8 @@ def test_gathered_round_trips_through_overridden_without_a_write():
 
 def test_a_name_twice_in_config_fails_before_any_request():
     service = Service(held())
-    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "x"}, {"name": "x"}]})
-    assert result["failed"] is True and "given more than once: x" in result["msg"]
+    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "x"}, {"name": "y"}, {"name": "x"}]})
+    assert result["failed"] is True and "config[0] and config[2] are both named 'x'" in result["msg"]
     assert service.requests == []
 
 
@@ -175,9 +177,11 @@ def test_an_ambiguous_create_is_listed_again_and_never_sent_twice():
 
 def test_a_failure_after_an_accepted_write_keeps_changed():
     service = Service(held(), failures=[None, ApiError("PATCH", "/d/7/rules/1", 422, "bad")])
-    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "z"}, {"name": "b", "size": 5}]})
+    result = run(RuleSet, service, {"domain_id": 7, "config": [{"name": "z"}, {"name": "b", "size": 5}, {"name": "a", "size": 3}]})
     assert result["failed"] is True and result["changed"] is True
-    assert "the change was sent (POST /d/7/rules accepted)" in result["msg"]
+    assert "the writes before it were accepted (PATCH /d/7/rules/1)" in result["msg"]
+    assert "could not be confirmed" not in result["msg"], "a 422 is a clear rejection"
+    assert result["changes"] == {"created": [], "updated": ["b"], "deleted": [], "deleted_ids": []}, "only what was accepted"
 
 
 # ---- a set of sub-resources on one resource (router interfaces: attach / detach) --------------
@@ -217,8 +221,8 @@ class BoxModule(GcoreResourceModule):
     id_option = None
     paths = dict(list="/boxes", item="/boxes/{id}")
     members = (Member("name"),)
-    sets = (SetMember("ports", key="subnet_id", items=lambda record: record["ports"],
-                      attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach")),)
+    attachments = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
+                               attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach")),)
 
 
 def test_sub_resources_are_attached_and_detached_as_a_set():
@@ -227,15 +231,17 @@ def test_sub_resources_are_attached_and_detached_as_a_set():
     check = run(BoxModule, box, {"name": "box", "ports": ports}, check=True)
     assert check["changed"] is True and [m for m, _p, _b in box.requests] == ["GET"]
     assert check["diff"]["after"]["ports"] == [{"subnet_id": "s2", "ip": "10.1.0.9"}, {"subnet_id": "s3", "ip": None}]
+    unchanged = run(BoxModule, box, {"name": "box", "ports": [{"subnet_id": "s1", "ip": None}, {"subnet_id": "s2", "ip": None}]}, check=True)
+    assert unchanged["changed"] is False and unchanged["diff"]["before"] == unchanged["diff"]["after"], "no address given: no change shown"
     box.requests = []
     result = run(BoxModule, box, {"name": "box", "ports": ports})
     assert result["changed"] is True
     assert [(m, p, b) for m, p, b in box.requests if m == "POST"] == [
-        ("POST", "/boxes/r1/detach", {"subnet_id": "s1"}),
-        ("POST", "/boxes/r1/detach", {"subnet_id": "s2"}),
         ("POST", "/boxes/r1/attach", {"subnet_id": "s3", "ip": None}),
+        ("POST", "/boxes/r1/detach", {"subnet_id": "s2"}),
         ("POST", "/boxes/r1/attach", {"subnet_id": "s2", "ip": "10.1.0.9"}),
-    ]
+        ("POST", "/boxes/r1/detach", {"subnet_id": "s1"}),
+    ], "attach first, then move, then detach"
     assert sorted(port["subnet_id"] for port in result["box"]["ports"]) == ["s2", "s3"]
     box.requests = []
     assert run(BoxModule, box, {"name": "box", "ports": ports})["changed"] is False
@@ -267,10 +273,10 @@ class CheckedBoxModule(BoxModule):
     argument_spec = dict(BoxModule.argument_spec, wait=dict(type="bool", default=True))
     paths = dict(BoxModule.paths, create="/boxes")
     asynchronous = True
-    sets = (SetMember("ports", key="subnet_id", items=lambda record: record["ports"],
-                      attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach"),
-                      check=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower()),
-                      in_create_body=lambda item: item["ip"] is None, late="a port with an ip"),)
+    attachments = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
+                               attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach"),
+                               check=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower()),
+                               in_create_body=lambda item: item["ip"] is None, late="a port with an ip"),)
 
     def create_body(self):
         return {"name": self.params["name"], "ports": [{"subnet_id": port["subnet_id"]} for port in self.params["ports"] if port["ip"] is None]}
@@ -280,7 +286,7 @@ def test_set_items_are_made_canonical_before_an_identity_given_twice_is_refused(
     box = Box()
     result = run(CheckedBoxModule, box, {"name": "box", "ports": [{"subnet_id": "S1"}, {"subnet_id": "s1", "ip": "10.0.0.1"}]})
     assert result["failed"] is True
-    assert result["msg"] == "Invalid input: ports: each item must have its own subnet_id; given more than once: s1"
+    assert result["msg"] == "Invalid input: ports[0] and ports[1]: each item must have its own subnet_id; s1 is given twice"
     assert box.requests == []
 
 
@@ -310,7 +316,8 @@ def test_a_bulk_delete_answered_404_is_listed_again_and_the_rest_deleted_one_by_
 
     service.request = request
     result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1, "enabled": False}]})
-    assert result["changed"] is True and result["changes"]["deleted"] == ["b", "c"]
+    assert result["changed"] is True and result["changes"]["deleted"] == ["b"], "c was deleted by someone else"
+    assert result["changes"]["deleted_ids"] == [1]
     assert [(method, path) for method, path, _body in service.requests] == [
         ("GET", "/d/7/rules"), ("POST", "/d/7/rules/bulk_delete"), ("GET", "/d/7/rules"), ("DELETE", "/d/7/rules/1"),
         ("GET", "/d/7/rules")], "only what is left of the refused ids is deleted, one by one"

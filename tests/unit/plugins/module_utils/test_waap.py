@@ -144,7 +144,6 @@ def test_list_params_only_given_filters_with_lower_case_booleans():
     ([ansible_condition("country", country_code=["DE", "de"])], "conditions[0].country.country_code[1]"),
     ([ansible_condition("country", country_code=["D1"])], "conditions[0].country.country_code[0]"),
     ([ansible_condition("country", country_code=["DE\n"])], "conditions[0].country.country_code[0]"),
-    ([ansible_condition("file_extension", file_extension=[".pdf"])], "conditions[0].file_extension.file_extension[0]"),
     ([ansible_condition("file_extension", file_extension=["PDF"])], "conditions[0].file_extension.file_extension[0]"),
     ([ansible_condition("file_extension", file_extension=["pdf\n"])], "conditions[0].file_extension.file_extension[0]"),
     ([ansible_condition("ip_range", lower_bound="192.0.2.9", upper_bound="192.0.2.1")], "conditions[0].ip_range"),

@@ -15,7 +15,6 @@ from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._router import INTERFACES, interface_items, same_interface
-from ansible_collections.gcore.platform.plugins.module_utils._resource import plan
 from ansible_collections.gcore.platform.plugins.modules import router
 
 CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
@@ -101,13 +100,14 @@ def detach(subnet_id):
 
 
 # ---- the plan -------------------------------------------------------------------------------------
-def test_plan_attaches_missing_detaches_extra_and_moves_an_address():
-    held = interface_items(existing(port(S1, "192.168.1.1"), port(S2, "192.168.2.1")))
+def test_plan_attaches_first_then_moves_an_address_then_detaches_extra():
+    record = existing(port(S1, "192.168.1.1"), port(S2, "192.168.2.1"))
     wanted = [{"subnet_id": S2, "ip_address": "192.168.2.9"}, {"subnet_id": S3, "ip_address": None}]
-    create, update, delete = plan(held, wanted, "subnet_id", same_interface)
-    assert create == [{"subnet_id": S3, "ip_address": None}]
-    assert update == [({"subnet_id": S2, "ip_address": "192.168.2.9"}, {"subnet_id": S2, "ip_address": "192.168.2.1"})]
-    assert delete == [{"subnet_id": S1, "ip_address": "192.168.1.1"}]
+    writes = INTERFACES.plan(record, wanted, {"project_id": 1, "region_id": 76})
+    assert [(write.kind, write.names, write.body) for write in writes] == [
+        ("attach", [S3], {"subnet_id": S3}),
+        ("detach", [S2], {"subnet_id": S2}), ("attach", [S2], {"subnet_id": S2, "ip_address": "192.168.2.9"}),
+        ("detach", [S1], {"subnet_id": S1})]
 
 
 def test_an_address_counts_only_when_given_and_compares_canonically():
@@ -160,14 +160,15 @@ def test_a_create_without_wait_and_without_addresses_sends_them_in_the_body():
     assert cloud.writes() == [("POST", BASE, {"name": "edge", "interfaces": [{"type": "subnet", "subnet_id": S1}]})]
 
 
-def test_swap_detaches_first_then_attaches_and_the_diff_is_sorted_by_subnet():
+def test_swap_attaches_first_then_detaches_and_the_diff_is_sorted_by_subnet():
     cloud = Cloud([existing(port(S2, "192.168.2.1"), port(S1, "192.168.1.1"))])
     result = run(cloud, {"name": "edge", "interfaces": [{"subnet_id": S3}, {"subnet_id": S1}]})
     assert result["changed"] is True
-    assert cloud.writes() == [detach(S2), attach(S3)]
+    assert cloud.writes() == [attach(S3), detach(S2)]
     assert result["diff"]["before"]["interfaces"] == [{"subnet_id": S1, "ip_address": "192.168.1.1"},
                                                       {"subnet_id": S2, "ip_address": "192.168.2.1"}]
-    assert result["diff"]["after"]["interfaces"] == [{"subnet_id": S1, "ip_address": None}, {"subnet_id": S3, "ip_address": None}]
+    assert result["diff"]["after"]["interfaces"] == [{"subnet_id": S1, "ip_address": "192.168.1.1"}, {"subnet_id": S3, "ip_address": None}], \
+        "a subnet listed without an address shows the one it has: no change"
 
 
 def test_another_address_is_detached_and_attached_again():
@@ -196,7 +197,7 @@ def test_a_subnet_listed_twice_fails_validation_even_spelled_differently():
     cloud = Cloud()
     result = run(cloud, {"name": "edge", "interfaces": [{"subnet_id": S1}, {"subnet_id": S1.upper(), "ip_address": "192.168.1.5"}]})
     assert result["failed"] is True
-    assert result["msg"] == "Invalid input: interfaces: each item must have its own subnet_id; given more than once: %s" % S1
+    assert result["msg"] == "Invalid input: interfaces[0] and interfaces[1]: each item must have its own subnet_id; %s is given twice" % S1
     assert cloud.requests == []
 
 

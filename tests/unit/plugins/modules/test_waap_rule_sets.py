@@ -83,7 +83,7 @@ def test_merged_fills_the_service_defaults_and_leaves_members_out_unmanaged():
 def test_merged_sends_only_the_members_that_differ_keeping_the_block_members_the_service_holds():
     service = Rules(custom_rules())
     result = run(WaapCustomRules, service, {"domain_id": 7, "config": [dict(BOTS, action={"block": {"status_code": 429}})]})
-    assert result["changes"] == {"created": [], "updated": ["Bots"], "deleted": []}
+    assert result["changes"] == {"created": [], "updated": ["Bots"], "deleted": [], "deleted_ids": []}
     assert service.writes() == [("PATCH", CUSTOM + "/1", {"action": {"block": {"status_code": 429, "action_duration": "1h"}}})]
 
 
@@ -92,7 +92,7 @@ def test_replaced_resets_description_and_enabled_but_not_the_block_members():
     result = run(WaapCustomRules, service, {"domain_id": 7, "state": "replaced", "config": [BOTS, {"name": "Rate"}]})
     assert result["changes"]["updated"] == ["Bots"]
     assert service.writes() == [("PATCH", CUSTOM + "/1", {"description": "", "enabled": True})]
-    assert result["diff"]["before"][0]["enabled"] is False and result["diff"]["after"][0]["enabled"] is True
+    assert result["diff"]["before"]["Bots"]["enabled"] is False and result["diff"]["after"]["Bots"]["enabled"] is True
     again = run(WaapCustomRules, Rules(service.rules), {"domain_id": 7, "state": "replaced", "config": [BOTS, {"name": "Rate"}]})
     assert again["changed"] is False
 
@@ -162,7 +162,7 @@ def test_firewall_rules_compare_with_null_action_members_and_canonical_addresses
     assert gathered[1] == {"name": "Scanners", "enabled": True, "action": {"block": {"status_code": 403}},
                            "conditions": [{"ip_range": {"lower_bound": "198.51.100.0", "upper_bound": "198.51.100.255", "negation": True}}]}
     overridden = run(WaapFirewallRules, service, {"domain_id": 7, "state": "overridden", "config": gathered[:1]})
-    assert overridden["changes"] == {"created": [], "updated": [], "deleted": ["Scanners"]}
+    assert overridden["changes"] == {"created": [], "updated": [], "deleted": ["Scanners"], "deleted_ids": [12]}
     assert service.writes() == [("POST", FIREWALL + "/bulk_delete", {"rule_ids": [12]})]
 
 

@@ -1,0 +1,107 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Attachments of one record: sub-resources attached and detached one by one (the subnets of a router).
+
+This module is internal to the collection: its interface may change at any time.
+
+An ``Attachments`` declaration names the option, the identity of an item and the two requests. The plan
+(``attachment_plan``) attaches first, so a failed attach leaves every attached item attached: new items are
+attached, then each held item that does not satisfy its listed one is detached and attached again, then the
+items not listed are detached. The writes go through the one write core (``_writes``).
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+
+def _satisfies(desired, current):
+    return all(current.get(key) == value for key, value in desired.items() if value is not None)
+
+
+class Attachments:
+    """A list of sub-resources of one record, attached and detached (for example the subnets of a router).
+
+    ``key``: the identity of an item; ``items(record)``: the items the record holds, as ``{key: ..., other
+    members}`` dicts; ``same(desired, current)``: whether a held item satisfies a listed one (a held item that
+    does not is detached and attached again); ``attach``/``detach``: ``(method, path template)`` of the requests,
+    whose bodies are ``attach_body(item)``/``detach_body(item)``.
+
+    ``check(where, item)``: validates one item of the option (``where``: ``"interfaces[0]"``; raises
+    ValidationError) and returns it in canonical form; the flow then refuses an identity given twice.
+    ``in_create_body(item)``: whether the create body carries the item (the module's ``create_body`` puts it
+    there); the others are attached once the resource exists, so creating with them needs ``wait: true``
+    (``late``: what makes an item one of those, for the message: "an interface with an ip_address").
+    """
+
+    def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
+                 check=None, in_create_body=None, late="an item the create request cannot carry"):
+        self.name = name
+        self.option = option or name
+        self.key = key
+        self.items = items
+        self.attach = attach
+        self.detach = detach
+        self.attach_body = attach_body or (lambda item: item)
+        self.detach_body = detach_body or (lambda item: {key: item[key]})
+        self.same = same or _satisfies
+        self.check = check or (lambda where, item: item)
+        self.in_create_body = in_create_body or (lambda item: False)
+        self.late = late
+
+    def canonical(self, items):
+        """The option's items checked and canonical; an identity given twice fails naming both indices."""
+        checked = [self.check("%s[%s]" % (self.option, index), item) for index, item in enumerate(items)]
+        first = {}
+        for index, item in enumerate(checked):
+            key = item[self.key]
+            if key in first:
+                raise ValidationError("%s[%s] and %s[%s]: each item must have its own %s; %s is given twice"
+                                      % (self.option, first[key], self.option, index, self.key, key))
+            first[key] = index
+        return checked
+
+    def held(self, record):
+        return dict((item[self.key], item) for item in (self.items(record) if record is not None else []))
+
+    def shown(self, items):
+        return sorted(items, key=lambda item: str(item.get(self.key)))
+
+    def wanted_view(self, wanted, record):
+        """The listed items as the diff's after side: a member left out shows what the record holds, so an item
+        listed without it shows no change."""
+        held = self.held(record)
+        return self.shown([dict((name, value if value is not None else held.get(item[self.key], {}).get(name))
+                                for name, value in item.items()) for item in wanted])
+
+    def plan(self, record, wanted, params):
+        """The writes that make ``record`` hold exactly ``wanted``: attaches, re-attaches, then detaches."""
+        held = self.held(record)
+        listed = set(item[self.key] for item in wanted)
+        attach, move, detach = [], [], []
+        for item in wanted:
+            current = held.get(item[self.key])
+            if current is None:
+                attach.append(self.attaching(item, record, params))
+            elif not self.same(item, current):
+                move += [self.detaching(current, record, params, item), self.attaching(item, record, params)]
+        detach = [self.detaching(item, record, params) for key, item in held.items() if key not in listed]
+        return attach + move + detach
+
+    def attaching(self, item, record, params):
+        method, template = self.attach
+        key = item[self.key]
+        return Write("attach", method, template.format(**dict(params, id=record["id"])), self.attach_body(item),
+                     names=[key], locked=record,
+                     done=lambda found: key in self.held(found) and self.same(item, self.held(found)[key]))
+
+    def detaching(self, item, record, params, replacement=None):
+        method, template = self.detach
+        key = item[self.key]
+        return Write("detach", method, template.format(**dict(params, id=record["id"])), self.detach_body(item),
+                     names=[key], locked=record,
+                     done=lambda found: key not in self.held(found) or (replacement is not None
+                                                                          and self.same(replacement, self.held(found)[key])))

@@ -1,0 +1,219 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The flow of a list of resources compared by exact name (``config`` with the states of Ansible's network
+resource modules: merged, replaced, overridden, deleted, gathered), on the one write core (``_writes``).
+
+This module is internal to the collection: its interface may change at any time.
+
+One listing of every page first; the plan (``plan_list``) is deletes (bulk, at most ``BULK_SIZE`` ids a call),
+then updates, then creates, so a list at its quota converges whenever the end state fits it. ``changed`` and
+``changes`` come from the ledger (what the service accepted or the listing read again confirmed), never from
+the plan, except in check mode, where they tell what would be sent. The settings are ``GcoreResourceModule``'s
+(its table in ``_resource``); the hooks are ``item_body(item)``, ``gathered_item(record)`` (raises ``Refused``
+for a record the module cannot represent) and ``bulk_body(ids)``.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
+BULK_SIZE = 100  # ids in one bulk delete
+
+
+class Plan:
+    """The writes a list needs, by kind: ``deletes`` (records), ``updates`` ((item, record, changes)), ``creates``
+    (items). ``order()``: deletes, then updates, then creates."""
+
+    def __init__(self, deletes=(), updates=(), creates=()):
+        self.deletes = list(deletes)
+        self.updates = list(updates)
+        self.creates = list(creates)
+
+    def __bool__(self):
+        return bool(self.deletes or self.updates or self.creates)
+
+    def changes(self):
+        return {"created": sorted(item["name"] for item in self.creates),
+                "updated": sorted(item["name"] for item, _record, _changes in self.updates),
+                "deleted": sorted(str(record.get("name")) for record in self.deletes),
+                "deleted_ids": sorted((record.get("id") for record in self.deletes), key=str)}
+
+
+def by_name(records):
+    """``{name: [records]}`` in one pass."""
+    found = {}
+    for record in records:
+        found.setdefault(record.get("name"), []).append(record)
+    return found
+
+
+def plan_list(held, wanted, state, compare):
+    """The plan that makes ``held`` (records) what ``wanted`` (items) asks under ``state``.
+
+    ``compare(item, record)``: the changes an existing record needs (``{}``: none). Linear in both lists."""
+    held_names = by_name(held)
+    if state == "deleted":
+        names = dict.fromkeys(item["name"] for item in wanted)
+        return Plan(deletes=[record for name in names for record in held_names.get(name, [])])
+    plan = Plan()
+    for item in wanted:
+        records = held_names.get(item["name"])
+        if not records:
+            plan.creates.append(item)
+            continue
+        changes = compare(item, records[0])
+        if changes:
+            plan.updates.append((item, records[0], changes))
+    if state == "overridden":
+        names = set(item["name"] for item in wanted)
+        plan.deletes = [record for record in held if record.get("name") not in names]
+    return plan
+
+
+def check_names(items, option="config"):
+    """Two items with one name fail naming both indices and the name; returns warnings for names with leading or
+    trailing whitespace (a different name to the service)."""
+    first, twice, warnings = {}, [], []
+    for index, item in enumerate(items):
+        name = item["name"]
+        if name in first:
+            twice.append("%s[%s] and %s[%s] are both named %r" % (option, first[name], option, index, name))
+        else:
+            first[name] = index
+        if isinstance(name, str) and name != name.strip():
+            warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
+                            "name than %r" % (option, index, name, name.strip()))
+    if twice:
+        raise ValidationError("%s: each item must have its own name; %s" % (option, "; ".join(twice)))
+    return warnings
+
+
+class GcoreResourceList(GcoreResourceModule):
+    """The flow of a list of resources; a subclass is a declaration (settings: ``_resource``'s table)."""
+
+    def item_body(self, item):
+        """The create body of one ``config`` item."""
+        raise NotImplementedError
+
+    def gathered_item(self, record):
+        """One record in the ``config`` shape; raises Refused when the module cannot represent it."""
+        raise NotImplementedError
+
+    def bulk_body(self, ids):
+        raise NotImplementedError
+
+    def compare(self, item, record):  # pylint: disable=arguments-renamed
+        return differences(self.members, record, item, replace=self.params["state"] in ("replaced", "overridden"))
+
+    def run(self):
+        """merged / replaced / overridden / deleted / gathered over one listing of every page."""
+        self.start_ledger()
+        state = self.params["state"]
+        wanted = [dict(item) for item in self.params["config"] or []]
+        for warning in check_names(wanted):
+            self.module.warn(warning)
+        held = list(self.listing())
+        if state == "gathered":
+            return {"gathered": [self.gathered_item(record) for record in held], self.result_key: held}
+        if state != "deleted":
+            names = set(item["name"] for item in wanted)
+            clashes = [(name, records) for name, records in sorted(by_name(held).items(), key=lambda pair: str(pair[0]))
+                       if name in names and len(records) > 1]
+            if clashes:
+                raise Refused("; ".join(self.named(name, records) for name, records in clashes)
+                              + "; config identifies a %s by its name: rename or delete all but one" % self.noun)
+        plan = plan_list(held, wanted, state, self.compare)
+        index = dict((item["name"], position) for position, item in enumerate(wanted))
+        for item in plan.creates:
+            missing = [option for option in self.required_to_create if item.get(option) is None]
+            if missing:
+                raise ValidationError("config[%d]: %s required to create the %s %r (no %s of %s has that name)" % (
+                    index[item["name"]], " and ".join(missing), self.noun, item["name"], self.noun, self.where()))
+        self.result["diff"] = self.diff(plan)
+        self.result["changes"] = plan.changes()
+        self.result["changed"] = bool(plan)
+        if not plan or self.check_mode:
+            return {self.result_key: held}
+        self.apply(self.writes(plan, held), lambda: list(self.listing()))
+        self.result["changes"] = self.ledger.changes()
+        self.result["changed"] = bool(self.ledger)
+        return {self.result_key: list(self.listing())}
+
+    def diff(self, plan):
+        """``{before: {name: rule}, after: {name: rule}}`` of the rules that change (a created rule is absent from
+        before, a deleted one from after); a name several deleted rules hold is shown once per rule, with its id."""
+        before, after = {}, {}
+        names = by_name(plan.deletes)
+        for record in plan.deletes:
+            name = record.get("name")
+            before[name if len(names[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = view(self.members, record)
+        for item, record, changes in plan.updates:
+            before[item["name"]] = view(self.members, record)
+            after[item["name"]] = dict(view(self.members, record), **changes)
+        for item in plan.creates:
+            after[item["name"]] = created_view(self.members, item)
+        return {"before": before, "after": after}
+
+    def writes(self, plan, held):
+        """The plan as writes, in order: deletes (bulk), then updates, then creates."""
+        held_ids = set(record.get("id") for record in held)
+        writes = []
+        for start in range(0, len(plan.deletes), BULK_SIZE):
+            records = plan.deletes[start:start + BULK_SIZE]
+            ids = [record["id"] for record in records]
+            writes.append(Write("delete", "POST", self.path("bulk_delete"), self.bulk_body(ids),
+                                names=[record.get("name") for record in records], ids=ids, done=self.all_gone(ids)))
+        for item, record, changes in plan.updates:
+            writes.append(Write("update", self.update_method, self.path("item", record["id"]), self.update_body(changes, record),
+                                ok=self.update_ok, names=[item["name"]], done=self.updated(item, record["id"])))
+        for item in plan.creates:
+            writes.append(Write("create", self.create_method, self.path("list"), self.item_body(item), ok=self.create_ok,
+                                names=[item["name"]], done=self.created(item["name"], held_ids)))
+        return writes
+
+    def all_gone(self, ids):
+        return lambda listing: not set(ids) & set(record.get("id") for record in listing)
+
+    def updated(self, item, ident):
+        def done(listing):
+            record = next((record for record in listing if record.get("id") == ident), None)
+            return record is not None and not self.compare(item, record)
+        return done
+
+    def created(self, name, held_ids):
+        return lambda listing: any(record.get("name") == name and record.get("id") not in held_ids for record in listing)
+
+    def apply(self, plan, reread):
+        for write in plan:
+            try:
+                self.attempt(write, reread)
+            except ApiError as exc:
+                if write.kind != "delete" or not self.gone(exc):
+                    raise
+                self.delete_left(write)
+
+    def delete_left(self, write):
+        """A bulk delete answered 404: some of its ids were gone already. What is left of them is deleted one by one
+        (a 404 there: gone too)."""
+        wanted = dict(zip(write.ids, write.names))
+        for record in self.listing():
+            if record.get("id") in wanted:
+                one = Write("delete", "DELETE", self.path("item", record["id"]), ok=self.delete_ok,
+                            names=[wanted[record["id"]]], ids=[record["id"]], done=self.all_gone([record["id"]]))
+                try:
+                    self.attempt(one, lambda: list(self.listing()))
+                except ApiError as exc:
+                    if not self.gone(exc):
+                        raise
+
+    def outcome(self, msg, error):
+        if not self.check_mode and getattr(self, "ledger", None) is not None and "changes" in self.result:
+            self.result["changes"] = self.ledger.changes()
+        return super().outcome(msg, error)
