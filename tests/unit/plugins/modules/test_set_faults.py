@@ -1,0 +1,131 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fault matrix of every set: for each write position of a plan (create, PATCH, bulk delete, attach, detach)
+and each fault kind (a 500 after the service applied the write, a connection dropped after it applied it, a clear
+rejection that applied nothing), the run reports the truth (``changed``, ``changes``), sends no write twice, and a
+re-run converges with no write left. The cases are generated from the plans below, not written by hand.
+
+The modules run in-process (their ``main``) against the real simulator over HTTP (the ``server`` fixture)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections import Counter
+from unittest import mock
+
+import pytest
+from ansible.module_utils.common import warnings
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.gcore.platform.plugins.modules import router, waap_custom_rules, waap_firewall_rules
+
+DOMAIN = 1006  # the simulator's domain without rules
+ROUTER = "e1a7c0de-0000-4000-8000-000000000001"  # legacy-router, attached to subnet ...b01
+S1, S2 = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"
+ROUTERS = "/cloud/v1/routers/1/76/%s" % ROUTER
+
+# A fault kind: the fault added for the write, whether the service applies the write, and whether the run fails.
+FAULTS = {
+    "500 after applying": (dict(status=500, applied=True), True),
+    "dropped after applying": (dict(drop=True, applied=True), True),
+    "rejected": (dict(status=403), False),
+}
+
+
+def rule(name, ip):
+    return {"name": name, "enabled": True, "action": {"block": {}}, "conditions": [{"ip": {"ip_address": ip}}]}
+
+
+def custom(name, extension):
+    return {"name": name, "enabled": True, "action": {"block": {}}, "conditions": [{"file_extension": {"file_extension": [extension]}}]}
+
+
+# A plan: the module, its arguments, how to seed the simulator, the writes in the order they are sent
+# (kind, method, path regex, the names ``changes`` reports for it) and the result member holding ``changes``.
+PLANS = {
+    "waap_custom_rules": dict(
+        module=waap_custom_rules.WaapCustomRules,
+        seed=lambda sim: sim.custom_rules.__setitem__(DOMAIN, [dict(custom("old", "exe"), id=1), dict(custom("keep", "pdf"), id=2)]),
+        args={"domain_id": DOMAIN, "state": "overridden", "config": [custom("keep", "doc"), custom("new", "zip")]},
+        writes=[("deleted", "POST", r"/custom-rules/bulk_delete$", "old"), ("updated", "PATCH", r"/custom-rules/2$", "keep"),
+                ("created", "POST", r"/custom-rules$", "new")]),
+    "waap_firewall_rules": dict(
+        module=waap_firewall_rules.WaapFirewallRules,
+        seed=lambda sim: seed_firewall(sim),
+        args={"domain_id": DOMAIN, "state": "overridden", "config": [rule("keep", "192.0.2.2"), rule("new", "192.0.2.3")]},
+        writes=[("deleted", "POST", r"/firewall-rules/bulk_delete$", "old"), ("updated", "PATCH", r"/firewall-rules/\d+$", "keep"),
+                ("created", "POST", r"/firewall-rules$", "new")]),
+    "router interfaces": dict(
+        module=router.Router,
+        seed=lambda sim: None,
+        args={"id": ROUTER, "project_id": 1, "region_id": 76, "interfaces": [{"subnet_id": S2}]},
+        writes=[("attached", "POST", ROUTERS + "/attach$", S2), ("detached", "POST", ROUTERS + "/detach$", S1)]),
+}
+
+
+def seed_firewall(sim):
+    sim.firewall_rules = [r for r in sim.firewall_rules if r["domain"]["id"] != DOMAIN] + [
+        dict(rule("old", "192.0.2.1"), id=90001, domain={"id": DOMAIN}), dict(rule("keep", "192.0.2.9"), id=90002, domain={"id": DOMAIN})]
+
+
+def run(server, module, args):
+    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
+    args = dict(copy.deepcopy(args), api_key=server.api_key, api_url=server.url, api_retries=1, _ansible_diff=True)
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
+        with pytest.raises(SystemExit):
+            module.main()
+    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+
+
+def writes(server):
+    return [(entry["method"], entry["path"]) for entry in server.writes()]
+
+
+def cases():
+    for plan, spec in PLANS.items():
+        for position in range(len(spec["writes"])):
+            for fault in FAULTS:
+                yield pytest.param(plan, position, fault, id="%s-%s-%s" % (plan, spec["writes"][position][0], fault))
+
+
+@pytest.mark.parametrize("plan, position, fault", list(cases()))
+def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+    spec = PLANS[plan]
+    server.reset()
+    spec["seed"](server)
+    kind, method, path, name = spec["writes"][position]
+    extra, applied = FAULTS[fault]
+    server.add_fault(method=method, path=path, **extra)
+    result = run(server, spec["module"], spec["args"])
+    sent = writes(server)
+    assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
+    expected = [(m, p) for _k, m, p, _n in spec["writes"]]
+    assert len(sent) == (len(expected) if applied else position + 1), sent
+    for (m, pattern), (sent_method, sent_path) in zip(expected, sent):
+        assert m == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
+    done = spec["writes"] if applied else spec["writes"][:position]
+    if applied:
+        assert not result.get("failed"), result["msg"]
+        assert result["changed"] is True
+        assert "shows the change was applied, so it was not sent again" in json.dumps(result.get("warnings")), result
+    else:
+        assert result["failed"] is True and "HTTP 403" in result["msg"]
+        assert result["changed"] is (position > 0), "changed means sent"
+        assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
+    if "changes" in result or plan != "router interfaces":
+        changes = result["changes"]
+        for key in ("created", "updated", "deleted"):
+            assert changes[key] == sorted(n for k, _m, _p, n in done if k == key), (key, changes)
+        assert len(changes["deleted_ids"]) == len(changes["deleted"])
+    # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
+    server.log = []
+    again = run(server, spec["module"], spec["args"])
+    assert not again.get("failed"), again.get("msg")
+    assert again["changed"] is (not applied)
+    assert len(writes(server)) == (0 if applied else len(expected) - position)
+    server.log = []
+    third = run(server, spec["module"], spec["args"])
+    assert third["changed"] is False and writes(server) == []
