@@ -163,6 +163,8 @@ def validate_condition(option, condition, kinds=None):
     require(len(given) == 1, option, "exactly one condition kind must be set (%s); kinds are %s"
             % (_given(given), ", ".join(kinds or CONDITION_KINDS)))
     kind = given[0]
+    require(kind in (kinds or CONDITION_KINDS), option, "%s is not a condition kind this module knows; kinds are %s"
+            % (kind, ", ".join(kinds or CONDITION_KINDS)))
     members = condition[kind]
     for name, member in CONDITION_KINDS[kind].items():
         _check_member("%s.%s.%s" % (option, kind, name), members.get(name), member)
