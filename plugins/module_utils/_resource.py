@@ -18,6 +18,10 @@ without a user, no setting missing from it):
 =====================  =========================================================================================
 setting                meaning
 =====================  =========================================================================================
+argument_spec          the module's own options (``GcoreModule``; the common ones are added)
+cloud                  the module has ``project_id`` and ``region_id`` (``GcoreModule``)
+waits                  the module has ``wait`` and ``wait_timeout`` (``GcoreModule``)
+module_kwargs          more AnsibleModule arguments, such as ``required_if`` (``GcoreModule``)
 noun                   what the resource is called in messages ("custom rule")
 title                  the noun at the start of a sentence (default: the noun capitalised)
 result_key             the result member holding the record (``router``) or the list (``custom_rules``)
@@ -42,6 +46,8 @@ delete_returns         the result after a delete: None, "before" (the record) or
 asynchronous           writes answer ``{tasks}``, polled through the run's one ``TaskWaiter``
 created_key            the finished create task's ``created_resources`` member holding the new id
 lock                   the record member naming the task that locks it (writes wait; a 409 is sent again)
+collection             the rules' path segment, ``custom-rules`` or ``firewall-rules`` (``WaapRuleSet``)
+firewall               the rules are a domain's firewall rules: their fields and conditions (``WaapRuleSet``)
 =====================  =========================================================================================
 
 Hooks (pure: no requests): ``exists(record)``, ``gone(error)``, ``returned(record)``, ``create_body()``,

@@ -25,6 +25,7 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 
 KINDS = ("delete", "update", "create", "attach", "detach")
+CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # what ``send`` answers when the resource went away while a delete waited for its lock
 
 
@@ -91,8 +92,6 @@ class Writer:
     A flow provides ``client``, ``module``, ``params``, ``tasks`` and the ``lock`` setting; ``send`` a 409
     (locked) waits for the lock through ``wait_unlocked`` (the single-resource flow has it)."""
 
-    conflict_resends = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
-
     def start_ledger(self):
         self.ledger = Ledger()
 
@@ -102,7 +101,7 @@ class Writer:
         Every write the service accepts is recorded: from then on ``changed`` is true, whatever fails later."""
         deadline = None
         lock = getattr(self, "lock", None)
-        resends = min(self.conflict_resends, self.params["api_retries"]) if write.locked is not None and lock else 0
+        resends = min(CONFLICT_RESENDS, self.params["api_retries"]) if write.locked is not None and lock else 0
         for attempt in range(resends + 1):
             try:
                 answer = self.client.request(write.method, write.path, json=write.body, ok=write.ok)

@@ -147,3 +147,49 @@ def test_role_item_options_agree_with_the_module_options(role, option):
     entry = _role_option(role, option)
     assert entry["type"] == "list" and entry["elements"] == "dict"
     _role_agrees(entry.get("options") or {}, _module_spec(ROLE_ITEMS[(role, option)]), "%s.%s[]" % (role, option))
+
+
+# ---- the settings of the flow: one table, each with a user -----------------------------------
+
+def _settings_table():
+    from ansible_collections.gcore.platform.plugins.module_utils import _resource  # pylint: disable=import-outside-toplevel
+    rows = _resource.__doc__.split("setting                meaning")[1].split("\n\n")[0].splitlines()
+    return [row.split()[0] for row in rows if row and not row.startswith(("=", " "))]
+
+
+def _declared(cls):
+    return set(name for name, value in vars(cls).items() if not name.startswith("_") and not callable(value)
+               and not isinstance(value, (classmethod, staticmethod, property)))
+
+
+def _users():
+    """{setting: [classes of the collection that set it in their body]} (the flow's own classes left out)."""
+    import ast  # pylint: disable=import-outside-toplevel
+    users = {}
+    bases = {"GcoreModule", "GcoreResourceModule", "GcoreResourceList", "Writer", "_AnsibleModule"}
+    for path in sorted((ROOT / "plugins" / "modules").glob("*.py")) + sorted((ROOT / "plugins" / "module_utils").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.name not in bases:
+                for statement in node.body:
+                    targets = statement.targets if isinstance(statement, ast.Assign) else []
+                    for target in targets:
+                        for name in target.elts if isinstance(target, ast.Tuple) else [target]:
+                            if isinstance(name, ast.Name):
+                                users.setdefault(name.id, []).append(node.name)
+                    if isinstance(statement, ast.FunctionDef) and statement.name == "paths":
+                        users.setdefault("paths", []).append(node.name)
+    return users
+
+
+def test_every_setting_of_the_flow_is_in_the_one_table_and_has_a_user():
+    from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils._resource_list import GcoreResourceList  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet  # pylint: disable=import-outside-toplevel
+    table = _settings_table()
+    assert len(table) == len(set(table)), "a setting documented twice"
+    declared = _declared(GcoreModule) | _declared(GcoreResourceModule) | _declared(GcoreResourceList)
+    declared |= _declared(WaapRuleSet)  # its own settings; the others it sets are the flow's
+    assert sorted(declared) == sorted(table), "every setting in the table of _resource, and only settings"
+    users = _users()
+    assert [name for name in table if not users.get(name)] == [], "a setting without a user"
