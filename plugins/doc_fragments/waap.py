@@ -37,7 +37,7 @@ options:
         (O(config[].action) and O(config[].conditions) left out, and a block action's members left out, are not managed).
       - V(overridden) is V(replaced), and every rule of the domain not in O(config) is deleted;
         O(config=[]) deletes every rule of the domain.
-      - V(deleted) deletes the rules named in O(config).
+      - V(deleted) deletes the rules named in O(config); a name that several rules of the domain hold deletes all of them.
       - V(gathered) only reads, and returns RV(gathered) - the domain's rules in the shape of O(config). Given back as
         O(config) with O(state=overridden), it changes nothing and sends no write.
     type: str
@@ -47,16 +47,22 @@ notes:
   - The domain's rules are read once (every page, 100 rules a page); only the differences are sent. A run with nothing
     to change sends only that listing.
   - Rules are identified by their exact name (the service's name filter is not used). Two items of O(config) with one
-    name fail validation; two rules of the domain with a name that O(config) uses fail, listing their IDs, and
-    nothing is sent.
-  - A missing rule is created with one C(POST) (HTTP 201); O(config[].action) and O(config[].conditions) are then
-    required (checked after the listing, before any write). An existing rule that differs gets one C(PATCH) with only
-    the members that differ (HTTP 204). Deletions go through C(POST .../bulk_delete), at most 100 IDs a call. After
-    a write the rules are listed once more for the result.
-  - After an ambiguous failure of a create (no answer, or a 5xx), the listing is read again before anything else is
-    sent for that rule, so a rule is never created twice.
+    name fail validation naming both items (C(config[0]) and C(config[2])) and the name; two rules of the domain with a
+    name that O(config) uses fail, listing their IDs, and nothing is sent (except with O(state=deleted)). A name with
+    leading or trailing whitespace gets a warning naming the item - it is another name to the service.
+  - The writes go in this order - deletions through C(POST .../bulk_delete) (HTTP 204, at most 100 IDs a call), then
+    updates (one C(PATCH) each with only the members that differ, HTTP 204), then creates (one C(POST) each, HTTP 201;
+    O(config[].action) and O(config[].conditions) are then required, checked after the listing, before any write) -
+    so a domain at its plan's rule limit converges whenever the end state fits the limit. After a write the rules are
+    listed once more for the result.
+  - After an ambiguous failure of any write (a 5xx, a timeout or a dropped connection), the listing is read again and
+    the write is never sent twice; when the listing shows it took effect, the run goes on, reports it in RV(changes)
+    with C(changed=true) and warns. RV(changes) lists only what the service accepted or the listing confirmed, after a
+    failure too; a clear rejection (such as HTTP 400, 403 or 404) fails and names the writes accepted before it.
   - Every documented limit of every item is checked before the first request; errors name the item, for example
-    C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422.
+    C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422. Validation is
+    never stricter than the service for values it returns, so RV(gathered) is always valid O(config); a rule the module
+    cannot represent fails O(state=gathered) naming the rule.
 """
 
     # The filters of the WAAP rule listings (waap_custom_rule_info, firewall_rules_info); each module gives the

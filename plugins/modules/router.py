@@ -37,7 +37,7 @@ options:
     default: present
   id:
     description:
-      - ID (UUID) of the router.
+      - ID (UUID) of the router, in any letter case (sent lower-case).
       - When given, the router is found by this ID and O(name) is its desired name.
       - With O(state=present), a router ID that does not exist fails the module (an ID cannot be created).
       - One of O(id) and O(name) is required.
@@ -109,7 +109,12 @@ options:
       - A listed subnet the router is not attached to is attached; an attached subnet that is not listed is detached.
         V([]) detaches every subnet; leaving the option out keeps the router's subnets as they are.
       - The attached subnets are read from the router's C(interfaces[].ip_assignments[].subnet_id). Order does not count.
-      - Each subnet may be listed only once.
+      - Each subnet may be listed only once (subnet IDs compare case-insensitively and are sent lower-case).
+      - New subnets are attached first, then each subnet whose O(interfaces[].ip_address) changes is detached and
+        attached again, then the subnets not listed are detached; so a failed attach (an unknown subnet, HTTP 404, or an
+        address outside the subnet, HTTP 400) leaves every subnet that was attached still attached.
+      - After an ambiguous failure of an attach or a detach (a 5xx, a timeout or a dropped connection) the router is read
+        again and the request is never sent twice; when the router shows it took effect, the module goes on and warns.
       - When a new router is created, the subnets without O(interfaces[].ip_address) are part of the create request;
         the others are attached once the router exists, so such a create needs O(wait=true) (with O(wait=false) the
         module fails before sending anything).
@@ -123,7 +128,8 @@ options:
         required: true
       ip_address:
         description:
-          - IPv4 or IPv6 address of the router in the subnet.
+          - IPv4 or IPv6 address of the router in the subnet; an IPv4-mapped IPv6 address is sent in its dotted form
+            (V(::ffff:10.0.0.1)).
           - When not given, the service picks one, and whatever address the router has in the subnet is accepted.
           - When given and the router is attached to the subnet with another address, the subnet is detached and
             attached again with this one.
@@ -311,7 +317,8 @@ diff:
     - When the platform chooses the external network (V(default)) for a new router, C(network_id) is V(null) in
       C(after).
     - When O(interfaces) is given, C(interfaces) is the list of C({subnet_id, ip_address}) sorted by C(subnet_id),
-      in C(before) as the router has them and in C(after) as listed (C(ip_address) V(null) when not given).
+      in C(before) as the router has them and in C(after) as listed (a subnet listed without C(ip_address) shows the
+      address the router has in it, so it shows no change; V(null) for a subnet not attached yet).
   returned: always
   type: dict
   sample:
@@ -336,7 +343,7 @@ diff:
         enable_snat: true
       interfaces:
         - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
-          ip_address: null
+          ip_address: 192.168.10.1
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import (

@@ -97,25 +97,33 @@ custom_rules:
       conditions:
         - header_exists: {header: X-App-Version, negation: false}
 changes:
-  description: The names of the rules created, updated and deleted (in check mode, that would be), each list sorted.
+  description:
+    - What the run did, by rule name - only the writes the service accepted, or that the listing read afterwards
+      showed took effect (after a failure too); a write that failed and those never sent are not in it.
+    - In check mode, what would be sent.
   returned: when O(state) is not V(gathered)
   type: dict
   contains:
     created:
-      description: Names of the rules created.
+      description: Names of the rules created, sorted.
       type: list
       elements: str
       sample: [Tag mobile app clients]
     updated:
-      description: Names of the rules updated.
+      description: Names of the rules updated, sorted.
       type: list
       elements: str
       sample: []
     deleted:
-      description: Names of the rules deleted.
+      description: Names of the rules deleted, sorted; a name is listed once per rule deleted (several rules may hold it).
       type: list
       elements: str
       sample: [Old rule]
+    deleted_ids:
+      description: IDs of the rules deleted, sorted.
+      type: list
+      elements: int
+      sample: [7004]
 gathered:
   description:
     - The domain's rules in the shape of O(config), in the service's order - no IDs, every member the service returns
@@ -131,14 +139,18 @@ gathered:
         - ip_range: {lower_bound: 192.0.2.0, upper_bound: 192.0.2.255, negation: false}
 diff:
   description:
-    - The rules that change, as they are (C(before)) and as they will be (C(after)), each list sorted by name.
-      A created rule is only in C(after), a deleted one only in C(before).
+    - The rules that change, as mappings from rule name to rule - C(before) as they are, C(after) as they will be; a
+      created rule is absent from C(before), a deleted one from C(after), an unchanged one from both.
+    - Ansible's stdout callbacks render these mappings with C(--diff).
+    - When several deleted rules hold one name, each is keyed C(name (id N)).
   returned: when O(state) is not V(gathered)
   type: dict
   sample:
-    before: [{name: Old rule, description: "", enabled: true, action: {allow: {}}, conditions: []}]
-    after: [{name: Tag mobile app clients, description: "Requests that carry the app's version header", enabled: true,
-             action: {tag: {tags: [mobile-app]}}, conditions: [{header_exists: {header: X-App-Version, negation: false}}]}]
+    before:
+      Old rule: {name: Old rule, description: "", enabled: true, action: {block: {}}, conditions: [{url: {url: /old, match_type: Contains, negation: false}}]}
+    after:
+      Tag mobile app clients: {name: Tag mobile app clients, description: "Requests that carry the app's version header", enabled: true,
+        action: {tag: {tags: [mobile-app]}}, conditions: [{header_exists: {header: X-App-Version, negation: false}}]}
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet

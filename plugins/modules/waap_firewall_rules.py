@@ -113,16 +113,37 @@ firewall_rules:
         - ip: {ip_address: 192.0.2.10, negation: false}
 changes:
   description:
-    - Which rules the run created, updated and deleted (in check mode, would have), by name, in the shape
-      M(gcore.platform.waap_custom_rules) documents in RV(gcore.platform.waap_custom_rules#module:changes) - sorted lists
-      C(created), C(updated) and C(deleted).
+    - What the run did, by rule name - only the writes the service accepted, or that the listing read afterwards
+      showed took effect (after a failure too); a write that failed and those never sent are not in it.
+    - In check mode, what would be sent.
   returned: when O(state) is not V(gathered)
   type: dict
-  sample: {created: [Allow office], updated: [], deleted: [Old rule]}
+  contains:
+    created:
+      description: Names of the rules created, sorted.
+      type: list
+      elements: str
+      sample: [Allow office]
+    updated:
+      description: Names of the rules updated, sorted.
+      type: list
+      elements: str
+      sample: []
+    deleted:
+      description: Names of the rules deleted, sorted; a name is listed once per rule deleted (several rules may hold it).
+      type: list
+      elements: str
+      sample: [Old rule]
+    deleted_ids:
+      description: IDs of the rules deleted, sorted.
+      type: list
+      elements: int
+      sample: [200007]
 gathered:
   description:
-    - Every firewall rule of the domain as an item of O(config), in the service's order, built as
-      RV(gcore.platform.waap_custom_rules#module:gathered) is (no IDs, defaults written out, null members left out).
+    - Every firewall rule of the domain as an item of O(config), in the service's order - no IDs, every member the
+      service returns with its defaults written out, members it returns as null left out.
+    - Given back as O(config) with O(state=overridden) it changes nothing.
   returned: when O(state=gathered)
   type: list
   elements: dict
@@ -134,13 +155,17 @@ gathered:
         - ip_range: {lower_bound: 198.51.100.0, upper_bound: 198.51.100.255, negation: false}
 diff:
   description:
-    - C(before) and C(after) lists of the rules that change, sorted by name, as in
-      RV(gcore.platform.waap_custom_rules#module:diff); a created rule appears only in C(after), a deleted one only in C(before).
+    - The rules that change, as mappings from rule name to rule - C(before) as they are, C(after) as they will be; a
+      created rule is absent from C(before), a deleted one from C(after), an unchanged one from both.
+    - Ansible's stdout callbacks render these mappings with C(--diff).
+    - When several deleted rules hold one name, each is keyed C(name (id N)).
   returned: when O(state) is not V(gathered)
   type: dict
   sample:
-    before: [{name: Old rule, description: "", enabled: true, action: {allow: {}}, conditions: []}]
-    after: [{name: Allow office, enabled: true, action: {allow: {}}, conditions: [{ip: {ip_address: 192.0.2.10, negation: false}}]}]
+    before:
+      Old rule: {name: Old rule, description: "", enabled: true, action: {block: {}}, conditions: [{ip: {ip_address: 192.0.2.99, negation: false}}]}
+    after:
+      Allow office: {name: Allow office, enabled: true, action: {allow: {}}, conditions: [{ip: {ip_address: 192.0.2.10, negation: false}}]}
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
