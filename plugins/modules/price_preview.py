@@ -188,6 +188,7 @@ from decimal import Decimal, InvalidOperation
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
     GcoreModule,
+    Refused,
     ValidationError,
     check_range,
     check_uuid,
@@ -342,11 +343,10 @@ class PricePreview(GcoreModule):
         try:
             price = normalize_price(answer)
         except PriceFormatError as exc:
-            self.module.fail_json(msg="The price preview has a member of an unexpected type: %s" % exc,
-                                  changed=False, price=answer)
+            raise Refused("The price preview has a member of an unexpected type: %s" % exc, price=answer)
         failure = over_budget(price, self.params["max_price_per_month"])
         if failure:
-            self.module.fail_json(msg=failure, changed=False, price=price)
+            raise Refused(failure, price=price)
         return {"price": price}
 
 

@@ -221,6 +221,7 @@ within_limits:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
     GcoreModule,
+    Refused,
     ValidationError,
     check_length,
     check_pattern,
@@ -355,7 +356,7 @@ class QuotaCheck(GcoreModule):
         exceeded = exceeded_bases(quota if isinstance(quota, dict) else {})
         result = dict(quota=quota, exceeded=exceeded, within_limits=not exceeded)
         if exceeded and self.params["fail_on_exceed"]:
-            self.module.fail_json(msg=exceeded_message(resource, exceeded), changed=False, **result)
+            raise Refused(exceeded_message(resource, exceeded), **result)
         return result
 
 
