@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import copy
 import ipaddress
-import math
 import os
 import re
-import uuid
 from urllib.parse import urlsplit
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
@@ -30,6 +28,18 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     REQUESTS_IMPORT_ERROR,
     ApiError,
     Client,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (  # noqa: F401  pylint: disable=unused-import
+    ValidationError,
+    require,
+    check_uuid,
+    canonical_ip,
+    check_number,
+    check_range,
+    check_length,
+    check_pattern,
+    check_not_blank,
+    check_numbers,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError, TaskWaiter
 
@@ -91,86 +101,11 @@ class _AnsibleModule(AnsibleModule):
         super().fail_json(msg=msg, **kwargs)
 
 
-class ValidationError(Exception):
-    """Input that breaks a documented rule; raised before any request is sent."""
-
-
 class Refused(Exception):
     """The flow refuses to go on (for example: several resources have the name); ``extra``: result members."""
     def __init__(self, msg, **extra):
         super().__init__(msg)
         self.extra = extra
-
-
-def require(condition, option, rule):
-    """Fail validation naming the option and the rule unless ``condition`` holds."""
-    if not condition:
-        raise ValidationError("%s: %s" % (option, rule))
-
-
-def check_uuid(option, value):
-    if value is None:
-        return
-    try:
-        uuid.UUID(str(value))
-    except ValueError:
-        raise ValidationError("%s: %r is not a UUID" % (option, value))
-
-
-def canonical_ip(value):
-    """An IP address in one text form: ``ipaddress``'s, except that an IPv4-mapped IPv6 address keeps its dotted
-    tail (``::ffff:10.0.0.1``, the form the service expects, where ``ipaddress`` prints ``::ffff:a00:1``).
-    Raises ValueError for text that is not an address."""
-    address = ipaddress.ip_address(value)
-    if address.version == 6 and address.ipv4_mapped is not None:
-        return "::ffff:%s" % address.ipv4_mapped
-    return str(address)
-
-
-def _bounds(low, high):
-    if low is not None and high is not None:
-        return "%s to %s" % (low, high)
-    return "at least %s" % low if low is not None else "at most %s" % high
-
-
-def check_number(option, value):
-    """A number is a finite int or float, never a boolean (YAML ``yes`` is not 1)."""
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValidationError("%s: %r is not a number (a %s was given)" % (option, value, type(value).__name__))
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValidationError("%s: %r is not a finite number (nan and infinity are refused)" % (option, value))
-
-
-def check_range(option, value, low=None, high=None):
-    if value is None:
-        return
-    check_number(option, value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValidationError("%s: %r is out of range (must be %s)" % (option, value, _bounds(low, high)))
-
-
-def check_length(option, value, low=None, high=None):
-    if value is None:
-        return
-    size = len(value)
-    if (low is not None and size < low) or (high is not None and size > high):
-        raise ValidationError("%s: length %s is out of range (must be %s to %s)" % (option, size, low or 0, high))
-
-
-def check_pattern(option, value, pattern, rule=None, flags=0):
-    """The whole value must match (``re.fullmatch``: a ``$`` in the pattern does not let a trailing newline through)."""
-    if value is None:
-        return
-    if not re.fullmatch(pattern, value, flags):
-        raise ValidationError("%s: %r does not match %s" % (option, value, rule or pattern))
-
-
-def check_not_blank(option, value):
-    """A text that must hold more than whitespace."""
-    if value is not None and value and not value.strip():
-        raise ValidationError("%s: must not be only whitespace" % option)
 
 
 # ---- the common options (CONTRACT section 1) --------------------------------------------------
@@ -240,48 +175,6 @@ def _valid_host(host):
     except ValueError:
         return False
     return bool(re.fullmatch(_HOST_NAME, host))
-
-
-def check_numbers(spec, raw, params, prefix=""):
-    """Every int and float option (nested ones too) holds a real number: not a boolean, not nan or infinity.
-
-    ``raw`` is the task's input (Ansible's float type turns ``true`` into 1.0), ``params`` the converted values.
-    """
-    for name, option in spec.items():
-        kind = option.get("type", "str")
-        given = _lookup(raw, name, option)
-        value = (params or {}).get(name)
-        label = prefix + name
-        if kind in ("int", "float"):
-            if isinstance(given, bool) or isinstance(value, bool):
-                raise ValidationError("%s: a boolean (%s) was given where a number is required" % (label, given))
-            if kind == "float":
-                check_number(label, value)
-        elif kind == "list" and option.get("elements") in ("int", "float") and isinstance(value, list):
-            for index, item in enumerate(value):
-                raw_item = given[index] if isinstance(given, list) and index < len(given) else item
-                if isinstance(raw_item, bool) or isinstance(item, bool):
-                    raise ValidationError("%s[%d]: a boolean (%s) was given where a number is required" % (label, index, raw_item))
-                check_number("%s[%d]" % (label, index), item)
-        elif option.get("options"):
-            if kind == "dict" and isinstance(value, dict):
-                check_numbers(option["options"], given if isinstance(given, dict) else {}, value, label + ".")
-            elif kind == "list" and isinstance(value, list):
-                for index, item in enumerate(value):
-                    raw_item = given[index] if isinstance(given, list) and index < len(given) else {}
-                    if isinstance(item, dict):
-                        check_numbers(option["options"], raw_item if isinstance(raw_item, dict) else {}, item,
-                                      "%s[%d]." % (label, index))
-
-
-def _lookup(raw, name, option):
-    """The value the task gave for an option, under its name or one of its aliases."""
-    if not isinstance(raw, dict):
-        return None
-    for key in [name] + list(option.get("aliases") or []):
-        if key in raw:
-            return raw[key]
-    return None
 
 
 class GcoreModule:
@@ -375,6 +268,10 @@ class GcoreModule:
         except TaskError as exc:
             self.conclude(str(exc), exc, task=exc.task)
         self.conclude()
+
+    def fail(self, msg, **extra):
+        """Stop the run with a failure: raises Refused, which ``execute`` turns into the result (``extra``: members)."""
+        raise Refused(msg, **extra)
 
     def outcome(self, msg, error):
         """The failure message after ``error``; a flow that writes adds what the service accepted (``_writes``)."""
