@@ -101,7 +101,9 @@ class Attachments:
     def detaching(self, item, record, params, replacement=None):
         method, template = self.detach
         key = item[self.key]
+
+        def done(found):
+            held = self.held(found)
+            return key not in held or (replacement is not None and self.same(replacement, held[key]))
         return Write("detach", method, template.format(**dict(params, id=record["id"])), self.detach_body(item),
-                     names=[key], locked=record,
-                     done=lambda found: key not in self.held(found) or (replacement is not None
-                                                                          and self.same(replacement, self.held(found)[key])))
+                     names=[key], locked=record, done=done)

@@ -60,9 +60,16 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, created_view, differences, view  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._members import (  # noqa: F401  pylint: disable=unused-import
+    UNSET,
+    Member,
+    created_view,
+    differences,
+    view,
+)
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write, Writer
+
 
 def _diff_side(shown):
     if shown is None:

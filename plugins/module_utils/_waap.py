@@ -66,6 +66,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap_docs import (
     RULE_ITEM_DOCS,
 )
 
+
 def condition_argument_spec(kinds=None):
     """The Ansible spec of one condition: one optional dict per kind (exactly one is checked later).
 

@@ -69,7 +69,7 @@ CONDITION_KINDS = {
     "file_extension": dict(file_extension=_member("list", True, elements="str", items=(1, 20), item_length=(1, 10),
                                                   # the spec's pattern "[a-z0-9]+$" is unanchored at the start: the service accepts
                                                   # (and returns) ".pdf"; never stricter than the service (the round trip)
-                                                  item_pattern=(r"[\s\S]*[a-z0-9]", "the service's pattern [a-z0-9]+$ (end with a lower-case letter or digit)"))),
+                                                  item_pattern=(r"[\s\S]*[a-z0-9]", "the service's pattern [a-z0-9]+$ (ending with a-z or 0-9)"))),
     "content_type": dict(content_type=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50))),
     "country": dict(country_code=_member("list", True, elements="str", items=(1, 100),
                                          # the spec's "^\w{2}$" also lets "de" or "1_" through; ISO 3166-1 alpha-2 codes are upper case
