@@ -43,6 +43,11 @@ def custom(name, extension):
     return {"name": name, "enabled": True, "action": {"block": {}}, "conditions": [{"file_extension": {"file_extension": [extension]}}]}
 
 
+def seed_firewall(sim):
+    sim.firewall_rules = [r for r in sim.firewall_rules if r["domain"]["id"] != DOMAIN] + [
+        dict(rule("old", "192.0.2.1"), id=90001, domain={"id": DOMAIN}), dict(rule("keep", "192.0.2.9"), id=90002, domain={"id": DOMAIN})]
+
+
 # A plan: the module, its arguments, how to seed the simulator, the writes in the order they are sent
 # (kind, method, path regex, the names ``changes`` reports for it) and the result member holding ``changes``.
 PLANS = {
@@ -54,7 +59,7 @@ PLANS = {
                 ("created", "POST", r"/custom-rules$", "new")]),
     "waap_firewall_rules": dict(
         module=waap_firewall_rules.WaapFirewallRules,
-        seed=lambda sim: seed_firewall(sim),
+        seed=seed_firewall,
         args={"domain_id": DOMAIN, "state": "overridden", "config": [rule("keep", "192.0.2.2"), rule("new", "192.0.2.3")]},
         writes=[("deleted", "POST", r"/firewall-rules/bulk_delete$", "old"), ("updated", "PATCH", r"/firewall-rules/\d+$", "keep"),
                 ("created", "POST", r"/firewall-rules$", "new")]),
@@ -64,11 +69,6 @@ PLANS = {
         args={"id": ROUTER, "project_id": 1, "region_id": 76, "interfaces": [{"subnet_id": S2}]},
         writes=[("attached", "POST", ROUTERS + "/attach$", S2), ("detached", "POST", ROUTERS + "/detach$", S1)]),
 }
-
-
-def seed_firewall(sim):
-    sim.firewall_rules = [r for r in sim.firewall_rules if r["domain"]["id"] != DOMAIN] + [
-        dict(rule("old", "192.0.2.1"), id=90001, domain={"id": DOMAIN}), dict(rule("keep", "192.0.2.9"), id=90002, domain={"id": DOMAIN})]
 
 
 def run(server, module, args):
