@@ -21,7 +21,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import Refuse
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, sorted_ids
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
 BULK_SIZE = 100  # ids in one bulk delete
@@ -43,7 +43,7 @@ class Plan:
         return {"created": sorted(item["name"] for item in self.creates),
                 "updated": sorted(item["name"] for item, _record, _changes in self.updates),
                 "deleted": sorted(str(record.get("name")) for record in self.deletes),
-                "deleted_ids": sorted((record.get("id") for record in self.deletes), key=str)}
+                "deleted_ids": sorted_ids(record.get("id") for record in self.deletes)}
 
 
 def by_name(records):

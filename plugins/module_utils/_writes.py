@@ -29,6 +29,11 @@ CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; n
 GONE = object()  # what ``send`` answers when the resource went away while a delete waited for its lock
 
 
+def sorted_ids(ids):
+    """IDs in order: numbers by value (10 after 9), text by text."""
+    return sorted(ids, key=lambda ident: (type(ident).__name__, ident))
+
+
 def ambiguous(error):
     """Whether the service may have applied a write that failed with ``error`` (no answer, or a 5xx)."""
     return error.status is None or error.status >= 500
@@ -80,7 +85,7 @@ class Ledger:
         names = dict((kind, sorted(str(name) for write in done if write.kind == kind for name in write.names))
                      for kind in ("create", "update", "delete"))
         return {"created": names["create"], "updated": names["update"], "deleted": names["delete"],
-                "deleted_ids": sorted((ident for write in done for ident in write.ids), key=str)}
+                "deleted_ids": sorted_ids(ident for write in done for ident in write.ids)}
 
     def said(self):
         return ", ".join(repr(write) for write in self.writes())

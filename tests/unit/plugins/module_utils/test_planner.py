@@ -118,5 +118,10 @@ def test_the_attachment_plan_attaches_first_and_reaches_the_listed_set():
         assert all(write.done(record) for write in writes if write.kind == "attach"), "the state confirms every attach"
 
 
+def test_deleted_ids_are_in_numeric_order():
+    held = [{"id": ident, "name": "n%d" % ident} for ident in (10, 9, 100)]
+    assert plan_list(held, [], "overridden", None).changes()["deleted_ids"] == [9, 10, 100]
+
+
 def test_an_empty_plan_is_false():
     assert not Plan() and Plan(creates=[{"name": "x"}])
