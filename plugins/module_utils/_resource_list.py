@@ -77,7 +77,7 @@ def plan_list(held, wanted, state, compare):
     return plan
 
 
-def check_names(items, option="config"):
+def check_names(items, noun="item", option="config"):
     """Two items with one name fail naming both indices and the name; returns warnings for names with leading or
     trailing whitespace (a different name to the service)."""
     first, twice, warnings = {}, [], []
@@ -91,7 +91,7 @@ def check_names(items, option="config"):
             warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
                             "name than %r" % (option, index, name, name.strip()))
     if twice:
-        raise ValidationError("%s: each item must have its own name; %s" % (option, "; ".join(twice)))
+        raise ValidationError("%s: each %s must have its own name; %s" % (option, noun, "; ".join(twice)))
     return warnings
 
 
@@ -117,7 +117,7 @@ class GcoreResourceList(GcoreResourceModule):
         self.start_ledger()
         state = self.params["state"]
         wanted = [dict(item) for item in self.params["config"] or []]
-        for warning in check_names(wanted):
+        for warning in check_names(wanted, self.noun):
             self.module.warn(warning)
         held = list(self.listing())
         if state == "gathered":

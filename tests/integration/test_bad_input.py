@@ -126,7 +126,7 @@ CASES = [
     ("waap_custom_rule", rule(conditions=[{"session_request_count": {"request_count": True}}]), "request_count"),
     # issue 11: WAAP patterns and ranges
     ("waap_custom_rule", rule(conditions=[{"country": {"country_code": ["de"]}}]), "country_code"),
-    ("waap_custom_rule", rule(conditions=[{"file_extension": {"file_extension": [".pdf"]}}]), "file_extension"),
+    ("waap_custom_rule", rule(conditions=[{"file_extension": {"file_extension": ["PDF"]}}]), "file_extension"),
     ("waap_custom_rule", rule(conditions=[{"ip_range": {"lower_bound": "192.0.2.9", "upper_bound": "192.0.2.1"}}]), "ip_range"),
     ("waap_custom_rule", rule(conditions=[{"ip_range": {"lower_bound": "192.0.2.1", "upper_bound": "2001:db8::1"}}]), "ip_range"),
     ("waap_custom_rule", rule(name="   "), "name"),
