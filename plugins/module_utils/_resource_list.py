@@ -109,7 +109,8 @@ class GcoreResourceList(GcoreResourceModule):
     def bulk_body(self, ids):
         raise NotImplementedError
 
-    def compare(self, item, record):  # pylint: disable=arguments-renamed
+    def differ(self, item, record):
+        """The changes the existing ``record`` needs to match ``item`` (``{}``: none)."""
         return differences(self.members, record, item, replace=self.params["state"] in ("replaced", "overridden"))
 
     def run(self):
@@ -129,7 +130,7 @@ class GcoreResourceList(GcoreResourceModule):
             if clashes:
                 raise Refused("; ".join(self.named(name, records) for name, records in clashes)
                               + "; config identifies a %s by its name: rename or delete all but one" % self.noun)
-        plan = plan_list(held, wanted, state, self.compare)
+        plan = plan_list(held, wanted, state, self.differ)
         index = dict((item["name"], position) for position, item in enumerate(wanted))
         for item in plan.creates:
             missing = [option for option in self.required_to_create if item.get(option) is None]
@@ -184,7 +185,7 @@ class GcoreResourceList(GcoreResourceModule):
     def updated(self, item, ident):
         def done(listing):
             record = next((record for record in listing if record.get("id") == ident), None)
-            return record is not None and not self.compare(item, record)
+            return record is not None and not self.differ(item, record)
         return done
 
     def created(self, name, held_ids):

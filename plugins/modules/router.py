@@ -353,7 +353,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     check_uuid,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._resource import UNSET, GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import (
     INTERFACES,
     LIST_PAGE_SIZE,
@@ -442,12 +442,10 @@ class Router(GcoreResourceModule):
         return body
 
     def update_body(self, changes, record):
-        gateway = changes.get("external_gateway_info", UNSET)
-        if gateway is None:
-            return changes  # null removes the gateway (API_NOTES section 11 row 8)
-        if gateway is not UNSET:
+        gateway = changes.get("external_gateway_info")
+        if gateway is not None:
             return dict(changes, external_gateway_info=dict(gateway, type="manual"))
-        return changes
+        return changes  # no gateway change, or null: it removes the gateway (API_NOTES section 11 row 8)
 
 
 def main():
