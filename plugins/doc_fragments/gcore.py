@@ -17,8 +17,8 @@ options:
         non-empty printable ASCII without spaces; a key holding a space, a control character (a newline inside it) or a
         non-ASCII character fails validation before any request, and the message shows no part of it.
       - The module never logs or returns the key, and none of its error messages shows it.
-      - For ad hoc commands (C(ansible localhost -m ...)) set E(GCORE_API_KEY) instead of passing C(api_key=...) in C(-a):
-        ansible-core prints the ad hoc arguments when a task fails, and the module's C(no_log) does not reach there.
+      - For ad hoc commands (C(ansible localhost -m ...)) set E(GCORE_API_KEY) instead of passing C(api_key=...) in C(-a).
+        When a task fails, ansible-core prints the ad hoc arguments, and the module's C(no_log) does not reach there.
     type: str
     required: true
   api_url:
