@@ -16,7 +16,9 @@ options:
       - Surrounding whitespace (such as the trailing newline of a key read from a file) is removed. What remains must be
         non-empty printable ASCII without spaces; a key holding a space, a control character (a newline inside it) or a
         non-ASCII character fails validation before any request, and the message shows no part of it.
-      - The key is never logged or returned, and no error message shows it.
+      - The module never logs or returns the key, and none of its error messages shows it.
+      - For ad hoc commands (C(ansible localhost -m ...)) set E(GCORE_API_KEY) instead of passing C(api_key=...) in C(-a).
+        When a task fails, ansible-core prints the ad hoc arguments, and the module's C(no_log) does not reach there.
     type: str
     required: true
   api_url:

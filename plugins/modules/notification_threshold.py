@@ -45,14 +45,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+# Replace 1 by your client (account) ID; the local simulator serves client 1.
 - name: Warn at 90 % of any quota
   gcore.platform.notification_threshold:
-    client_id: 12345
+    client_id: 1
     threshold: 90
 
 - name: Back to the service default (80 %)
   gcore.platform.notification_threshold:
-    client_id: 12345
+    client_id: 1
     state: absent
 """
 

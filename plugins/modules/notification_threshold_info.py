@@ -25,10 +25,11 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: Read the threshold of client 12345
+# Replace 1 by your client (account) ID; the local simulator serves client 1.
+- name: Read the threshold of client 1
   gcore.platform.notification_threshold_info:
     api_key: "{{ gcore_api_key }}"
-    client_id: 12345
+    client_id: 1
   register: result
 
 - name: Show it

@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, TARGETS
-from simulator.resources import routers, storage, thresholds
+from simulator.resources import routers, storage
 
 MODULES_DIR = ROOT / "plugins" / "modules"
 MODULES = sorted(path.stem for path in MODULES_DIR.glob("*.py") if not path.stem.startswith("_"))
@@ -53,7 +53,6 @@ def simulator_values():
         ("subnet_id", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"): subnets[1],
         ("project_id", 1): routers.SEED_PROJECT,
         ("region_id", 76): routers.SEED_REGION,
-        ("client_id", 12345): min(thresholds.SEEDED),
         ("storage_id", 1234): s3[0],
         ("storage_id", 1235): sftp[0],
         ("storage_id", 1236): s3[1],

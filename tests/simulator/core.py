@@ -244,6 +244,20 @@ class Simulator:
         with self.lock:
             self.faults.append(fault)
 
+    def pending_faults(self):
+        """The faults still to fire, in the order they are matched: each as kept (defaults filled) with
+        ``times`` the number of requests it will still answer (``GET /_sim/faults``)."""
+        with self.lock:
+            return [dict(fault) for fault in self.faults if fault["times"] > 0]
+
+    def clear_faults(self):
+        """Drop every pending fault, leaving the rest of the state as it is (``DELETE /_sim/faults``);
+        returns how many were pending."""
+        with self.lock:
+            pending = len(self.pending_faults())
+            self.faults = []
+            return pending
+
     def requests(self, method=None, path=None):
         """The logged API requests, optionally filtered by method and a path regex."""
         with self.lock:
@@ -477,7 +491,11 @@ class Simulator:
             faults = [control.check_fault(fault) for fault in (body if isinstance(body, list) else [body])]
             with self.lock:
                 self.faults.extend(faults)  # all or none
-            return {"faults": len(self.faults)}
+            return {"faults": len(self.pending_faults())}
+        if action == "faults" and method == "GET":
+            return self.pending_faults()
+        if action == "faults" and method == "DELETE":
+            return {"cleared": self.clear_faults()}
         if action == "config" and method == "POST":
             self.configure(**control.check_settings(self.settings, body))
             return self.config

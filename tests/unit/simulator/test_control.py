@@ -139,3 +139,41 @@ def test_configure_and_add_fault_check_in_python_too():
         sim.configure(colour="red")
     with pytest.raises(ValueError, match="regular expression"):
         sim.add_fault(status=503, path="(")
+
+
+def test_pending_faults_are_listed_with_their_remaining_times(sim):
+    assert http(sim, "GET", "/_sim/faults") == (200, [])
+    http(sim, "POST", "/_sim/faults", [{"status": 503, "method": "GET", "path": "notification_threshold", "times": 2},
+                                       {"drop": True, "method": "PUT"}])
+    assert http(sim, "GET", "/cloud/v2/client_quotas/1/notification_threshold")[0] == 503
+    status, pending = http(sim, "GET", "/_sim/faults")
+    assert status == 200
+    assert [(fault["status"], fault["method"], fault["drop"], fault["times"]) for fault in pending] == [(503, "GET", False, 1), (None, "PUT", True, 1)]
+    assert http(sim, "GET", "/cloud/v2/client_quotas/1/notification_threshold")[0] == 503
+    status, pending = http(sim, "GET", "/_sim/faults")
+    assert [fault["method"] for fault in pending] == ["PUT"]  # a spent fault is no longer pending
+    assert http(sim, "POST", "/_sim/faults", {"status": 500})[1] == {"faults": 2}  # the answer counts pending faults
+
+
+def test_clearing_the_faults_keeps_everything_else(sim):
+    http(sim, "POST", "/_sim/config", {"task_delay": 2})
+    assert http(sim, "PUT", "/cloud/v2/client_quotas/1/notification_threshold", {"threshold": 80})[0] == 200
+    log = len(sim.log)
+    http(sim, "POST", "/_sim/faults", [{"status": 503, "times": 3}, {"drop": True, "method": "PUT"}])
+    assert http(sim, "DELETE", "/_sim/faults") == (200, {"cleared": 2})
+    assert http(sim, "GET", "/_sim/faults") == (200, [])
+    assert http(sim, "DELETE", "/_sim/faults") == (200, {"cleared": 0})
+    assert sim.config["task_delay"] == 2 and len(sim.log) == log  # settings and the log are kept
+    status, record = http(sim, "GET", "/cloud/v2/client_quotas/1/notification_threshold")
+    assert status == 200 and record["threshold"] == 80  # no fault fires: they are gone
+
+
+def test_pending_faults_and_clearing_in_python():
+    sim = Simulator()
+    sim.add_fault(status=502, path="/custom-rules$", times=2)
+    pending = sim.pending_faults()
+    assert len(pending) == 1 and pending[0]["times"] == 2 and pending[0]["path"] == "/custom-rules$"
+    pending[0]["times"] = 0  # a copy: changing it changes nothing
+    assert sim.pending_faults()[0]["times"] == 2
+    assert sim.clear_faults() == 1 and sim.pending_faults() == []
+    assert call(sim, "GET", RULES)[0].status == 200
