@@ -157,22 +157,31 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, view
 
 INT64_MAX = 2 ** 63 - 1
-V1_PATH = "/storage/provisioning/v1/storage/{storage_id}"
+V1_PATH = "/storage/provisioning/v1/storage/{id}"
 V4_PATHS = {
-    "s3_compatible": "/storage/v4/object_storages/{storage_id}",
-    "sftp": "/storage/v4/sftp_storages/{storage_id}",
+    "s3_compatible": "/storage/v4/object_storages/{id}",
+    "sftp": "/storage/v4/sftp_storages/{id}",
+}
+V4_LISTS = {
+    "s3_compatible": "/storage/v4/object_storages",
+    "sftp": "/storage/v4/sftp_storages",
 }
 GONE = frozenset(("deleting", "deleted"))
+SETTLING = frozenset(("creating", "updating"))  # a wait goes on while the storage shows one of these
 # Members that hold credentials, at any depth of a storage record (compared case-insensitively).
 CREDENTIAL_MEMBERS = frozenset((
-    "credentials", "s3", "keys", "access_key", "secret_key", "sftp_password", "password", "private_key", "secret", "token",
+    "credentials", "s3", "keys", "access_keys", "access_key", "secret_key", "sftp_password", "password", "private_key",
+    "secret", "token",
 ))
 MISSING_TEXT = re.compile(r"does not exist|not found|no such|already (?:being )?delet", re.IGNORECASE)
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+SFTP_OPTIONS = ("password_mode", "sftp_password", "ssh_key_ids", "server_alias", "expires", "is_http_disabled", "has_custom_config_file")
+SFTP_PASSWORD_LENGTH = (8, 63)
 
 
 def without_credentials(value):
@@ -185,33 +194,154 @@ def without_credentials(value):
     return value
 
 
+def credentials_of(answer):
+    """The one-time secrets a create or PATCH answer carries (S3 ``access_keys``, the SFTP ``password``), or None."""
+    answer = answer if isinstance(answer, dict) else {}
+    if answer.get("access_keys"):
+        return {"access_keys": [dict((key, pair.get(key)) for key in ("access_key", "secret_key")) for pair in answer["access_keys"]]}
+    if answer.get("password"):
+        return {"password": answer["password"]}
+    return None
+
+
 def says_absent(error):
     """A 404, or a 400 whose error says the storage does not exist or is already deleted (v1 documents only 400)."""
     return error.status == 404 or (error.status == 400 and bool(MISSING_TEXT.search(str(error.detail or ""))))
 
 
+def check_text(option, value, empty=False):
+    """A text option: no control characters; not empty or only whitespace unless ``empty``."""
+    if value is None:
+        return
+    require(not CONTROL.search(value), option, "must not hold control characters (such as a newline or a tab)")
+    require(value.strip() or (empty and value == ""), option, "must not be only whitespace" if value else "must not be empty")
+
+
+def fixed(option, member, what):
+    """A member that identifies a storage and cannot change: a storage that differs fails, naming both values."""
+    def want(value, record):
+        if record is not None and record.get(member) != value:
+            raise ValidationError("%s: storage %s has %s %r, not %r; %s (nothing was sent)"
+                                  % (option, record.get("id"), member, record.get(member), value, what))
+        return value
+    return Member(member, option=option, want=want)
+
+
 class Storage(GcoreResourceModule):
     argument_spec = dict(
-        storage_id=dict(type="int", required=True),
-        state=dict(type="str", choices=["absent"], default="absent"),
+        storage_id=dict(type="int"),
+        name=dict(type="str"),
+        state=dict(type="str", choices=["present", "absent"], default="absent"),
         type=dict(type="str", choices=["s3_compatible", "sftp"]),
+        location=dict(type="str"),
+        password_mode=dict(type="str", choices=["auto", "set", "none"]),
+        sftp_password=dict(type="str", no_log=True),
+        update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
+        ssh_key_ids=dict(type="list", elements="int"),
+        server_alias=dict(type="str"),
+        expires=dict(type="str"),
+        is_http_disabled=dict(type="bool"),
+        has_custom_config_file=dict(type="bool"),
+    )
+    waits = True
+    module_kwargs = dict(
+        required_one_of=[("storage_id", "name")],
+        required_if=[("state", "present", ["type"]), ("password_mode", "set", ["sftp_password"])],
     )
 
-    # ---- the resource: read and deleted by ID, on the v4 path of its type or the v1 path ----
+    # ---- the resource: by ID or exact name, on the v4 paths of its type (the v1 path: delete by ID only) ----
     noun = "storage"
     result_key = "storage"
+    scope = "the account"
     id_option = "storage_id"
-    name_option = None
+    name_option = "name"
+    page_size = 100
     delete_returns = "before"  # the result is the record that went
+    create_ok = (201, 200)
 
     def validate(self):
         super().validate()
-        check_range("storage_id", self.params["storage_id"], low=1, high=INT64_MAX)
+        params = self.params
+        check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
+        check_text("name", params["name"])
+        check_text("location", params["location"])
+        check_text("server_alias", params["server_alias"], empty=True)
+        check_text("expires", params["expires"], empty=True)
+        require(params["storage_id"] is not None or params["type"], "type",
+                "required to find a storage by name (the v4 lists are one per type); or give storage_id")
+        present = params["state"] == "present"
+        for option in SFTP_OPTIONS:
+            if params[option] is not None:
+                require(present, option, "only with state=present")
+                require(params["type"] == "sftp", option, "only for type=sftp storages")
+        require(params["location"] is None or present, "location", "only with state=present")
+        if params["sftp_password"] is not None:
+            require(params["password_mode"] == "set", "sftp_password", "only with password_mode=set")
+            check_length("sftp_password", params["sftp_password"], *SFTP_PASSWORD_LENGTH)
+            require(not CONTROL.search(params["sftp_password"]), "sftp_password", "must not hold control characters (the value is not shown)")
+        require(params["update_password"] == "on_create" or params["password_mode"] == "auto", "update_password",
+                "always needs password_mode=auto (the service can only generate a new password, not take a given one)")
+        for index, key_id in enumerate(params["ssh_key_ids"] or []):
+            check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64_MAX)
 
     @property
     def paths(self):
         kind = self.params["type"]
-        return {"item": V4_PATHS[kind] if kind else V1_PATH}
+        return {"item": V4_PATHS[kind] if kind else V1_PATH, "list": V4_LISTS.get(kind)}
+
+    @property
+    def members(self):
+        """What a present storage compares: its name and location (neither can change), and the SFTP settings."""
+        identity = (fixed("name", "name", "a storage cannot be renamed; leave name out or give the storage's own"),
+                    fixed("location", "location_name", "a storage cannot move; delete it and create it in the new location"))
+        if self.params["type"] != "sftp":
+            return identity
+        return identity + (
+            Member("server_alias", read=lambda record: record.get("server_alias") or ""),
+            Member("expires", read=lambda record: record.get("expires") or ""),
+            Member("is_http_disabled"),
+            Member("has_custom_config_file"),
+            Member("ssh_key_ids", read=lambda record: sorted(record.get("ssh_key_ids") or []),
+                   want=lambda value, record: sorted(set(value))),
+            Member("has_password", option="password_mode", read=lambda record: bool(record.get("has_password")),
+                   want=self.want_password, same=self.same_password),
+        )
+
+    @property
+    def required_to_create(self):
+        return ("location", "password_mode") if self.params["type"] == "sftp" else ("location",)
+
+    def want_password(self, mode, record):
+        """Whether the storage should have a password; ``set`` on a storage without one cannot be done by a PATCH."""
+        if mode == "set" and record is not None and not record.get("has_password"):
+            raise ValidationError("password_mode: storage %s has no password, and a given password can only be set when the "
+                                  "storage is created; use password_mode=auto to have one generated (nothing was sent)" % record.get("id"))
+        return mode != "none"
+
+    def same_password(self, desired, current):
+        """update_password=always with password_mode=auto: a new password on every run."""
+        return desired == current and not (self.params["update_password"] == "always" and self.params["password_mode"] == "auto")
+
+    def create_body(self):
+        params = self.params
+        body = {"name": params["name"], "location_name": params["location"]}
+        if params["type"] == "sftp":
+            body["password_mode"] = params["password_mode"]
+            for option in ("sftp_password", "is_http_disabled", "has_custom_config_file"):
+                if params[option] is not None:
+                    body[option] = params[option]
+            for option in ("server_alias", "expires"):  # "" on create: omitted, no alias / no expiry
+                if params[option]:
+                    body[option] = params[option]
+            if params["ssh_key_ids"] is not None:
+                body["ssh_key_ids"] = sorted(set(params["ssh_key_ids"]))
+        return body
+
+    def update_body(self, changes, record):
+        body = dict((member, value) for member, value in changes.items() if member != "has_password")
+        if "has_password" in changes:
+            body["password_mode"] = "auto" if changes["has_password"] else "none"
+        return body
 
     def gone(self, error):
         return says_absent(error)
@@ -220,23 +350,69 @@ class Storage(GcoreResourceModule):
         return record is not None and record.get("provisioning_status") not in GONE
 
     def shown(self, record):
+        if self.params["state"] == "present":
+            return view(self.members, record)
         return without_credentials(record)
 
     def returned(self, record):
         return without_credentials(record) if record is not None and self.exists(record) else None
 
     def report(self, record):
+        self.result["credentials"] = None
         kind = self.params["type"]
-        if kind and record is None:
+        if kind and record is None and self.params["state"] == "absent" and self.params["storage_id"] is not None:
             self.hint_other_kind(kind)
         if not kind:
             self.deprecate_v1(record.get("type") if record else None)
+
+    def task_ids(self, answer):
+        """Every accepted write's answer passes here: its one-time credentials are kept, and a storage being created
+        (or updated) is waited for until it is active.
+
+        ENGINE: the flow has neither a hook for what a write answers (the create's credentials) nor a wait on a status
+        member (it waits on cloud tasks); both are done here, and the create answer is replaced in place by the storage
+        as read once active (the flow returns that answer as the created record)."""
+        ids = super().task_ids(answer)
+        credentials = credentials_of(answer)
+        if credentials and not (self.params["password_mode"] == "set" and "password" in credentials):  # not the user's own
+            self.result["credentials"] = credentials  # kept even if the wait below fails: it cannot be read again
+        if isinstance(answer, dict) and answer.get("provisioning_status") in SETTLING and self.params["wait"]:
+            settled = self.wait_active(answer)
+            answer.clear()
+            answer.update(settled)
+        return ids
+
+    def wait_active(self, record):
+        """Poll the storage until it is active (through the run's one waiter: its clock and intervals); a status that is
+        neither active nor creating/updating, or wait_timeout, fails naming the id and the last status."""
+        timeout = self.params["wait_timeout"]
+        held = [record]
+
+        def active():
+            status = held[0].get("provisioning_status")
+            if status == "active":
+                return True
+            if status not in SETTLING:
+                self.result["storage"] = without_credentials(held[0])
+                self.fail("Storage %s is %s, not active: the service did not finish setting it up" % (held[0].get("id"), status))
+            found = self.read(held[0]["id"])
+            if found is None:
+                self.fail("Storage %s went away while it was %s" % (held[0].get("id"), status))
+            held[0] = found
+            return found.get("provisioning_status") == "active"
+
+        def timed_out():
+            self.result["storage"] = without_credentials(held[0])
+            self.fail("Storage %s is still %s after wait_timeout=%ss" % (held[0].get("id"), held[0].get("provisioning_status"), timeout))
+
+        self.tasks.poll(active, self.tasks.deadline(timeout), timed_out)
+        return held[0]
 
     def hint_other_kind(self, kind):
         """``type`` may be wrong: a storage of the other kind with this ID would be left alone. Say so."""
         other = "sftp" if kind == "s3_compatible" else "s3_compatible"
         try:
-            found = self.client.get(V4_PATHS[other].format(**self.params))
+            found = self.client.get(V4_PATHS[other].format(id=self.params["storage_id"]))
         except ApiError as exc:
             if not says_absent(exc):
                 raise
