@@ -310,7 +310,9 @@ diff:
   type: dict
   contains:
     before:
-      description: The storage as read (its managed members, or without O(state=present) the sanitised record), with C(state=present); only C(state=absent) when there was none.
+      description:
+        - The storage as read (its managed members, or without O(state=present) the sanitised record), with
+          C(state=present); only C(state=absent) when there was none.
       type: dict
       sample: {id: 101, name: 1-media-archive, provisioning_status: ok, state: present}
     after:
@@ -401,7 +403,7 @@ class Storage(GcoreResourceModule):
         password_mode=dict(type="str", choices=["auto", "set", "none"]),
         sftp_password=dict(type="str", no_log=True),
         update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
-        ssh_key_ids=dict(type="list", elements="int"),
+        ssh_key_ids=dict(type="list", elements="int", no_log=False),
         server_alias=dict(type="str"),
         expires=dict(type="str"),
         is_http_disabled=dict(type="bool"),
