@@ -7,21 +7,32 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: storage
-short_description: Delete a Gcore storage (S3-compatible or SFTP), idempotently
+short_description: Create, change and delete Gcore storages (S3-compatible or SFTP), idempotently
 version_added: 0.1.0
 description:
-  - Deletes a Gcore storage and B(all the data in it). The module reads the storage first and deletes it only
-    when it exists; a second run reports no change and sends nothing.
+  - Manages the life of a Gcore storage through the v4 API - C(/storage/v4/object_storages) (S3-compatible) and
+    C(/storage/v4/sftp_storages) (SFTP) - and still deletes one through the deprecated v1 API when O(type) is left out.
+  - O(state) defaults to V(absent) for backward compatibility - a task without O(state) only ever deletes.
+  - "With O(state=present): a storage that does not exist is created (C(POST)) with O(name) and O(location) and, with
+    O(wait=true), waited for until its C(provisioning_status) is V(active). An SFTP storage that exists gets one
+    C(PATCH /storage/v4/sftp_storages/{id}) holding only the members that differ; an S3-compatible storage has no
+    update in the API, so only its O(location) is compared (a different one fails: a storage cannot move)."
+  - B(Credentials are returned once.) The service answers the S3 access keys or the generated SFTP password only to the
+    request that created (or regenerated) them; the module returns them in RV(credentials) on that run, and nowhere else.
+    A module cannot hide what it returns, so set C(no_log=true) on the task, C(register) the result and store the
+    credentials at once (see EXAMPLES).
+  - With O(state=absent) the module deletes the storage and B(all the data in it). It reads the storage first and
+    deletes it only when it exists; a second run reports no change and sends nothing.
   - B(Deletion is permanent.) An S3-compatible storage can be restored by the service for a short time (two weeks)
     after its deletion; an SFTP storage cannot be restored at all. Run with C(--check --diff) first to see which
     storage would go.
   - With O(type) set, the module uses the current v4 API,
     C(GET)/C(DELETE /storage/v4/object_storages/{storage_id}) for V(s3_compatible) or
     C(GET)/C(DELETE /storage/v4/sftp_storages/{storage_id}) for V(sftp).
-  - Without O(type), it uses C(GET)/C(DELETE /storage/provisioning/v1/storage/{storage_id}), an endpoint
-    the service marks as deprecated, and returns a deprecation warning that names the O(type) value
+  - Without O(type) (deletion by O(storage_id) only), it uses C(GET)/C(DELETE /storage/provisioning/v1/storage/{storage_id}),
+    an endpoint the service marks as deprecated, and returns a deprecation warning that names the O(type) value
     to use for the storage. Only this way of calling the module is deprecated, not the module itself.
-  - A storage counts as already absent when the service answers 404, answers 400 with an error saying that
+  - A storage counts as absent when the service answers 404, answers 400 with an error saying that
     it does not exist, or reports a C(provisioning_status) of V(deleting) or V(deleted).
     A 404 on the C(DELETE) itself, or a 400 saying the storage does not exist or is already deleted (someone deleted it
     between the read and the delete), is no change, not a failure.
@@ -31,51 +42,180 @@ author:
 options:
   storage_id:
     description:
-      - ID of the storage.
-      - An integer of at least 1 (the API's storage IDs are 64-bit integers).
+      - ID of the storage, an integer of at least 1 (the API's storage IDs are 64-bit integers).
+      - One of O(storage_id) and O(name) is required. With both, O(storage_id) identifies the storage and O(name) must
+        be its name (a storage cannot be renamed).
+      - A storage cannot be created with a given ID; leave it out to create one by O(name).
     type: int
-    required: true
+  name:
+    description:
+      - Name of the storage, as the user gave it (the v4 C(name), not the C(full_name) with the client ID prefix).
+      - Without O(storage_id), the storage of this O(type) whose name is exactly this one, searched for over every page of
+        the v4 list; two such storages fail the task, listing their IDs. Needs O(type).
+      - Must not be empty or hold control characters.
+    type: str
   state:
     description:
-      - The desired state; V(absent) is the only one, the module deletes storages and never creates them.
+      - V(present) creates the storage or brings it to the options given; V(absent) deletes it.
+      - The default stays V(absent), as in the first versions of this module, which could only delete.
     type: str
-    choices: [absent]
+    choices: [present, absent]
     default: absent
   type:
     description:
-      - The kind of storage, which selects the v4 API used to read and delete it.
-      - V(s3_compatible) uses C(/storage/v4/object_storages/{storage_id}), V(sftp) uses C(/storage/v4/sftp_storages/{storage_id}).
-      - If the storage exists under the other kind, the module changes nothing and warns, naming the right value.
-      - If not set, the deprecated C(/storage/provisioning/v1/storage/{storage_id}) endpoint is used (for either kind)
-        and a deprecation warning is returned. Leaving O(type) out is deprecated and will not be supported from
-        version 1.0.0 of this collection; set it to the storage's type (the C(type) member of RV(storage) when
-        read through the deprecated endpoint).
+      - The kind of storage, which selects the v4 API used.
+      - V(s3_compatible) uses C(/storage/v4/object_storages), V(sftp) uses C(/storage/v4/sftp_storages).
+      - Required with O(state=present) and to find a storage by O(name).
+      - With O(state=absent) and O(storage_id), if the storage exists under the other kind, the module changes nothing
+        and warns, naming the right value.
+      - If not set (O(state=absent) with O(storage_id) only), the deprecated C(/storage/provisioning/v1/storage/{storage_id})
+        endpoint is used (for either kind) and a deprecation warning is returned. Leaving O(type) out is deprecated and
+        will not be supported from version 1.0.0 of this collection; set it to the storage's type (the C(type) member of
+        RV(storage) when read through the deprecated endpoint).
     type: str
     choices: [s3_compatible, sftp]
+  location:
+    description:
+      - The location of the storage, the service's C(location_name) (such as V(s-ed1)); the locations that accept new
+        storages are listed by C(GET /storage/v4/locations).
+      - Required to create. A storage that exists in another location fails the task and nothing is sent - a storage
+        cannot move; delete it and create it in the new location.
+      - Only with O(state=present).
+    type: str
+  wait:
+    description:
+      - After a create (or an SFTP update that the service answers with V(updating)), wait until the storage's
+        C(provisioning_status) is V(active). V(creating) and V(updating) mean wait; any other status fails naming the
+        storage ID and the status.
+      - With V(false) the module returns at once with the storage as the service answered (usually V(creating)).
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - How many seconds to wait when O(wait=true), at least V(1). A storage not active after this time fails the task
+        with its ID and last status; the credentials of a storage just created are still returned in RV(credentials).
+      - The poll interval starts at half a second and grows to a few seconds.
+    type: int
+    default: 600
+  password_mode:
+    description:
+      - SFTP only. How the storage's password is handled. Required to create an SFTP storage.
+      - On create - V(auto) has the service generate one (returned once in RV(credentials)), V(set) uses O(sftp_password),
+        V(none) creates the storage without a password (SSH keys only).
+      - On an existing storage (the record shows only C(has_password)) - V(none) removes its password if it has one
+        (a C(PATCH) with C(password_mode=none)); V(auto) gives a storage without a password a generated one
+        (C(password_mode=auto)); V(set) on a storage without a password fails, because a given password can
+        only be set when the storage is created. A storage that has a password keeps it (see O(update_password)).
+    type: str
+    choices: [auto, set, none]
+  sftp_password:
+    description:
+      - SFTP only. The password to create the storage with, 8 to 63 characters without control characters.
+      - Required with, and only accepted with, O(password_mode=set). Used only when the storage is created (the API
+        cannot change a password to a given one); it is never returned.
+    type: str
+  update_password:
+    description:
+      - SFTP only. V(on_create) (the default) leaves an existing password alone. V(always), only with
+        O(password_mode=auto), regenerates the password on every run (a C(PATCH) with C(password_mode=auto), always a change)
+        and returns the new one in RV(credentials) - a rotation.
+    type: str
+    choices: [on_create, always]
+    default: on_create
+  ssh_key_ids:
+    description:
+      - SFTP only. IDs of the SSH keys (see M(gcore.platform.storage_ssh_key)) linked to the storage, compared as a set;
+        a difference sends the whole list. V([]) unlinks every key. Each ID is at least 1.
+    type: list
+    elements: int
+  server_alias:
+    description:
+      - SFTP only. A custom domain alias of the storage; V("") removes it.
+    type: str
+  expires:
+    description:
+      - SFTP only. When the storage expires, as the service's duration text (such as V(2 years 6 months)); V("") removes
+        the expiry. Compared as text with what the service shows.
+    type: str
+  is_http_disabled:
+    description:
+      - SFTP only. Whether HTTP access is disabled (HTTPS only).
+    type: bool
+  has_custom_config_file:
+    description:
+      - SFTP only. Whether the storage uses a custom configuration file.
+    type: bool
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
 notes:
-  - In check mode the module only reads; it reports whether the storage would be deleted and, with C(--diff),
-    the record that would go.
-  - O(api_retries) never repeats a C(DELETE) whose answer was lost; after such a failure the module reads the storage
-    again and reports it deleted when the service shows it deleted or being deleted.
+  - In check mode the module only reads; it reports whether the storage would be created, changed or deleted and,
+    with C(--diff), how.
+  - O(api_retries) never repeats a write whose answer was lost; after such a failure the module reads the storage
+    again and reports the change when the service shows it applied. The credentials of a create whose answer was
+    lost cannot be read again; regenerate an SFTP password with O(update_password=always).
+  - The SFTP options are accepted only with O(type=sftp) and O(state=present).
+  - Members of a storage record this module does not manage (such as an S3 storage's C(type), V(standard) or V(fast),
+    shown by newer API versions) are returned as the service sends them and never compared.
+seealso:
+  - module: gcore.platform.storage_info
+  - module: gcore.platform.storage_bucket
+  - module: gcore.platform.storage_ssh_key
 """
 
 EXAMPLES = r"""
+- name: Create an S3-compatible storage; the keys are shown only now, so store them at once
+  gcore.platform.storage:
+    state: present
+    type: s3_compatible
+    name: media-prod
+    location: s-ed1
+  register: media
+  no_log: true  # the result holds the secret key
+
+- name: Store the keys at once, in a file only the owner can read (or in a vault or secret manager)
+  ansible.builtin.copy:
+    dest: "{{ credentials_dir | default(playbook_dir) }}/media-prod-keys.json"
+    content: "{{ media.credentials | to_json }}"
+    mode: "0600"
+  no_log: true
+  when: media.credentials is not none
+
+- name: Create an SFTP storage reached with an SSH key only
+  gcore.platform.storage:
+    state: present
+    type: sftp
+    name: partner-drop
+    location: s-darz
+    password_mode: none
+    ssh_key_ids: [11]
+    server_alias: drop.example.com
+    expires: 1 year
+
+- name: Rotate the password of an SFTP storage (a new one on every run)
+  gcore.platform.storage:
+    state: present
+    type: sftp
+    name: partner-drop
+    password_mode: auto
+    update_password: always
+  register: rotated
+  no_log: true
+
 - name: Delete an S3-compatible storage (v4 API)
   gcore.platform.storage:
     storage_id: 1234
     type: s3_compatible
 
-- name: Delete an SFTP storage (v4 API)
+- name: Delete an SFTP storage by name
   gcore.platform.storage:
-    storage_id: 1235
+    state: absent
     type: sftp
+    name: partner-drop
 
 - name: See what would be deleted, without deleting it
   gcore.platform.storage:
-    storage_id: 1234
+    storage_id: 1236
     type: s3_compatible
   check_mode: true
   diff: true
@@ -89,13 +229,13 @@ EXAMPLES = r"""
 RETURN = r"""
 storage:
   description:
-    - The storage as read before it was deleted (or, in check mode, the storage that would be deleted).
+    - The storage as read last (after a create with O(wait=true), as read once active; after a delete, as read before
+      it; in check mode, as read). V(null) when there is none (absent, or not created in check mode).
     - Every credential member is removed, at any depth - C(credentials) (S3 C(access_key)/C(secret_key),
-      C(sftp_password), the C(keys) list), C(s3), C(password), C(secret_key), C(access_key) - so the result never
+      C(sftp_password), the C(keys) list), C(s3), C(access_keys), C(password), C(secret_key), C(access_key) - so it never
       carries a secret. Flags such as C(has_password) and the C(ssh_key_ids) list of an SFTP storage are kept.
     - Without O(type), the v1 record (C(storage_Storage)); with O(type), the v4 record (C(S3StorageListItemV4) or
       C(SFTPStorageItemV4)). The members below are the common ones; the service's other members are returned as sent.
-    - V(null) when the storage was already absent (not found, or C(provisioning_status) V(deleting) or V(deleted)).
   returned: always
   type: dict
   contains:
@@ -107,7 +247,7 @@ storage:
       description:
         - Storage name. The v1 API returns it with the client ID prefix (C(1-media-archive)), v4 as the user gave it.
       type: str
-      sample: 1-media-archive
+      sample: media-archive
     type:
       description: V(s3_compatible) or V(sftp). Only in the v1 record (without O(type)).
       type: str
@@ -116,63 +256,98 @@ storage:
       description: Host name of the storage endpoint.
       type: str
       sample: s-ed1.storage.example.com
+    location_name:
+      description: The location (v4 records; the v1 record calls it C(location)).
+      type: str
+      sample: s-ed1
     provisioning_status:
       description:
-        - Status before the deletion, V(creating), V(updating) or V(ok) (v1) / V(active) (v4).
+        - V(creating), V(updating), V(active) (v4) / V(ok) (v1); a deleted storage is not returned.
       type: str
-      sample: ok
+      sample: active
     created_at:
       description: Creation time.
       type: str
       sample: "2025-08-05T09:17:41Z"
+    has_password:
+      description: SFTP (v4) only. Whether the storage has a password.
+      type: bool
+      sample: false
+    ssh_key_ids:
+      description: SFTP (v4) only. The linked SSH keys.
+      type: list
+      elements: int
+      sample: [11]
   sample:
-    id: 101
-    name: 1-media-archive
-    type: s3_compatible
+    id: 1001
+    name: media-prod
+    full_name: 1-media-prod
     address: s-ed1.storage.example.com
-    location: s-ed1
-    client_id: 1
-    reseller_id: 1
-    created_at: "2025-08-05T09:17:41Z"
-    provisioning_status: ok
-    disable_http: false
-    custom_config_file: false
-    rewrite_rules: {}
+    location_name: s-ed1
+    created_at: "2026-11-23T20:41:02Z"
+    provisioning_status: active
+credentials:
+  description:
+    - The secrets the service answered the write with, only on the run that created them (S3 keys, a generated SFTP
+      password) or regenerated them (O(update_password=always), or O(password_mode=auto) on a storage without a
+      password); also when a later step, such as the wait, failed. V(null) on every other run and in check mode.
+    - For an S3-compatible storage C(access_keys), a list of C(access_key)/C(secret_key) pairs; for an SFTP storage
+      C(password). A password given with O(sftp_password) is not returned.
+    - They cannot be read again. Run the task with C(no_log) and store them at once.
+  returned: always
+  type: dict
+  sample:
+    access_keys:
+      - access_key: 7BHV0E0VPM9MQ01J6VYC
+        secret_key: "(secret)"
 diff:
   description:
-    - With C(--diff), the storage before (the sanitised record, with C(state=present)) and after (C(state=absent)).
-    - Both sides are just C(state=absent) when nothing was (or would be) deleted.
+    - With C(--diff), the storage before and after, with C(state=present) or just C(state=absent).
+    - With O(state=present), the managed members (C(name), C(location_name) and, for SFTP, C(server_alias), C(expires),
+      C(is_http_disabled), C(has_custom_config_file), C(ssh_key_ids), C(has_password)); never a credential.
+    - With O(state=absent), the sanitised record before and C(state=absent) after.
   returned: always
   type: dict
   contains:
     before:
-      description: The storage as read, without credentials, with C(state=present); only C(state=absent) when nothing was deleted.
+      description:
+        - The storage as read (its managed members, or without O(state=present) the sanitised record), with
+          C(state=present); only C(state=absent) when there was none.
       type: dict
       sample: {id: 101, name: 1-media-archive, provisioning_status: ok, state: present}
     after:
-      description: Always just C(state=absent).
+      description: The storage as it is (or would be) after the run; just C(state=absent) after a delete.
       type: dict
       sample: {state: absent}
 """
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, view
 
 INT64_MAX = 2 ** 63 - 1
-V1_PATH = "/storage/provisioning/v1/storage/{storage_id}"
+V1_PATH = "/storage/provisioning/v1/storage/{id}"
 V4_PATHS = {
-    "s3_compatible": "/storage/v4/object_storages/{storage_id}",
-    "sftp": "/storage/v4/sftp_storages/{storage_id}",
+    "s3_compatible": "/storage/v4/object_storages/{id}",
+    "sftp": "/storage/v4/sftp_storages/{id}",
+}
+V4_LISTS = {
+    "s3_compatible": "/storage/v4/object_storages",
+    "sftp": "/storage/v4/sftp_storages",
 }
 GONE = frozenset(("deleting", "deleted"))
+SETTLING = frozenset(("creating", "updating"))  # a wait goes on while the storage shows one of these
 # Members that hold credentials, at any depth of a storage record (compared case-insensitively).
 CREDENTIAL_MEMBERS = frozenset((
-    "credentials", "s3", "keys", "access_key", "secret_key", "sftp_password", "password", "private_key", "secret", "token",
+    "credentials", "s3", "keys", "access_keys", "access_key", "secret_key", "sftp_password", "password", "private_key",
+    "secret", "token",
 ))
 MISSING_TEXT = re.compile(r"does not exist|not found|no such|already (?:being )?delet", re.IGNORECASE)
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+SFTP_OPTIONS = ("password_mode", "sftp_password", "ssh_key_ids", "server_alias", "expires", "is_http_disabled", "has_custom_config_file")
+SFTP_PASSWORD_LENGTH = (8, 63)
 
 
 def without_credentials(value):
@@ -185,33 +360,154 @@ def without_credentials(value):
     return value
 
 
+def credentials_of(answer):
+    """The one-time secrets a create or PATCH answer carries (S3 ``access_keys``, the SFTP ``password``), or None."""
+    answer = answer if isinstance(answer, dict) else {}
+    if answer.get("access_keys"):
+        return {"access_keys": [dict((key, pair.get(key)) for key in ("access_key", "secret_key")) for pair in answer["access_keys"]]}
+    if answer.get("password"):
+        return {"password": answer["password"]}
+    return None
+
+
 def says_absent(error):
     """A 404, or a 400 whose error says the storage does not exist or is already deleted (v1 documents only 400)."""
     return error.status == 404 or (error.status == 400 and bool(MISSING_TEXT.search(str(error.detail or ""))))
 
 
+def check_text(option, value, empty=False):
+    """A text option: no control characters; not empty or only whitespace unless ``empty``."""
+    if value is None:
+        return
+    require(not CONTROL.search(value), option, "must not hold control characters (such as a newline or a tab)")
+    require(value.strip() or (empty and value == ""), option, "must not be only whitespace" if value else "must not be empty")
+
+
+def fixed(option, member, what):
+    """A member that identifies a storage and cannot change: a storage that differs fails, naming both values."""
+    def want(value, record):
+        if record is not None and record.get(member) != value:
+            raise ValidationError("%s: storage %s has %s %r, not %r; %s (nothing was sent)"
+                                  % (option, record.get("id"), member, record.get(member), value, what))
+        return value
+    return Member(member, option=option, want=want)
+
+
 class Storage(GcoreResourceModule):
     argument_spec = dict(
-        storage_id=dict(type="int", required=True),
-        state=dict(type="str", choices=["absent"], default="absent"),
+        storage_id=dict(type="int"),
+        name=dict(type="str"),
+        state=dict(type="str", choices=["present", "absent"], default="absent"),
         type=dict(type="str", choices=["s3_compatible", "sftp"]),
+        location=dict(type="str"),
+        password_mode=dict(type="str", choices=["auto", "set", "none"]),
+        sftp_password=dict(type="str", no_log=True),
+        update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
+        ssh_key_ids=dict(type="list", elements="int", no_log=False),
+        server_alias=dict(type="str"),
+        expires=dict(type="str"),
+        is_http_disabled=dict(type="bool"),
+        has_custom_config_file=dict(type="bool"),
+    )
+    waits = True
+    module_kwargs = dict(
+        required_one_of=[("storage_id", "name")],
+        required_if=[("state", "present", ["type"]), ("password_mode", "set", ["sftp_password"])],
     )
 
-    # ---- the resource: read and deleted by ID, on the v4 path of its type or the v1 path ----
+    # ---- the resource: by ID or exact name, on the v4 paths of its type (the v1 path: delete by ID only) ----
     noun = "storage"
     result_key = "storage"
+    scope = "the account"
     id_option = "storage_id"
-    name_option = None
+    name_option = "name"
+    page_size = 100
     delete_returns = "before"  # the result is the record that went
+    create_ok = (201, 200)
 
     def validate(self):
         super().validate()
-        check_range("storage_id", self.params["storage_id"], low=1, high=INT64_MAX)
+        params = self.params
+        check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
+        check_text("name", params["name"])
+        check_text("location", params["location"])
+        check_text("server_alias", params["server_alias"], empty=True)
+        check_text("expires", params["expires"], empty=True)
+        require(params["storage_id"] is not None or params["type"], "type",
+                "required to find a storage by name (the v4 lists are one per type); or give storage_id")
+        present = params["state"] == "present"
+        for option in SFTP_OPTIONS:
+            if params[option] is not None:
+                require(present, option, "only with state=present")
+                require(params["type"] == "sftp", option, "only for type=sftp storages")
+        require(params["location"] is None or present, "location", "only with state=present")
+        if params["sftp_password"] is not None:
+            require(params["password_mode"] == "set", "sftp_password", "only with password_mode=set")
+            check_length("sftp_password", params["sftp_password"], *SFTP_PASSWORD_LENGTH)
+            require(not CONTROL.search(params["sftp_password"]), "sftp_password", "must not hold control characters (the value is not shown)")
+        require(params["update_password"] == "on_create" or params["password_mode"] == "auto", "update_password",
+                "always needs password_mode=auto (the service can only generate a new password, not take a given one)")
+        for index, key_id in enumerate(params["ssh_key_ids"] or []):
+            check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64_MAX)
 
     @property
     def paths(self):
         kind = self.params["type"]
-        return {"item": V4_PATHS[kind] if kind else V1_PATH}
+        return {"item": V4_PATHS[kind] if kind else V1_PATH, "list": V4_LISTS.get(kind)}
+
+    @property
+    def members(self):
+        """What a present storage compares: its name and location (neither can change), and the SFTP settings."""
+        identity = (fixed("name", "name", "a storage cannot be renamed; leave name out or give the storage's own"),
+                    fixed("location", "location_name", "a storage cannot move; delete it and create it in the new location"))
+        if self.params["type"] != "sftp":
+            return identity
+        return identity + (
+            Member("server_alias", read=lambda record: record.get("server_alias") or ""),
+            Member("expires", read=lambda record: record.get("expires") or ""),
+            Member("is_http_disabled"),
+            Member("has_custom_config_file"),
+            Member("ssh_key_ids", read=lambda record: sorted(record.get("ssh_key_ids") or []),
+                   want=lambda value, record: sorted(set(value))),
+            Member("has_password", option="password_mode", read=lambda record: bool(record.get("has_password")),
+                   want=self.want_password, same=self.same_password),
+        )
+
+    @property
+    def required_to_create(self):
+        return ("location", "password_mode") if self.params["type"] == "sftp" else ("location",)
+
+    def want_password(self, mode, record):
+        """Whether the storage should have a password; ``set`` on a storage without one cannot be done by a PATCH."""
+        if mode == "set" and record is not None and not record.get("has_password"):
+            raise ValidationError("password_mode: storage %s has no password, and a given password can only be set when the "
+                                  "storage is created; use password_mode=auto to have one generated (nothing was sent)" % record.get("id"))
+        return mode != "none"
+
+    def same_password(self, desired, current):
+        """update_password=always with password_mode=auto: a new password on every run."""
+        return desired == current and not (self.params["update_password"] == "always" and self.params["password_mode"] == "auto")
+
+    def create_body(self):
+        params = self.params
+        body = {"name": params["name"], "location_name": params["location"]}
+        if params["type"] == "sftp":
+            body["password_mode"] = params["password_mode"]
+            for option in ("sftp_password", "is_http_disabled", "has_custom_config_file"):
+                if params[option] is not None:
+                    body[option] = params[option]
+            for option in ("server_alias", "expires"):  # "" on create: omitted, no alias / no expiry
+                if params[option]:
+                    body[option] = params[option]
+            if params["ssh_key_ids"] is not None:
+                body["ssh_key_ids"] = sorted(set(params["ssh_key_ids"]))
+        return body
+
+    def update_body(self, changes, record):
+        body = dict((member, value) for member, value in changes.items() if member != "has_password")
+        if "has_password" in changes:
+            body["password_mode"] = "auto" if changes["has_password"] else "none"
+        return body
 
     def gone(self, error):
         return says_absent(error)
@@ -220,23 +516,69 @@ class Storage(GcoreResourceModule):
         return record is not None and record.get("provisioning_status") not in GONE
 
     def shown(self, record):
+        if self.params["state"] == "present":
+            return view(self.members, record)
         return without_credentials(record)
 
     def returned(self, record):
         return without_credentials(record) if record is not None and self.exists(record) else None
 
     def report(self, record):
+        self.result["credentials"] = None
         kind = self.params["type"]
-        if kind and record is None:
+        if kind and record is None and self.params["state"] == "absent" and self.params["storage_id"] is not None:
             self.hint_other_kind(kind)
         if not kind:
             self.deprecate_v1(record.get("type") if record else None)
+
+    def task_ids(self, answer):
+        """Every accepted write's answer passes here: its one-time credentials are kept, and a storage being created
+        (or updated) is waited for until it is active.
+
+        ENGINE: the flow has neither a hook for what a write answers (the create's credentials) nor a wait on a status
+        member (it waits on cloud tasks); both are done here, and the create answer is replaced in place by the storage
+        as read once active (the flow returns that answer as the created record)."""
+        ids = super().task_ids(answer)
+        credentials = credentials_of(answer)
+        if credentials and not (self.params["password_mode"] == "set" and "password" in credentials):  # not the user's own
+            self.result["credentials"] = credentials  # kept even if the wait below fails: it cannot be read again
+        if isinstance(answer, dict) and answer.get("provisioning_status") in SETTLING and self.params["wait"]:
+            settled = self.wait_active(answer)
+            answer.clear()
+            answer.update(settled)
+        return ids
+
+    def wait_active(self, record):
+        """Poll the storage until it is active (through the run's one waiter: its clock and intervals); a status that is
+        neither active nor creating/updating, or wait_timeout, fails naming the id and the last status."""
+        timeout = self.params["wait_timeout"]
+        held = [record]
+
+        def active():
+            status = held[0].get("provisioning_status")
+            if status == "active":
+                return True
+            if status not in SETTLING:
+                self.result["storage"] = without_credentials(held[0])
+                self.fail("Storage %s is %s, not active: the service did not finish setting it up" % (held[0].get("id"), status))
+            found = self.read(held[0]["id"])
+            if found is None:
+                self.fail("Storage %s went away while it was %s" % (held[0].get("id"), status))
+            held[0] = found
+            return found.get("provisioning_status") == "active"
+
+        def timed_out():
+            self.result["storage"] = without_credentials(held[0])
+            self.fail("Storage %s is still %s after wait_timeout=%ss" % (held[0].get("id"), held[0].get("provisioning_status"), timeout))
+
+        self.tasks.poll(active, self.tasks.deadline(timeout), timed_out)
+        return held[0]
 
     def hint_other_kind(self, kind):
         """``type`` may be wrong: a storage of the other kind with this ID would be left alone. Say so."""
         other = "sftp" if kind == "s3_compatible" else "s3_compatible"
         try:
-            found = self.client.get(V4_PATHS[other].format(**self.params))
+            found = self.client.get(V4_PATHS[other].format(id=self.params["storage_id"]))
         except ApiError as exc:
             if not says_absent(exc):
                 raise

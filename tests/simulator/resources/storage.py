@@ -19,6 +19,16 @@ A storage id that is not an int64 is a 400 ``{"error"}`` on every path. DELETE a
 the storage deleted; deleting a storage that is already ``deleting``/``deleted`` is a 400 (v1) or a
 404 (v4).
 
+The v4 lifecycle (API_NOTES section 14): the lists (``{count, results}``, ``count`` the total; ``name`` a
+substring filter; ``limit`` 1-1000, default 10; ``order_by`` ``created_at.desc``; deleted storages only with
+``show_deleted``), create (201; S3 answers ``access_keys`` once, SFTP the ``password`` when generated or set;
+409 on a name already used by a storage of that kind that is not deleted), SFTP ``PATCH`` (merge patch:
+``ssh_key_ids`` replaces, ``""`` removes ``server_alias``/``expires``, ``password_mode`` ``auto``
+regenerates, ``none`` removes), ``/storage/v4/locations``, buckets of S3 storages and SSH keys. A created
+storage is ``creating`` until its provisioning finishes on the simulator's clock: it runs as a simulator
+task of type ``storage_create`` (``task_delay``; ``hold``/``release`` and ``task_fail`` apply; a failed one
+ends ``deleted``). Bad input is ``400 {error}`` (storage never answers 422).
+
 Every seeded credential value comes from ``FAKE_CREDENTIALS`` below (and only from there); all of them
 start with ``CREDENTIAL_MARK`` so that tests can search any output for a leak.
 """
@@ -26,6 +36,9 @@ start with ``CREDENTIAL_MARK`` so that tests can search any output for a leak.
 from __future__ import annotations
 
 import copy
+
+import itertools
+import re
 
 from simulator.core import ApiFailure, Resource, Response, Route, now_iso
 
@@ -63,7 +76,28 @@ SEEDED = {
     301: ("demo-legacy", "s3_compatible", "ok", "s-ed1", {}),
     302: ("demo-objects", "s3_compatible", "ok", "s-ed1", {}),
     303: ("demo-transfer", "sftp", "ok", "s-darz", {}),
+    # More than one page of S3 storages whose names hold "tenant" (a name filter matches substrings): the oldest,
+    # named exactly "tenant", comes last in the default order (created_at.desc).
+    400: ("tenant", "s3_compatible", "ok", "s-ed1", {"created_at": "2025-06-01T08:00:00Z"}),
 }
+SEEDED.update((400 + number, ("tenant-%03d" % number, "s3_compatible", "ok", "s-ed1",
+                              {"created_at": "2025-07-01T%02d:%02d:00Z" % (number // 60, number % 60)}))
+              for number in range(1, 106))
+# The SSH keys (SSHKeyV4) and the locations (LocationV4) the service starts with.
+SEEDED_SSH_KEYS = {
+    11: ("ops-laptop", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOpsLaptopKeyForTheSimulator0000000000000 ops@laptop"),
+    12: ("ci-runner", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICiRunnerKeyForTheSimulator00000000000000 ci@runner"),
+    13: ("partner-upload", "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQPartnerUploadKeyForTheSimulator partner@example.net"),
+}
+LOCATIONS = [
+    {"name": "s-ed1", "technical_name": "s-ed1", "title": "Luxembourg", "address": "s-ed1.cloud.gcore.lu", "type": "s3_compatible"},
+    {"name": "s-ed1", "technical_name": "s-ed1", "title": "Luxembourg", "address": "s-ed1.cloud.gcore.lu", "type": "sftp"},
+    {"name": "s-darz", "technical_name": "s-darz", "title": "Darmstadt", "address": "s-darz.cloud.gcore.lu", "type": "s3_compatible"},
+    {"name": "s-darz", "technical_name": "s-darz", "title": "Darmstadt", "address": "s-darz.cloud.gcore.lu", "type": "sftp"},
+]
+STATUSES = ("active", "creating", "updating", "deleting", "deleted")
+BUCKET_NAME = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
+PUBLIC_KEY = re.compile(r"(ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(256|384|521)) [A-Za-z0-9+/=]+( .*)?")
 
 
 def seeded_record(storage_id, name, kind, status, location, extra):
@@ -122,7 +156,7 @@ def sftp_view(record):
     """SFTPStorageItemV4 as GET answers it (never the password)."""
     view = s3_view(record)
     view.update({
-        "expires": "1 year 6 months" if record.get("expires") else "",
+        "expires": record.get("expires_text", "1 year 6 months" if record.get("expires") else ""),
         "server_alias": record.get("server_alias", ""),
         "has_password": bool(record["credentials"].get("sftp_password")),
         "has_custom_config_file": record["custom_config_file"],
@@ -142,8 +176,24 @@ def mark_deleted(record):
 class Storage(Resource):
     NAME = "storage"
     STATE = ("storages",)
-    SEEDS = {"storages": dict((seed[0], storage_id) for storage_id, seed in SEEDED.items())}
+    SEEDS = {"storages": dict((seed[0], storage_id) for storage_id, seed in SEEDED.items()),
+             "ssh_keys": dict((seed[0], key_id) for key_id, seed in SEEDED_SSH_KEYS.items())}
     ROUTES = (
+        Route("GET", r"/storage/v4/object_storages", "s3_list"),
+        Route("POST", r"/storage/v4/object_storages", "s3_create"),
+        Route("GET", r"/storage/v4/sftp_storages", "sftp_list"),
+        Route("POST", r"/storage/v4/sftp_storages", "sftp_create"),
+        Route("PATCH", SFTP_PATH, "sftp_patch"),
+        Route("GET", r"/storage/v4/locations", "locations"),
+        Route("GET", S3_PATH + r"/buckets", "bucket_list"),
+        Route("POST", S3_PATH + r"/buckets", "bucket_create"),
+        Route("GET", S3_PATH + r"/buckets/(?P<name>[^/]+)", "bucket_get"),
+        Route("PATCH", S3_PATH + r"/buckets/(?P<name>[^/]+)", "bucket_patch"),
+        Route("DELETE", S3_PATH + r"/buckets/(?P<name>[^/]+)", "bucket_delete"),
+        Route("GET", r"/storage/v4/ssh_keys", "ssh_key_list"),
+        Route("POST", r"/storage/v4/ssh_keys", "ssh_key_create"),
+        Route("GET", r"/storage/v4/ssh_keys/(?P<ssh_key_id>[^/]+)", "ssh_key_get"),
+        Route("DELETE", r"/storage/v4/ssh_keys/(?P<ssh_key_id>[^/]+)", "ssh_key_delete"),
         Route("GET", V1_PATH, "v1_get"),
         Route("DELETE", V1_PATH, "v1_delete"),
         Route("GET", S3_PATH, "s3_get"),
@@ -154,9 +204,17 @@ class Storage(Resource):
 
     def reset(self):
         self.sim.storages = dict((storage_id, seeded_record(storage_id, *seed)) for storage_id, seed in SEEDED.items())
+        # Kept on the simulator (not in STATE): the buckets by storage id and name, the SSH keys by id.
+        self.sim.storage_buckets = {}
+        self.sim.storage_ssh_keys = dict((key_id, {"id": key_id, "name": name, "public_key": public_key,
+                                                   "created_at": "2025-08-05T09:15:%02dZ" % key_id})
+                                         for key_id, (name, public_key) in SEEDED_SSH_KEYS.items())
+        self.provisioning = {}  # task id -> storage id, for the storages being created
+        self.numbers = itertools.count(1)  # for fresh ids and credentials
 
     # ---- v1 (deprecated) ----------------------------------------------------------------------
     def v1_record(self, request):
+        self.settle()
         storage_id = storage_id_of(request)
         record = self.sim.storages.get(storage_id)
         if record is None:
@@ -175,17 +233,12 @@ class Storage(Resource):
 
     # ---- v4 -------------------------------------------------------------------------------------
     def v4_record(self, request, kind):
+        self.settle()
         storage_id = storage_id_of(request)
         record = self.sim.storages.get(storage_id)
         if record is None or record["type"] != kind:
             raise ApiFailure(404, "storage %s not found" % storage_id)
         return record
-
-    def s3_get(self, request):
-        return s3_view(self.v4_record(request, "s3_compatible"))
-
-    def sftp_get(self, request):
-        return sftp_view(self.v4_record(request, "sftp"))
 
     def v4_delete(self, request, kind):
         record = self.v4_record(request, kind)
@@ -199,3 +252,288 @@ class Storage(Resource):
 
     def sftp_delete(self, request):
         return self.v4_delete(request, "sftp")
+
+    # ---- v4 lifecycle: lists, create, SFTP patch, provisioning on the clock -----------------------
+    def settle(self):
+        """Storages whose provisioning task ended: FINISHED made them active (its apply), ERROR leaves them deleted."""
+        for task_id, storage_id in list(self.provisioning.items()):
+            task = self.sim.tasks.get(task_id)
+            if task is None or not task["done"]:
+                continue
+            del self.provisioning[task_id]
+            record = self.sim.storages.get(storage_id)
+            if record is not None and task["error"] and record["provisioning_status"] == "creating":
+                mark_deleted(record)
+
+    def listing(self, request, kind, view):
+        self.settle()
+        limit = paging(request, "limit", 10, low=1, high=1000)
+        offset = paging(request, "offset", 0, low=0)
+        status = request.arg("provisioning_status")
+        if status is not None and status not in STATUSES:
+            raise ApiFailure(400, "invalid provisioning_status %r: must be one of %s" % (status, ", ".join(STATUSES)))
+        order = request.arg("order_by", "created_at.desc")
+        field, _dot, direction = order.partition(".")
+        if field not in ("created_at", "name", "id") or direction not in ("", "asc", "desc"):
+            raise ApiFailure(400, "invalid order_by %r" % order)
+        show_deleted = request.arg("show_deleted", "false").lower() == "true"
+        name, location, ident = request.arg("name"), request.arg("location_name"), request.arg("id")
+        found = [view(record) for record in self.sim.storages.values()
+                 if record["type"] == kind and (show_deleted or record["provisioning_status"] != "deleted")]
+        found = [item for item in found
+                 if (not name or name in item["name"]) and (not location or item["location_name"] == location)
+                 and (not ident or str(item["id"]) == ident) and (not status or item["provisioning_status"] == status)]
+        found.sort(key=lambda item: (item[field], item["id"]), reverse=direction != "asc")
+        return {"count": len(found), "results": found[offset:offset + limit]}
+
+    def s3_list(self, request):
+        return self.listing(request, "s3_compatible", s3_view)
+
+    def sftp_list(self, request):
+        return self.listing(request, "sftp", sftp_view)
+
+    def create(self, request, kind):
+        """The checks every create makes; returns the new stored record (provisioning started)."""
+        self.settle()
+        body = request.json
+        if not isinstance(body, dict):
+            raise ApiFailure(400, "the request body must be a JSON object")
+        for member in ("name", "location_name"):
+            if not isinstance(body.get(member), str) or not body[member]:
+                raise ApiFailure(400, "%s is required" % member)
+        name, location = body["name"], body["location_name"]
+        if not any(item["name"] == location and item["type"] == kind for item in LOCATIONS):
+            raise ApiFailure(400, "location %r does not accept %s storages" % (location, kind))
+        if any(record["type"] == kind and record["name"] == "%s-%s" % (CLIENT_ID, name) and record["provisioning_status"] != "deleted"
+               for record in self.sim.storages.values()):
+            raise ApiFailure(409, "storage with name %r already exists" % name)
+        storage_id = 1000 + next(self.numbers)
+        record = seeded_record(storage_id, name, kind, "creating", location, {"created_at": now_iso()})
+        record["credentials"] = {}
+        self.sim.storages[storage_id] = record
+
+        def provisioned():
+            if record["provisioning_status"] == "creating":
+                record["provisioning_status"] = "ok"
+        self.provisioning[self.sim.start_task("storage_create", apply=provisioned)] = storage_id
+        return record
+
+    def s3_create(self, request):
+        record = self.create(request, "s3_compatible")
+        number = next(self.numbers)
+        keys = {"access_key": "%ss3-access-%d-%d" % (CREDENTIAL_MARK, record["id"], number),
+                "secret_key": "%ss3-secret-%d-%d" % (CREDENTIAL_MARK, record["id"], number)}
+        record["credentials"] = {"s3": dict(keys)}
+        return Response(201, dict(s3_view(record), access_keys=[keys]))
+
+    def sftp_create(self, request):
+        body = request.json
+        mode = body.get("password_mode") if isinstance(body, dict) else None
+        if mode not in ("auto", "set", "none"):
+            raise ApiFailure(400, "password_mode is required: auto, set or none")
+        password = body.get("sftp_password")
+        if mode == "set" and not (isinstance(password, str) and 8 <= len(password) <= 63):
+            raise ApiFailure(400, "sftp_password must be 8 to 63 characters with password_mode set")
+        if mode != "set" and password is not None:
+            raise ApiFailure(400, "sftp_password must be omitted unless password_mode is set")
+        self.check_sftp_members(body, None)
+        record = self.create(request, "sftp")
+        self.apply_sftp_members(record, body)
+        answer = sftp_view(record)
+        if mode != "none":
+            record["credentials"]["sftp_password"] = password if mode == "set" else self.fresh_password(record)
+            answer = dict(sftp_view(record), password=record["credentials"]["sftp_password"])
+        return Response(201, answer)
+
+    def fresh_password(self, record):
+        return "%ssftp-password-%d-%d" % (CREDENTIAL_MARK, record["id"], next(self.numbers))
+
+    def check_sftp_members(self, body, record):
+        for member in ("server_alias", "expires"):
+            if member in body and not isinstance(body[member], str):
+                raise ApiFailure(400, "%s must be a string" % member)
+        if body.get("expires") and not re.fullmatch(r"\d+ (year|month|week|day|hour)s?( \d+ (year|month|week|day|hour)s?)*", body["expires"]):
+            raise ApiFailure(400, "invalid expires %r: a duration such as \"2 years 6 months\"" % body["expires"])
+        for member in ("is_http_disabled", "has_custom_config_file"):
+            if member in body and not isinstance(body[member], bool):
+                raise ApiFailure(400, "%s must be a boolean" % member)
+        if "ssh_key_ids" in body:
+            ids = body["ssh_key_ids"]
+            if not isinstance(ids, list) or any(not isinstance(key, int) or isinstance(key, bool) for key in ids):
+                raise ApiFailure(400, "ssh_key_ids must be a list of integers")
+            linked = set(key["id"] for key in (record or {}).get("credentials", {}).get("keys", []))
+            unknown = [key for key in ids if key not in self.sim.storage_ssh_keys and key not in linked]
+            if unknown:
+                raise ApiFailure(400, "ssh key %s not found" % unknown[0])
+
+    def apply_sftp_members(self, record, body):
+        if "server_alias" in body:
+            record["server_alias"] = body["server_alias"]
+        if "expires" in body:
+            record["expires_text"] = body["expires"]
+        if "is_http_disabled" in body:
+            record["disable_http"] = body["is_http_disabled"]
+        if "has_custom_config_file" in body:
+            record["custom_config_file"] = body["has_custom_config_file"]
+        if "ssh_key_ids" in body:
+            held = dict((key["id"], key) for key in record["credentials"].get("keys", []))
+            record["credentials"]["keys"] = [held.get(key) or dict((member, self.sim.storage_ssh_keys[key][member])
+                                                                   for member in ("id", "name", "created_at"))
+                                             for key in dict.fromkeys(body["ssh_key_ids"])]
+
+    def sftp_patch(self, request):
+        record = self.v4_record(request, "sftp")
+        if record["provisioning_status"] in GONE:
+            raise ApiFailure(404, "storage %s not found" % record["id"])
+        body = request.json if request.raw_body else {}
+        if not isinstance(body, dict):
+            raise ApiFailure(400, "the request body must be a JSON object")
+        unknown = sorted(set(body) - {"expires", "has_custom_config_file", "is_http_disabled", "password_mode", "server_alias", "ssh_key_ids"})
+        if unknown:
+            raise ApiFailure(400, "unknown field %r" % unknown[0])
+        if "password_mode" in body and body["password_mode"] not in ("auto", "none"):
+            raise ApiFailure(400, "password_mode must be auto or none ('set' is not allowed in PATCH)")
+        self.check_sftp_members(body, record)
+        self.apply_sftp_members(record, body)
+        mode = body.get("password_mode")
+        if mode == "none":
+            record["credentials"].pop("sftp_password", None)
+        elif mode == "auto":
+            record["credentials"]["sftp_password"] = self.fresh_password(record)
+            return dict(sftp_view(record), password=record["credentials"]["sftp_password"])
+        return sftp_view(record)
+
+    def s3_get(self, request):
+        return s3_view(self.v4_record(request, "s3_compatible"))
+
+    def sftp_get(self, request):
+        return sftp_view(self.v4_record(request, "sftp"))
+
+    def locations(self, request):
+        limit = paging(request, "limit", 10, low=1, high=1000)
+        offset = paging(request, "offset", 0, low=0)
+        return {"count": len(LOCATIONS), "results": copy.deepcopy(LOCATIONS[offset:offset + limit])}
+
+    # ---- buckets of an S3 storage -------------------------------------------------------------------
+    def bucket_store(self, request):
+        record = self.v4_record(request, "s3_compatible")
+        if record["provisioning_status"] in GONE:
+            raise ApiFailure(404, "storage %s not found" % record["id"])
+        return record["id"], self.sim.storage_buckets.setdefault(record["id"], {})
+
+    def bucket(self, request):
+        storage_id, buckets = self.bucket_store(request)
+        name = request.params["name"]
+        if name not in buckets:
+            raise ApiFailure(404, "bucket %r not found in storage %s" % (name, storage_id))
+        return buckets[name]
+
+    def bucket_list(self, request):
+        _storage_id, buckets = self.bucket_store(request)
+        limit = paging(request, "limit", 10, low=1, high=1000)
+        offset = paging(request, "offset", 0, low=0)
+        found = [copy.deepcopy(buckets[name]) for name in sorted(buckets)]
+        return {"count": len(found), "results": found[offset:offset + limit]}
+
+    def bucket_create(self, request):
+        storage_id, buckets = self.bucket_store(request)
+        body = request.json
+        name = body.get("name") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not BUCKET_NAME.fullmatch(name):
+            raise ApiFailure(400, "invalid bucket name %r: 3 to 63 lower case letters, digits, '-' and '.'" % (name,))
+        if name in buckets:
+            raise ApiFailure(409, "bucket %r already exists" % name)
+        buckets[name] = {"name": name, "storage_id": storage_id, "cors": None, "lifecycle": None, "policy": {"is_public": False}}
+        return Response(201, copy.deepcopy(buckets[name]))
+
+    def bucket_get(self, request):
+        return copy.deepcopy(self.bucket(request))
+
+    def bucket_patch(self, request):
+        bucket = self.bucket(request)
+        body = request.json if request.raw_body else {}
+        if not isinstance(body, dict) or sorted(set(body) - {"cors", "lifecycle", "policy"}):
+            raise ApiFailure(400, "the body holds cors, lifecycle and policy only")
+        for member in body:
+            if not isinstance(body[member], dict):
+                raise ApiFailure(400, "%s must be an object" % member)
+        cors, lifecycle, policy = body.get("cors"), body.get("lifecycle"), body.get("policy")
+        if cors is not None and "allowed_origins" in cors:
+            origins = cors["allowed_origins"]
+            if not isinstance(origins, list) or any(not isinstance(origin, str) or not origin for origin in origins):
+                raise ApiFailure(400, "cors.allowed_origins must be a list of non-empty strings")
+        if lifecycle is not None and "expiration_days" in lifecycle:
+            days = lifecycle["expiration_days"]
+            if days is not None and (not isinstance(days, int) or isinstance(days, bool) or days < 0):
+                raise ApiFailure(400, "lifecycle.expiration_days must be a positive integer, 0 or null")
+        if policy is not None and "is_public" in policy and not isinstance(policy["is_public"], bool):
+            raise ApiFailure(400, "policy.is_public must be a boolean")
+        if cors is not None and "allowed_origins" in cors:
+            bucket["cors"] = {"allowed_origins": list(cors["allowed_origins"])} if cors["allowed_origins"] else None
+        if lifecycle is not None and "expiration_days" in lifecycle:
+            bucket["lifecycle"] = {"expiration_days": lifecycle["expiration_days"]} if lifecycle["expiration_days"] else None
+        if policy is not None and "is_public" in policy:
+            bucket["policy"] = {"is_public": policy["is_public"]}
+        return copy.deepcopy(bucket)
+
+    def bucket_delete(self, request):
+        _storage_id, buckets = self.bucket_store(request)
+        self.bucket(request)
+        del buckets[request.params["name"]]
+        return Response(204)
+
+    # ---- SSH keys ---------------------------------------------------------------------------------
+    def ssh_key(self, request):
+        raw = request.params["ssh_key_id"]
+        try:
+            key_id = int(raw, 10)
+        except ValueError:
+            raise ApiFailure(400, "invalid ssh_key_id %r: must be an integer" % raw)
+        if key_id not in self.sim.storage_ssh_keys:
+            raise ApiFailure(404, "ssh key %s not found" % key_id)
+        return self.sim.storage_ssh_keys[key_id]
+
+    def ssh_key_list(self, request):
+        limit = paging(request, "limit", 10, low=1, high=1000)
+        offset = paging(request, "offset", 0, low=0)
+        name = request.arg("name")
+        found = sorted((copy.deepcopy(key) for key in self.sim.storage_ssh_keys.values() if not name or name in key["name"]),
+                       key=lambda key: (key["created_at"], key["id"]), reverse=True)
+        return {"count": len(found), "results": found[offset:offset + limit]}
+
+    def ssh_key_create(self, request):
+        body = request.json
+        if not isinstance(body, dict):
+            raise ApiFailure(400, "the request body must be a JSON object")
+        name, public_key = body.get("name"), body.get("public_key")
+        if not isinstance(name, str) or not name:
+            raise ApiFailure(400, "name is required")
+        if not isinstance(public_key, str) or not PUBLIC_KEY.fullmatch(public_key.strip()):
+            raise ApiFailure(400, "public_key must be an OpenSSH public key (ssh-rsa, ssh-ed25519 or ecdsa)")
+        if any(key["name"] == name for key in self.sim.storage_ssh_keys.values()):
+            raise ApiFailure(409, "ssh key with name %r already exists" % name)
+        key_id = 100 + next(self.numbers)
+        self.sim.storage_ssh_keys[key_id] = {"id": key_id, "name": name, "public_key": public_key, "created_at": now_iso()}
+        return Response(201, copy.deepcopy(self.sim.storage_ssh_keys[key_id]))
+
+    def ssh_key_get(self, request):
+        return copy.deepcopy(self.ssh_key(request))
+
+    def ssh_key_delete(self, request):
+        key = self.ssh_key(request)
+        del self.sim.storage_ssh_keys[key["id"]]
+        return Response(204)
+
+
+def paging(request, name, default, low=None, high=None):
+    """A paging query member as the storage API parses it: an integer in range, else 400 {error}."""
+    raw = request.arg(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw, 10)
+    except ValueError:
+        raise ApiFailure(400, "invalid %s %r: must be an integer" % (name, raw))
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ApiFailure(400, "invalid %s %s: out of range" % (name, value))
+    return value
