@@ -210,6 +210,7 @@ CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_priva
 _TAG_KEY_FORBIDDEN = " \t\n\r\f\v="
 _TAG_VALUE_EDGE = " \t\n\r\f\v"
 CACHE_FORMAT = 1
+WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
 
 
 # ---- the pure parts: addresses, host variables, host names ---------------------------------------
@@ -500,5 +501,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 self._add_host_to_composed_groups(groups, host_vars, name, strict=strict)
                 self._add_host_to_keyed_groups(keyed_groups, host_vars, name, strict=strict)
         if unreachable:
-            display.warning("gcore.platform.cloud: no %s address, so no ansible_host, for %s"
-                            % (connect_with, ", ".join(unreachable)))
+            more = len(unreachable) - WARN_HOSTS
+            display.warning("gcore.platform.cloud: %s host%s without a %s address, so without ansible_host: %s%s"
+                            % (len(unreachable), "" if len(unreachable) == 1 else "s", connect_with,
+                               ", ".join(unreachable[:WARN_HOSTS]), " and %s more" % more if more > 0 else ""))
