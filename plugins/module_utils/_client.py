@@ -2,11 +2,12 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The HTTP client shared by every gcore.platform module.
+"""The HTTP client shared by every gcore.platform module and the ``gcore.platform.cloud`` inventory plugin.
 
-This module is internal to the collection: its interface may change at any time.
+This module is internal to the collection: its interface may change at any time. It needs no AnsibleModule
+(only ``requests``), so the inventory plugin on the controller uses the same transport, retries and errors.
 
-One ``requests.Session`` per module run. Retries live in urllib3's ``Retry``
+One ``requests.Session`` per module run (or inventory parse). Retries live in urllib3's ``Retry``
 (configured per call: safe calls and writes have different policies), errors
 are parsed into one type, ``ApiError``, and lists are read by one paginator.
 """
