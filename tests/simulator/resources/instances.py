@@ -156,9 +156,9 @@ class Instances(Resource):
     def seed_instances(self, body):
         control.record({"count": control.integer(low=0), "pairs": pair_list, "replace": control.boolean},
                        required=("count",))("instances", body)
+        if body.get("pairs") == []:
+            raise control.ControlError("instances.pairs must not be empty (leave it out for the four seeded pairs)")
         pairs = [tuple(pair) for pair in body.get("pairs") or PAIRS]
-        if not pairs:
-            raise control.ControlError("instances.pairs must not be empty")
         if body.get("replace", True):
             self.sim.instances = []
         per_pair = {}
