@@ -372,3 +372,27 @@ def test_the_documented_examples_run(inventory, tmp_path, index):
     assert run.rc == 0, run
     assert run.requests and all(entry["status"] == 200 for entry in run.requests)
     assert run.hostvars
+
+
+def guide_block(marker):
+    """The first code block after ``.. gcore-test: <marker>`` in the AWX guide, dedented."""
+    text = (ROOT / "docs" / "docsite" / "rst" / "guide_awx.rst").read_text()
+    lines = text[text.index(".. gcore-test: %s" % marker):].split(".. code-block::", 1)[1].splitlines()[1:]
+    block = []
+    for line in lines:
+        if line and not line.startswith(" "):
+            break
+        block.append(line[4:])
+    return "\n".join(block)
+
+
+def test_the_awx_inventory_source_runs_and_the_guide_shows_it(inventory, sim):
+    source = (ROOT / "docs" / "awx" / "inventory.gcore.yml").read_text()
+    shown = yaml.safe_load(guide_block("inventory-source"))
+    assert shown == dict((key, value) for key, value in yaml.safe_load(source).items() if key != "strict_permissions")
+    # what AWX's credential injects, the project and region included (an empty API URL field becomes the default)
+    run = inventory(source, env={"GCORE_CLOUD_PROJECT_ID": "1", "GCORE_CLOUD_REGION_ID": "76"}, name="inventory.gcore.yml")
+    assert run.rc == 0, run
+    assert [entry["query"] for entry in run.requests] == ["status=ACTIVE&limit=1000&offset=0"]
+    assert sorted(run.group("env_prod")) == ["db-1", "web-1"] and run.group("role_web") == ["web-1"]
+    assert run.hostvars["web-1"]["ansible_user"] == "ubuntu"
