@@ -24,8 +24,9 @@ description:
     C(gcore_tags) (a dictionary of the instance's tags, key to value), C(gcore_addresses) (as the service gives them,
     by network name), C(gcore_public_ipv4), C(gcore_private_ipv4), C(gcore_floating_ipv4), C(gcore_public_ipv6)
     (lists, in the service's order), C(gcore_security_groups) (names) and C(gcore_created_at).
-  - An address is B(floating) when its C(type) is C(floating); B(private) when it lies in 10.0.0.0/8, 172.16.0.0/12,
-    192.168.0.0/16, 100.64.0.0/10 or fc00::/7; B(public) otherwise (floating addresses included).
+  - An address is B(floating) when its C(type) is C(floating); B(private) when it lies in C(10.0.0.0/8),
+    C(172.16.0.0/12), C(192.168.0.0/16), C(100.64.0.0/10) or C(fc00::/7); B(public) otherwise (floating addresses
+    included).
   - The configuration file name must end in C(gcore.yml) or C(gcore.yaml).
 author:
   - gcore.platform contributors
