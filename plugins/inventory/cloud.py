@@ -181,7 +181,9 @@ from collections import Counter
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.release import __version__ as ansible_version
 from ansible.utils.display import Display
+from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
     API_TIMEOUT_RANGE,
@@ -198,6 +200,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
 )
 
 display = Display()
+
+# What the service says is data, never a template (an instance named "{{ lookup('pipe', ...) }}" must stay a name).
+# ansible-core 2.19 and later trust no text an inventory plugin gives; older cores need it marked unsafe.
+_DATA_TAGGING = tuple(int(part) for part in ansible_version.split(".")[:2] if part.isdigit()) >= (2, 19)
+unsafe = (lambda value: value) if _DATA_TAGGING else wrap_var
 
 LIST_PATH = "/cloud/v1/instances/%s/%s"
 PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
@@ -480,14 +487,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for name, variables in zip(names, hosts):
             inventory.add_host(name, group="gcore")
             for key, value in variables.items():
-                inventory.set_variable(name, key, value)
+                inventory.set_variable(name, key, unsafe(value))
             if connect_with == "name":
                 address = variables["gcore_name"]
             else:
                 found = variables[CONNECT_WITH[connect_with]]
                 address = found[0] if found else None
             if address:
-                inventory.set_variable(name, "ansible_host", address)
+                inventory.set_variable(name, "ansible_host", unsafe(address))
             else:
                 unreachable.append("%s (id %s)" % (name, variables["gcore_id"]))
             for group in ("gcore_region_%s" % group_suffix(variables["gcore_region_id"]),

@@ -346,14 +346,17 @@ def test_a_playbook_runs_against_the_inventory(inventory, tmp_path, sim):
     play = tmp_path / "play.yml"
     play.write_text(yaml.safe_dump([{"name": "Every instance", "hosts": "gcore:&gcore_status_active", "connection": "local",
                                      "gather_facts": False,
-                                     "tasks": [{"name": "Show", "ansible.builtin.debug": {"msg": "id={{ gcore_id }}"}}]}]))
+                                     "tasks": [{"name": "Show", "ansible.builtin.debug": {"msg": "id={{ gcore_id }}"}},
+                                               {"name": "A tag is data, not a template", "ansible.builtin.debug": {
+                                                   "msg": "note={{ gcore_tags.note }}"}, "when": "gcore_name == 'edge-1'"}]}]))
     run = inventory(ALL_PAIRS, str(play), tool="ansible-playbook")
     assert run.rc == 0, run
     shown = sorted(line.split("id=")[1].strip('" ') for line in run.stdout.splitlines() if '"msg": "id=' in line)
     ids = sim.seeds["instances"]["instances"]
     active = ("web-1/1/76", "db-1/1/76", "app/1/76", "app/1/1", "batch-1/2/76", "v6-only/2/76", "edge-1/2/1")
     assert shown == sorted(ids[key] for key in active)
-    assert "ok=1" in run.stdout and "failed=0" in run.stdout
+    assert '"msg": "note={{ 7 * 6 }}"' in run.stdout and "note=42" not in run.stdout
+    assert "failed=0" in run.stdout and "failed=1" not in run.stdout
 
 
 def examples():

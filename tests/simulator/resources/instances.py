@@ -15,7 +15,8 @@
 
 Seeded (``SEEDS["instances"]``): nine instances over two projects (1, 2) x two regions (76, 1): fixed and
 floating IPv4, public IPv6, a CGNAT (100.64.0.0/10) address, instances with no public address and one with no
-address at all, the name ``app`` in two regions, tags (one read-only), statuses ACTIVE, SHUTOFF and BUILD.
+address at all, the name ``app`` in two regions, tags (one read-only, one that looks like a template: data, never
+run), statuses ACTIVE, SHUTOFF and BUILD.
 
 Control ``POST /_sim/instances`` ``{count, pairs?: [[project, region], ...], replace?: true}``: ``count``
 generated instances (``host-00001`` ...) spread evenly over the pairs (default: the four seeded pairs), replacing
@@ -71,7 +72,8 @@ SEEDED = [
     ("v6-only", 2, 76, "ACTIVE", "g1-standard-1-2", {"public-v6": [fixed("2a03:90c0:999::60", "v6-subnet")]},
      [], ["default"]),
     ("edge-1", 2, 1, "ACTIVE", "g1-standard-2-4",
-     {"private-net": [fixed("172.16.5.10"), floating("203.0.113.70")]}, [("env", "prod", False), ("role", "edge", False)],
+     {"private-net": [fixed("172.16.5.10"), floating("203.0.113.70")]},
+     [("env", "prod", False), ("role", "edge", False), ("note", "{{ 7 * 6 }}", False)],
      ["default"]),
     ("build-1", 2, 1, "BUILD", "g1-standard-1-2", {}, [("env", "dev", False)], []),
 ]
