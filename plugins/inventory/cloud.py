@@ -359,6 +359,14 @@ def filter_params(filters):
     return params
 
 
+def kind_of(value):
+    """What a value is, in words (ansible-core 2.19 gives tagged subclasses of int, list, ...)."""
+    for kind, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "a list"), (dict, "a dictionary")):
+        if isinstance(value, kind):
+            return name
+    return "a %s" % type(value).__name__
+
+
 def from_environment(*names):
     """The first of these environment variables that is set and not empty (AWX injects empty ones), else None."""
     for name in names:
@@ -412,6 +420,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             return value
 
         api_url = config["api_url"] if "api_url" in config else (from_environment("GCORE_API_URL", "GCORE_BASE_URL") or DEFAULT_API_URL)
+        for option, value in (("api_url", api_url), ("api_key", config.get("api_key"))):
+            if value is not None and not isinstance(value, str):
+                raise ValidationError("%s: a string is required, not %s" % (option, kind_of(value)))
         check_api_url(api_url)
         timeout = config.get("api_timeout", self.get_option("api_timeout"))
         if isinstance(timeout, bool) or not isinstance(timeout, int):

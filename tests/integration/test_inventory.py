@@ -309,6 +309,8 @@ def test_a_forbidden_pair_is_skipped_with_a_warning_when_permissions_are_not_str
     ({"regions": [True]}, "regions[0]: True is not an integer ID"),
     ({"api_url": "https://api.gcore.com/cloud"}, "api_url: 'https://api.gcore.com/cloud' has a path"),
     ({"api_timeout": 0}, "api_timeout: 0 is out of range"),
+    ({"api_url": 8080}, "api_url: a string is required, not a number"),
+    ({"api_key": ["not-the-right-key"]}, "api_key: a string is required, not a list"),
     ({"connect_with": "ssh"}, "connect_with"),
 ])
 def test_bad_options_fail_before_any_request(inventory, config, message):
