@@ -29,7 +29,7 @@ description:
     included).
   - The configuration file name must end in C(gcore.yml) or C(gcore.yaml).
 author:
-  - gcore.platform contributors
+  - gcore.platform developers (@gcore-platform)
 requirements:
   - python >= 3.11
   - requests >= 2.25.0
@@ -383,7 +383,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super().parse(inventory, loader, path, cache)
-        config = self._read_config_data(path)
+        try:
+            config = self._read_config_data(path)
+        except AnsibleError as exc:
+            if "'api_key'" in to_text(exc):  # Ansible's own message about a value of the wrong type shows the value
+                raise AnsibleError("gcore.platform.cloud: invalid option in %s: api_key: a string is required (the value is not shown)"
+                                   % to_text(path)) from None
+            raise
         try:
             settings = self._settings(config)
         except ValidationError as exc:

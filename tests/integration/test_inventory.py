@@ -70,7 +70,7 @@ def inventory(sim, tmp_path):
         completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False, timeout=300)
         for secret in (sim.api_key,) + SECRETS:
             assert secret not in completed.stdout + completed.stderr, "a secret (%s...) appears in the output" % secret[:6]
-        return Run(completed, [entry for entry in sim.log[mark:]])
+        return Run(completed, list(sim.log[mark:]))
 
     return run
 
@@ -310,7 +310,8 @@ def test_a_forbidden_pair_is_skipped_with_a_warning_when_permissions_are_not_str
     ({"api_url": "https://api.gcore.com/cloud"}, "api_url: 'https://api.gcore.com/cloud' has a path"),
     ({"api_timeout": 0}, "api_timeout: 0 is out of range"),
     ({"api_url": 8080}, "api_url: a string is required, not a number"),
-    ({"api_key": ["not-the-right-key"]}, "api_key: a string is required, not a list"),
+    ({"api_key": ["not-the-right-key"]}, "api_key: a string is required (the value is not shown)"),
+    ({"api_key": {"key": "not-the-right-key"}}, "api_key: a string is required (the value is not shown)"),
     ({"connect_with": "ssh"}, "connect_with"),
 ])
 def test_bad_options_fail_before_any_request(inventory, config, message):

@@ -486,4 +486,3 @@ def test_paginate_without_a_usable_total_falls_back_to_short_pages(client):
     responses.get(URL + "/list", json=dict(_page(100, 20), count="many"))
     assert len(list(client.paginate("/list", total_key="count"))) == 120
     assert len(responses.calls) == 2
-
