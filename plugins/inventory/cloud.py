@@ -306,7 +306,7 @@ def check_id_list(option, value):
         if isinstance(item, bool) or not isinstance(item, int):
             raise ValidationError("%s[%d]: %r is not an integer ID" % (option, index, item))
         check_range("%s[%d]" % (option, index), item, low=1)
-    return list(dict.fromkeys(value))
+    return list(dict.fromkeys(int(item) for item in value))
 
 
 def check_tag_value(option, value):
@@ -333,7 +333,7 @@ def filter_params(filters):
             continue
         if not isinstance(value, str) or not value.strip() or any(ord(char) < 32 or ord(char) == 127 for char in value):
             raise ValidationError("filters.%s: a non-empty string without control characters is required, not %r" % (key, value))
-        params[key] = value
+        params[key] = str(value)  # a plain string (ansible-core 2.19 gives tagged ones), as the cache keeps it
     if "status" in params:
         status = params["status"].upper()
         if status not in STATUSES:
