@@ -7,12 +7,31 @@ The plugin as a whole runs in tests/integration/test_inventory.py (real ansible-
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.inventory import cloud
+from ansible.module_utils import _internal as module_utils_internal
 from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+
+
+cloud = None  # the plugin module, imported by imported_plugin() below
+
+
+@pytest.fixture(scope="module", autouse=True)
+def imported_plugin():
+    """The plugin, imported only while these tests run.
+
+    Importing controller code (the plugin imports ``ansible.errors``, ``ansible.utils.display``) marks the process as
+    the controller, which makes ``module_utils`` warnings go to the display instead of a module's result. The module
+    unit tests in this process assert their warnings, so the mark is undone afterwards.
+    """
+    before = module_utils_internal.is_controller
+    module = importlib.import_module("ansible_collections.gcore.platform.plugins.inventory.cloud")
+    globals()["cloud"] = module
+    yield module
+    module_utils_internal.is_controller = before
 
 
 def fixed(addr):
