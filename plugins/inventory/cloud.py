@@ -385,8 +385,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         super().parse(inventory, loader, path, cache)
         try:
             config = self._read_config_data(path)
-        except AnsibleError as exc:
-            if "'api_key'" in to_text(exc):  # Ansible's own message about a value of the wrong type shows the value
+        except Exception as exc:  # pylint: disable=broad-exception-caught  # re-raised unless it may show the key
+            if "api_key" in to_text(exc):  # Ansible's own message about a value of the wrong type shows the value
                 raise AnsibleError("gcore.platform.cloud: invalid option in %s: api_key: a string is required (the value is not shown)"
                                    % to_text(path)) from None
             raise
