@@ -29,7 +29,9 @@ def imported_plugin():
     """
     try:
         from ansible.module_utils import _internal as switch  # pylint: disable=import-outside-toplevel
-    except ImportError:  # cores before 2.19 have no such switch
+    except ImportError:
+        switch = None
+    if not hasattr(switch, "is_controller"):  # cores before 2.19 have no such switch
         switch = types.SimpleNamespace(is_controller=False)
     before = switch.is_controller
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.inventory.cloud")
