@@ -419,12 +419,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     # ---- options -------------------------------------------------------------------------------
     def _settings(self, config):
         """Every option checked before any request (contract section 7); the request part is what the cache is for."""
-        def given(option, *environment):
-            value = config.get(option)
-            if value is None or (environment and value == ""):
-                value = from_environment(*environment) if environment else None
-            return value
-
         api_url = config["api_url"] if "api_url" in config else (from_environment("GCORE_API_URL", "GCORE_BASE_URL") or DEFAULT_API_URL)
         for option, value in (("api_url", api_url), ("api_key", config.get("api_key"))):
             if value is not None and not isinstance(value, str):
@@ -455,7 +449,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if self.get_option(option) not in choices:
                 raise ValidationError("%s: %r is not one of %s" % (option, self.get_option(option), ", ".join(choices)))
         return {
-            "api_key": given("api_key", "GCORE_API_KEY"), "api_url": api_url, "timeout": timeout, "validate_certs": validate_certs,
+            "api_key": config.get("api_key") or from_environment("GCORE_API_KEY"), "api_url": api_url, "timeout": timeout, "validate_certs": validate_certs,
             "request": {"api_url": api_url.rstrip("/"), "projects": scope["projects"], "regions": scope["regions"], "filters": params},
         }
 
