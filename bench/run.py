@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 
+import yaml
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -32,6 +34,19 @@ NETWORK_ID = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"  # the simulator's public ne
 SET_SIZE = 200  # rules of a domain kept as code (issue 13)
 GATHERED = 1000
 LOOP = ROOT / "bench" / "waap_policy_loop.yml"  # the per-rule loop waap_policy was, kept as the reference
+INSTANCES = 5000  # the inventory side by side (issue 19): 1,250 in each of the simulator's 4 project/region pairs
+INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
+
+
+def plain(value):
+    """ansible-inventory --list output without ansible-core 2.19's marks of untrusted text (``{"__ansible_unsafe": text}``)."""
+    if isinstance(value, dict):
+        if list(value) == ["__ansible_unsafe"]:
+            return value["__ansible_unsafe"]
+        return dict((key, plain(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    return value
 
 
 class Bench:
@@ -230,6 +245,52 @@ class Bench:
             self.row("%s, gathered -> overridden, %s rules: requests (writes)" % (module, GATHERED), "%s (%s)" % (requests, writes),
                      "11 (0)", requests == 11 and writes == 0)
 
+    # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
+    def inventory_list(self, source, *args):
+        """One ``ansible-inventory --list`` run: (seconds, requests, the inventory)."""
+        env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path(), GCORE_API_URL=self.sim.url,
+                   GCORE_API_KEY=self.sim.api_key, ANSIBLE_INVENTORY_UNPARSED_FAILED="1")
+        command = [os.path.join(os.path.dirname(sys.executable), "ansible-inventory"), "-i", str(source), "--list"] + list(args)
+        mark = len(self.sim.log)
+        started = time.perf_counter()
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        elapsed = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError("ansible-inventory -i %s failed:\n%s" % (source, done.stderr[-3000:]))
+        return elapsed, len(self.sim.log) - mark, json.loads(done.stdout)
+
+    def inventory(self):
+        self.sim.reset()
+        self.sim.control("POST", "/_sim/instances", {"count": INSTANCES})
+        config = self.tmp / "bench.gcore.yml"
+        config.write_text(json.dumps({"plugin": "gcore.platform.cloud", "projects": [1, 2], "regions": [76, 1], "cache": True,
+                                      "cache_plugin": "ansible.builtin.jsonfile", "cache_connection": str(self.tmp / "cache")}))
+        _elapsed, _requests, listed = self.inventory_list(config, "--flush-cache")
+        hostvars = plain(listed["_meta"]["hostvars"])
+        static = self.tmp / "static.yml"
+        static.write_text(yaml.safe_dump({"all": {"hosts": hostvars}}, default_flow_style=False))
+        times = {"dynamic": [], "cached": [], "static": []}
+        requests = {"dynamic": [], "cached": []}
+        for repeat in range(INVENTORY_REPEATS):
+            order = [("dynamic", (config, "--flush-cache")), ("cached", (config,)), ("static", (static,))]
+            for name, args in order[repeat % 3:] + order[:repeat % 3]:
+                elapsed, sent, listed = self.inventory_list(*args)
+                times[name].append(elapsed)
+                if name in requests:
+                    requests[name].append(sent)
+                if len(listed["_meta"]["hostvars"]) != INSTANCES:
+                    raise RuntimeError("%s: %s hosts, not %s" % (name, len(listed["_meta"]["hostvars"]), INSTANCES))
+        median = dict((name, statistics.median(values)) for name, values in times.items())
+        label = "ansible-inventory --list, %s instances" % INSTANCES
+        self.row("%s: static YAML file (median of %s)" % (label, INVENTORY_REPEATS), round(median["static"], 3), "-", None, "s")
+        self.row("%s: gcore.platform.cloud (median of %s)" % (label, INVENTORY_REPEATS), round(median["dynamic"], 3),
+                 "<= %.3f (2x)" % (2 * median["static"]), median["dynamic"] <= 2 * median["static"], "s")
+        self.row("  requests a run", "/".join(map(str, requests["dynamic"])), "8 (2 pages x 4)", set(requests["dynamic"]) == {8})
+        self.row("%s: gcore.platform.cloud, fresh cache (median of %s)" % (label, INVENTORY_REPEATS), round(median["cached"], 3),
+                 "<= %.3f (1.2x)" % (1.2 * median["static"]), median["cached"] <= 1.2 * median["static"], "s")
+        self.row("  requests a cached run", "/".join(map(str, requests["cached"])), "0", set(requests["cached"]) == {0})
+        self.sim.reset()
+
     def report(self):
         width = max(len(row["figure"]) for row in self.rows)
         print("\n%-*s  %10s  %-12s  %s" % (width, "figure", "value", "target", "verdict"))
@@ -248,7 +309,7 @@ class Bench:
 def main():
     bench = Bench()
     try:
-        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets)
+        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

@@ -2,11 +2,12 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The HTTP client shared by every gcore.platform module.
+"""The HTTP client shared by every gcore.platform module and the ``gcore.platform.cloud`` inventory plugin.
 
-This module is internal to the collection: its interface may change at any time.
+This module is internal to the collection: its interface may change at any time. It needs no AnsibleModule
+(only ``requests``), so the inventory plugin on the controller uses the same transport, retries and errors.
 
-One ``requests.Session`` per module run. Retries live in urllib3's ``Retry``
+One ``requests.Session`` per module run (or inventory parse). Retries live in urllib3's ``Retry``
 (configured per call: safe calls and writes have different policies), errors
 are parsed into one type, ``ApiError``, and lists are read by one paginator.
 """
@@ -237,7 +238,7 @@ class Client:
             raise
 
     def paginate(self, path, params=None, page_size=100, max_offset=None, max_results=None, on_cap=None,
-                 concurrency=PAGE_CONCURRENCY, slow_page=SLOW_PAGE):
+                 concurrency=PAGE_CONCURRENCY, slow_page=SLOW_PAGE, total_key=None):
         """Yield every item of a ``limit``/``offset`` list, in the service's order.
 
         A page shorter than its ``limit`` ends the listing (WAAP's ``count`` is the size of the page,
@@ -249,22 +250,35 @@ class Client:
         requests in flight, yielded in order; so at most that many pages are asked for past the end
         of the list. Otherwise (a near service) pages are read one by one, which asks for no page
         past the end but the one empty page that shows a full last page was the last.
+
+        ``total_key`` names the member of an answer that holds the total number of items (the cloud lists'
+        ``count``): when the first answer has it, no page at or past that total is asked for, so a listing is
+        exactly its pages, read one by one or, from a distant service, several at once.
         """
         params = dict(params or {})
 
         def limit_at(offset):
             return page_size if max_results is None else min(page_size, max_results - offset)
 
-        def fetch(offset):
-            return self.get(path, params=dict(params, limit=limit_at(offset), offset=offset)).get("results") or []
+        def answer(offset):
+            return self.get(path, params=dict(params, limit=limit_at(offset), offset=offset)) or {}
 
-        def more_allowed(offset):
-            return (max_results is None or offset < max_results) and (max_offset is None or offset <= max_offset)
+        def fetch(offset):
+            return answer(offset).get("results") or []
 
         started = time.monotonic()
-        first = fetch(0)
+        body = answer(0)
+        first = body.get("results") or []
+        total = body.get(total_key) if total_key else None
+        if isinstance(total, bool) or not isinstance(total, int):
+            total = None
+
+        def more_allowed(offset):
+            return ((max_results is None or offset < max_results) and (max_offset is None or offset <= max_offset)
+                    and (total is None or offset < total))
+
         yield from first
-        if len(first) < limit_at(0):
+        if len(first) < limit_at(0) or (total is not None and len(first) >= total):
             return
         if time.monotonic() - started < slow_page:
             concurrency = 1

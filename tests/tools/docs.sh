@@ -43,7 +43,12 @@ ANSIBLE_DOCS_LABELS = {
 def _resolve_ansible_docs_label(app, env, node, contnode):
     """Resolve labels of the Ansible documentation without intersphinx; every other missing label still warns."""
     from docutils import nodes
-    target = ANSIBLE_DOCS_LABELS.get(node.get('reftarget'))
+    name = node.get('reftarget') or ''
+    if node.get('reftype') == 'envvar' and name.startswith('ANSIBLE_'):  # ansible-core's settings (inventory_cache fragment)
+        reference = nodes.reference('', '', internal=False, refuri=ANSIBLE_DOCS + 'reference_appendices/config.html#envvar-' + name)
+        reference += contnode
+        return reference
+    target = ANSIBLE_DOCS_LABELS.get(name)
     if node.get('reftype') != 'ref' or target is None:
         return None
     path, title = target

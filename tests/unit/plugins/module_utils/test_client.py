@@ -450,3 +450,39 @@ def test_another_tls_failure_does_not_blame_the_certificate(client):
 def test_an_empty_api_url_never_means_production():
     with pytest.raises(ValueError):
         Client(api_key=KEY, api_url="")
+
+
+def _counted(total):
+    """A cloud list of ``total`` items whose answers carry the total in ``count``."""
+    def page(request):
+        offset, limit = int(request.params["offset"]), int(request.params["limit"])
+        body = _page(offset, max(0, min(limit, total - offset)))
+        body["count"] = total
+        return 200, {}, json.dumps(body)
+    return page
+
+
+@responses.activate
+@pytest.mark.parametrize("total, offsets", [(1250, [0, 1000]), (2000, [0, 1000]), (1000, [0]), (999, [0]), (0, [0])])
+def test_paginate_with_a_total_asks_for_no_page_past_it(client, total, offsets):
+    """The inventory reads a cloud list by its ``count``: exactly its pages, not even the empty one after a full last page."""
+    responses.add_callback(responses.GET, URL + "/list", callback=_counted(total))
+    items = list(client.paginate("/list", page_size=1000, total_key="count"))
+    assert [item["id"] for item in items] == list(range(total))
+    assert [int(call.request.params["offset"]) for call in responses.calls] == offsets
+
+
+@responses.activate
+def test_paginate_with_a_total_from_a_far_service_reads_ahead_only_up_to_it(client):
+    responses.add_callback(responses.GET, URL + "/list", callback=_counted(1234))
+    items = list(client.paginate("/list", total_key="count", slow_page=0))
+    assert [item["id"] for item in items] == list(range(1234))
+    assert sorted(int(call.request.params["offset"]) for call in responses.calls) == [100 * n for n in range(13)]
+
+
+@responses.activate
+def test_paginate_without_a_usable_total_falls_back_to_short_pages(client):
+    responses.get(URL + "/list", json=dict(_page(0, 100), count="many"))
+    responses.get(URL + "/list", json=dict(_page(100, 20), count="many"))
+    assert len(list(client.paginate("/list", total_key="count"))) == 120
+    assert len(responses.calls) == 2

@@ -1,0 +1,526 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: cloud
+short_description: Gcore Cloud instances as inventory hosts
+version_added: 0.1.0
+description:
+  - Lists the instances of one or more Gcore Cloud projects in one or more regions
+    (C(GET /cloud/v1/instances/{project_id}/{region_id}), every page, up to 1000 instances a page) and makes each
+    instance a host.
+  - Every (project, region) pair of O(projects) and O(regions) is listed; O(filters) are sent to the service as
+    query parameters, so only matching instances are transferred.
+  - Every host is in the group C(gcore), in C(gcore_region_<region_id>) and in C(gcore_status_<status>) (the status
+    in lower case, such as C(gcore_status_active)); O(keyed_groups), O(groups) and O(compose) add more.
+  - Host names are the instance names (O(hostname=name)) or IDs (O(hostname=id)). When two instances would get one
+    host name (the same name in two regions, say), each gets C(<name>_<first 8 characters of its ID>) and a warning
+    lists them.
+  - Host variables, all prefixed C(gcore_) - C(gcore_id), C(gcore_name), C(gcore_status), C(gcore_vm_state),
+    C(gcore_flavor) (the flavor name), C(gcore_project_id), C(gcore_region_id), C(gcore_region) (the region name),
+    C(gcore_tags) (a dictionary of the instance's tags, key to value), C(gcore_addresses) (as the service gives them,
+    by network name), C(gcore_public_ipv4), C(gcore_private_ipv4), C(gcore_floating_ipv4), C(gcore_public_ipv6)
+    (lists, in the service's order), C(gcore_security_groups) (names) and C(gcore_created_at).
+  - An address is B(floating) when its C(type) is C(floating); B(private) when it lies in C(10.0.0.0/8),
+    C(172.16.0.0/12), C(192.168.0.0/16), C(100.64.0.0/10) or C(fc00::/7); B(public) otherwise (floating addresses
+    included).
+  - The configuration file name must end in C(gcore.yml) or C(gcore.yaml).
+author:
+  - gcore.platform developers (@gcore-platform)
+requirements:
+  - python >= 3.11
+  - requests >= 2.25.0
+extends_documentation_fragment:
+  - constructed
+  - inventory_cache
+options:
+  plugin:
+    description: The name of this plugin; it must be V(gcore.platform.cloud) for the file to be used.
+    type: str
+    required: true
+    choices: [gcore.platform.cloud]
+  api_key:
+    description:
+      - 'Gcore API key (a permanent API token), sent in the header C(Authorization: apikey <key>).'
+      - If not set (or set empty), the value of the E(GCORE_API_KEY) environment variable is used; one of the two is
+        required (it is not needed when a fresh cache answers).
+      - Surrounding whitespace is removed; what remains must be non-empty printable ASCII without spaces, or the source
+        fails naming C(api_key) and showing no part of it.
+      - The key is never logged or shown in an error message, at any verbosity.
+    type: str
+    env:
+      - name: GCORE_API_KEY
+  api_url:
+    description:
+      - Root URL of the Gcore API, V(https://) or V(http://), a host, an optional port and an optional trailing C(/).
+      - If not set, E(GCORE_API_URL) is used, then E(GCORE_BASE_URL), else V(https://api.gcore.com). An environment
+        variable that is set but empty counts as not set.
+      - A path, a query, a fragment or user info, another scheme or an empty value fails the source naming C(api_url).
+    type: str
+    default: https://api.gcore.com
+    env:
+      - name: GCORE_API_URL
+      - name: GCORE_BASE_URL
+  api_timeout:
+    description:
+      - Timeout in seconds for each HTTP request (connect and read), V(1) to V(3600).
+      - Safe calls are retried (3 times) on HTTP 429, 502, 503, 504, connection errors and timeouts, honouring
+        C(Retry-After), as the modules of this collection do.
+    type: int
+    default: 30
+  validate_certs:
+    description:
+      - Whether to verify the TLS certificate of O(api_url). Set to V(false) only for a trusted test endpoint.
+      - A failure says whether the certificate failed verification or the TLS connection failed otherwise.
+    type: bool
+    default: true
+  projects:
+    description:
+      - The Cloud project IDs to list (each at least V(1)).
+      - If not set, the project in the E(GCORE_CLOUD_PROJECT_ID) environment variable; one of the two is required.
+    type: list
+    elements: int
+  regions:
+    description:
+      - The region IDs to list in every project (each at least V(1)).
+      - If not set, the region in the E(GCORE_CLOUD_REGION_ID) environment variable; one of the two is required.
+    type: list
+    elements: int
+  filters:
+    description:
+      - Filters sent to the service as query parameters of every listing; only matching instances are returned.
+      - C(status) - one instance status, such as V(ACTIVE) or V(SHUTOFF) (C(ACTIVE), C(BUILD), C(ERROR), C(HARD_REBOOT),
+        C(MIGRATING), C(PAUSED), C(REBOOT), C(REBUILD), C(RESIZE), C(REVERT_RESIZE), C(SHELVED), C(SHELVED_OFFLOADED),
+        C(SHUTOFF), C(SOFT_DELETED), C(SUSPENDED), C(VERIFY_RESIZE)).
+      - C(name) - a full or partial instance name (the service matches names that contain it).
+      - C(flavor_prefix) - the start of the flavor ID, such as V(g2-).
+      - C(tag_key_value) - a dictionary of tags (tag key to tag value); an instance must have every one of them.
+      - C(tag_value) - a list of tag values.
+      - Any other key fails the source; a tag key holds no whitespace or C(=), a tag value no tab or line break
+        and no surrounding space, each 1 to 255 characters.
+    type: dict
+    default: {}
+  connect_with:
+    description:
+      - What C(ansible_host) is set to.
+      - V(public_ipv4) - the first public IPv4 address (a floating one included); V(private_ipv4) - the first private
+        IPv4 address; V(floating_ipv4) - the first floating IPv4 address; V(public_ipv6) - the first public IPv6
+        address; V(name) - the instance's own name, even when its host name had to be made unique.
+      - A host with no address of that kind gets no C(ansible_host) and a warning names it; it stays in the inventory.
+    type: str
+    default: public_ipv4
+    choices: [public_ipv4, private_ipv4, floating_ipv4, public_ipv6, name]
+  hostname:
+    description:
+      - The host name - the instance V(name) (made unique when two instances share it) or its V(id).
+    type: str
+    default: name
+    choices: [name, id]
+  strict_permissions:
+    description:
+      - When a (project, region) pair answers HTTP 403 (the key may not see it), fail the source (V(true)), or skip
+        that pair with a warning naming the project and region and list the other pairs' hosts (V(false)).
+      - A bad key (HTTP 401), an unreachable API or a server error left after the retries always fails the source.
+    type: bool
+    default: true
+notes:
+  - With O(cache=true) and a fresh cache, no request is sent at all. The cache holds the listing of the
+    O(projects), O(regions), O(filters) and O(api_url) it was made for; a change of any of them reads the service again.
+  - In AWX or Automation Platform, use this file as an inventory source from a project, with a credential of the
+    collection's credential type (it sets E(GCORE_API_KEY) and E(GCORE_API_URL)).
+seealso:
+  - name: Gcore API reference
+    description: The published Gcore API documentation.
+    link: https://api.gcore.com/docs
+"""
+
+EXAMPLES = r"""
+# cloud.gcore.yml - every instance of projects 1 and 2 in regions 76 and 1; the key comes from GCORE_API_KEY.
+# Reach hosts by their first public IPv4 address; group them by their "env" tag (env_prod, env_staging, ...)
+# and set the user from a tag.
+plugin: gcore.platform.cloud
+projects: [1, 2]
+regions: [76, 1]
+connect_with: public_ipv4
+keyed_groups:
+  - key: gcore_tags.env | default('untagged')
+    prefix: env
+  - key: gcore_flavor
+    prefix: flavor
+compose:
+  ansible_user: gcore_tags.user | default('ubuntu')
+groups:
+  web: "'web' in gcore_name"
+---
+# prod.gcore.yml - only the running production instances, reached on their private address (a bastion or a VPN),
+# named by ID; the listing is cached for ten minutes (no request while the cache is fresh).
+plugin: gcore.platform.cloud
+projects: [1]
+regions: [76]
+hostname: id
+connect_with: private_ipv4
+filters:
+  status: ACTIVE
+  tag_key_value:
+    env: prod
+strict_permissions: false
+cache: true
+cache_plugin: ansible.builtin.jsonfile
+cache_connection: /tmp/gcore_inventory_cache
+cache_timeout: 600
+"""
+
+import ipaddress
+import json
+import os
+from collections import Counter
+
+from ansible.errors import AnsibleError
+from ansible.module_utils.common.text.converters import to_text
+from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.release import __version__ as ansible_version
+from ansible.utils.display import Display
+from ansible.utils.unsafe_proxy import wrap_var
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import (
+    API_TIMEOUT_RANGE,
+    ValidationError,
+    check_api_url,
+    clean_api_key,
+    check_range,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._client import (
+    DEFAULT_API_URL,
+    HAS_REQUESTS,
+    ApiError,
+    Client,
+)
+
+display = Display()
+
+# What the service says is data, never a template (an instance named "{{ lookup('pipe', ...) }}" must stay a name).
+# ansible-core 2.19 and later trust no text an inventory plugin gives; older cores need it marked unsafe.
+_DATA_TAGGING = tuple(int(part) for part in ansible_version.split(".")[:2] if part.isdigit()) >= (2, 19)
+unsafe = (lambda value: value) if _DATA_TAGGING else wrap_var
+
+LIST_PATH = "/cloud/v1/instances/%s/%s"
+PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
+PRIVATE_NETWORKS = tuple(ipaddress.ip_network(net) for net in
+                         ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"))
+STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
+            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")
+FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
+CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_private_ipv4",
+                "floating_ipv4": "gcore_floating_ipv4", "public_ipv6": "gcore_public_ipv6"}
+_TAG_KEY_FORBIDDEN = " \t\n\r\f\v="
+_TAG_VALUE_EDGE = " \t\n\r\f\v"
+CACHE_FORMAT = 1
+WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
+
+
+# ---- the pure parts: addresses, host variables, host names ---------------------------------------
+
+def classify_addresses(addresses):
+    """The four address lists of an instance's ``addresses`` (network name -> entries), in the record's order.
+
+    Floating: ``type`` is ``floating``. Private: in 10/8, 172.16/12, 192.168/16, 100.64/10 or fc00::/7. Public:
+    otherwise, floating ones included. An entry that is not an address is left out of every list.
+    """
+    found = {"gcore_public_ipv4": [], "gcore_private_ipv4": [], "gcore_floating_ipv4": [], "gcore_public_ipv6": []}
+    for entries in (addresses or {}).values():
+        for entry in entries or []:
+            text = entry.get("addr") if isinstance(entry, dict) else None
+            try:
+                address = ipaddress.ip_address(text)
+            except ValueError:
+                continue
+            private = any(address in network for network in PRIVATE_NETWORKS if network.version == address.version)
+            if address.version == 4:
+                if entry.get("type") == "floating":
+                    found["gcore_floating_ipv4"].append(text)
+                found["gcore_private_ipv4" if private else "gcore_public_ipv4"].append(text)
+            elif not private:
+                found["gcore_public_ipv6"].append(text)
+    return found
+
+
+def host_variables(record):
+    """The ``gcore_*`` variables of one instance record."""
+    flavor = record.get("flavor") or {}
+    variables = {
+        "gcore_id": record.get("id"),
+        "gcore_name": record.get("name"),
+        "gcore_status": record.get("status"),
+        "gcore_vm_state": record.get("vm_state"),
+        "gcore_flavor": flavor.get("flavor_name") if isinstance(flavor, dict) else None,
+        "gcore_project_id": record.get("project_id"),
+        "gcore_region_id": record.get("region_id"),
+        "gcore_region": record.get("region"),
+        "gcore_tags": dict((tag.get("key"), tag.get("value")) for tag in record.get("tags") or [] if isinstance(tag, dict)),
+        "gcore_addresses": record.get("addresses") or {},
+        "gcore_security_groups": [group.get("name") for group in record.get("security_groups") or [] if isinstance(group, dict)],
+        "gcore_created_at": record.get("created_at"),
+    }
+    variables.update(classify_addresses(variables["gcore_addresses"]))
+    return variables
+
+
+def unique_host_names(hosts, hostname="name"):
+    """The host name of every instance (its ``gcore_*`` variables), and the renamed ones as (name, id, host name).
+
+    With ``hostname: name``, instances that share a name each get ``<name>_<first 8 characters of the id>``
+    (the whole ID in the unlikely case that this is taken too); an instance without a name is named by its ID.
+    """
+    if hostname == "id":
+        return [host["gcore_id"] for host in hosts], []
+    wanted = [host["gcore_name"] or host["gcore_id"] for host in hosts]
+    counts = Counter(wanted)
+    taken = set(name for name in wanted if counts[name] == 1)
+    names, renamed = [], []
+    for host, name in zip(hosts, wanted):
+        if counts[name] > 1:
+            unique = "%s_%s" % (name, host["gcore_id"][:8])
+            if unique in taken:
+                unique = "%s_%s" % (name, host["gcore_id"])
+            taken.add(unique)
+            renamed.append((name, host["gcore_id"], unique))
+            name = unique
+        names.append(name)
+    return names, renamed
+
+
+def group_suffix(value):
+    """A group name part: lower case, every character but letters, digits and _ made _."""
+    return "".join(char if char.isalnum() or char == "_" else "_" for char in str(value).lower())
+
+
+# ---- option checks (before any request) ---------------------------------------------------------
+
+def check_id_list(option, value):
+    if not isinstance(value, list) or not value:
+        raise ValidationError("%s: a non-empty list of IDs is required, not %r" % (option, value))
+    for index, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise ValidationError("%s[%d]: %r is not an integer ID" % (option, index, item))
+        check_range("%s[%d]" % (option, index), item, low=1)
+    return list(dict.fromkeys(int(item) for item in value))
+
+
+def check_tag_value(option, value):
+    if not isinstance(value, str) or not 1 <= len(value) <= 255:
+        raise ValidationError("%s: a tag value is a string of 1 to 255 characters, not %r" % (option, value))
+    if value[0] in _TAG_VALUE_EDGE or value[-1] in _TAG_VALUE_EDGE or any(char in value for char in "\t\n\r\f\v"):
+        raise ValidationError("%s: %r holds a tab or a line break, or starts or ends with whitespace" % (option, value))
+
+
+def filter_params(filters):
+    """The query parameters for ``filters``; ValidationError names the member and the rule."""
+    if filters is None:
+        return {}
+    if not isinstance(filters, dict):
+        raise ValidationError("filters: a dictionary is required, not %r" % (filters,))
+    unknown = sorted(set(filters) - set(FILTERS))
+    if unknown:
+        raise ValidationError("filters: unknown key%s %s (known: %s)" % ("s" if len(unknown) > 1 else "", ", ".join(map(str, unknown)),
+                                                                         ", ".join(FILTERS)))
+    params = {}
+    for key in ("name", "flavor_prefix", "status"):
+        value = filters.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.strip() or any(ord(char) < 32 or ord(char) == 127 for char in value):
+            raise ValidationError("filters.%s: a non-empty string without control characters is required, not %r" % (key, value))
+        params[key] = str(value)  # a plain string (ansible-core 2.19 gives tagged ones), as the cache keeps it
+    if "status" in params:
+        status = params["status"].upper()
+        if status not in STATUSES:
+            raise ValidationError("filters.status: %r is not one of %s" % (params["status"], ", ".join(STATUSES)))
+        params["status"] = status
+    tags = filters.get("tag_key_value")
+    if tags is not None:
+        if not isinstance(tags, dict) or not tags:
+            raise ValidationError("filters.tag_key_value: a non-empty dictionary of tags (key: value) is required, not %r" % (tags,))
+        for key, value in tags.items():
+            if not isinstance(key, str) or not 1 <= len(key) <= 255 or any(char in key for char in _TAG_KEY_FORBIDDEN):
+                raise ValidationError("filters.tag_key_value: tag key %r must be 1 to 255 characters without whitespace or '='" % (key,))
+            check_tag_value("filters.tag_key_value.%s" % key, value)
+        params["tag_key_value"] = json.dumps(dict((str(key), str(value)) for key, value in tags.items()), separators=(",", ":"))
+    values = filters.get("tag_value")
+    if values is not None:
+        values = [values] if isinstance(values, str) else values
+        if not isinstance(values, list) or not values:
+            raise ValidationError("filters.tag_value: a non-empty list of tag values is required, not %r" % (values,))
+        for index, value in enumerate(values):
+            check_tag_value("filters.tag_value[%d]" % index, value)
+        params["tag_value"] = [str(value) for value in values]
+    return params
+
+
+def kind_of(value):
+    """What a value is, in words (ansible-core 2.19 gives tagged subclasses of int, list, ...)."""
+    for kind, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"), (list, "a list"), (dict, "a dictionary")):
+        if isinstance(value, kind):
+            return name
+    return "a %s" % type(value).__name__
+
+
+def from_environment(*names):
+    """The first of these environment variables that is set and not empty (AWX injects empty ones), else None."""
+    for name in names:
+        if os.environ.get(name):
+            return os.environ[name]
+    return None
+
+
+class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
+    NAME = "gcore.platform.cloud"
+
+    def verify_file(self, path):
+        return super().verify_file(path) and to_text(path).endswith(("gcore.yml", "gcore.yaml"))
+
+    def parse(self, inventory, loader, path, cache=True):
+        super().parse(inventory, loader, path, cache)
+        try:
+            config = self._read_config_data(path)
+        except Exception as exc:  # pylint: disable=broad-exception-caught  # re-raised unless it may show the key
+            if "api_key" in to_text(exc):  # Ansible's own message about a value of the wrong type shows the value
+                raise AnsibleError("gcore.platform.cloud: invalid option in %s: api_key: a string is required (the value is not shown)"
+                                   % to_text(path)) from None
+            raise
+        try:
+            settings = self._settings(config)
+        except ValidationError as exc:
+            raise AnsibleError("gcore.platform.cloud: invalid option in %s: %s" % (to_text(path), exc)) from None
+
+        cache_key = self.get_cache_key(path)
+        use_cache = self.get_option("cache") and cache
+        update_cache = self.get_option("cache") and not cache
+        listing = None
+        if use_cache:
+            try:
+                listing = self._cache[cache_key]
+            except KeyError:
+                update_cache = True
+            if listing is not None and (not isinstance(listing, dict) or listing.get("format") != CACHE_FORMAT
+                                        or listing.get("request") != settings["request"]):
+                listing, update_cache = None, True  # made for another request (or by another version)
+        if listing is None:
+            listing = self._read_service(settings)
+        if update_cache:
+            self._cache[cache_key] = listing
+        for project_id, region_id, reason in listing["skipped"]:
+            display.warning("gcore.platform.cloud: project %s, region %s skipped (strict_permissions is false): %s"
+                            % (project_id, region_id, reason))
+        self._populate(listing["hosts"])
+
+    # ---- options -------------------------------------------------------------------------------
+    def _settings(self, config):
+        """Every option checked before any request (contract section 7); the request part is what the cache is for."""
+        api_url = config["api_url"] if "api_url" in config else (from_environment("GCORE_API_URL", "GCORE_BASE_URL") or DEFAULT_API_URL)
+        for option, value in (("api_url", api_url), ("api_key", config.get("api_key"))):
+            if value is not None and not isinstance(value, str):
+                raise ValidationError("%s: a string is required, not %s" % (option, kind_of(value)))
+        check_api_url(api_url)
+        timeout = config.get("api_timeout", self.get_option("api_timeout"))
+        if isinstance(timeout, bool) or not isinstance(timeout, int):
+            raise ValidationError("api_timeout: %r is not an integer number of seconds" % (timeout,))
+        check_range("api_timeout", timeout, *API_TIMEOUT_RANGE)
+        validate_certs = config.get("validate_certs", True)
+        if not isinstance(validate_certs, bool):
+            raise ValidationError("validate_certs: true or false is required, not %r" % (validate_certs,))
+        scope = {}
+        for option, variable in (("projects", "GCORE_CLOUD_PROJECT_ID"), ("regions", "GCORE_CLOUD_REGION_ID")):
+            value = config.get(option)
+            if value is None:
+                text = from_environment(variable)
+                if text is None:
+                    raise ValidationError("%s: not set, and %s is not set either; give the IDs to list" % (option, variable))
+                try:
+                    value = [int(text)]
+                except ValueError:
+                    raise ValidationError("%s: %s=%r is not an integer ID" % (option, variable, text)) from None
+            scope[option] = check_id_list(option, value)
+        params = filter_params(config.get("filters"))
+        for option, choices in (("connect_with", ("public_ipv4", "private_ipv4", "floating_ipv4", "public_ipv6", "name")),
+                                ("hostname", ("name", "id"))):
+            if self.get_option(option) not in choices:
+                raise ValidationError("%s: %r is not one of %s" % (option, self.get_option(option), ", ".join(choices)))
+        return {
+            "api_key": config.get("api_key") or from_environment("GCORE_API_KEY"), "api_url": api_url, "timeout": timeout, "validate_certs": validate_certs,
+            "request": {"api_url": api_url.rstrip("/"), "projects": scope["projects"], "regions": scope["regions"], "filters": params},
+        }
+
+    # ---- the service -----------------------------------------------------------------------------
+    def _read_service(self, settings):
+        """``{format, request, hosts: [gcore_* variables], skipped: [[project, region, reason]]}`` from every pair."""
+        if not HAS_REQUESTS:
+            raise AnsibleError("gcore.platform.cloud needs the Python library requests on the controller")
+        try:
+            api_key = clean_api_key(settings["api_key"])
+        except ValidationError as exc:
+            raise AnsibleError("gcore.platform.cloud: invalid option: %s" % exc) from None
+        client = Client(api_key=api_key, api_url=settings["api_url"], timeout=settings["timeout"],
+                        validate_certs=settings["validate_certs"])
+        request = settings["request"]
+        hosts, skipped = [], []
+        for project_id in request["projects"]:
+            for region_id in request["regions"]:
+                try:
+                    records = list(client.paginate(LIST_PATH % (project_id, region_id), params=request["filters"],
+                                                   page_size=PAGE_SIZE, total_key="count"))
+                except ApiError as exc:
+                    if exc.status == 403 and not self.get_option("strict_permissions"):
+                        skipped.append([project_id, region_id, exc.message])
+                        continue
+                    hint = (" (set strict_permissions: false to skip a project or region the key may not see)"
+                            if exc.status == 403 else "")
+                    raise AnsibleError("gcore.platform.cloud: listing the instances of project %s, region %s failed: %s%s"
+                                       % (project_id, region_id, exc.message, hint)) from None
+                hosts.extend(host_variables(record) for record in records if isinstance(record, dict))
+        return {"format": CACHE_FORMAT, "request": request, "hosts": hosts, "skipped": skipped}
+
+    # ---- the inventory -------------------------------------------------------------------------
+    def _populate(self, hosts):
+        inventory = self.inventory
+        names, renamed = unique_host_names(hosts, self.get_option("hostname"))
+        if renamed:
+            display.warning("gcore.platform.cloud: instances share a name, so their host names were made unique: %s"
+                            % ", ".join("%s (id %s) as %s" % item for item in renamed))
+        connect_with = self.get_option("connect_with")
+        compose, groups, keyed_groups = self.get_option("compose"), self.get_option("groups"), self.get_option("keyed_groups")
+        strict = self.get_option("strict")
+        inventory.add_group("gcore")
+        known_groups = set()
+        unreachable = []
+        for name, variables in zip(names, hosts):
+            inventory.add_host(name, group="gcore")
+            for key, value in variables.items():
+                inventory.set_variable(name, key, unsafe(value))
+            if connect_with == "name":
+                address = variables["gcore_name"]
+            else:
+                found = variables[CONNECT_WITH[connect_with]]
+                address = found[0] if found else None
+            if address:
+                inventory.set_variable(name, "ansible_host", unsafe(address))
+            else:
+                unreachable.append("%s (id %s)" % (name, variables["gcore_id"]))
+            for group in ("gcore_region_%s" % group_suffix(variables["gcore_region_id"]),
+                          "gcore_status_%s" % group_suffix(variables["gcore_status"])):
+                if group not in known_groups:
+                    inventory.add_group(group)
+                    known_groups.add(group)
+                inventory.add_child(group, name)
+            if compose or groups or keyed_groups:
+                host_vars = inventory.get_host(name).get_vars()
+                self._set_composite_vars(compose, host_vars, name, strict=strict)
+                self._add_host_to_composed_groups(groups, host_vars, name, strict=strict)
+                self._add_host_to_keyed_groups(keyed_groups, host_vars, name, strict=strict)
+        if unreachable:
+            more = len(unreachable) - WARN_HOSTS
+            display.warning("gcore.platform.cloud: %s host%s without a %s address, so without ansible_host: %s%s"
+                            % (len(unreachable), "" if len(unreachable) == 1 else "s", connect_with,
+                               ", ".join(unreachable[:WARN_HOSTS]), " and %s more" % more if more > 0 else ""))
