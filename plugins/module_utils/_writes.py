@@ -130,7 +130,7 @@ class Writer:
         ready = getattr(self, "ready", None)
         if not ready or record is None or not self.params.get("wait", True):
             return record
-        member, good, waiting = ready
+        member, good, waiting = tuple(ready)
         timeout = self.params["wait_timeout"]
         held = [record]
 
