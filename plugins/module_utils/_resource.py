@@ -46,12 +46,18 @@ delete_returns         the result after a delete: None, "before" (the record) or
 asynchronous           writes answer ``{tasks}``, polled through the run's one ``TaskWaiter``
 created_key            the finished create task's ``created_resources`` member holding the new id
 lock                   the record member naming the task that locks it (writes wait; a 409 is sent again)
+ready                  ``(member, good values, waiting values)``: with ``wait``, a record just created or updated is
+                       read again while its member shows a waiting value; any other value or ``wait_timeout`` fails
+update_after_create    after the create, one update of the members the created record does not have yet (the create
+                       body cannot carry them); the create is never sent again
 collection             the rules' path segment, ``custom-rules`` or ``firewall-rules`` (``WaapRuleSet``)
 firewall               the rules are a domain's firewall rules: their fields and conditions (``WaapRuleSet``)
 =====================  =========================================================================================
 
 Hooks (pure: no requests): ``exists(record)``, ``gone(error)``, ``returned(record)``, ``create_body()``,
-``update_body(changes, record)``, ``shown(record)``, ``report(record)`` (warnings about what was found). A hook
+``update_body(changes, record)``, ``shown(record)``, ``report(record)`` (warnings about what was found),
+``answered(write, answer)`` (what an accepted write answered, before anything else is read: one-time secrets are
+kept in the result here, so a later failure, such as the ``ready`` wait's, still returns them). A hook
 that must stop the run raises ``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns
 every typed error into the result.
 """
@@ -67,7 +73,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._members import (  
     differences,
     view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write, Writer
 
 
@@ -100,6 +105,8 @@ class GcoreResourceModule(Writer, GcoreModule):
     asynchronous = False
     created_key = None
     lock = None
+    ready = None
+    update_after_create = False
 
     # ---- validation -------------------------------------------------------------------------
     def validate(self):
@@ -135,6 +142,9 @@ class GcoreResourceModule(Writer, GcoreModule):
 
     def report(self, record):
         """Warnings and deprecations about what the lookup found (``self.module.warn``/``deprecate``)."""
+
+    def answered(self, write, answer):
+        """What an accepted ``write`` answered, seen once, right after it (the result may keep what cannot be read again)."""
 
     # ---- paths and messages ------------------------------------------------------------------
     def path(self, which, ident=None):
@@ -177,27 +187,6 @@ class GcoreResourceModule(Writer, GcoreModule):
             return matches[0] if matches else None
         return self.read()
 
-    def wait_unlocked(self, record, deadline=None):
-        """Wait while the record is locked by a task; return it as read last (None when it went away).
-
-        The wait goes through the run's one ``TaskWaiter`` (its clock, its intervals)."""
-        timeout = self.params["wait_timeout"]
-        held = [record, False]  # the record as read last; whether to read it again before looking
-
-        def unlocked():
-            if held[1]:
-                held[0] = self.read(held[0]["id"])
-            held[1] = True
-            return not (held[0] and held[0].get(self.lock))
-
-        def timed_out():
-            task = self.tasks.get(held[0][self.lock])
-            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
-                self.title or self.noun.capitalize(), held[0]["id"], held[0][self.lock], task.get("state"), timeout), task)
-
-        self.tasks.poll(unlocked, deadline or self.tasks.deadline(timeout), timed_out)
-        return held[0]
-
     # ---- writing (through the write core) ----------------------------------------------------
     def waiting(self):
         return not self.asynchronous or self.params.get("wait", True)
@@ -223,21 +212,26 @@ class GcoreResourceModule(Writer, GcoreModule):
         """One write of the flow: ``(True, answer)`` when accepted, ``(False, the record settled)`` when the state
         read again confirms it."""
         accepted, value = self.attempt(write, reread)
+        if accepted:
+            self.answered(write, value)
         return (True, value) if accepted else (False, self.settled(value))
 
     def do_create(self):
+        """The create, then (settings) the wait until ready and the update of what the create body could not carry."""
         write = Write("create", self.create_method, self.path("create"), self.create_body(), ok=self.create_ok,
                       done=self.exists_after)
-        accepted, answer = self.write(write, self.lookup)
-        if not accepted:
-            return self.attach(answer, None) if self.waiting() else answer
-        ids = self.task_ids(answer)
-        if not self.asynchronous:
-            return answer
-        if not self.waiting():
-            return None
-        created = [ident for task in self.wait_for(ids) for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
-        return self.attach(self.read(created[0]) if created else self.lookup(), None)
+        accepted, record = self.write(write, self.lookup)
+        if accepted and self.asynchronous:
+            ids = self.task_ids(record)
+            if not self.waiting():
+                return None
+            created = [ident for task in self.wait_for(ids) for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
+            record = self.read(created[0]) if created else self.lookup()
+        elif not self.waiting():
+            return record
+        record = self.until_ready(record)
+        changes = differences(self.members, record, self.params) if self.update_after_create and record is not None else {}
+        return self.do_update(record, changes, None) if changes else self.attach(record, None)
 
     def do_update(self, record, changes, plans):
         if changes:
@@ -251,7 +245,7 @@ class GcoreResourceModule(Writer, GcoreModule):
             if not self.waiting() and not plans:
                 return record  # not waited for: the record as read before the change
             self.wait_for(ids)
-            record = self.read(record.get("id")) if self.read_after_update else answer
+            record = self.until_ready(self.read(record.get("id")) if self.read_after_update else answer)
         return self.attach(record, plans)
 
     def do_delete(self, record):
@@ -325,7 +319,7 @@ class GcoreResourceModule(Writer, GcoreModule):
         params = self.params
         if self.id_option and params.get(self.id_option) is not None:
             raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one by name"
-                          % (self.title or self.noun.capitalize(), params[self.id_option], self.where(), self.id_option))
+                          % (self.called(), params[self.id_option], self.where(), self.id_option))
         missing = [option for option in self.required_to_create if params.get(option) is None]
         if missing:
             name = params.get(self.name_option or "")

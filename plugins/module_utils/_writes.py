@@ -22,7 +22,9 @@ Words used everywhere in the flow:
 
 from __future__ import annotations
 
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
 KINDS = ("delete", "update", "create", "attach", "detach")
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
@@ -94,8 +96,65 @@ class Ledger:
 class Writer:
     """Sends writes and records them; the flows (``_resource``, ``_resource_list``, ``_attachments``) share it.
 
-    A flow provides ``client``, ``module``, ``params``, ``tasks`` and the ``lock`` setting; ``send`` a 409
-    (locked) waits for the lock through ``wait_unlocked`` (the single-resource flow has it)."""
+    A flow provides ``client``, ``module``, ``params``, ``tasks``, ``read(id)`` and the ``lock`` and ``ready``
+    settings; ``send`` a 409 (locked) waits for the lock through ``wait_unlocked``. Both waits on a record
+    (``wait_unlocked``, ``until_ready``) go through the run's one ``TaskWaiter`` (its clock, its intervals)."""
+
+    def called(self):
+        return getattr(self, "title", None) or self.noun.capitalize()
+
+    def wait_unlocked(self, record, deadline=None):
+        """Wait while the record is locked by a task; return it as read last (None when it went away)."""
+        timeout = self.params["wait_timeout"]
+        held = [record, False]  # the record as read last; whether to read it again before looking
+
+        def unlocked():
+            if held[1]:
+                held[0] = self.read(held[0]["id"])
+            held[1] = True
+            return not (held[0] and held[0].get(self.lock))
+
+        def timed_out():
+            task = self.tasks.get(held[0][self.lock])
+            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
+                self.called(), held[0]["id"], held[0][self.lock], task.get("state"), timeout), task)
+
+        self.tasks.poll(unlocked, deadline or self.tasks.deadline(timeout), timed_out)
+        return held[0]
+
+    def until_ready(self, record):
+        """With ``wait``, poll a record just written while its ``ready`` member (``(member, good values, waiting
+        values)``) shows a waiting value; return it as read last. Any other value, the record going away, or
+        ``wait_timeout`` raise ``Refused`` naming the id and the last value, with the record as read last in the result
+        (what the write answered, such as one-time secrets, was already kept by the ``answered`` hook)."""
+        ready = getattr(self, "ready", None)
+        if not ready or record is None or not self.params.get("wait", True):
+            return record
+        member, good, waiting = tuple(ready)
+        timeout = self.params["wait_timeout"]
+        held = [record]
+
+        def stop(why):
+            return Refused("%s %s %s" % (self.called(), held[0].get("id"), why), **{self.result_key: self.returned(held[0])})
+
+        def judged():
+            value = held[0].get(member)
+            if value not in good and value not in waiting:
+                raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
+            return value in good
+
+        def settled():
+            if judged():
+                return True
+            found = self.read(held[0]["id"])
+            if found is None:
+                raise stop("went away while it was %s" % held[0].get(member))
+            held[0] = found
+            return judged()
+
+        self.tasks.poll(settled, self.tasks.deadline(timeout),
+                        lambda: stop("is still %s after wait_timeout=%ss" % (held[0].get(member), timeout)))
+        return held[0]
 
     def start_ledger(self):
         self.ledger = Ledger()

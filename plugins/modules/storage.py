@@ -338,7 +338,6 @@ V4_LISTS = {
     "sftp": "/storage/v4/sftp_storages",
 }
 GONE = frozenset(("deleting", "deleted"))
-SETTLING = frozenset(("creating", "updating"))  # a wait goes on while the storage shows one of these
 # Members that hold credentials, at any depth of a storage record (compared case-insensitively).
 CREDENTIAL_MEMBERS = frozenset((
     "credentials", "s3", "keys", "access_keys", "access_key", "secret_key", "sftp_password", "password", "private_key",
@@ -424,6 +423,7 @@ class Storage(GcoreResourceModule):
     page_size = 100
     delete_returns = "before"  # the result is the record that went
     create_ok = (201, 200)
+    ready = ("provisioning_status", ("active",), ("creating", "updating"))  # with wait: until active
 
     def validate(self):
         super().validate()
@@ -531,48 +531,12 @@ class Storage(GcoreResourceModule):
         if not kind:
             self.deprecate_v1(record.get("type") if record else None)
 
-    def task_ids(self, answer):
-        """Every accepted write's answer passes here: its one-time credentials are kept, and a storage being created
-        (or updated) is waited for until it is active.
-
-        ENGINE: the flow has neither a hook for what a write answers (the create's credentials) nor a wait on a status
-        member (it waits on cloud tasks); both are done here, and the create answer is replaced in place by the storage
-        as read once active (the flow returns that answer as the created record)."""
-        ids = super().task_ids(answer)
+    def answered(self, write, answer):
+        """The one-time credentials a create or PATCH answers (not a password the user gave), kept at once: a later
+        failure, such as the wait's, still returns them, and they cannot be read again."""
         credentials = credentials_of(answer)
-        if credentials and not (self.params["password_mode"] == "set" and "password" in credentials):  # not the user's own
-            self.result["credentials"] = credentials  # kept even if the wait below fails: it cannot be read again
-        if isinstance(answer, dict) and answer.get("provisioning_status") in SETTLING and self.params["wait"]:
-            settled = self.wait_active(answer)
-            answer.clear()
-            answer.update(settled)
-        return ids
-
-    def wait_active(self, record):
-        """Poll the storage until it is active (through the run's one waiter: its clock and intervals); a status that is
-        neither active nor creating/updating, or wait_timeout, fails naming the id and the last status."""
-        timeout = self.params["wait_timeout"]
-        held = [record]
-
-        def active():
-            status = held[0].get("provisioning_status")
-            if status == "active":
-                return True
-            if status not in SETTLING:
-                self.result["storage"] = without_credentials(held[0])
-                self.fail("Storage %s is %s, not active: the service did not finish setting it up" % (held[0].get("id"), status))
-            found = self.read(held[0]["id"])
-            if found is None:
-                self.fail("Storage %s went away while it was %s" % (held[0].get("id"), status))
-            held[0] = found
-            return found.get("provisioning_status") == "active"
-
-        def timed_out():
-            self.result["storage"] = without_credentials(held[0])
-            self.fail("Storage %s is still %s after wait_timeout=%ss" % (held[0].get("id"), held[0].get("provisioning_status"), timeout))
-
-        self.tasks.poll(active, self.tasks.deadline(timeout), timed_out)
-        return held[0]
+        if credentials and not (self.params["password_mode"] == "set" and "password" in credentials):
+            self.result["credentials"] = credentials
 
     def hint_other_kind(self, kind):
         """``type`` may be wrong: a storage of the other kind with this ID would be left alone. Say so."""

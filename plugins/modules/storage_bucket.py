@@ -154,7 +154,7 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, differences
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 
 INT64_MAX = 2 ** 63 - 1
 NAME_PATTERN = r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]"
@@ -192,6 +192,8 @@ class StorageBucket(GcoreResourceModule):
     id_option = None
     name_option = None  # the name is in the item path: one GET finds the bucket
     members = MEMBERS
+    update_after_create = True  # the create body holds only the name: one PATCH of the settings it did not set
+    read_after_update = False  # the PATCH answers the bucket (BucketDetailResV4)
 
     def validate(self):
         super().validate()
@@ -206,19 +208,6 @@ class StorageBucket(GcoreResourceModule):
 
     def create_body(self):
         return {"name": self.params["name"]}
-
-    def task_ids(self, answer):
-        """ENGINE: the create body holds only the name; the settings given are sent right after it in one PATCH of what
-        the created bucket does not already have (the flow has no "update after create" step). The create answer is
-        replaced in place by the PATCH answer (the flow returns that answer as the created record)."""
-        ids = super().task_ids(answer)
-        if isinstance(answer, dict) and self.accepted and self.accepted[-1].startswith("POST "):
-            changes = differences(self.members, answer, self.params)
-            if changes:
-                patched = self.send("PATCH", self.path("item"), changes, ok=self.update_ok)
-                answer.clear()
-                answer.update(patched or {})
-        return ids
 
 
 def main():

@@ -206,3 +206,20 @@ def test_one_place_ends_a_run_and_no_file_of_the_flow_is_over_400_lines():
         if path.parent.name == "module_utils":
             assert len(text.splitlines()) <= 400, "%s has more than 400 lines" % path.name
     assert len(calls) == 3 and all(call.startswith("_base.py:") for call in calls), calls
+
+
+def test_every_hook_of_the_flow_is_documented_defined_and_used():
+    """The hooks named in the docstring of _resource are methods of the flow, and each has a module that overrides it."""
+    import ast  # pylint: disable=import-outside-toplevel
+    import re  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils import _resource  # pylint: disable=import-outside-toplevel
+    paragraph = _resource.__doc__.split("Hooks (pure: no requests):")[1].split("\n\n")[0]
+    hooks = re.findall(r"``(\w+)\(", paragraph)
+    assert "answered" in hooks and len(hooks) == len(set(hooks))
+    assert [hook for hook in hooks if not callable(getattr(_resource.GcoreResourceModule, hook, None))] == []
+    overridden = set()
+    for path in sorted((ROOT / "plugins" / "modules").glob("*.py")) + sorted((ROOT / "plugins" / "module_utils").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.name != "GcoreResourceModule":
+                overridden |= set(item.name for item in node.body if isinstance(item, ast.FunctionDef))
+    assert [hook for hook in hooks if hook not in overridden] == [], "a hook without a user"
