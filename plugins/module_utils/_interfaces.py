@@ -6,7 +6,7 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-One definition of the published ``NewVmInterfaceSerializersPydantic`` (API_NOTES section 3): the
+One definition of the published ``NewVmInterfaceSerializersPydantic`` (docs/api_reference.md section 3): the
 argument spec, the validation (which runs before any request) and the request body. The item is a
 ``oneOf`` chosen by ``type``; ``FIELDS`` says which fields each type has and which it requires. A
 field given for a type without it, or missing where its type requires it, fails validation naming

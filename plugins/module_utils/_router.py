@@ -6,11 +6,11 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-The router's PATCH body and its GET record do not map one to one (API_NOTES section 2.9), so the
+The router's PATCH body and its GET record do not map one to one (docs/api_reference.md section 2.9), so the
 module compares canonical views: routes as a set of (destination, nexthop) pairs in the forms
 Python's ``ipaddress`` prints (IPv6 compressed, lower case), and the gateway by ``network_id`` and
 ``enable_snat`` only (GET has no ``type``; ``external_fixed_ips`` are assigned by the service).
-Interfaces are the set of subnets the router is attached to (API_NOTES section 12.3), read from
+Interfaces are the set of subnets the router is attached to (docs/api_reference.md section 12.3), read from
 ``interfaces[].ip_assignments[]`` and changed through attach and detach, never through the PATCH.
 """
 

@@ -7,7 +7,7 @@
 This module is internal to the collection: its interface may change at any time.
 
 The words of the docs are in ``_waap_docs`` (re-exported here); a domain's rules as a set are
-``WaapRuleSet`` in ``_waap_rules``. One table, ``CONDITION_KINDS``, describes the 18 custom-rule condition kinds (API_NOTES section 9.2):
+``WaapRuleSet`` in ``_waap_rules``. One table, ``CONDITION_KINDS``, describes the 18 custom-rule condition kinds (docs/api_reference.md section 9.2):
 the argument spec, the validation before any request and the normalisation before a comparison are
 all derived from it, so the three cannot drift apart.
 """
@@ -188,7 +188,7 @@ def validate_condition(option, condition, kinds=None):
 
 
 def validate_ip_range(option, lower, upper):
-    """Both bounds of one family, the lower one not above the upper one (API_NOTES section 12.1)."""
+    """Both bounds of one family, the lower one not above the upper one (docs/api_reference.md section 12.1)."""
     if lower is None or upper is None:
         return
     low, high = ipaddress.ip_address(lower), ipaddress.ip_address(upper)  # both checked as addresses already

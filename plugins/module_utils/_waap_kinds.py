@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The WAAP limits and the table of the 18 custom-rule condition kinds (API_NOTES section 9.2), re-exported by ``_waap``.
+"""The WAAP limits and the table of the 18 custom-rule condition kinds (docs/api_reference.md section 9.2), re-exported by ``_waap``.
 
 This module is internal to the collection: its interface may change at any time.
 """
@@ -19,7 +19,7 @@ ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")
 ORDERING = list(ORDERING_FIELDS) + ["-%s" % field for field in ORDERING_FIELDS]
 FIREWALL_ACTIONS = ["allow", "block"]
 RULE_ACTIONS = ["allow", "block", "captcha", "handshake", "monitor", "tag"]
-# A domain's firewall rule (API_NOTES section 12.1): exactly one condition, of one of these kinds.
+# A domain's firewall rule (docs/api_reference.md section 12.1): exactly one condition, of one of these kinds.
 FIREWALL_CONDITIONS = ("ip", "ip_range")
 
 # Every pattern is matched against the whole value (check_pattern uses re.fullmatch). NAME_PATTERN is matched with
@@ -37,7 +37,7 @@ URL_PATTERN = r"^[\w!\$~:#\[\]@\(\)*\+,=\/\-\.\%]+$"
 USER_TAG_PATTERN = r"^[a-zA-Z]+[ a-zA-Z0-9]*$"
 LOOKAROUND = re.compile(r"\(\?<?[=!]")
 
-# Service defaults filled into conditions (API_NOTES section 9.4).
+# Service defaults filled into conditions (docs/api_reference.md section 9.4).
 DEFAULT_MATCH_TYPE = "Contains"
 DEFAULT_OWNER_TYPES = ["COMMERCIAL"]
 NO_NEGATION = ("request_rate",)

@@ -445,7 +445,7 @@ class Router(GcoreResourceModule):
         gateway = changes.get("external_gateway_info")
         if gateway is not None:
             return dict(changes, external_gateway_info=dict(gateway, type="manual"))
-        return changes  # no gateway change, or null: it removes the gateway (API_NOTES section 11 row 8)
+        return changes  # no gateway change, or null: it removes the gateway (docs/api_reference.md section 11 row 8)
 
 
 def main():

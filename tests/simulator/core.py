@@ -97,7 +97,7 @@ REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not 
 
 
 def error_response(api, status, detail, errors=None, title=None):
-    """An error in the shape each API family uses (API_NOTES section 0.3)."""
+    """An error in the shape each API family uses (docs/api_reference.md section 0.3)."""
     if api == "waap":
         body = {"type": "https://api.gcore.com/waap/errors/%s" % status, "title": title or REASONS.get(status, "Error"),
                 "status": status, "detail": detail}

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Cloud instances, read-only (API_NOTES section 14.4): what the ``gcore.platform.cloud`` inventory lists.
+"""Cloud instances, read-only (docs/api_reference.md section 14.4): what the ``gcore.platform.cloud`` inventory lists.
 
 - ``GET /cloud/v1/instances/{p}/{r}``: ``{count, results: [InstanceSerializer]}``; ``count`` is the total
   matching. ``limit`` 1-1000 (default 1000) and ``offset`` >= 0, else 422. Filters: ``name`` (a substring),

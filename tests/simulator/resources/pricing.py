@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Instance price preview: POST /cloud/v2/pricing/{project_id}/{region_id}/instances (API_NOTES section 5).
+"""Instance price preview: POST /cloud/v2/pricing/{project_id}/{region_id}/instances (docs/api_reference.md section 5).
 
 The price is computed from the flavor table of ``quota`` (hourly price; a month is 720 hours), one
 external IP per instance and ``external`` interface, one floating IP per instance and ``floating_ip:

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Quota checks before creation (API_NOTES sections 3, 4 and 6).
+"""Quota checks before creation (docs/api_reference.md sections 3, 4 and 6).
 
 - POST /cloud/v1/bminstances/{project_id}/{region_id}/check_limits (bare metal servers)
 - POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits (a load balancer)

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Cloud routers (API_NOTES section 2).
+"""Cloud routers (docs/api_reference.md section 2).
 
 - ``GET  /cloud/v1/routers/{p}/{r}``: ``{count, results}``, ``name`` filter (a substring match, so the
   module must compare names itself), ``limit`` 1-1000 (default 1000) and ``offset``.
@@ -12,11 +12,11 @@
   (a failed create task removes it). Answers 200 ``{tasks}``.
 - ``PATCH /cloud/v2/routers/{p}/{r}/{id}``: ``PatchRouterSerializerV2``; the change is applied when its
   ``update_router`` task finishes, and the router is locked (``task_id``) meanwhile.
-  A PATCH that changes nothing answers ``{"tasks": []}`` and starts no task (API_NOTES section 13).
-  ``external_gateway_info: null`` removes the gateway (API_NOTES section 11 row 8).
+  A PATCH that changes nothing answers ``{"tasks": []}`` and starts no task (docs/api_reference.md section 13).
+  ``external_gateway_info: null`` removes the gateway (docs/api_reference.md section 11 row 8).
 - ``DELETE /cloud/v1/routers/{p}/{r}/{id}``: a ``delete_router`` task; the router goes when it finishes.
 - ``POST /cloud/v1/routers/{p}/{r}/{id}/attach`` ``{subnet_id, ip_address?}`` and ``.../detach`` ``{subnet_id}``
-  (API_NOTES section 12.3): synchronous, 200 with the router. 404 for an unknown subnet, 400 when the subnet is
+  (docs/api_reference.md section 12.3): synchronous, 200 with the router. 404 for an unknown subnet, 400 when the subnet is
   already attached (attach) or not attached (detach), 400 for an address outside the subnet or already in use.
 - A PATCH, DELETE, attach or detach of a locked router answers 409.
 

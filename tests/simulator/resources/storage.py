@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Storage: the deprecated v1 provisioning API and its v4 replacements (API_NOTES section 10).
+"""Storage: the deprecated v1 provisioning API and its v4 replacements (docs/api_reference.md section 10).
 
 One store, ``sim.storages`` (id -> record), serves three views of the same storages, as the service
 does (S3 and SFTP storages share one id space):
@@ -19,7 +19,7 @@ A storage id that is not an int64 is a 400 ``{"error"}`` on every path. DELETE a
 the storage deleted; deleting a storage that is already ``deleting``/``deleted`` is a 400 (v1) or a
 404 (v4).
 
-The v4 lifecycle (API_NOTES section 14): the lists (``{count, results}``, ``count`` the total; ``name`` a
+The v4 lifecycle (docs/api_reference.md section 14): the lists (``{count, results}``, ``count`` the total; ``name`` a
 substring filter; ``limit`` 1-1000, default 10; ``order_by`` ``created_at.desc``; deleted storages only with
 ``show_deleted``), create (201; S3 answers ``access_keys`` once, SFTP the ``password`` when generated or set;
 409 on a name already used by a storage of that kind that is not deleted), SFTP ``PATCH`` (merge patch:

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Cloud tasks: GET /cloud/v1/tasks/{task_id} (API_NOTES section 1)."""
+"""Cloud tasks: GET /cloud/v1/tasks/{task_id} (docs/api_reference.md section 1)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Quota notification threshold: /cloud/v2/client_quotas/{client_id}/notification_threshold (API_NOTES section 7).
+"""Quota notification threshold: /cloud/v2/client_quotas/{client_id}/notification_threshold (docs/api_reference.md section 7).
 
 The spec does not say whether a client that never set a threshold reads as the default record or as a
-404 (API_NOTES section 7), so both exist here: clients 1 to 3 answer a record (2 and 3 the default of
+404 (docs/api_reference.md section 7), so both exist here: clients 1 to 3 answer a record (2 and 3 the default of
 80 %), client 4 has no record (GET 404; PUT creates it, as the PUT is documented to create or update;
 DELETE is a 204 no-op). Any other client is unknown: 404 on every method.
 PUT takes ``QuotaThresholdSerializer`` (``threshold`` 60-100 required, ``last_message``/``last_sending``

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""WAAP: firewall rules (API_NOTES sections 8 and 12.1) and the custom rules of each domain (sections 9 and 12.2).
+"""WAAP: firewall rules (docs/api_reference.md sections 8 and 12.1) and the custom rules of each domain (sections 9 and 12.2).
 
 - Firewall rules are one store, kept per domain: ``GET /waap/v2/firewall-rules`` lists the account's
   (each with its ``domain``), ``/waap/v1/domains/{domain_id}/firewall-rules`` one domain's (without it): a
@@ -9,7 +9,7 @@
   across domains 1001-1005 (domain 1006 has none).
 - Lists: filters (``*`` is a wildcard, a text without one matches as "contains", case-insensitively),
   ``ordering``, ``limit`` 0-100 (dflt 100), ``offset`` 0-100000; ``count`` is the number of items in the
-  page (as the spec says, API_NOTES section 11 row 30).
+  page (as the spec says, docs/api_reference.md section 11 row 30).
 - ``/waap/v1/domains/{domain_id}/firewall-rules``: list, get, create (201, the record with ``id``), patch (204;
   every member optional and nullable, a null is ignored), delete (204), toggle ``…/{rule_id}/enable|disable``
   (204), ``POST …/bulk_delete`` (204). A body as ``FirewallRule`` says: ``enabled`` required, the action's
@@ -71,7 +71,7 @@ MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS
 SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY
 UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW""".split())
 
-# ---- schemas (the spec's, API_NOTES section 9.2) ----------------------------------------------
+# ---- schemas (the spec's, docs/api_reference.md section 9.2) ----------------------------------------------
 
 NAME_PATTERN = r"^[A-Za-z0-9\s.:'\";<>?&|\\]+$"
 HTTP_METHODS = ("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
@@ -128,7 +128,7 @@ RULE_FIELDS = {
 }
 UPDATE_FIELDS = dict((name, dict(spec, required=False, nullable=True)) for name, spec in RULE_FIELDS.items())
 
-# FirewallRule / UpdateFirewallRule (API_NOTES section 12.1): the action's members are nullable, one condition.
+# FirewallRule / UpdateFirewallRule (docs/api_reference.md section 12.1): the action's members are nullable, one condition.
 BLOCK = f("object", fields={"status_code": f("int", enum=(403, 405, 418, 429)),
                             "action_duration": f("str", min=1, max=10, pattern=r"^[1-9][0-9]*[smhd]?$")})
 FIREWALL_ACTION = f("object", fields={"allow": f("free", nullable=True), "block": dict(BLOCK, nullable=True)})

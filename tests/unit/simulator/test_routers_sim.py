@@ -123,7 +123,7 @@ def test_list_filters_by_name_and_pages(sim):
     assert call(sim, "GET", BASE, query="limit=1001")[0] == 422
 
 
-# ---- interfaces: attach and detach (API_NOTES section 12.3) --------------------------------------
+# ---- interfaces: attach and detach (docs/api_reference.md section 12.3) --------------------------------------
 S1, S2, S3 = ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b0%s" % n for n in (1, 2, 3))
 
 

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The simulated WAAP operations for rule sets (API_NOTES sections 12.1, 12.2): a domain's firewall rules (one
+"""The simulated WAAP operations for rule sets (docs/api_reference.md sections 12.1, 12.2): a domain's firewall rules (one
 store with the account-wide list), bulk deletes, rule quotas, and a domain seeded with many rules on demand."""
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ def test_only_the_fields_given_are_sent_and_type_always():
 
 
 def test_the_field_table_matches_the_published_variants():
-    # API_NOTES section 3: every variant has interface_name and security_groups; ip_family only external and any_subnet.
+    # docs/api_reference.md section 3: every variant has interface_name and security_groups; ip_family only external and any_subnet.
     for kind, (fields, required) in FIELDS.items():
         assert {"interface_name", "security_groups"} <= set(fields), kind
         assert set(required) <= set(fields)

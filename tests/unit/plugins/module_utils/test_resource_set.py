@@ -305,7 +305,7 @@ def test_set_items_the_create_body_cannot_carry_are_attached_after_the_create_or
 
 
 def test_a_bulk_delete_answered_404_is_listed_again_and_the_rest_deleted_one_by_one():
-    """API_NOTES 12.2: a 404 means some of the ids were already gone (the call is refused whole)."""
+    """docs/api_reference.md 12.2: a 404 means some of the ids were already gone (the call is refused whole)."""
     service = Service(held(), failures=[ApiError("POST", "/d/7/rules/bulk_delete", 404, "Rule 3 not found")])
     refused = service.request
 

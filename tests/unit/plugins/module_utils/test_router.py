@@ -29,7 +29,7 @@ def route(destination, nexthop):
 
 
 def record(routes=(), gateway=None, name="edge"):
-    """A router as GET returns it (API_NOTES 2.1): the gateway has external_fixed_ips and no type."""
+    """A router as GET returns it (docs/api_reference.md 2.1): the gateway has external_fixed_ips and no type."""
     return {"id": "r-1", "name": name, "status": "ACTIVE", "routes": list(routes), "interfaces": [], "task_id": None,
             "external_gateway_info": gateway}
 
