@@ -15,7 +15,7 @@ CONTRACT_TEST = pathlib.Path(__file__).resolve().parents[1] / "contract" / "test
 
 
 def test_the_contract_test_fails_when_the_spec_is_missing(tmp_path):
-    # A checkout without ../shared beside it: <tmp>/repo/tests/contract/test_contract.py, no <tmp>/shared.
+    # A checkout without the spec: <tmp>/repo/tests/contract/test_contract.py, no gcore-subset.json beside it.
     copy = tmp_path / "repo" / "tests" / "contract" / "test_contract.py"
     copy.parent.mkdir(parents=True)
     shutil.copy(CONTRACT_TEST, copy)
