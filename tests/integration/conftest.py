@@ -57,13 +57,36 @@ def sim(simulator, request_archive):
     request_archive.extend(entry for entry in simulator.log if not entry.get("contract_exempt"))
 
 
+ACTION_PLUGINS = ROOT / "tests" / "integration" / "action_plugins"
+
+
 class PlaybookRun:
     def __init__(self, completed, output):
         self.rc = completed.returncode
         self.output = output
 
+    def failures(self):
+        """(task header, fatal/failed line, ignored) for each failure the run printed, in order."""
+        found, task = [], "(no task)"
+        lines = self.output.splitlines()
+        for index, line in enumerate(lines):
+            if line.startswith("TASK [") or line.startswith("RUNNING HANDLER ["):
+                task = line.rstrip("* ")
+            elif line.startswith(("fatal: ", "failed: ")):
+                ignored = any(follow.startswith("...ignoring") for follow in lines[index + 1:index + 3])
+                found.append((task, line, ignored))
+        return found
+
     def __repr__(self):
-        return "PlaybookRun(rc=%s)\n%s" % (self.rc, self.output[-6000:])
+        # A failed run names its failed tasks and their fatal lines first (a -vvvv tail alone often shows only the recap).
+        report = ["PlaybookRun(rc=%s)" % self.rc]
+        failures = [failure for failure in self.failures() if not failure[2]]
+        if failures:
+            report.append("---- failed tasks (%s) ----" % len(failures))
+            for task, line, _ignored in failures[:10]:
+                report += [task, "  " + (line if len(line) <= 3000 else line[:3000] + "... (%s characters)" % len(line))]
+        report += ["---- end of the output ----", self.output[-3000:]]
+        return "\n".join(report)
 
 
 @pytest.fixture
@@ -94,7 +117,8 @@ def playbook(sim, tmp_path):
                            GCORE_API_KEY=sim.api_key, GCORE_CLOUD_PROJECT_ID=str(PROJECT_ID),
                            GCORE_CLOUD_REGION_ID=str(REGION_ID), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
                            ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_HOST_KEY_CHECKING="0",
-                           ANSIBLE_DEPRECATION_WARNINGS="1", ANSIBLE_ROLES_PATH=str(ROOT / "roles"))
+                           ANSIBLE_DEPRECATION_WARNINGS="1", ANSIBLE_ROLES_PATH=str(ROOT / "roles"),
+                           ANSIBLE_ACTION_PLUGINS=str(ACTION_PLUGINS))
         environment.update(env or {})
         completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False, timeout=600)
         output = completed.stdout + completed.stderr
