@@ -28,6 +28,31 @@ SECRETS = ("not-the-right-key", "sim-cred-")
 REGION_ID = 76
 
 
+SMOKE_LIST = ROOT / "tests" / "integration" / "smoke.txt"
+
+
+def smoke_entries():
+    """The node ids (relative to tests/integration/) smoke.txt lists: one a line, # comments."""
+    lines = SMOKE_LIST.read_text(encoding="utf-8").splitlines() if SMOKE_LIST.is_file() else []
+    return {line.split("#", 1)[0].strip() for line in lines} - {""}
+
+
+def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+    """Tests listed in smoke.txt get the ``smoke`` marker: the other cores run ``pytest -m smoke tests/integration``."""
+    entries = smoke_entries()
+    found = set()
+    for item in items:
+        relative = item.nodeid.split("tests/integration/", 1)[-1]
+        if relative in entries:
+            item.add_marker(pytest.mark.smoke)
+            found.add(relative)
+    # A listed test that no longer exists is an error only when its file was collected (a -k or a single file is fine).
+    collected_files = {item.nodeid.split("tests/integration/", 1)[-1].split("::", 1)[0] for item in items}
+    stale = sorted(entry for entry in entries - found if entry.split("::", 1)[0] in collected_files and not config.option.keyword)
+    if stale:
+        raise pytest.UsageError("tests/integration/smoke.txt lists tests that do not exist: %s" % ", ".join(stale))
+
+
 @pytest.fixture(scope="session")
 def simulator():
     sim = Simulator()
@@ -41,7 +66,7 @@ def request_archive():
     """Every API request the simulator received, written for the contract test."""
     entries = []
     yield entries
-    folder = OUTPUT / "requests"
+    folder = pathlib.Path(os.environ.get("GCORE_REQUEST_ARCHIVE") or OUTPUT / "requests")
     folder.mkdir(parents=True, exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with open(folder / ("%s.jsonl" % worker), "w", encoding="utf-8") as handle:
