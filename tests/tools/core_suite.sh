@@ -5,7 +5,7 @@
 # with that core's ansible-playbook. The full story suite runs once, on the pinned core (make integration).
 # A machine without the core's Python reports the combination as NOT RUN (CI=true turns that into a failure).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 core="${1:?usage: core_suite.sh <core> <python X.Y>}"
 python="${2:?}"
 venv=".venv-${core}"
