@@ -178,7 +178,6 @@ CASES = [
 ]
 
 
-
 # ---- the former router_invalid target: (what, module arguments, text the message must contain) ----
 ROUTER_CASES = [
     ("name too short", {"name": "ab"}, "name: length 2"),
@@ -482,8 +481,8 @@ def test_a_router_with_an_ip_address_interface_and_no_wait_reads_once_and_writes
 
 # ---- the simulator refuses what the published schemas refuse (cloud-shaped 422 with the reason) ----
 SCHEMA_REFUSALS = [
-    ("/cloud/v1/bminstances/1/76/check_limits", {"names": ["a"], "interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET,
-                                                                                   "ip_family": "ipv4"}]},
+    ("/cloud/v1/bminstances/1/76/check_limits",
+     {"names": ["a"], "interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv4"}]},
      "interfaces.0.ip_family: extra fields not permitted"),
     ("/cloud/v1/bminstances/1/76/check_limits", {"names": ["a"], "flavor": "bm9-unknown"}, "flavor: unknown bare metal flavor bm9-unknown"),
     ("/cloud/v1/bminstances/1/76/check_limits", {"names": ["a"], "interfaces": [{"type": "any_subnet"}]}, "interfaces.0.network_id: field required"),

@@ -57,7 +57,7 @@ def citations(text):
     """Every (section, row or None) a text cites."""
     for match in CITATION.finditer(text):
         for item in re.split(r"\s*,\s*|\s+and\s+", match.group(1)):
-            number, _, row = re.sub(r"\s+rows?\s+", " row ", item).partition(" row ")
+            number, _separator, row = re.sub(r"\s+rows?\s+", " row ", item).partition(" row ")
             yield number, row or None
 
 
