@@ -1,71 +1,84 @@
 # gcore.platform — `make demo` runs the demo playbook against the local simulator; `make test` runs every test
-# (`make test-pinned`: every suite on the pinned core; `make test-cores`: sanity + integration on the older cores).
+# on every supported combination and ends with one table of suites and their times.
+#   make test-pinned   every suite on the pinned core (ansible-core 2.19, Python 3.11)
+#   make test-cores    unit, sanity and the smoke stories on each other supported core (2.16-2.18 on Python 3.11,
+#                      2.20 and 2.21 on Python 3.12)
 SHELL := /bin/bash
-PYTHON ?= python3.11
+# The pinned Python: the one `make demo` and the pinned suite run on (README, "Supported versions").
+PYTHON_VERSION_PINNED := 3.11
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
 COLLECTIONS := .build/collections
+TIMED := tests/tools/timed.sh
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(COLLECTIONS)
 export PYTHONPATH := $(CURDIR)/tests
 
-.PHONY: demo test test-pinned test-cores venv core-venvs unit integration contract sanity bench clean packaging docs
+# Every supported core other than the pinned one, and the Python each runs on (2.20+ need Python 3.12).
+CORES := 2.16 2.17 2.18 2.20 2.21
+core_python = $(if $(filter 2.20 2.21,$(1)),3.12,3.11)
 
-$(STAMP): requirements-dev.txt requirements.txt
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
-	touch $(STAMP)
+.PHONY: demo test test-all test-pinned test-cores venv venvs unit integration contract sanity bench clean packaging docs
 
-venv: $(STAMP)
+# ---- virtual environments: each built once (tests/tools/venv.sh keeps a checksum of its requirements) ----
+$(VENV)/.installed: requirements-dev.txt requirements.txt
+	tests/tools/venv.sh $(VENV) $(PYTHON_VERSION_PINNED) requirements-dev.txt
+
+venv: $(VENV)/.installed
 	@mkdir -p $(COLLECTIONS)/ansible_collections/gcore
 	@ln -sfn ../../../.. $(COLLECTIONS)/ansible_collections/gcore/platform
+
+# galaxy-importer (Galaxy's upload checker) needs attrs<24, older than requirements-dev.txt's: it gets its own venv.
+.venv-importer/.installed: requirements-importer.txt
+	tests/tools/venv.sh .venv-importer $(PYTHON_VERSION_PINNED) requirements-importer.txt
+
+# A core's venv; a machine without that core's Python builds nothing here (test-core-% reports it as not run).
+.venv-%/.installed: requirements-core-%.txt
+	tests/tools/venv.sh .venv-$* $(call core_python,$*) requirements-core-$*.txt || [ $$? -eq 3 ]
+
+# Every venv of `make test`, built side by side (`make -j3 venvs`: downloads and unpacking overlap).
+venvs: venv .venv-importer/.installed $(CORES:%=.venv-%/.installed)
 
 demo: venv
 	@tests/tools/demo.sh
 
+# ---- the pinned core: every suite ----
 unit: venv
-	$(BIN)/pytest -q tests/unit
+	$(TIMED) "2.19 unit" $(BIN)/pytest -q -n 2 tests/unit
 
 integration: venv
 	rm -rf tests/output/requests
-	$(BIN)/pytest -q -n 2 tests/integration
+	$(TIMED) "2.19 integration (every story)" $(BIN)/pytest -q -n 2 tests/integration
 
+# The contract test reads the requests the integration run archived, so it follows it.
 contract: venv
-	$(BIN)/pytest -q tests/contract
+	$(TIMED) "2.19 contract" $(BIN)/pytest -q tests/contract
 
 sanity: venv
-	tests/tools/ansible-test.sh sanity --requirements
+	$(TIMED) "2.19 sanity" tests/tools/ansible-test.sh sanity --requirements
 
-# Every suite on the pinned core, then sanity + integration stories on each older supported core.
-test: test-pinned test-cores
+# Docs site + antsibull-docs lint, antsibull-changelog lint, ansible-lint (production) and syntax check of examples/,
+# AWX credential type + ansible-runner demo run, ansible-builder create, galaxy build + install + ansible-doc,
+# galaxy-importer on the built tarball. The packaging tools run once, on the pinned core.
+packaging: venv .venv-importer/.installed
+	$(TIMED) "2.19 packaging" $(BIN)/pytest -q -n 2 tests/packaging
 
-# Every suite on the pinned core; the contract test reads the requests the integration run archived, so it follows it.
 test-pinned: unit sanity integration contract packaging
 
-# ---- older supported cores (issue 15): meta/runtime.yml says >=2.16; 2.19 is the pinned core above ----
-# Each core gets .venv-<core>/ from requirements-core-<core>.txt (ansible-core, requests, pytest, pytest-xdist),
-# then `ansible-test sanity` of that core (on its own copy under .build/core-<core>/) and the integration stories
-# run by that core's ansible-playbook. The requests they archive are checked against the spec by the contract test.
-CORES := 2.16 2.17 2.18
-
-.venv-%/.installed: requirements-core-%.txt
-	rm -rf .venv-$*
-	$(PYTHON) -m venv .venv-$*
-	.venv-$*/bin/python -m pip install --quiet -r requirements-core-$*.txt
-	touch $@
-
-core-venvs: $(CORES:%=.venv-%/.installed)
-
+# ---- the other supported cores: unit, sanity and the smoke stories (tests/integration/smoke.txt, @pytest.mark.smoke) ----
 test-cores: $(CORES:%=test-core-%)
 
-test-core-%: .venv-%/.installed venv
-	@echo "==== ansible-core $$(.venv-$*/bin/python -c 'import ansible; print(ansible.__version__)'): sanity"
-	ANSIBLE_TEST=.venv-$*/bin/ansible-test GCORE_BUILD_ROOT=$(CURDIR)/.build/core-$* tests/tools/ansible-test.sh sanity --requirements
-	@echo "==== ansible-core $*: integration stories"
-	rm -rf tests/output/requests
-	.venv-$*/bin/pytest -q -n 2 -p no:cacheprovider tests/integration
-	$(BIN)/pytest -q tests/contract
+test-core-%: venv .venv-%/.installed
+	@tests/tools/core_suite.sh $* $(call core_python,$*)
+
+# ---- make test: the venvs (in parallel), every combination, then one table of suites and their times ----
+test:
+	@tests/tools/suite_times.sh reset; start=$$(date +%s); status=0; \
+	$(TIMED) "venvs (all, built once)" $(MAKE) --no-print-directory -j3 venvs || status=1; \
+	$(MAKE) --no-print-directory -k test-all || status=1; \
+	tests/tools/suite_times.sh report $$(( $$(date +%s) - start )) || status=1; \
+	exit $$status
+
+test-all: test-pinned test-cores
 
 bench: venv
 	$(BIN)/python bench/run.py
@@ -73,21 +86,6 @@ bench: venv
 clean:
 	rm -rf .build tests/output $(CORES:%=.venv-%) .venv-importer
 
-# ---- packaging, docs site, AWX readiness (issue 7) ----
-
 # Build the HTML docs site offline into .build/docs/build/html (fails on any Sphinx warning).
 docs: venv
 	tests/tools/docs.sh
-
-# Docs site + antsibull-docs lint, antsibull-changelog lint, ansible-lint (production) and syntax check of examples/,
-# AWX credential type + ansible-runner demo run, ansible-builder create, galaxy build + install + ansible-doc,
-# galaxy-importer on the built tarball.
-# galaxy-importer (Galaxy's upload checker) needs attrs<24, older than requirements-dev.txt's: it gets its own venv.
-packaging: venv .venv-importer/.installed
-	$(BIN)/pytest -q -n 2 tests/packaging
-
-.venv-importer/.installed: requirements-importer.txt
-	rm -rf .venv-importer
-	$(PYTHON) -m venv .venv-importer
-	.venv-importer/bin/python -m pip install --quiet -r requirements-importer.txt
-	touch $@

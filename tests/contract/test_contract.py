@@ -4,11 +4,12 @@
 """Contract test: the requests our modules sent during the integration tests obey the published spec.
 
 The integration run archives every request the simulator received (tests/output/requests/*.jsonl);
-each is validated with openapi-core against ../shared/openapi/gcore-subset.json (path, method,
+each is validated with openapi-core against tests/contract/gcore-subset.json, the published spec of the operations
+we use, kept in the repository (path, method,
 parameters, body, security). Not validated, by rule:
 - requests the simulator refused as invalid (HTTP 400 or 422): they are the service's own verdict on
   input the tests sent on purpose, and the integration tests assert on those answers;
-- GET /v1/tasks/{id}: the path fallback of API_NOTES section 11 row 1, outside the published spec by design.
+- GET /v1/tasks/{id}: the path fallback of docs/api_reference.md section 11 row 1, outside the published spec by design.
 
 One exemption (``EXEMPTIONS``), narrow and explicit: a member whose value the spec's schema does not allow but the
 API documents in words. The request is validated without that member, so everything else in it is still checked.
@@ -26,14 +27,14 @@ from openapi_core import OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SPEC = ROOT.parent / "shared" / "openapi" / "gcore-subset.json"
+SPEC = ROOT / "tests" / "contract" / "gcore-subset.json"
 ARCHIVE = ROOT / "tests" / "output" / "requests"
 SERVER = "https://api.gcore.com"
 
 # (method, path pattern, body member, the one value accepted outside the schema, why)
 EXEMPTIONS = [
     ("PATCH", r"^/cloud/v2/routers/[^/]+/[^/]+/[^/]+$", "external_gateway_info", None,
-     "API_NOTES section 11 row 8: null removes the router's gateway. The v2 schema does not allow null, but its "
+     "docs/api_reference.md section 11 row 8: null removes the router's gateway. The v2 schema does not allow null, but its "
      "description and the SDK use it (CONTRACT section 3, router, external_gateway_info.type none)"),
 ]
 
@@ -54,7 +55,7 @@ def exempted(entry):
 def spec():
     # A missing spec fails every test here: a skipped contract test would let a run pass without checking anything.
     if not SPEC.is_file():
-        pytest.fail("the published spec %s is absent (it lives in ../shared beside the checkout): "
+        pytest.fail("the published spec %s is absent (it belongs to the repository): "
                     "the contract cannot be checked" % SPEC, pytrace=False)
     return OpenAPI.from_file_path(str(SPEC))
 

@@ -28,6 +28,31 @@ SECRETS = ("not-the-right-key", "sim-cred-")
 REGION_ID = 76
 
 
+SMOKE_LIST = ROOT / "tests" / "integration" / "smoke.txt"
+
+
+def smoke_entries():
+    """The node ids (relative to tests/integration/) smoke.txt lists: one a line, # comments."""
+    lines = SMOKE_LIST.read_text(encoding="utf-8").splitlines() if SMOKE_LIST.is_file() else []
+    return {line.split("#", 1)[0].strip() for line in lines} - {""}
+
+
+def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+    """Tests listed in smoke.txt get the ``smoke`` marker: the other cores run ``pytest -m smoke tests/integration``."""
+    entries = smoke_entries()
+    found = set()
+    for item in items:
+        relative = item.nodeid.split("tests/integration/", 1)[-1]
+        if relative in entries:
+            item.add_marker(pytest.mark.smoke)
+            found.add(relative)
+    # A listed test that no longer exists is an error only when its file was collected (a -k or a single file is fine).
+    collected_files = {item.nodeid.split("tests/integration/", 1)[-1].split("::", 1)[0] for item in items}
+    stale = sorted(entry for entry in entries - found if entry.split("::", 1)[0] in collected_files and not config.option.keyword)
+    if stale:
+        raise pytest.UsageError("tests/integration/smoke.txt lists tests that do not exist: %s" % ", ".join(stale))
+
+
 @pytest.fixture(scope="session")
 def simulator():
     sim = Simulator()
@@ -41,7 +66,7 @@ def request_archive():
     """Every API request the simulator received, written for the contract test."""
     entries = []
     yield entries
-    folder = OUTPUT / "requests"
+    folder = pathlib.Path(os.environ.get("GCORE_REQUEST_ARCHIVE") or OUTPUT / "requests")
     folder.mkdir(parents=True, exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with open(folder / ("%s.jsonl" % worker), "w", encoding="utf-8") as handle:
@@ -57,13 +82,36 @@ def sim(simulator, request_archive):
     request_archive.extend(entry for entry in simulator.log if not entry.get("contract_exempt"))
 
 
+ACTION_PLUGINS = ROOT / "tests" / "integration" / "action_plugins"
+
+
 class PlaybookRun:
     def __init__(self, completed, output):
         self.rc = completed.returncode
         self.output = output
 
+    def failures(self):
+        """(task header, fatal/failed line, ignored) for each failure the run printed, in order."""
+        found, task = [], "(no task)"
+        lines = self.output.splitlines()
+        for index, line in enumerate(lines):
+            if line.startswith("TASK [") or line.startswith("RUNNING HANDLER ["):
+                task = line.rstrip("* ")
+            elif line.startswith(("fatal: ", "failed: ")):
+                ignored = any(follow.startswith("...ignoring") for follow in lines[index + 1:index + 3])
+                found.append((task, line, ignored))
+        return found
+
     def __repr__(self):
-        return "PlaybookRun(rc=%s)\n%s" % (self.rc, self.output[-6000:])
+        # A failed run names its failed tasks and their fatal lines first (a -vvvv tail alone often shows only the recap).
+        report = ["PlaybookRun(rc=%s)" % self.rc]
+        failures = [failure for failure in self.failures() if not failure[2]]
+        if failures:
+            report.append("---- failed tasks (%s) ----" % len(failures))
+            for task, line, _ignored in failures[:10]:
+                report += [task, "  " + (line if len(line) <= 3000 else line[:3000] + "... (%s characters)" % len(line))]
+        report += ["---- end of the output ----", self.output[-3000:]]
+        return "\n".join(report)
 
 
 @pytest.fixture
@@ -94,7 +142,8 @@ def playbook(sim, tmp_path):
                            GCORE_API_KEY=sim.api_key, GCORE_CLOUD_PROJECT_ID=str(PROJECT_ID),
                            GCORE_CLOUD_REGION_ID=str(REGION_ID), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
                            ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_HOST_KEY_CHECKING="0",
-                           ANSIBLE_DEPRECATION_WARNINGS="1", ANSIBLE_ROLES_PATH=str(ROOT / "roles"))
+                           ANSIBLE_DEPRECATION_WARNINGS="1", ANSIBLE_ROLES_PATH=str(ROOT / "roles"),
+                           ANSIBLE_ACTION_PLUGINS=str(ACTION_PLUGINS))
         environment.update(env or {})
         completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False, timeout=600)
         output = completed.stdout + completed.stderr

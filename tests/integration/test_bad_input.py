@@ -1,21 +1,53 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Bad input across every module: each case fails, its message names the option, and nothing is sent.
+"""Bad input across every module: each case fails, its message names the option and the rule, nothing is sent.
 
-One table, played in one ansible-playbook run (a task per case) against the simulator; the simulator's
-request log must stay empty. The per-module *_invalid targets hold many more cases of each module.
+The tables run in-process, each module's ``main`` with patched arguments (the argument spec and the modules'
+own checks, as ``ansible-playbook`` would run them, without a process per case); a guard on the socket layer
+records any connection attempt, and there must be none. ``CASES`` is the table across every module;
+``ROUTER_CASES``, ``QUOTA_CASES``, ``PRICE_CASES`` and ``CUSTOM_RULE_CASES`` hold the full tables of the former
+``*_invalid`` targets, with their exact expected messages. One end-to-end story
+(``test_bad_input_through_ansible_playbook``) proves the wiring: the same refusals through ``ansible-playbook``.
+The simulator's own refusals of what the published schemas refuse (422, cloud shape) are checked against the
+running simulator over HTTP.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import io
 import json
+import re
+import socket
+import sys
+from unittest import mock
 
+import pytest
+import requests
+import responses
+from ansible.module_utils.testing import patch_module_args
+
+from conftest import PROJECT_ID, REGION_ID
+from collection_link import collections_path
+
+if collections_path() not in sys.path:
+    sys.path.insert(0, collections_path())
+
+KEY = "in-process-bad-input-key"
+URL = "http://127.0.0.1:9"  # never reached: the socket guard refuses and records every connection
 RULE = {"domain_id": 1001, "name": "ok rule", "action": {"block": {}}, "conditions": [{"ip": {"ip_address": "192.0.2.1"}}]}
 EXTERNAL = [{"type": "external"}]
 UUID = "3f0e1b5a-6c2d-4e8f-9a1b-2c3d4e5f6a7b"
 BM = {"resource": "baremetal", "flavor": "bm1-basic-medium", "names": ["a"], "interfaces": EXTERNAL}
 PRICE = {"flavor": "g1-standard-2-4", "names": ["a"], "interfaces": EXTERNAL}
+NET = "0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90"
+SUBNET = "7d2f4a1b-3c5e-4f6a-8b9c-0d1e2f3a4b5c"
+FIP = "3f8a2c1d-9e4b-4d7a-b6c5-1a2b3c4d5e6f"
+PORT = "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+ROUTER_SUBNET = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"
+PUBLIC_NET = "c2f1a6d0-0000-4000-8000-00000000e001"  # any UUID: the gateway cases are refused before any lookup
 
 
 def rule(**changes):
@@ -105,10 +137,10 @@ CASES = [
     ("notification_threshold_info", {"client_id": 1, "api_timeout": 0}, "api_timeout"),
     ("notification_threshold_info", {"client_id": 1, "api_retries": -1}, "api_retries"),
     # issue 11: the common options as CONTRACT section 1 states them
-    ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url }}/cloud"}, "api_url"),  # was: null, "absent"
-    ("storage", {"storage_id": 1, "api_url": "{{ sim_url }}/cloud"}, "api_url"),  # was: ok, nothing deleted
-    ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url }}/?region=76"}, "api_url"),
-    ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url | replace('http://', '') }}"}, "api_url"),
+    ("notification_threshold_info", {"client_id": 1, "api_url": URL + "/cloud"}, "api_url"),  # was: null, "absent"
+    ("storage", {"storage_id": 1, "api_url": URL + "/cloud"}, "api_url"),  # was: ok, nothing deleted
+    ("notification_threshold_info", {"client_id": 1, "api_url": URL + "/?region=76"}, "api_url"),
+    ("notification_threshold_info", {"client_id": 1, "api_url": URL.replace("http://", "")}, "api_url"),
     ("notification_threshold_info", {"client_id": 1, "api_url": ""}, "api_url"),  # was: production
     ("notification_threshold_info", {"client_id": 1, "api_url": "ftp://127.0.0.1"}, "api_url"),
     ("notification_threshold_info", {"client_id": 1, "api_key": "abc\ndef"}, "api_key"),
@@ -146,35 +178,364 @@ CASES = [
 ]
 
 
-def test_the_table_is_large_and_covers_every_module():
+# ---- the former router_invalid target: (what, module arguments, text the message must contain) ----
+ROUTER_CASES = [
+    ("name too short", {"name": "ab"}, "name: length 2"),
+    ("name too long", {"name": "r" * 64}, "name: length 64"),
+    ("name starting with a dash", {"name": "-router"}, "name:"),
+    ("name ending with a dash", {"name": "router-"}, "name:"),
+    ("name with a backslash", {"name": "edge\\router"}, "name:"),
+    ("name with a slash", {"name": "edge/router"}, "name:"),
+    ("neither id nor name", {}, "one of the following is required: id, name"),
+    ("id not a UUID", {"id": "router-1", "name": "valid-router"}, "id: 'router-1' is not a UUID"),
+    ("destination not a CIDR", {"routes": [{"destination": "not-a-cidr", "nexthop": "10.0.0.1"}]},
+     "routes[0].destination: 'not-a-cidr' is not a valid CIDR"),
+    ("prefix length out of range", {"routes": [{"destination": "10.0.0.0/33", "nexthop": "10.0.0.1"}]},
+     "routes[0].destination: '10.0.0.0/33' is not a valid CIDR"),
+    ("destination with host bits", {"routes": [{"destination": "10.0.2.0/24", "nexthop": "10.0.0.1"},
+                                               {"destination": "10.0.3.1/24", "nexthop": "10.0.0.1"}]},
+     "routes[1].destination: '10.0.3.1/24' has host bits set"),
+    ("IPv6 destination with host bits", {"routes": [{"destination": "2001:db8::1/64", "nexthop": "2001:db8::2"}]},
+     "routes[0].destination: '2001:db8::1/64' has host bits set"),
+    ("nexthop not an IP", {"routes": [{"destination": "10.0.3.0/24", "nexthop": "10.0.0.300"}]},
+     "routes[0].nexthop: '10.0.0.300' is not a valid IP address"),
+    ("nexthop of another IP version", {"routes": [{"destination": "10.0.3.0/24", "nexthop": "2001:db8::1"}]}, "routes[0].nexthop:"),
+    ("route without a nexthop", {"routes": [{"destination": "10.0.3.0/24"}]}, "nexthop"),
+    ("network_id not a UUID", {"external_gateway_info": {"network_id": "public"}},
+     "external_gateway_info.network_id: 'public' is not a UUID"),
+    ("manual gateway without network_id", {"external_gateway_info": {"enable_snat": False}},
+     "external_gateway_info.network_id: required when external_gateway_info.type is manual"),
+    ("default gateway with a network_id", {"external_gateway_info": {"type": "default", "network_id": PUBLIC_NET}},
+     "external_gateway_info.network_id: not accepted"),
+    ("unknown gateway type", {"external_gateway_info": {"type": "auto"}}, "type"),
+    ("gateway type none with a network_id", {"external_gateway_info": {"type": "none", "network_id": PUBLIC_NET}},
+     "external_gateway_info.network_id: not accepted with external_gateway_info.type none"),
+    ("gateway type none with enable_snat", {"external_gateway_info": {"type": "none", "enable_snat": False}},
+     "external_gateway_info.enable_snat: not accepted with external_gateway_info.type none"),
+    ("a subnet listed twice", {"interfaces": [{"subnet_id": ROUTER_SUBNET}, {"subnet_id": ROUTER_SUBNET.upper(), "ip_address": "192.168.10.5"}]},
+     "interfaces[0] and interfaces[1]: each item must have its own subnet_id; %s is given twice" % ROUTER_SUBNET),
+    ("subnet_id not a UUID", {"interfaces": [{"subnet_id": ROUTER_SUBNET}, {"subnet_id": "private-subnet"}]},
+     "interfaces[1].subnet_id: 'private-subnet' is not a UUID"),
+    ("ip_address not an IP", {"interfaces": [{"subnet_id": ROUTER_SUBNET, "ip_address": "192.168.10.256"}]},
+     "interfaces[0].ip_address: '192.168.10.256' is not a valid IPv4 or IPv6 address"),
+    ("ip_address a network", {"interfaces": [{"subnet_id": ROUTER_SUBNET, "ip_address": "192.168.10.0/24"}]},
+     "interfaces[0].ip_address: '192.168.10.0/24' is not a valid"),
+    ("interface without subnet_id", {"interfaces": [{"ip_address": "192.168.10.5"}]}, "subnet_id"),
+    ("wait_timeout of zero", {"wait_timeout": 0}, "wait_timeout:"),
+    ("unknown state", {"state": "gone"}, "state"),
+]
+
+
+def router_args(args):
+    """The target's defaults: a valid name unless the case names the router itself or asks for none."""
+    if args and "name" not in args and "id" not in args:
+        return dict(args, name="valid-router")
+    return args
+
+
+# ---- the former quota_check_invalid target ----
+QUOTA_CASES = [
+    ("ip_family on a subnet interface",
+     {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv4"}]},
+     "interfaces[0].ip_family: not allowed for type subnet (only for type any_subnet or external)"),
+    ("ip_family on a reserved_fixed_ip interface (second item)",
+     {"interfaces": [{"type": "external"}, {"type": "reserved_fixed_ip", "port_id": PORT, "ip_family": "dual"}]},
+     "interfaces[1].ip_family: not allowed for type reserved_fixed_ip"),
+    ("floating_ip on an external interface", {"interfaces": [{"type": "external", "floating_ip": {"source": "new"}}]},
+     "interfaces[0].floating_ip: not allowed for type external"),
+    ("floating_ip on an interface with the default type (external)",
+     {"interfaces": [{"interface_name": "eth0", "floating_ip": {"source": "new"}}]}, "interfaces[0].floating_ip: not allowed for type external"),
+    ("network_id on an external interface", {"interfaces": [{"type": "external", "network_id": NET}]},
+     "interfaces[0].network_id: not allowed for type external"),
+    ("subnet_id on an any_subnet interface", {"interfaces": [{"type": "any_subnet", "network_id": NET, "subnet_id": SUBNET}]},
+     "interfaces[0].subnet_id: not allowed for type any_subnet (only for type subnet)"),
+    ("ip_address on a subnet interface", {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_address": "10.0.0.5"}]},
+     "interfaces[0].ip_address: not allowed for type subnet (only for type any_subnet)"),
+    ("port_id on a subnet interface", {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "port_id": PORT}]},
+     "interfaces[0].port_id: not allowed for type subnet (only for type reserved_fixed_ip)"),
+    ("subnet without subnet_id", {"interfaces": [{"type": "subnet", "network_id": NET}]}, "interfaces[0].subnet_id: required for type subnet"),
+    ("subnet without network_id", {"interfaces": [{"type": "subnet", "subnet_id": SUBNET}]}, "interfaces[0].network_id: required for type subnet"),
+    ("any_subnet without network_id", {"interfaces": [{"type": "external"}, {"type": "any_subnet"}]},
+     "interfaces[1].network_id: required for type any_subnet"),
+    ("reserved_fixed_ip without port_id", {"interfaces": [{"type": "reserved_fixed_ip"}]},
+     "interfaces[0].port_id: required for type reserved_fixed_ip"),
+    ("network_id not a UUID", {"interfaces": [{"type": "any_subnet", "network_id": "net-1"}]}, "interfaces[0].network_id: 'net-1' is not a UUID"),
+    ("interface_name longer than 37 characters", {"interfaces": [{"type": "external", "interface_name": "x" * 38}]},
+     "interfaces[0].interface_name: length 38 is out of range"),
+    ("ip_address that is not an address", {"interfaces": [{"type": "any_subnet", "network_id": NET, "ip_address": "10.0.0.300"}]},
+     "interfaces[0].ip_address: '10.0.0.300' is not an IPv4 or IPv6 address"),
+    ("an existing floating IP without its id",
+     {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "floating_ip": {"source": "existing"}}]},
+     "interfaces[0].floating_ip.existing_floating_id: required when source is existing"),
+    ("a new floating IP with an existing id",
+     {"interfaces": [{"type": "any_subnet", "network_id": NET, "floating_ip": {"source": "new", "existing_floating_id": FIP}}]},
+     "interfaces[0].floating_ip.existing_floating_id: only allowed when source is existing"),
+    ("existing_floating_id not a UUID",
+     {"interfaces": [{"type": "reserved_fixed_ip", "port_id": "p-1", "floating_ip": {"source": "existing", "existing_floating_id": "fip-1"}}]},
+     "interfaces[0].floating_ip.existing_floating_id: 'fip-1' is not a UUID"),
+    ("a security group id that is not a UUID", {"interfaces": [{"type": "external", "security_groups": [{"id": "default"}]}]},
+     "interfaces[0].security_groups[0].id: 'default' is not a UUID"),
+    ("an unknown interface type", {"interfaces": [{"type": "vlan"}]}, "type must be one of: external, subnet, any_subnet, reserved_fixed_ip"),
+    ("an unknown ip_family", {"interfaces": [{"type": "external", "ip_family": "ipv5"}]}, "ip_family must be one of: ipv4, ipv6, dual"),
+    ("a field interfaces do not have", {"interfaces": [{"type": "external", "mtu": 1500}]}, "interfaces.mtu"),
+    ("neither names nor name_templates", {"flavor": "bm1-basic-medium"}, "names or name_templates: one of them is required for resource baremetal"),
+    ("an empty list of names", {"names": []}, "names or name_templates: one of them is required for resource baremetal"),
+    ("a load balancer option on a bare metal check", {"vip_network_id": NET},
+     "vip_network_id: only for resource loadbalancer, not for resource baremetal"),
+    ("a bare metal option on a load balancer check", {"resource": "loadbalancer", "flavor": "bm1-basic-medium"},
+     "flavor: only for resource baremetal, not for resource loadbalancer"),
+    ("interfaces on a load balancer check", {"resource": "loadbalancer", "interfaces": [{"type": "external"}]}, "interfaces: only for resource baremetal"),
+    ("vip_network_id with vip_port_id", {"resource": "loadbalancer", "vip_network_id": NET, "vip_port_id": PORT}, "vip_network_id|vip_port_id"),
+    ("vip_port_id not a UUID", {"resource": "loadbalancer", "vip_port_id": "port-1"}, "vip_port_id: 'port-1' is not a UUID"),
+    ("a load balancer's existing floating IP without its id", {"resource": "loadbalancer", "floating_ip": {"source": "existing"}},
+     "floating_ip.existing_floating_id: required when source is existing"),
+    ("an unknown floating IP source", {"resource": "loadbalancer", "floating_ip": {"source": "reuse"}}, "source must be one of: new, existing"),
+    ("a topic name against the pattern", {"resource": "loadbalancer", "logging": {"enabled": True, "topic_name": "Bad_Topic"}},
+     "logging.topic_name: 'Bad_Topic' does not match"),
+    ("a topic name of 224 characters", {"resource": "loadbalancer", "logging": {"topic_name": "a" * 224}},
+     "logging.topic_name: length 224 is out of range (must be 1 to 223)"),
+    ("a retention period of 0 days", {"resource": "loadbalancer", "logging": {"retention_policy": {"period": 0}}},
+     "logging.retention_policy.period: 0 is out of range (must be 1 to 1825)"),
+    ("a retention period of 1826 days", {"resource": "loadbalancer", "logging": {"retention_policy": {"period": 1826}}},
+     "logging.retention_policy.period: 1826 is out of range (must be 1 to 1825)"),
+    ("an unknown vip_ip_family", {"resource": "loadbalancer", "vip_ip_family": "ipv5"}, "vip_ip_family must be one of: ipv4, ipv6, dual"),
+]
+
+
+def quota_args(args):
+    """The target's defaults: resource baremetal, and names ['bm-1'] for a bare-metal case that gives neither a flavor
+    nor names/name_templates."""
+    args = dict(args)
+    args.setdefault("resource", "baremetal")
+    if args["resource"] == "baremetal" and "flavor" not in args and "names" not in args and "name_templates" not in args:
+        args["names"] = ["bm-1"]
+    return args
+
+
+# ---- the former price_preview_invalid target (None: the option is left out) ----
+PRICE_CASES = [
+    ("neither names nor name_templates", {"names": None}, "names or name_templates: one of them is required"),
+    ("no interfaces", {"interfaces": None}, "missing required arguments: interfaces"),
+    ("an empty list of interfaces", {"interfaces": []}, "interfaces: at least one interface is required"),
+    ("no flavor", {"flavor": None}, "missing required arguments: flavor"),
+    ("ip_family on a subnet interface",
+     {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv6"}]},
+     "interfaces[0].ip_family: not allowed for type subnet"),
+    ("a reserved_fixed_ip interface without port_id",
+     {"interfaces": [{"type": "external"}, {"type": "reserved_fixed_ip", "floating_ip": {"source": "new"}}]},
+     "interfaces[1].port_id: required for type reserved_fixed_ip"),
+    ("a snapshot volume without snapshot_id", {"volumes": [{"source": "snapshot", "size": 10}]}, "volumes[0].snapshot_id: required when source is snapshot"),
+    ("a snapshot_id that is not a UUID", {"volumes": [{"source": "new-volume", "size": 10}, {"source": "snapshot", "snapshot_id": "snap-1"}]},
+     "volumes[1].snapshot_id: 'snap-1' is not a UUID"),
+    ("an image_id that is not a UUID", {"volumes": [{"source": "image", "image_id": "ubuntu"}]}, "volumes[0].image_id: 'ubuntu' is not a UUID"),
+    ("a volume of 0 GiB", {"volumes": [{"source": "new-volume", "size": 0}]}, "volumes[0].size: 0 is out of range (must be at least 1)"),
+    ("an unknown volume source", {"volumes": [{"source": "backup"}]},
+     "source must be one of: new-volume, image, snapshot, apptemplate, existing-volume"),
+    ("an unknown volume type", {"volumes": [{"source": "new-volume", "size": 10, "type_name": "nvme"}]},
+     "type_name must be one of: standard, ssd_hiiops, ssd_lowlatency, ssd_local, cold, ultra"),
+    ("a volume without source", {"volumes": [{"size": 10}]}, "missing required arguments: source"),
+    ("a negative budget", {"max_price_per_month": -1}, "max_price_per_month: -1.0 is out of range (must be at least 0)"),
+]
+
+
+def price_args(args):
+    """The target's defaults: an option absent from the case gets a valid value; an option given as None is left out."""
+    full = dict({"flavor": "g1-standard-1-2", "names": ["vm-1"], "interfaces": EXTERNAL}, **args)
+    return {key: value for key, value in full.items() if value is not None}
+
+
+# ---- the former waap_custom_rule_invalid target: (what, module, arguments, text or re:pattern) ----
+VALID_ACTION = {"block": {"status_code": 403}}
+VALID_CONDITIONS = [{"ip": {"ip_address": "192.0.2.1"}}]
+LONG = "x" * 101
+CUSTOM_RULE_CASES = [(option, args, option) for option, args in [
+    ("domain_id", {"domain_id": 0}),
+    ("id", {"id": 0}),
+    ("name", {"name": ""}),
+    ("name", {"name": LONG}),
+    ("name", {"name": "Block/bots"}),
+    ("name", {"name": "Block bots*"}),
+    ("description", {"description": LONG}),
+    ("conditions", {"conditions": []}),
+    ("conditions", {"conditions": VALID_CONDITIONS * 6}),
+    ("conditions[0]", {"conditions": [{"ip": {"ip_address": "192.0.2.1"}, "url": {"url": "/a"}}]}),
+    ("conditions[0]", {"conditions": [{}]}),
+    ("action", {"action": {"allow": {}, "block": {}}}),
+    ("action", {"action": {}}),
+    ("status_code", {"action": {"block": {"status_code": 404}}}),
+    ("action.block.action_duration", {"action": {"block": {"action_duration": "0s"}}}),
+    ("action.block.action_duration", {"action": {"block": {"action_duration": "10w"}}}),
+    ("action.block.action_duration", {"action": {"block": {"action_duration": "12345678901"}}}),
+    ("action.tag.tags", {"action": {"tag": {"tags": []}}}),
+    ("action.tag.tags", {"action": {"tag": {"tags": ["a", "b", "c", "d", "e", "f"]}}}),
+    ("request_rate.negation", {"conditions": [{"request_rate": {"path_pattern": "^/login", "requests": 50, "time": 60, "negation": True}}]}),
+    ("conditions[0].request_rate.requests", {"conditions": [{"request_rate": {"path_pattern": "^/login", "requests": 10, "time": 60}}]}),
+    ("conditions[0].request_rate.time", {"conditions": [{"request_rate": {"path_pattern": "^/login", "requests": 50, "time": 3601}}]}),
+    ("conditions[0].request_rate.ips[0]", {"conditions": [{"request_rate": {"path_pattern": "^/", "requests": 50, "time": 60, "ips": ["nope"]}}]}),
+    ("conditions[0].ip.ip_address", {"conditions": [{"ip": {"ip_address": "300.1.1.1"}}]}),
+    ("conditions[0].ip_range.upper_bound", {"conditions": [{"ip_range": {"lower_bound": "192.0.2.1", "upper_bound": "two"}}]}),
+    ("conditions[1].header.header", {"conditions": [{"ip": {"ip_address": "192.0.2.1"}}, {"header": {"header": "X Bad", "value": "v"}}]}),
+    ("value", {"conditions": [{"header": {"header": "X-Good"}}]}),
+    ("conditions[0].url.url", {"conditions": [{"url": {"url": "/a b"}}]}),
+    ("conditions[0].url.url", {"conditions": [{"url": {"url": "^/(?=admin)", "match_type": "Regex"}}]}),
+    ("http_method", {"conditions": [{"http_method": {"http_method": "FETCH"}}]}),
+    ("owner_types", {"conditions": [{"owner_types": {"owner_types": ["COMPANY"]}}]}),
+    ("conditions[0].country.country_code[0]", {"conditions": [{"country": {"country_code": ["USA"]}}]}),
+    ("conditions[0].file_extension.file_extension", {"conditions": [{"file_extension": {"file_extension": ["js"] * 21}}]}),
+    ("conditions[0].content_type.content_type", {"conditions": [{"content_type": {"content_type": ["text/html"] * 11}}]}),
+    ("conditions[0].session_request_count.request_count", {"conditions": [{"session_request_count": {"request_count": 0}}]}),
+    ("conditions[0].user_defined_tags.tags[0]", {"conditions": [{"user_defined_tags": {"tags": ["1abc"]}}]}),
+    ("conditions[0].organization.organization", {"conditions": [{"organization": {"organization": LONG}}]}),
+    ("ja3", {"conditions": [{"ja3": {"ja3_fingerprints": ["abc"]}}]}),
+]]
+
+
+def custom_rule_args(args):
+    return dict({"domain_id": 1001, "name": "Valid rule", "action": VALID_ACTION, "conditions": VALID_CONDITIONS}, **args)
+
+
+CUSTOM_RULE_MORE = [
+    ("neither id nor name", "waap_custom_rule", {"domain_id": 1001, "state": "absent"}, "re:one of the following is required. id, name"),
+    ("info: a domain id of 0", "waap_custom_rule_info", {"domain_id": 0}, "domain_id"),
+    ("info: an unknown action", "waap_custom_rule_info", {"domain_id": 1001, "action": "deny"}, "action"),
+]
+
+ALL_CASES = (
+    [("table: %s %s" % (module, number), module, args, text) for number, (module, args, text) in enumerate(CASES)]
+    + [("router: " + what, "router", router_args(args), text) for what, args, text in ROUTER_CASES]
+    + [("quota_check: " + what, "quota_check", quota_args(args), text) for what, args, text in QUOTA_CASES]
+    + [("price_preview: " + what, "price_preview", price_args(args), text) for what, args, text in PRICE_CASES]
+    + [("waap_custom_rule: %s %s" % (number, what), "waap_custom_rule", custom_rule_args(args), text)
+       for number, (what, args, text) in enumerate(CUSTOM_RULE_CASES)]
+    + [("waap_custom_rule: " + what, module, args, text) for what, module, args, text in CUSTOM_RULE_MORE]
+)
+
+
+@contextlib.contextmanager
+def no_network():
+    """Every connection attempt is recorded and refused: a bad input must send nothing."""
+    attempts = []
+
+    def refuse(*args, **_kwargs):
+        attempts.append(args[1] if len(args) > 1 else args[0])
+        raise ConnectionRefusedError("bad-input test: no connection may be made")
+
+    with mock.patch.object(socket.socket, "connect", refuse), mock.patch.object(socket, "create_connection", refuse):
+        yield attempts
+
+
+def run_module(module, args, monkeypatch):
+    """One run of ``plugins/modules/<module>.py``'s main in this process, as ansible-playbook would run it: the
+    key, URL, project and region from the GCORE_* environment (as AWX passes them), the case's arguments on top."""
+    for name, value in (("GCORE_API_KEY", KEY), ("GCORE_API_URL", URL), ("GCORE_CLOUD_PROJECT_ID", str(PROJECT_ID)),
+                        ("GCORE_CLOUD_REGION_ID", str(REGION_ID))):
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("GCORE_BASE_URL", raising=False)
+    code = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % module)
+    output = io.StringIO()
+    with patch_module_args(args), mock.patch("sys.stdout", output), pytest.raises(SystemExit):
+        code.main()
+    return json.loads(output.getvalue())
+
+
+def test_the_tables_are_large_and_cover_every_module():
     assert len(CASES) >= 40
     modules = {case[0] for case in CASES}
     assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "router_info", "quota_check",
                        "price_preview", "notification_threshold", "notification_threshold_info", "storage",
                        "waap_custom_rules", "waap_firewall_rules"}
+    assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
+    assert len(ALL_CASES) == len(CASES) + 119
 
 
-def test_every_bad_input_fails_naming_the_option_and_sends_nothing(playbook, sim, tmp_path):
-    tasks = []
-    for number, (module, args, _option) in enumerate(CASES):
-        tasks.append({"name": "case %s: %s" % (number, module), "gcore.platform.%s" % module: args,
-                      "register": "case_%s" % number, "ignore_errors": True})
+@pytest.mark.smoke
+@pytest.mark.parametrize("what, module, args, text", ALL_CASES, ids=[case[0] for case in ALL_CASES])
+def test_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    message = result.get("msg", "")
+    if text.startswith("re:"):
+        assert re.search(text[3:], message), "%s: message does not match %s: %s" % (what, text[3:], message)
+    else:
+        assert text in message, "%s: message does not name %s: %s" % (what, text, message)
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert KEY not in json.dumps(result)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+@responses.activate
+def test_a_router_with_an_ip_address_interface_and_no_wait_reads_once_and_writes_nothing(monkeypatch):
+    # An interface at a given address is attached once the router exists; whether it will be created is known only
+    # after the lookup, so the run reads (one listing) and writes nothing.
+    responses.add(responses.GET, re.compile(re.escape(URL) + r"/cloud/v1/routers/%s/%s(\?.*)?$" % (PROJECT_ID, REGION_ID)),
+                  json={"count": 0, "results": []})
+    result = run_module("router", {"name": "it-nowait-ifaces", "wait": False, "interfaces": [
+        {"subnet_id": ROUTER_SUBNET}, {"subnet_id": ROUTER_SUBNET.replace("b01", "b02"), "ip_address": "192.168.20.5"}]}, monkeypatch)
+    assert result["failed"] is True and not result.get("changed"), result
+    assert "interfaces[1]: an interface with an ip_address is attached only once the router exists" in result["msg"]
+    assert "wait=true" in result["msg"]
+    assert [call.request.method for call in responses.calls] == ["GET"]
+
+
+# ---- the simulator refuses what the published schemas refuse (cloud-shaped 422 with the reason) ----
+SCHEMA_REFUSALS = [
+    ("/cloud/v1/bminstances/1/76/check_limits",
+     {"names": ["a"], "interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv4"}]},
+     "interfaces.0.ip_family: extra fields not permitted"),
+    ("/cloud/v1/bminstances/1/76/check_limits", {"names": ["a"], "flavor": "bm9-unknown"}, "flavor: unknown bare metal flavor bm9-unknown"),
+    ("/cloud/v1/bminstances/1/76/check_limits", {"names": ["a"], "interfaces": [{"type": "any_subnet"}]}, "interfaces.0.network_id: field required"),
+    ("/cloud/v1/bminstances/1/76/check_limits", {"flavor": "bm1-basic-medium"}, "names: either names or name_templates must be specified"),
+    ("/cloud/v1/bminstances/1/76/check_limits", {"names": ["a"], "count": 2}, "count: extra fields not permitted"),
+    ("/cloud/v1/loadbalancers/1/76/check_limits", {"vip_network_id": NET, "vip_port_id": PORT},
+     "vip_port_id: vip_network_id and vip_port_id are mutually exclusive"),
+    ("/cloud/v1/loadbalancers/1/76/check_limits", {"logging": {"retention_policy": {"period": 0}}},
+     "logging.retention_policy.period: value is out of range"),
+    ("/cloud/v2/pricing/1/76/instances", {"names": ["a"], "interfaces": EXTERNAL}, "flavor: field required"),
+    ("/cloud/v2/pricing/1/76/instances", {"flavor": "g1-standard-1-2", "names": ["a"]}, "interfaces: field required"),
+    ("/cloud/v2/pricing/1/76/instances", {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type": "external", "floating_ip": {"source": "new"}}]},
+     "interfaces.0.floating_ip: extra fields not permitted"),
+    ("/cloud/v2/pricing/1/76/instances", {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": EXTERNAL, "volumes": [{"source": "snapshot"}]},
+     "volumes.0.snapshot_id: snapshot_id is mandatory"),
+    ("/cloud/v2/pricing/1/76/instances", {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": EXTERNAL,
+                                          "volumes": [{"source": "image", "type_name": "nvme"}]}, "volumes.0.type_name: value is not one of"),
+    ("/cloud/v2/pricing/1/76/instances", {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": EXTERNAL,
+                                          "volumes": [{"source": "image", "bootable": True}]}, "volumes.0.bootable: extra fields not permitted"),
+]
+
+
+@pytest.mark.parametrize("path, body, reason", SCHEMA_REFUSALS, ids=[refusal[2] for refusal in SCHEMA_REFUSALS])
+def test_the_simulator_refuses_what_the_published_schemas_refuse(sim, path, body, reason):
+    answer = requests.post(sim.url + path, json=body, headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["exception_class"] == "UnprocessableEntity"
+    assert reason in answer.json()["message"]
+
+
+@pytest.mark.smoke
+def test_bad_input_through_ansible_playbook(playbook, sim, tmp_path):
+    """The wiring, end to end: ansible-playbook hands the arguments over, the argument spec and a module's own check
+    refuse them, the task fails with the message naming the option, and the simulator receives nothing."""
+    cases = [("router", {"name": "ab"}, "name: length 2"),  # a module's own check
+             ("notification_threshold", {"client_id": 1, "threshold": "high"}, "threshold"),  # the argument spec's type
+             ("waap_custom_rule", rule(conditions=[{"ip": {"ip_address": "192.0.2.1"}, "url": {"url": "/a"}}]), "conditions"),
+             ("notification_threshold_info", {"client_id": 1, "api_url": "{{ sim_url }}/cloud"}, "api_url"),
+             ("router_info", {"id": UUID, "name": "r-1"}, "id|name")]
+    tasks = [{"name": "case %s: %s" % (number, module), "gcore.platform.%s" % module: args, "register": "case_%s" % number,
+              "ignore_errors": True} for number, (module, args, _text) in enumerate(cases)]
     tasks.append({"name": "Report", "ansible.builtin.debug": {
         "msg": "RESULTS=" + "{{ [%s] | to_json }}" % ", ".join(
-            "{'failed': case_%s.failed | default(false), 'msg': case_%s.msg | default('')}" % (n, n) for n in range(len(CASES)))}})
+            "{'failed': case_%s.failed | default(false), 'msg': case_%s.msg | default('')}" % (n, n) for n in range(len(cases)))}})
     play = tmp_path / "bad_input.yml"
     play.write_text(json.dumps([{"name": "Bad input", "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
     run = playbook(str(play))
     assert run.rc == 0, run
     line = [text for text in run.output.splitlines() if '"msg": "RESULTS=' in text][0]
     results = json.loads(json.loads("{%s}" % line.strip())["msg"][len("RESULTS="):])
-    problems = []
-    for (module, args, option), result in zip(CASES, results):
-        if not result["failed"]:
-            problems.append("%s %s: did not fail" % (module, args))
-        elif option not in result["msg"]:
-            problems.append("%s %s: message does not name %s: %s" % (module, args, option, result["msg"]))
-    assert not problems, "\n".join(problems)
+    for (module, args, text), result in zip(cases, results):
+        assert result["failed"] and text in result["msg"], (module, args, result)
+    assert "Traceback" not in run.output
     assert sim.log == [], "bad input must send nothing, but the simulator received %s" % sim.log[:3]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import pathlib
+import subprocess
 import tarfile
 
 import yaml
@@ -56,14 +57,31 @@ def with_repository(artifact, target):
     return target
 
 
+# galaxy-importer's own metadata check (schema.CollectionArtifactManifest.parse, the step that refuses a missing
+# repository), run in its venv on a MANIFEST.json: the full importer runs once, below, on the copy naming one.
+METADATA_CHECK = ("import sys\nfrom galaxy_importer.schema import CollectionArtifactManifest\n"
+                  "try:\n    CollectionArtifactManifest.parse(sys.stdin.read())\nexcept ValueError as error:\n"
+                  "    print(error)\n    sys.exit(1)\nprint('metadata ok')\n")
+
+
+def manifest_of(artifact):
+    with tarfile.open(artifact) as archive:
+        return archive.extractfile("MANIFEST.json").read().decode("utf-8")
+
+
+def metadata_check(manifest):
+    assert (IMPORTER_BIN / "python").is_file(), "galaxy-importer's venv is missing: run `make packaging`"
+    return subprocess.run([str(IMPORTER_BIN / "python"), "-c", METADATA_CHECK], input=manifest, capture_output=True, text=True,
+                          check=False, timeout=120)
+
+
 def test_galaxy_importer_rejects_only_the_missing_repository(tarball, tmp_path):
     assert "repository" not in galaxy(), "galaxy.yml names a repository now: drop the copy in this test"
-    work = tmp_path / "as-built"
-    work.mkdir()
-    completed = importer(tarball, work)
-    output = completed.stdout + completed.stderr
-    assert completed.returncode != 0, explain(completed)
-    assert "Invalid collection metadata. 'repository' is required" in output, explain(completed)
+    as_built = metadata_check(manifest_of(tarball))
+    assert as_built.returncode == 1, as_built.stdout + as_built.stderr
+    assert as_built.stdout.strip() == "Invalid collection metadata. 'repository' is required", as_built.stdout + as_built.stderr
+    with_one = metadata_check(manifest_of(with_repository(tarball, tmp_path / tarball.name)))
+    assert with_one.returncode == 0 and with_one.stdout.strip() == "metadata ok", with_one.stdout + with_one.stderr
 
 
 def test_galaxy_importer_passes_with_a_repository(tarball, tmp_path):

@@ -11,11 +11,14 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 CONTRACT_TEST = pathlib.Path(__file__).resolve().parents[1] / "contract" / "test_contract.py"
 
 
 def test_the_contract_test_fails_when_the_spec_is_missing(tmp_path):
-    # A checkout without ../shared beside it: <tmp>/repo/tests/contract/test_contract.py, no <tmp>/shared.
+    pytest.importorskip("openapi_core")  # the contract test runs in the pinned venv (requirements-dev.txt) only
+    # A checkout without the spec: <tmp>/repo/tests/contract/test_contract.py, no gcore-subset.json beside it.
     copy = tmp_path / "repo" / "tests" / "contract" / "test_contract.py"
     copy.parent.mkdir(parents=True)
     shutil.copy(CONTRACT_TEST, copy)

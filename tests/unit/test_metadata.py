@@ -32,17 +32,28 @@ def pinned_core(requirements):
     return pinned[0].split("==")[1]
 
 
+SUPPORTED = ["2.16", "2.17", "2.18", "2.19", "2.20", "2.21"]
+
+
 def test_requires_ansible_claims_only_what_ci_tests():
-    """Every core from requires_ansible's lower bound to the pinned one is tested: the pinned core by the full
-    suite (requirements-dev.txt), each older one by `make test-cores` (requirements-core-<core>.txt, CORES)."""
+    """Every supported core is tested: the pinned one by the full suite (requirements-dev.txt), each other one by
+    `make test-cores` (requirements-core-<core>.txt, CORES in the Makefile), each pinned to a release of that core."""
     runtime = yaml.safe_load((ROOT / "meta" / "runtime.yml").read_text())
     assert runtime["requires_ansible"] == ">=2.16.0"
-    pinned = tuple(int(part) for part in pinned_core("requirements-dev.txt").split(".")[:2])
-    assert pinned == (2, 19)
+    pinned = ".".join(pinned_core("requirements-dev.txt").split(".")[:2])
+    assert pinned == "2.19"
+    assert pinned_core("requirements-importer.txt") == pinned_core("requirements-dev.txt")
     makefile = (ROOT / "Makefile").read_text()
     cores = [line.split(":=", 1)[1].split() for line in makefile.splitlines() if line.startswith("CORES :=")]
     assert cores, "the Makefile names no CORES"
-    expected = ["2.%d" % minor for minor in range(16, pinned[1])]
-    assert cores[0] == expected
-    for core in expected:
+    assert sorted(cores[0] + [pinned], key=lambda core: tuple(map(int, core.split(".")))) == SUPPORTED
+    for core in cores[0]:
         assert pinned_core("requirements-core-%s.txt" % core).startswith(core + ".")
+
+
+def test_cores_from_2_20_run_on_python_3_12():
+    """ansible-core 2.20 and later need Python 3.12 on the controller: the Makefile gives them 3.12, the others 3.11."""
+    makefile = (ROOT / "Makefile").read_text()
+    rule = [line for line in makefile.splitlines() if line.startswith("core_python =")]
+    assert rule == ["core_python = $(if $(filter 2.20 2.21,$(1)),3.12,3.11)"]
+    assert "PYTHON_VERSION_PINNED := 3.11" in makefile.splitlines()

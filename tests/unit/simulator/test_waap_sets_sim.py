@@ -22,7 +22,7 @@ EMPTY = 1006
 RULE = {"name": "Block one host", "description": "from a test", "enabled": True, "action": {"block": {"status_code": 403}},
         "conditions": [{"ip": {"ip_address": "2001:DB8::1"}}]}
 CUSTOM_RULE = {"name": "One rule", "enabled": True, "action": {"allow": {}}, "conditions": [{"ip": {"ip_address": "192.0.2.1"}}]}
-SPEC = pathlib.Path(__file__).resolve().parents[4] / "shared" / "openapi" / "gcore-subset.json"
+SPEC = pathlib.Path(__file__).resolve().parents[2] / "contract" / "gcore-subset.json"
 
 
 @pytest.fixture
