@@ -35,7 +35,7 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The 18 condition kinds of a WAAP custom rule (API_NOTES section 9.2), as the suboptions of ``conditions``,
+    # The 18 condition kinds of a WAAP custom rule (docs/api_reference.md section 9.2), as the suboptions of ``conditions``,
     # and its action kinds, as the suboptions of ``action``.
     DOCUMENTATION = r"""
 '''
