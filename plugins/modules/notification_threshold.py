@@ -65,7 +65,7 @@ notification_threshold:
     - V(null) when the service has no record for the client (it answered 404) and nothing was written.
   returned: always
   type: dict
-  sample: {client_id: 12345, threshold: 90, last_sending: "2026-11-01T08:30:00Z", last_message: null}
+  sample: {client_id: 1, threshold: 90, last_sending: "2026-11-01T08:30:00Z", last_message: null}
   contains:
     threshold:
       description:

@@ -49,7 +49,7 @@ notification_threshold:
     client_id:
       description: Client ID.
       type: int
-      sample: 12345
+      sample: 1
     threshold:
       description: Usage percentage (60 to 100) above which a warning email is sent.
       type: int
