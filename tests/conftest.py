@@ -37,3 +37,21 @@ except ImportError:
     _testing.patch_module_args = patch_module_args
     sys.modules["ansible.module_utils.testing"] = _testing
     ansible.module_utils.testing = _testing
+
+
+def _registry_as_mapping():
+    """Before 2.19 a module's warnings are kept in a list, from 2.19 in a dict: tests reset it with
+    ``mock.patch.dict(warnings._global_warnings, clear=True)``, which needs ``update``. Give the list one."""
+    from ansible.module_utils.common import warnings as module_warnings  # pylint: disable=import-outside-toplevel
+
+    class _WarningList(list):
+        def update(self, other):
+            self[:] = list(other)
+
+    for name in ("_global_warnings", "_global_deprecations"):
+        registry = getattr(module_warnings, name, None)
+        if type(registry) is list:  # pylint: disable=unidiomatic-typecheck
+            setattr(module_warnings, name, _WarningList(registry))
+
+
+_registry_as_mapping()

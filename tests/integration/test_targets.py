@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import types
+
 import pytest
 
-from conftest import TARGETS
+from conftest import TARGETS, PlaybookRun
 
 STORIES = sorted(path.parent.name for path in TARGETS.glob("*/main.yml"))
 
@@ -16,3 +18,13 @@ STORIES = sorted(path.parent.name for path in TARGETS.glob("*/main.yml"))
 def test_target(playbook, target):
     run = playbook(target)
     assert run.rc == 0, run
+
+
+def test_a_failed_run_names_its_failed_task_and_fatal_line():
+    output = "\n".join(["PLAY [x] ***", "TASK [Ignored one] ***", "fatal: [localhost]: FAILED! => {\"msg\": \"ignored\"}",
+                        "...ignoring", "TASK [Create the rule] ****", "fatal: [tenant07 -> localhost]: FAILED! => {\"msg\": \"429\"}"]
+                       + ["noise %s" % number for number in range(2000)] + ["PLAY RECAP ***"])
+    run = PlaybookRun(types.SimpleNamespace(returncode=2), output)
+    text = repr(run)
+    assert text.startswith("PlaybookRun(rc=2)\n---- failed tasks (1) ----\nTASK [Create the rule]\n  fatal: [tenant07 -> localhost]")
+    assert "Ignored one" not in text.split("---- end of the output ----")[0]

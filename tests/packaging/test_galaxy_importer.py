@@ -7,8 +7,9 @@ galaxy-importer lives in its own venv (.venv-importer, requirements-importer.txt
 requirements-dev.txt). Its ansible-test step is off (galaxy-importer.cfg); ansible-doc, the metadata,
 changelog and content checks run. Its ansible-lint step (a fixed 180 s timeout, too short on a loaded machine) is
 run here with the importer's own arguments on the extracted tarball. galaxy.yml names no ``repository`` until the project has a public
-home, and Galaxy requires one: the importer is run on a copy of the tarball whose MANIFEST.json names one, so
-that everything else is checked.
+home, and Galaxy requires one: the importer runs once, on a copy of the tarball whose MANIFEST.json names one, so
+that everything else is checked; that the repository is the only thing missing is checked with the importer's own
+metadata validator on both manifests (no second full import).
 """
 
 from __future__ import annotations
