@@ -5,24 +5,11 @@
 
 from __future__ import annotations
 
-import json
-from unittest import mock
-
 import pytest
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.modules import router, storage
 
-
-def fail_message(module_class, args):
-    """The module's failure message; the test fails if the module gets as far as a request."""
-    with patch_module_args(dict(args, api_key="k", api_url="http://127.0.0.1:9")), mock.patch("sys.stdout") as stdout, \
-            mock.patch("requests.Session.request", side_effect=AssertionError("a request was sent")):
-        with pytest.raises(SystemExit):
-            module_class.main()
-    result = json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
-    assert result.get("failed") is True, result
-    return result["msg"]
+from harness import fail_message
 
 
 @pytest.mark.parametrize("name", ["-starts-with-dash", "ends-with-dash-", "ab", "r" * 64, "back\\slash"])

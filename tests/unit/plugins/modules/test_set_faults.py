@@ -10,17 +10,16 @@ The modules run in-process (their ``main``) against the real simulator over HTTP
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections import Counter
-from unittest import mock
 
 import pytest
 from ansible.module_utils.common import warnings
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.modules import router, waap_custom_rules, waap_firewall_rules
+
+import harness
 
 DOMAIN = 1006  # the simulator's domain without rules
 ROUTER = "e1a7c0de-0000-4000-8000-000000000001"  # legacy-router, attached to subnet ...b01
@@ -80,14 +79,11 @@ PLANS = {
 
 def run(server, module, args):
     warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
-    args = dict(copy.deepcopy(args), api_key=server.api_key, api_url=server.url, api_retries=1, _ansible_diff=True)
-    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
-        with pytest.raises(SystemExit):
-            module.main()
-    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+    return harness.run(server, module, args, api_retries=1, _ansible_diff=True)
 
 
 def writes(server):
+    """Bodies as sent (text, not parsed like harness.writes): the writes are counted, so they must be hashable."""
     return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
 
 

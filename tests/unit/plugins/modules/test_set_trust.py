@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import copy
 import json
-from unittest import mock
 
-import pytest
 from ansible.module_utils.common import warnings
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.modules import router, waap_custom_rules
+
+import harness
 
 DOMAIN = 1006
 ROUTER = "e1a7c0de-0000-4000-8000-000000000001"  # legacy-router, attached to subnet ...b01
@@ -24,11 +23,7 @@ S1 = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"
 
 def run(server, module, args, check=False):
     warnings._global_warnings.clear()  # pylint: disable=protected-access
-    args = dict(copy.deepcopy(args), api_key=server.api_key, api_url=server.url, _ansible_diff=True, _ansible_check_mode=check)
-    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
-        with pytest.raises(SystemExit):
-            module.main()
-    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+    return harness.run(server, module, args, _ansible_diff=True, _ansible_check_mode=check)
 
 
 def rule(name, extension="pdf", ident=None):
@@ -43,7 +38,7 @@ def seed(server, *rules):
 
 
 def writes(server):
-    return [(entry["method"], entry["path"].rsplit("/", 1)[-1]) for entry in server.writes()]
+    return [(method, path.rsplit("/", 1)[-1]) for method, path, _body in harness.writes(server)]
 
 
 def test_overridden_at_the_rule_quota_deletes_first_and_converges(server):

@@ -17,6 +17,9 @@ from ansible_collections.gcore.platform.plugins.modules import storage
 from simulator.core import DEFAULT_API_KEY
 from simulator.resources import storage as sim_storage
 
+import harness
+from harness import writes
+
 MARK = sim_storage.CREDENTIAL_MARK
 
 
@@ -29,25 +32,11 @@ def fresh(server):
 
 
 def run(server, **args):
-    with patch_module_args(dict(args, api_key=DEFAULT_API_KEY, api_url=server.url)), mock.patch("sys.stdout") as stdout:
-        with pytest.raises(SystemExit):
-            storage.main()
-    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
-
-
-def writes(server):
-    return [(entry["method"], entry["path"], json.loads(entry["body"]) if entry["body"] else None) for entry in server.writes()]
+    return harness.run(server, storage, args)
 
 
 def fail_message(args):
-    """The module's failure message; the test fails if the module gets as far as a request."""
-    with patch_module_args(dict(args, api_key="unit-test-key", api_url="http://127.0.0.1:9")), mock.patch("sys.stdout") as stdout, \
-            mock.patch("requests.Session.request", side_effect=AssertionError("a request was sent")):
-        with pytest.raises(SystemExit):
-            storage.main()
-    result = json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
-    assert result.get("failed") is True, result
-    return result["msg"]
+    return harness.fail_message(storage, args)
 
 
 SFTP = dict(state="present", type="sftp", name="drop", location="s-ed1")

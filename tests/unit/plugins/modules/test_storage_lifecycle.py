@@ -6,15 +6,15 @@ refused before any request, the requests made, one PATCH of only what differs.""
 
 from __future__ import annotations
 
-import json
 from unittest import mock
 
 import pytest
 from ansible.module_utils.common import warnings as ansible_warnings
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.modules import storage_bucket, storage_info, storage_ssh_key
-from simulator.core import DEFAULT_API_KEY
+
+import harness
+from harness import fail_message, writes
 
 BUCKETS = "/storage/v4/object_storages/101/buckets"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB2v0nJ8oVbQ0r3mXq5nYwq9Hh9m2xRr8m4Sx3kQ9aZt deploy@ci"
@@ -29,24 +29,7 @@ def fresh(server):
 
 
 def run(server, module, **args):
-    with patch_module_args(dict(args, api_key=DEFAULT_API_KEY, api_url=server.url)), mock.patch("sys.stdout") as stdout:
-        with pytest.raises(SystemExit):
-            module.main()
-    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
-
-
-def writes(server):
-    return [(entry["method"], entry["path"], json.loads(entry["body"]) if entry["body"] else None) for entry in server.writes()]
-
-
-def fail_message(module, args):
-    with patch_module_args(dict(args, api_key="unit-test-key", api_url="http://127.0.0.1:9")), mock.patch("sys.stdout") as stdout, \
-            mock.patch("requests.Session.request", side_effect=AssertionError("a request was sent")):
-        with pytest.raises(SystemExit):
-            module.main()
-    result = json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
-    assert result.get("failed") is True, result
-    return result["msg"]
+    return harness.run(server, module, args)
 
 
 BUCKET = dict(storage_id=101, name="logs")

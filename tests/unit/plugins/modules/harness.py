@@ -1,0 +1,39 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Run a module's ``main()`` in-process, against the simulator or against nothing, and read back what it returned and sent."""
+
+from __future__ import annotations
+
+import copy
+import json
+from unittest import mock
+
+import pytest
+from ansible.module_utils.testing import patch_module_args
+
+
+def result_of(module, args):
+    """The JSON result ``module.main()`` prints for ``args`` (it must exit, as every Ansible module does)."""
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout:
+        with pytest.raises(SystemExit):
+            module.main()
+    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+
+
+def run(server, module, args, **options):
+    """The module's result for ``args`` against ``server``; ``options`` (``_ansible_diff=True``, ...) are added to the arguments."""
+    return result_of(module, dict(copy.deepcopy(args), api_key=server.api_key, api_url=server.url, **options))
+
+
+def writes(server):
+    """The writes the simulator received, in order: (method, path, JSON body or None)."""
+    return [(entry["method"], entry["path"], json.loads(entry["body"]) if entry["body"] else None) for entry in server.writes()]
+
+
+def fail_message(module, args):
+    """The module's failure message; the test fails if the module gets as far as a request."""
+    with mock.patch("requests.Session.request", side_effect=AssertionError("a request was sent")):
+        result = result_of(module, dict(args, api_key="unit-test-key", api_url="http://127.0.0.1:9"))
+    assert result.get("failed") is True, result
+    return result["msg"]
