@@ -2,8 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The repository stands alone: no file names a path outside it, and every API fact a comment cites
-(``docs/api_reference.md section N``, or the older ``API_NOTES section N`` form, which cites the same numbering)
-exists in docs/api_reference.md."""
+(``docs/api_reference.md section N``) exists in docs/api_reference.md; no file cites notes kept outside it."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ THIS = pathlib.Path(__file__).resolve()
 OUTSIDE = re.compile(r"\.\./shared\b|/work/shared\b|/work/wt-|/work/main\b|\bROOT\.parent\b|"
                      r"""parents\[\d+\]\s*/\s*["']shared["']""")
 NUMBER = r"\d+(?:\.\d+)*(?:\s+rows?\s+\d+)?"
-CITATION = re.compile(r"(?:API_NOTES(?:\.md)?|docs/api_reference\.md)\s+(?:sections?\s+|§\s*)?"
+CITATION = re.compile(r"docs/api_reference\.md\s+(?:sections?\s+|§\s*)?"
                       r"(%s(?:(?:\s*,\s*|\s+and\s+)%s)*)" % (NUMBER, NUMBER))
 SKIPPED_DIRS = {".git", ".build", "tests/output", "bench/output"}
 
@@ -85,13 +84,18 @@ def test_every_cited_section_exists_in_the_api_reference():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("see API_NOTES section 11 row 8.", [("11", "8")]),
-    ("(API_NOTES sections 3, 4 and 6)", [("3", None), ("4", None), ("6", None)]),
+    ("see docs/api_reference.md section 11 row 8.", [("11", "8")]),
+    ("(docs/api_reference.md sections 3, 4 and 6)", [("3", None), ("4", None), ("6", None)]),
     ("docs/api_reference.md section 12.1: one condition", [("12.1", None)]),
-    ("A router (API_NOTES 2.1): the gateway", [("2.1", None)]),
+    ("A router (docs/api_reference.md 2.1): the gateway", [("2.1", None)]),
 ])
 def test_citations_are_read_in_every_form_the_code_uses(text, expected):
     assert list(citations(text)) == expected
+
+
+def test_no_file_cites_the_notes_outside_the_repository():
+    offenders = [str(path.relative_to(ROOT)) for path, text in repository_files() if "API_NOTES" in text]
+    assert not offenders, "files citing API_NOTES (cite docs/api_reference.md by section instead):\n" + "\n".join(offenders)
 
 
 def test_a_citation_of_a_missing_section_is_caught():
