@@ -154,7 +154,7 @@ compose:
   ansible_user: gcore_tags.user | default('ubuntu')
 groups:
   web: "'web' in gcore_name"
----
+
 # prod.gcore.yml - only the running production instances, reached on their private address (a bastion or a VPN),
 # named by ID; the listing is cached for ten minutes (no request while the cache is fresh).
 plugin: gcore.platform.cloud

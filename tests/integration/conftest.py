@@ -98,7 +98,12 @@ class PlaybookRun:
             if line.startswith("TASK [") or line.startswith("RUNNING HANDLER ["):
                 task = line.rstrip("* ")
             elif line.startswith(("fatal: ", "failed: ")):
-                ignored = any(follow.startswith("...ignoring") for follow in lines[index + 1:index + 3])
+                following = lines[index + 1:]
+                if line.rstrip().endswith("=> {"):  # -vvvv prints the result as indented JSON: add its msg
+                    body = following[:following.index("}")] if "}" in following else following[:200]
+                    line += " ".join(item.strip() for item in body if item.lstrip().startswith('"msg"'))
+                    following = following[len(body) + 1:]
+                ignored = any(follow.startswith("...ignoring") for follow in following[:2])
                 found.append((task, line, ignored))
         return found
 

@@ -28,3 +28,12 @@ def test_a_failed_run_names_its_failed_task_and_fatal_line():
     text = repr(run)
     assert text.startswith("PlaybookRun(rc=2)\n---- failed tasks (1) ----\nTASK [Create the rule]\n  fatal: [tenant07 -> localhost]")
     assert "Ignored one" not in text.split("---- end of the output ----")[0]
+
+
+def test_a_failed_run_at_vvvv_names_the_message_of_its_indented_result():
+    output = "\n".join(["TASK [Refuse a bad budget] ***", "fatal: [localhost]: FAILED! => {", '    "changed": false,',
+                        '    "msg": "budget must be finite"', "}", "...ignoring", "TASK [Create] ***",
+                        "fatal: [localhost]: FAILED! => {", '    "msg": "name \'inf\' is not defined"', "}", "PLAY RECAP ***"])
+    text = repr(PlaybookRun(types.SimpleNamespace(returncode=2), output)).split("---- end of the output ----")[0]
+    assert "---- failed tasks (1) ----\nTASK [Create]\n  fatal: [localhost]: FAILED! => {\"msg\": \"name 'inf' is not defined\"" in text
+    assert "Refuse a bad budget" not in text
