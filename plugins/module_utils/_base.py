@@ -100,6 +100,11 @@ class _AnsibleModule(AnsibleModule):
             msg = msg[:len(msg) - len(errors.msg)] + "; ".join(dict.fromkeys(errors.messages))
         super().fail_json(msg=msg, **kwargs)
 
+    def _log_to_syslog(self, msg):
+        # syslog refuses a NUL character (ValueError on Python 3.12, which AnsibleModule turns into "Failed to log to
+        # syslog"): log it escaped, so a NUL in an option reaches that option's own check and its message.
+        super()._log_to_syslog(msg.replace("\x00", "\\x00"))
+
 
 class Refused(Exception):
     """The flow refuses to go on (for example: several resources have the name); ``extra``: result members."""
