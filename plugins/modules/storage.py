@@ -399,7 +399,7 @@ class Storage(GcoreResourceModule):
         state=dict(type="str", choices=["present", "absent"], default="absent"),
         type=dict(type="str", choices=["s3_compatible", "sftp"]),
         location=dict(type="str"),
-        password_mode=dict(type="str", choices=["auto", "set", "none"]),
+        password_mode=dict(type="str", choices=["auto", "set", "none"], no_log=False),
         sftp_password=dict(type="str", no_log=True),
         update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
         ssh_key_ids=dict(type="list", elements="int", no_log=False),

@@ -123,6 +123,8 @@ def test_a_fault_at_any_storage_write_reports_the_truth_sends_nothing_twice_and_
     if applied:
         assert not result.get("failed"), result["msg"]
         assert result["changed"] is True
+        assert [w["event"]["msg"] for w in result["warnings"] if "shows the change was applied, so it was not sent again" not in w["event"]["msg"]] == [] \
+            and len(result["warnings"]) == 1, "one warning, of the write found applied: %s" % result["warnings"]
         if method == "POST" and "credentials" in result:
             assert result["credentials"] is None, "a lost create answer has no credentials to return"
     else:
@@ -130,10 +132,12 @@ def test_a_fault_at_any_storage_write_reports_the_truth_sends_nothing_twice_and_
         assert result["changed"] is (position > 0), "changed means applied"
         assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
         assert result.get("credentials") is None
+        assert not result.get("warnings"), result["warnings"]
     # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
     server.log = []
     again = run(server, spec["module"], spec["args"])
     assert not again.get("failed"), again.get("msg")
+    assert not again.get("warnings"), again["warnings"]
     assert again["changed"] is (not applied)
     assert len(writes(server)) == (0 if applied else len(spec["writes"]) - position)
     assert MARK not in outside_credentials(again)
