@@ -37,3 +37,11 @@ def fail_message(module, args):
         result = result_of(module, dict(args, api_key="unit-test-key", api_url="http://127.0.0.1:9"))
     assert result.get("failed") is True, result
     return result["msg"]
+
+
+def fault_cases(plans, faults):
+    """One case per write position of every plan (``plans[name]["writes"]``, each a tuple led by its kind) and fault kind."""
+    for plan, spec in plans.items():
+        for position in range(len(spec["writes"])):
+            for fault in faults:
+                yield pytest.param(plan, position, fault, id="%s-%s%s-%s" % (plan, position, spec["writes"][position][0], fault))

@@ -87,14 +87,7 @@ def writes(server):
     return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
 
 
-def cases():
-    for plan, spec in PLANS.items():
-        for position in range(len(spec["writes"])):
-            for fault in FAULTS:
-                yield pytest.param(plan, position, fault, id="%s-%s%s-%s" % (plan, position, spec["writes"][position][0], fault))
-
-
-@pytest.mark.parametrize("plan, position, fault", list(cases()))
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
 def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
     spec = PLANS[plan]
     server.reset()
