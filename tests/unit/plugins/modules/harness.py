@@ -45,3 +45,8 @@ def fault_cases(plans, faults):
         for position in range(len(spec["writes"])):
             for fault in faults:
                 yield pytest.param(plan, position, fault, id="%s-%s%s-%s" % (plan, position, spec["writes"][position][0], fault))
+
+
+def warning_texts(result):
+    """The result's warnings as text: ansible-core 2.19+ returns each as a dict (its text under event.msg), older cores a str."""
+    return [item["event"]["msg"] if isinstance(item, dict) else item for item in result.get("warnings") or []]
