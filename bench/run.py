@@ -26,6 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from collection_link import collections_path  # noqa: E402  pylint: disable=wrong-import-position
+from inventory_output import plain  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.resources.waap import generated_custom_rule  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -36,17 +37,6 @@ GATHERED = 1000
 LOOP = ROOT / "bench" / "waap_policy_loop.yml"  # the per-rule loop waap_policy was, kept as the reference
 INSTANCES = 5000  # the inventory side by side (issue 19): 1,250 in each of the simulator's 4 project/region pairs
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
-
-
-def plain(value):
-    """ansible-inventory --list output without ansible-core 2.19's marks of untrusted text (``{"__ansible_unsafe": text}``)."""
-    if isinstance(value, dict):
-        if list(value) == ["__ansible_unsafe"]:
-            return value["__ansible_unsafe"]
-        return dict((key, plain(item)) for key, item in value.items())
-    if isinstance(value, list):
-        return [plain(item) for item in value]
-    return value
 
 
 class Bench:

@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from collection_link import collections_path
+from inventory_output import plain
 from conftest import ROOT, SECRETS
 
 pytestmark = pytest.mark.smoke
@@ -79,17 +80,6 @@ def inventory(sim, tmp_path):
         return Run(completed, list(sim.log[mark:]))
 
     return run
-
-
-def plain(value):
-    """The --list output without its marks of untrusted text (ansible-core 2.19 writes ``{"__ansible_unsafe": text}``)."""
-    if isinstance(value, dict):
-        if list(value) == ["__ansible_unsafe"]:
-            return value["__ansible_unsafe"]
-        return dict((key, plain(item)) for key, item in value.items())
-    if isinstance(value, list):
-        return [plain(item) for item in value]
-    return value
 
 
 def query(entry):
