@@ -1,0 +1,62 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""User tags of a cloud resource: the ``tags`` and ``purge_tags`` options, their checks, and the member that
+compares them and sends a JSON merge patch (docs/api_reference.md section 15.0).
+
+This module is internal to the collection: its interface may change at any time.
+
+A record shows its tags as ``[{key, value, read_only}]`` (``tags`` on most resources, ``tags_v2`` on security
+groups and load balancers); read-only tags are never compared or touched. The create body carries ``tags`` as
+``{key: value}``; a PATCH carries only the keys that change, a removed key as ``null``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+
+TAG_KEY = re.compile(r"[^\s=]{1,255}")
+TAG_VALUE = re.compile(r"[^ \t\n\r\f\v]([^\t\n\r\f\v]{0,253}[^ \t\n\r\f\v])?")
+KEY_RULE = "a tag key is 1 to 255 characters without whitespace or '='"
+VALUE_RULE = "a tag value is a string of 1 to 255 characters without tabs or line breaks, and no space at either end"
+
+# The options of every module that manages tags.
+TAGS_OPTIONS = dict(
+    tags=dict(type="dict"),
+    purge_tags=dict(type="bool", default=True),
+)
+
+
+def check_tags(tags, option="tags"):
+    """Every key and value of ``tags`` (a dict, or None) follows the service's patterns; ValidationError otherwise."""
+    for key, value in (tags or {}).items():
+        if not isinstance(key, str) or not TAG_KEY.fullmatch(key):
+            raise ValidationError("%s: key %r breaks the rule: %s" % (option, key, KEY_RULE))
+        if not isinstance(value, str) or not TAG_VALUE.fullmatch(value):
+            raise ValidationError("%s.%s: %r breaks the rule: %s" % (option, key, value, VALUE_RULE))
+
+
+def user_tags(record, field="tags"):
+    """The record's user tags as ``{key: value}`` (read-only tags left out)."""
+    return dict((tag.get("key"), tag.get("value")) for tag in (record or {}).get(field) or [] if not tag.get("read_only"))
+
+
+def merge_patch(desired, current):
+    """The JSON merge patch that turns the user tags ``current`` into ``desired``: changed keys, removed ones as null."""
+    patch = dict((key, value) for key, value in desired.items() if current.get(key) != value)
+    patch.update((key, None) for key in current if key not in desired)
+    return patch
+
+
+def tags_member(params, field="tags"):
+    """The ``tags`` member: with ``purge_tags`` the user tags become exactly ``tags``, without it ``tags`` are added or
+    updated and the others kept. The diff shows a dict of user tags; the PATCH gets ``{tags: merge patch}``."""
+    def want(value, record):
+        if params.get("purge_tags", True) or record is None:
+            return dict(value)
+        return dict(user_tags(record, field), **value)
+    return Member("tags", read=lambda record: user_tags(record, field), want=want, send=merge_patch)
