@@ -7,8 +7,17 @@
 This module is internal to the collection: its interface may change at any time.
 
 ``GcoreModule`` builds the AnsibleModule (common options included), validates input before any
-request, builds the client once, and shapes results and errors. The declarative flow of an idempotent
-resource built on it is ``GcoreResourceModule`` in ``_resource.py``.
+request, builds the client once, and shapes results and errors: ``execute`` is the one place a run ends.
+The flow of the idempotent modules built on it is ``Flow`` in ``_writes.py``.
+
+=============== ======================================================================================
+setting         meaning
+=============== ======================================================================================
+argument_spec   the module's own options (the common ones are added)
+cloud           the module has ``project_id`` and ``region_id``
+waits           the module has ``wait`` and ``wait_timeout``
+module_kwargs   more AnsibleModule arguments, such as ``required_if``
+=============== ======================================================================================
 """
 
 from __future__ import annotations

@@ -2,70 +2,39 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The flow of one resource: find -> compare -> create / update / delete, on the one write core (``_writes``).
+"""One resource as a declaration: find it, compare it, plan the writes that make it match, apply them (``_writes``).
 
 This module is internal to the collection: its interface may change at any time.
 
-A module declares its resource as class attributes (settings) of a ``GcoreResourceModule`` subclass; the flow
-owns check mode, diff, ``changed``, the ambiguity and not-found failures, "deleted meanwhile", the offset-cap
-warning and the recovery after an ambiguous write (the state is read again, a write is never sent twice).
-A list of resources compared by name is ``GcoreResourceList`` (``_resource_list``); the sub-resources
-attached to one record are ``Attachments`` (``_attachments``).
+A module declares its resource as class attributes (settings) and pure hooks of a ``GcoreResourceModule`` subclass;
+the flow owns check mode, diff, ``changed``, locks, tasks, readiness and the recovery after an ambiguous write. The
+plan of a resource that exists is its update (the members that differ) and its attachment writes; of a resource that
+does not, its create, followed (once created and ready) by the plan of the created record: whatever the create body
+could not carry. Settings beyond ``Flow``'s (``_writes``; tests/unit/test_declarations.py keeps this table true):
 
-Settings (every one documented here; tests/unit/test_declarations.py keeps this table true: no setting
-without a user, no setting missing from it):
+=================  ===========================================================================================
+setting            meaning
+=================  ===========================================================================================
+id_option          the option holding the id (None: no id)
+name_option        the option holding the exact name, looked up over every page of ``list`` (None: no name);
+                   neither: the one record at ``paths["item"]``
+created_key        the finished create task's ``created_resources`` member holding the new id
+ready              ``(member, good values, waiting values)``: with ``wait``, a record just created or updated is
+                   read again while its member shows a waiting value; any other value or ``wait_timeout`` fails
+read_after_update  read the record after an update (False: the update answers it)
+delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
+attachments        sub-resources attached and detached one by one (``Attachments``, ``_attachments``)
+=================  ===========================================================================================
 
-=====================  =========================================================================================
-setting                meaning
-=====================  =========================================================================================
-argument_spec          the module's own options (``GcoreModule``; the common ones are added)
-cloud                  the module has ``project_id`` and ``region_id`` (``GcoreModule``)
-waits                  the module has ``wait`` and ``wait_timeout`` (``GcoreModule``)
-module_kwargs          more AnsibleModule arguments, such as ``required_if`` (``GcoreModule``)
-noun                   what the resource is called in messages ("custom rule")
-title                  the noun at the start of a sentence (default: the noun capitalised)
-result_key             the result member holding the record (``router``) or the list (``custom_rules``)
-scope                  where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
-paths                  ``{list, item, update, create, bulk_delete}`` path templates filled from the parameters and
-                       ``{id}``; ``update``/``create`` default to ``item``/``list``
-id_option              the option holding the id (None: no id)
-name_option            the option holding the exact name, looked up over every page of ``list`` (None: no name);
-                       neither: the one record at ``paths["item"]``
-page_size              the page size of the listing
-max_offset             the largest offset the listing serves (a warning when reached)
-members                the managed members (``Member``)
-attachments            the sub-resources attached and detached (``Attachments``; was ``sets``)
-required_to_create     the options a create needs (a ValidationError naming them otherwise)
-create_method          the create request's method (POST)
-update_method          the update request's method (PATCH)
-create_ok              the statuses a create answers (200, 201, 202, 204)
-update_ok              the statuses an update answers
-delete_ok              the statuses a delete answers
-read_after_update      read the record after an update (False: the update answers it)
-delete_returns         the result after a delete: None, "before" (the record) or "read" (read again)
-asynchronous           writes answer ``{tasks}``, polled through the run's one ``TaskWaiter``
-created_key            the finished create task's ``created_resources`` member holding the new id
-lock                   the record member naming the task that locks it (writes wait; a 409 is sent again)
-ready                  ``(member, good values, waiting values)``: with ``wait``, a record just created or updated is
-                       read again while its member shows a waiting value; any other value or ``wait_timeout`` fails
-update_after_create    after the create, one update of the members the created record does not have yet (the create
-                       body cannot carry them); the create is never sent again
-collection             the rules' path segment, ``custom-rules`` or ``firewall-rules`` (``WaapRuleSet``)
-firewall               the rules are a domain's firewall rules: their fields and conditions (``WaapRuleSet``)
-=====================  =========================================================================================
-
-Hooks (pure: no requests): ``exists(record)``, ``gone(error)``, ``returned(record)``, ``create_body()``,
-``update_body(changes, record)``, ``shown(record)``, ``report(record)`` (warnings about what was found),
-``answered(write, answer)`` (what an accepted write answered, before anything else is read: one-time secrets are
-kept in the result here, so a later failure, such as the ``ready`` wait's, still returns them). A hook
-that must stop the run raises ``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns
-every typed error into the result.
+Hooks (pure: no requests): ``exists(record)``, ``returned(record)``, ``create_body()``, ``update_body(changes,
+record)``, ``shown(record)``, ``report(record)`` (warnings about what was found), and ``Flow``'s ``gone(error)`` and
+``answered(write, answer)``. A hook that must stop the run raises ``ValidationError`` (bad input) or ``Refused``;
+``GcoreModule.execute`` turns every typed error into the result.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._members import (  # noqa: F401  pylint: disable=unused-import
     UNSET,
     Member,
@@ -73,42 +42,25 @@ from ansible_collections.gcore.platform.plugins.module_utils._members import (  
     differences,
     view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write, Writer
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write
 
 
 def _diff_side(shown):
-    if shown is None:
-        return {"state": "absent"}
-    return dict(shown, state="present")
+    return {"state": "absent"} if shown is None else dict(shown, state="present")
 
 
-class GcoreResourceModule(Writer, GcoreModule):
+class GcoreResourceModule(Flow):
     """The flow of one resource; a subclass is a declaration (see the module docstring)."""
 
-    noun = "resource"
-    title = None
-    result_key = "resource"
-    scope = ""
-    paths = {}
     id_option = "id"
     name_option = "name"
-    page_size = 100
-    max_offset = None
-    members = ()
-    attachments = ()
-    required_to_create = ()
-    create_method = "POST"
-    update_method = "PATCH"
-    create_ok = update_ok = delete_ok = (200, 201, 202, 204)
+    created_key = None
+    ready = None
     read_after_update = True
     delete_returns = None
-    asynchronous = False
-    created_key = None
-    lock = None
-    ready = None
-    update_after_create = False
+    attachments = ()
+    record = None  # the record as read last
 
-    # ---- validation -------------------------------------------------------------------------
     def validate(self):
         """The common checks, then each attachment option's items: checked, canonical, each identity once."""
         super().validate()
@@ -122,13 +74,9 @@ class GcoreResourceModule(Writer, GcoreModule):
         """Whether a record read counts as the resource being there."""
         return record is not None
 
-    def gone(self, error):
-        """Whether an API error means the resource is not there."""
-        return error.status == 404
-
     def returned(self, record):
         """The record as the result shows it."""
-        return record if record is not None and self.exists(record) else None
+        return record if self.exists_after(record) else None
 
     def create_body(self):
         raise NotImplementedError
@@ -143,36 +91,9 @@ class GcoreResourceModule(Writer, GcoreModule):
     def report(self, record):
         """Warnings and deprecations about what the lookup found (``self.module.warn``/``deprecate``)."""
 
-    def answered(self, write, answer):
-        """What an accepted ``write`` answered, seen once, right after it (the result may keep what cannot be read again)."""
-
-    # ---- paths and messages ------------------------------------------------------------------
-    def path(self, which, ident=None):
-        template = self.paths.get(which) or self.paths[{"update": "item", "create": "list"}.get(which, which)]
-        return template.format(**dict(self.params, id=ident))
-
-    def where(self):
-        return self.scope.format(**self.params)
-
-    def of_scope(self):
-        return " of %s" % self.where() if self.scope else ""
-
-    def listing(self, params=None):
-        return self.client.paginate(self.path("list"), params, page_size=self.page_size, max_offset=self.max_offset,
-                                    on_cap=self.cap_warning("%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
-
-    def named(self, name, matches):
-        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.of_scope(), name,
-                                                   ", ".join(str(record.get("id")) for record in matches))
-
     # ---- reading -----------------------------------------------------------------------------
-    def read(self, ident=None):
-        try:
-            return self.client.get(self.path("item", ident))
-        except ApiError as exc:
-            if self.gone(exc):
-                return None
-            raise
+    def exists_after(self, found):
+        return found is not None and self.exists(found)
 
     def lookup(self):
         """The record by id, by exact name, or the one record; None when there is none."""
@@ -187,18 +108,8 @@ class GcoreResourceModule(Writer, GcoreModule):
             return matches[0] if matches else None
         return self.read()
 
-    # ---- writing (through the write core) ----------------------------------------------------
     def waiting(self):
         return not self.asynchronous or self.params.get("wait", True)
-
-    def exists_after(self, found):
-        return found is not None and self.exists(found)
-
-    def task_ids(self, answer):
-        ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
-        self.result.setdefault("tasks", [])
-        self.result["tasks"].extend(ids)
-        return ids
 
     def settled(self, found):
         """A record read again after an ambiguous write, once its lock (the write's task) is clear."""
@@ -208,99 +119,109 @@ class GcoreResourceModule(Writer, GcoreModule):
             found = self.wait_unlocked(found)
         return found
 
-    def write(self, write, reread):
-        """One write of the flow: ``(True, answer)`` when accepted, ``(False, the record settled)`` when the state
-        read again confirms it."""
-        accepted, value = self.attempt(write, reread)
+    def until_ready(self, record):
+        """With ``wait``, poll a record just written while its ``ready`` member shows a waiting value; return it as read
+        last. Any other value, the record going away, or ``wait_timeout`` raise ``Refused`` naming the id and the value."""
+        if not self.ready or record is None or not self.params.get("wait", True):
+            return record
+        member, good, waiting = self.ready
+        timeout = self.params["wait_timeout"]
+        held = [record]
+
+        def stop(why):
+            return Refused("%s %s %s" % (self.called(), held[0].get("id"), why), **{self.result_key: self.returned(held[0])})
+
+        def judged():
+            value = held[0].get(member)
+            if value not in good and value not in waiting:
+                raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
+            return value in good
+
+        def settled():
+            if judged():
+                return True
+            found = self.read(held[0]["id"])
+            if found is None:
+                raise stop("went away while it was %s" % held[0].get(member))
+            held[0] = found
+            return judged()
+
+        self.tasks.poll(settled, self.tasks.deadline(timeout),
+                        lambda: stop("is still %s after wait_timeout=%ss" % (held[0].get(member), timeout)))
+        return held[0]
+
+    # ---- the plan ----------------------------------------------------------------------------
+    def plan(self, record, absent):
+        """The writes that make the resource match: a delete, a create, or an update and attachment writes."""
+        if not self.exists_after(record):
+            if absent:
+                return []
+            self.check_create()
+            return [self.creating()]
+        if absent:
+            return [self.deleting(record)]
+        attached = [self.attaching(write) for member in self.attachments if self.params.get(member.option) is not None
+                    for write in member.plan(record, self.params[member.option], self.params)]
+        changes = differences(self.members, record, self.params)
+        return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
+
+    def creating(self):
+        method, path = self.request("create")
+        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=self.lookup, then=self.created)
+
+    def created(self, accepted, value):
+        """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
         if accepted:
-            self.answered(write, value)
-        return (True, value) if accepted else (False, self.settled(value))
-
-    def do_create(self):
-        """The create, then (settings) the wait until ready and the update of what the create body could not carry."""
-        write = Write("create", self.create_method, self.path("create"), self.create_body(), ok=self.create_ok,
-                      done=self.exists_after)
-        accepted, record = self.write(write, self.lookup)
-        if accepted and self.asynchronous:
-            ids = self.task_ids(record)
+            answer, finished = value
             if not self.waiting():
-                return None
-            created = [ident for task in self.wait_for(ids) for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
-            record = self.read(created[0]) if created else self.lookup()
-        elif not self.waiting():
-            return record
-        record = self.until_ready(record)
-        changes = differences(self.members, record, self.params) if self.update_after_create and record is not None else {}
-        return self.do_update(record, changes, None) if changes else self.attach(record, None)
+                self.record = None if self.asynchronous else answer
+                return []
+            if self.asynchronous:
+                ids = [ident for task in finished for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
+                answer = self.read(ids[0]) if ids else self.lookup()
+            value = answer
+        self.record = self.until_ready(value if accepted else self.settled(value))
+        return self.plan(self.record, False) if self.exists_after(self.record) else []
 
-    def do_update(self, record, changes, plans):
-        if changes:
-            write = Write("update", self.update_method, self.path("update", record.get("id")), self.update_body(changes, record),
-                          ok=self.update_ok, locked=record,
-                          done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
-            accepted, answer = self.write(write, self.lookup)
+    def updating(self, record, changes, followed):
+        method, path = self.request("update", record.get("id"))
+
+        def then(accepted, value):
             if not accepted:
-                return answer
-            ids = self.task_ids(answer)
-            if not self.waiting() and not plans:
-                return record  # not waited for: the record as read before the change
-            self.wait_for(ids)
-            record = self.until_ready(self.read(record.get("id")) if self.read_after_update else answer)
-        return self.attach(record, plans)
+                self.record = self.settled(value)
+            elif self.waiting() or followed:  # not waited for and last: the record as read before the change
+                self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
+        return Write("update", method, path, self.update_body(changes, record), reread=self.lookup, locked=record, then=then,
+                     done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
 
-    def do_delete(self, record):
-        """Delete; return the result record, or GONE when the resource went away meanwhile."""
-        write = Write("delete", "DELETE", self.path("item", record.get("id")), ok=self.delete_ok, locked=record,
-                      done=lambda found: not self.exists_after(found))
-        try:
-            accepted, answer = self.write(write, self.lookup)
-        except ApiError as exc:
-            if self.gone(exc):
-                return GONE
-            raise
-        if answer is GONE or not accepted:
-            return record if not accepted and self.delete_returns == "before" else answer
-        ids = self.task_ids(answer)
-        if not self.waiting():
-            return record
-        self.wait_for(ids)
-        if self.delete_returns == "read":
-            return self.read(record.get("id"))
-        return record if self.delete_returns == "before" else None
+    def attaching(self, write):
+        """An attachment write: sent once the record's lock is clear; the record read again after it."""
+        ident = write.locked["id"]
 
-    # ---- attachments (router interfaces) -----------------------------------------------------
-    def plans(self, record):
-        """``{attachments: writes}`` for the attachment options given that differ."""
-        plans = {}
-        for member in self.attachments:
-            wanted = self.params.get(member.option)
-            if wanted is not None:
-                writes = member.plan(record, wanted, self.params)
-                if writes:
-                    plans[member] = writes
-        return plans
+        def then(_accepted, _value):
+            self.record = self.read(ident)
+        def prepare():
+            if self.lock and self.record.get(self.lock):
+                self.record = self.wait_unlocked(self.record)
+            write.locked = self.record
+        write.reread, write.then, write.prepare = (lambda: self.read(ident)), then, prepare
+        return write
 
-    def attach(self, record, plans):
-        """Attach and detach, waiting for the lock like a PATCH; return the record read again."""
-        if record is None:
-            return None
-        plans = self.plans(record) if plans is None else plans
-        for writes in plans.values():
-            for write in writes:
-                if self.lock and record.get(self.lock):
-                    record = self.wait_unlocked(record)
-                write.locked = record
-                accepted, answer = self.write(write, lambda: self.read(record["id"]))
-                if accepted:
-                    self.wait_for(self.task_ids(answer))
-                record = self.read(record["id"])
-        return record
+    def deleting(self, record):
+        method, path = self.request("delete", record.get("id"))
+
+        def then(accepted, value):
+            if value is GONE:  # deleted by someone else meanwhile: nothing changed here
+                self.before = self.record = None
+            elif not accepted:
+                self.record = record if self.delete_returns == "before" else self.settled(value)
+            elif self.waiting():
+                self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
+                    self.delete_returns, lambda: None)()
+        return Write("delete", method, path, reread=self.lookup, locked=record, then=then,
+                     done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
-    def changes(self, record):
-        """(member changes, attachment plans) of the existing ``record`` against the options."""
-        return differences(self.members, record, self.params), self.plans(record)
-
     def wanted_view(self, record=None):
         shown = created_view(self.members, self.params) if record is None else {}
         for member in self.attachments:
@@ -320,66 +241,40 @@ class GcoreResourceModule(Writer, GcoreModule):
         if self.id_option and params.get(self.id_option) is not None:
             raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one by name"
                           % (self.called(), params[self.id_option], self.where(), self.id_option))
-        missing = [option for option in self.required_to_create if params.get(option) is None]
+        missing = self.missing(params)
         if missing:
-            name = params.get(self.name_option or "")
-            raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, name))
-        if not self.waiting():
-            for member in self.attachments:
-                late = [index for index, item in enumerate(params.get(member.option) or []) if not member.in_create_body(item)]
-                if late:
-                    raise ValidationError(
-                        "%s[%s]: %s is attached only once the %s exists, and a create with wait=false does not wait "
-                        "for that; set wait=true, or create the %s first and attach it in a later run (nothing was sent)"
-                        % (member.option, late[0], member.late, self.noun, self.noun))
+            raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, params.get(self.name_option or "")))
+        for member in self.attachments if not self.waiting() else ():
+            late = [index for index, item in enumerate(params.get(member.option) or []) if not member.in_create_body(item)]
+            if late:
+                raise ValidationError(
+                    "%s[%s]: %s is attached only once the %s exists, and a create with wait=false does not wait "
+                    "for that; set wait=true, or create the %s first and attach it in a later run (nothing was sent)"
+                    % (member.option, late[0], member.late, self.noun, self.noun))
 
     # ---- the flow ----------------------------------------------------------------------------
-    def compare(self, record, absent):
-        exists = self.exists_after(record)
-        changes, plans = self.changes(record) if exists and not absent else ({}, {})
-        return exists, changes, plans
-
     def run(self):
-        self.start_ledger()
-        if self.asynchronous:
-            self.result["tasks"] = []
+        self.start()
         absent = self.params.get("state", "present") == "absent"
         record = self.lookup()
         self.report(record)
-        exists, changes, plans = self.compare(record, absent)
-        if exists and self.lock and record.get(self.lock) and not self.check_mode and (absent or changes or plans):
+        plan = self.plan(record, absent)
+        if plan and self.exists_after(record) and self.lock and record.get(self.lock) and not self.check_mode:
             record = self.wait_unlocked(record)  # settle first, then compare what the lock left
-            exists, changes, plans = self.compare(record, absent)
-        before = self.current_view(record) if exists else None
-        result_record = record
+            plan = self.plan(record, absent)
+        exists = self.exists_after(record)
+        self.record = record
+        self.before = self.current_view(record) if exists else None
         if absent:
             after = None
-            if exists and not self.check_mode:
-                result_record = self.do_delete(record)
-                if result_record is GONE:  # deleted by someone else meanwhile: nothing changed here
-                    before, result_record = None, None
-            self.result["changed"] = bool(self.ledger) if not self.check_mode else exists
         elif not exists:
-            self.check_create()
             after = self.wanted_view()
-            self.result["changed"] = True
-            if not self.check_mode:
-                result_record = self.do_create()
-                self.result["changed"] = bool(self.ledger)
         else:
-            after = dict(before, **changes)
+            after = dict(self.before, **differences(self.members, record, self.params))
             after.update(self.wanted_view(record))
-            if changes or plans:
-                self.result["changed"] = True
-                if not self.check_mode:
-                    result_record = self.do_update(record, changes, plans)
-                    self.result["changed"] = bool(self.ledger)
-        self.result["diff"] = {"before": _diff_side(before), "after": _diff_side(after)}
-        return {self.result_key: self.returned(result_record)}
-
-    def outcome(self, msg, error):
-        """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""
-        if not self.check_mode and getattr(self, "ledger", None) is not None:
+        self.result["changed"] = bool(plan)
+        if plan and not self.check_mode:
+            self.apply(plan)
             self.result["changed"] = bool(self.ledger)
-            return self.failed(msg, error)
-        return msg
+        self.result["diff"] = {"before": _diff_side(self.before), "after": _diff_side(after)}
+        return {self.result_key: self.returned(self.record)}

@@ -10,18 +10,18 @@ This module is internal to the collection: its interface may change at any time.
 One listing of every page first; the plan (``plan_list``) is deletes (bulk, at most ``BULK_SIZE`` ids a call),
 then updates, then creates, so a list at its quota converges whenever the end state fits it. ``changed`` and
 ``changes`` come from the ledger (what the service accepted or the listing read again confirmed), never from
-the plan, except in check mode, where they tell what would be sent. The settings are ``GcoreResourceModule``'s
-(its table in ``_resource``); the hooks are ``item_body(item)``, ``gathered_item(record)`` (raises ``Refused``
-for a record the module cannot represent) and ``bulk_body(ids)``.
+the plan, except in check mode, where they tell what would be sent. The settings are ``Flow``'s (its table in
+``_writes``).
+
+Hooks (pure: no requests): ``item_body(item)``, ``gathered_item(record)`` (raises ``Refused`` for a record the
+module cannot represent) and ``bulk_body(ids)``; ``update_body(changes, record)`` as for one resource.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, sorted_ids
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, sorted_ids
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
 BULK_SIZE = 100  # ids in one bulk delete
@@ -95,12 +95,15 @@ def check_names(items, noun="item", option="config"):
     return warnings
 
 
-class GcoreResourceList(GcoreResourceModule):
-    """The flow of a list of resources; a subclass is a declaration (settings: ``_resource``'s table)."""
+class GcoreResourceList(Flow):
+    """The flow of a list of resources; a subclass is a declaration (settings: ``Flow``'s table in ``_writes``)."""
 
     def item_body(self, item):
         """The create body of one ``config`` item."""
         raise NotImplementedError
+
+    def update_body(self, changes, record):
+        return changes
 
     def gathered_item(self, record):
         """One record in the ``config`` shape; raises Refused when the module cannot represent it."""
@@ -115,7 +118,7 @@ class GcoreResourceList(GcoreResourceModule):
 
     def run(self):
         """merged / replaced / overridden / deleted / gathered over one listing of every page."""
-        self.start_ledger()
+        self.start()
         state = self.params["state"]
         wanted = [dict(item) for item in self.params["config"] or []]
         for warning in check_names(wanted, self.noun):
@@ -133,7 +136,7 @@ class GcoreResourceList(GcoreResourceModule):
         plan = plan_list(held, wanted, state, self.differ)
         index = dict((item["name"], position) for position, item in enumerate(wanted))
         for item in plan.creates:
-            missing = [option for option in self.required_to_create if item.get(option) is None]
+            missing = self.missing(item)
             if missing:
                 raise ValidationError("config[%d]: %s required to create the %s %r (no %s of %s has that name)" % (
                     index[item["name"]], " and ".join(missing), self.noun, item["name"], self.noun, self.where()))
@@ -142,7 +145,7 @@ class GcoreResourceList(GcoreResourceModule):
         self.result["changed"] = bool(plan)
         if not plan or self.check_mode:
             return {self.result_key: held}
-        self.apply(self.writes(plan, held), lambda: list(self.listing()))
+        self.apply(self.writes(plan, held))
         self.result["changes"] = self.ledger.changes()
         self.result["changed"] = bool(self.ledger)
         return {self.result_key: list(self.listing())}
@@ -163,58 +166,40 @@ class GcoreResourceList(GcoreResourceModule):
         return {"before": before, "after": after}
 
     def writes(self, plan, held):
-        """The plan as writes, in order: deletes (bulk), then updates, then creates."""
+        """The plan as writes, in order: deletes (bulk), then updates, then creates; each read again as the listing."""
         held_ids = set(record.get("id") for record in held)
         writes = []
         for start in range(0, len(plan.deletes), BULK_SIZE):
             records = plan.deletes[start:start + BULK_SIZE]
-            ids = [record["id"] for record in records]
-            writes.append(Write("delete", "POST", self.path("bulk_delete"), self.bulk_body(ids),
-                                names=[record.get("name") for record in records], ids=ids, done=self.all_gone(ids)))
+            writes.append(self.deleting([record["id"] for record in records], [record.get("name") for record in records],
+                                        bulk=True))
         for item, record, changes in plan.updates:
-            writes.append(Write("update", self.update_method, self.path("item", record["id"]), self.update_body(changes, record),
-                                ok=self.update_ok, names=[item["name"]], done=self.updated(item, record["id"])))
+            method, path = self.request("update", record["id"])
+            writes.append(Write("update", method, path, self.update_body(changes, record), names=[item["name"]],
+                                done=self.updated(item, record["id"]), reread=self.everything))
         for item in plan.creates:
-            writes.append(Write("create", self.create_method, self.path("list"), self.item_body(item), ok=self.create_ok,
-                                names=[item["name"]], done=self.created(item["name"], held_ids)))
+            method, path = self.request("create")
+            writes.append(Write("create", method, path, self.item_body(item), names=[item["name"]], reread=self.everything,
+                                done=lambda listing, name=item["name"]: any(
+                                    record.get("name") == name and record.get("id") not in held_ids for record in listing)))
         return writes
 
-    def all_gone(self, ids):
-        return lambda listing: not set(ids) & set(record.get("id") for record in listing)
+    def everything(self):
+        return list(self.listing())
+
+    def deleting(self, ids, names, bulk=False):
+        """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
+        method, path = ("POST", self.path("bulk_delete")) if bulk else self.request("delete", ids[0])
+        return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids,
+                     reread=self.everything, done=lambda listing: not set(ids) & set(record.get("id") for record in listing),
+                     then=lambda _accepted, value: self.left(dict(zip(ids, names))) if bulk and value is GONE else [])
+
+    def left(self, wanted):
+        """What is left of a bulk delete answered 404, one delete each (a 404 there: gone too)."""
+        return [self.deleting([record["id"]], [wanted[record["id"]]]) for record in self.listing() if record.get("id") in wanted]
 
     def updated(self, item, ident):
         def done(listing):
             record = next((record for record in listing if record.get("id") == ident), None)
             return record is not None and not self.differ(item, record)
         return done
-
-    def created(self, name, held_ids):
-        return lambda listing: any(record.get("name") == name and record.get("id") not in held_ids for record in listing)
-
-    def apply(self, plan, reread):
-        for write in plan:
-            try:
-                self.attempt(write, reread)
-            except ApiError as exc:
-                if write.kind != "delete" or not self.gone(exc):
-                    raise
-                self.delete_left(write)
-
-    def delete_left(self, write):
-        """A bulk delete answered 404: some of its ids were gone already. What is left of them is deleted one by one
-        (a 404 there: gone too)."""
-        wanted = dict(zip(write.ids, write.names))
-        for record in self.listing():
-            if record.get("id") in wanted:
-                one = Write("delete", "DELETE", self.path("item", record["id"]), ok=self.delete_ok,
-                            names=[wanted[record["id"]]], ids=[record["id"]], done=self.all_gone([record["id"]]))
-                try:
-                    self.attempt(one, lambda: list(self.listing()))
-                except ApiError as exc:
-                    if not self.gone(exc):
-                        raise
-
-    def outcome(self, msg, error):
-        if not self.check_mode and getattr(self, "ledger", None) is not None and "changes" in self.result:
-            self.result["changes"] = self.ledger.changes()
-        return super().outcome(msg, error)

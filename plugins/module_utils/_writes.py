@@ -2,33 +2,59 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one write core of every idempotent module: a plan is an ordered list of writes; applying it records
-what the service accepted; an ambiguous failure is followed by a read, never by the same write again.
+"""The one flow under every idempotent module: a plan of writes, one ``apply`` that sends, waits and recovers.
 
 This module is internal to the collection: its interface may change at any time.
 
 Words used everywhere in the flow:
 
-- a **write** (``Write``): one request that changes state, of one ``kind``: ``create``, ``update``,
-  ``delete``, ``attach`` or ``detach``; it knows how to tell, from the state read again, that it took
-  effect (``done``);
-- a **plan**: the writes in the order they are sent (``ORDER``: deletes, then updates, then creates; for
-  attachments: attaches, then re-attaches, then detaches);
-- the **ledger** (``Ledger``): the writes the service **accepted** (a 2xx) or that the state read
-  afterwards **confirmed**; ``changed`` and ``changes`` come from it, never from the plan;
-- **ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent: the service may have
-  applied it. A **rejection** (any other error, such as 400, 403 or 404) applied nothing.
+- a **write** (``Write``): one request that changes state, of one ``kind`` (``create``, ``update``, ``delete``,
+  ``attach``, ``detach``); it knows how to read the state again (``reread``) and how to tell from it that it took
+  effect (``done``), and what follows it (``then``);
+- a **plan**: the writes in the order they are sent; ``apply`` sends them one by one and stops at the first failure.
+  A write's ``then`` may return more writes, sent next (a create is followed by what its body could not carry);
+- the **ledger** (``Ledger``): the writes the service **accepted** (a 2xx) or that the state read afterwards
+  **confirmed**; ``changed`` and ``changes`` come from it, never from the plan;
+- **ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent: the service may have applied it.
+  A **rejection** (any other error, such as 400, 403 or 404) applied nothing;
+- **gone**: a delete that finds the resource already gone (404, or gone while it waited for the lock): no change.
+
+``Flow`` holds what the single-resource flow (``_resource``) and the list flow (``_resource_list``) share: the
+declaration of where the resource lives (settings below), reading it, and ``apply``. Settings (every one has a
+user in at least two modules; tests/unit/test_declarations.py keeps this table true):
+
+=============== =========================================================================================
+setting         meaning
+=============== =========================================================================================
+noun            what the resource is called in messages ("custom rule")
+title           the noun at the start of a sentence (default: the noun capitalised)
+result_key      the result member holding the record (``router``) or the list (``custom_rules``)
+scope           where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
+paths           ``{list, item, update, create, bulk_delete}`` templates filled from the parameters and ``{id}``;
+                ``update``/``create`` default to ``item``/``list``; a template may start with its method
+                (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
+page_size       the page size of the listing
+max_offset      the largest offset the listing serves (a warning when it is reached)
+members         the managed members (``Member``, ``_members``)
+required_to_create  the options a create needs (a ValidationError naming them otherwise)
+asynchronous    writes answer ``{tasks}``, waited for through the run's one ``TaskWaiter`` (``tasks`` in the result)
+lock            the record member naming the task that locks it (writes wait; a 409 is sent again)
+=============== =========================================================================================
+
+Hooks (pure: no requests): ``gone(error)`` (an error that means "not there") and ``answered(write, answer)`` (what an
+accepted write answered, seen once, right after it: one-time secrets are kept in the result here).
 """
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
-KINDS = ("delete", "update", "create", "attach", "detach")
+ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
-GONE = object()  # what ``send`` answers when the resource went away while a delete waited for its lock
+GONE = object()  # the state of a delete that found the resource already gone
+METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
 
 
 def sorted_ids(ids):
@@ -42,24 +68,25 @@ def ambiguous(error):
 
 
 class Write:
-    """One planned write.
+    """One planned write: the request (``method``, ``path``, ``body``); ``names``/``ids``: what ``changes`` reports
+    (a bulk delete: one per rule); ``reread()``: the state read again after an ambiguous failure, and ``done(state)``:
+    whether it shows the write took effect; ``locked``: the record whose lock a 409 waits for; ``then(accepted,
+    value)``: what follows (``value``: ``(answer, finished tasks)`` when accepted, else the state read again, or
+    ``GONE``); it may return more writes, sent next; ``prepare()``: what is done just before it is sent."""
 
-    ``kind``: one of KINDS; ``method``, ``path``, ``body``, ``ok``: the request; ``names``: the names it
-    changes, as ``changes`` reports them (a bulk delete: one per rule); ``ids``: the ids it deletes;
-    ``done(state)``: whether the state read again shows it took effect (``state``: what the flow's ``reread``
-    returns); ``locked``: the record whose lock a 409 waits for before the write is sent again.
-    """
-
-    def __init__(self, kind, method, path, body=None, ok=(200, 201, 202, 204), names=(), ids=(), done=None, locked=None):
+    def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
+                 prepare=None):
         self.kind = kind
         self.method = method
         self.path = path
         self.body = body
-        self.ok = ok
         self.names = list(names)
         self.ids = list(ids)
         self.done = done or (lambda state: False)
+        self.reread = reread
         self.locked = locked
+        self.then = then
+        self.prepare = prepare
 
     def __repr__(self):
         return "%s %s" % (self.method, self.path)
@@ -93,15 +120,128 @@ class Ledger:
         return ", ".join(repr(write) for write in self.writes())
 
 
-class Writer:
-    """Sends writes and records them; the flows (``_resource``, ``_resource_list``, ``_attachments``) share it.
+class Flow(GcoreModule):
+    """Where a resource lives, how it is read, and the one ``apply`` (see the module docstring)."""
 
-    A flow provides ``client``, ``module``, ``params``, ``tasks``, ``read(id)`` and the ``lock`` and ``ready``
-    settings; ``send`` a 409 (locked) waits for the lock through ``wait_unlocked``. Both waits on a record
-    (``wait_unlocked``, ``until_ready``) go through the run's one ``TaskWaiter`` (its clock, its intervals)."""
+    noun = "resource"
+    title = None
+    result_key = "resource"
+    scope = ""
+    paths = {}
+    page_size = 100
+    max_offset = None
+    members = ()
+    required_to_create = ()
+    asynchronous = False
+    lock = None
+    ledger = None
 
+    # ---- hooks (pure) ------------------------------------------------------------------------
+    def gone(self, error):
+        """Whether an API error means the resource is not there."""
+        return error.status == 404
+
+    def answered(self, write, answer):
+        """What an accepted ``write`` answered, seen once, right after it."""
+
+    # ---- where it lives ----------------------------------------------------------------------
     def called(self):
-        return getattr(self, "title", None) or self.noun.capitalize()
+        return self.title or self.noun.capitalize()
+
+    def request(self, which, ident=None):
+        """``(method, path)`` of a declared path (``which``: a ``paths`` key, or a write kind)."""
+        template = self.paths.get(which) or self.paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
+        method, _sep, path = template.rpartition(" ")
+        return method or METHODS.get(which, "GET"), path.format(**dict(self.params, id=ident))
+
+    def path(self, which, ident=None):
+        return self.request(which, ident)[1]
+
+    def where(self):
+        return self.scope.format(**self.params)
+
+    def of_scope(self):
+        return " of %s" % self.where() if self.scope else ""
+
+    def listing(self, params=None):
+        return self.client.paginate(self.path("list"), params, page_size=self.page_size, max_offset=self.max_offset,
+                                    on_cap=self.cap_warning("%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
+
+    def named(self, name, matches):
+        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.of_scope(), name,
+                                                   ", ".join(str(record.get("id")) for record in matches))
+
+    def missing(self, values):
+        return [option for option in self.required_to_create if values.get(option) is None]
+
+    def read(self, ident=None):
+        try:
+            return self.client.get(self.path("item", ident))
+        except ApiError as exc:
+            if self.gone(exc):
+                return None
+            raise
+
+    # ---- the one apply -----------------------------------------------------------------------
+    def start(self):
+        self.ledger = Ledger()
+        if self.asynchronous:
+            self.result["tasks"] = []
+
+    def apply(self, plan):
+        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next. Stops at the first failure."""
+        plan = list(plan)
+        while plan:
+            write = plan.pop(0)
+            if write.prepare:
+                write.prepare()
+            accepted, value = self.attempt(write)
+            if write.then:
+                plan[:0] = write.then(accepted, value) or []
+
+    def attempt(self, write):
+        """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
+        after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
+        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice)."""
+        try:
+            answer = self.send(write)
+        except ApiError as exc:
+            if write.kind == "delete" and self.gone(exc):
+                return False, GONE
+            if not ambiguous(exc):
+                exc.rejected = write  # a clear rejection of this write: nothing of it was applied
+                raise
+            state = write.reread()
+            if not write.done(state):
+                raise  # the state read again shows the write did not happen
+            self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
+            self.ledger.record(write, confirmed=True)
+            return False, state
+        if answer is GONE:
+            return False, GONE
+        self.ledger.record(write)  # accepted: from now on ``changed`` is true, whatever fails later
+        self.answered(write, answer)
+        ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
+        if ids:
+            self.result["tasks"].extend(ids)
+        return True, (answer, self.wait_for(ids))
+
+    def send(self, write):
+        """One request; a 409 (locked) waits for the lock and is sent again (GONE: the resource went away meanwhile)."""
+        deadline = None
+        resends = min(CONFLICT_RESENDS, self.params["api_retries"]) if write.locked is not None and self.lock else 0
+        for attempt in range(resends + 1):
+            try:
+                return self.client.request(write.method, write.path, json=write.body, ok=ACCEPTED)
+            except ApiError as exc:
+                if exc.status != 409 or attempt == resends:
+                    raise
+                deadline = deadline or self.tasks.deadline(self.params["wait_timeout"])
+                if not self.wait_unlocked(self.read(write.locked["id"]) or {}, deadline):
+                    if write.kind == "delete":
+                        return GONE
+                    raise
+        return None  # not reached
 
     def wait_unlocked(self, record, deadline=None):
         """Wait while the record is locked by a task; return it as read last (None when it went away)."""
@@ -122,92 +262,13 @@ class Writer:
         self.tasks.poll(unlocked, deadline or self.tasks.deadline(timeout), timed_out)
         return held[0]
 
-    def until_ready(self, record):
-        """With ``wait``, poll a record just written while its ``ready`` member (``(member, good values, waiting
-        values)``) shows a waiting value; return it as read last. Any other value, the record going away, or
-        ``wait_timeout`` raise ``Refused`` naming the id and the last value, with the record as read last in the result
-        (what the write answered, such as one-time secrets, was already kept by the ``answered`` hook)."""
-        ready = getattr(self, "ready", None)
-        if not ready or record is None or not self.params.get("wait", True):
-            return record
-        member, good, waiting = tuple(ready)
-        timeout = self.params["wait_timeout"]
-        held = [record]
-
-        def stop(why):
-            return Refused("%s %s %s" % (self.called(), held[0].get("id"), why), **{self.result_key: self.returned(held[0])})
-
-        def judged():
-            value = held[0].get(member)
-            if value not in good and value not in waiting:
-                raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
-            return value in good
-
-        def settled():
-            if judged():
-                return True
-            found = self.read(held[0]["id"])
-            if found is None:
-                raise stop("went away while it was %s" % held[0].get(member))
-            held[0] = found
-            return judged()
-
-        self.tasks.poll(settled, self.tasks.deadline(timeout),
-                        lambda: stop("is still %s after wait_timeout=%ss" % (held[0].get(member), timeout)))
-        return held[0]
-
-    def start_ledger(self):
-        self.ledger = Ledger()
-
-    def send(self, write):
-        """One write; returns the answer, or GONE when the resource went away while a delete waited for its lock.
-
-        Every write the service accepts is recorded: from then on ``changed`` is true, whatever fails later."""
-        deadline = None
-        lock = getattr(self, "lock", None)
-        resends = min(CONFLICT_RESENDS, self.params["api_retries"]) if write.locked is not None and lock else 0
-        for attempt in range(resends + 1):
-            try:
-                answer = self.client.request(write.method, write.path, json=write.body, ok=write.ok)
-            except ApiError as exc:
-                if exc.status != 409 or attempt == resends:
-                    raise
-                deadline = deadline or self.tasks.deadline(self.params["wait_timeout"])
-                if not self.wait_unlocked(self.read(write.locked["id"]) or {}, deadline):
-                    if write.kind == "delete":
-                        return GONE
-                    raise
-                continue
-            self.ledger.record(write)
-            return answer
-        return None  # not reached
-
-    def attempt(self, write, reread):
-        """Send ``write``; after an ambiguous failure read the state again (``reread()``) instead of sending it twice.
-
-        Returns ``(True, answer)`` when accepted, ``(False, state)`` when the state read again confirms the write
-        took effect (with a warning); raises the error otherwise (a rejection, or an ambiguous failure the state
-        does not confirm)."""
-        try:
-            return True, self.send(write)
-        except ApiError as exc:
-            if not ambiguous(exc):
-                exc.rejected = write  # a clear rejection of this write: nothing of it was applied
-                raise
-            state = reread()
-            if not write.done(state):
-                raise  # the state read again shows the write did not happen
-            self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
-            self.ledger.record(write, confirmed=True)
-            return False, state
-
-    def apply(self, plan, reread):
-        """Send every write of ``plan`` in order through ``attempt``; stop at the first failure."""
-        for write in plan:
-            self.attempt(write, reread)
-
-    def failed(self, msg, error=None):
-        """The failure message: what was accepted before it (changed means sent), said once."""
+    def outcome(self, msg, error):
+        """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""
+        if self.check_mode or self.ledger is None:
+            return msg
+        self.result["changed"] = bool(self.ledger)
+        if "changes" in self.result:
+            self.result["changes"] = self.ledger.changes()
         if not self.ledger:
             return msg
         if getattr(error, "rejected", None) is not None:

@@ -149,12 +149,41 @@ def test_role_item_options_agree_with_the_module_options(role, option):
     _role_agrees(entry.get("options") or {}, _module_spec(ROLE_ITEMS[(role, option)]), "%s.%s[]" % (role, option))
 
 
-# ---- the settings of the flow: one table, each with a user -----------------------------------
+# ---- the settings and hooks of the core: documented in its tables, each used by at least two modules ----------
+
+CORE_FILES = ("_base", "_writes", "_resource", "_resource_list")
+
+
+def _core():
+    return [importlib.import_module("ansible_collections.gcore.platform.plugins.module_utils.%s" % name) for name in CORE_FILES]
+
 
 def _settings_table():
-    from ansible_collections.gcore.platform.plugins.module_utils import _resource  # pylint: disable=import-outside-toplevel
-    rows = _resource.__doc__.split("setting                meaning")[1].split("\n\n")[0].splitlines()
-    return [row.split()[0] for row in rows if row and not row.startswith(("=", " "))]
+    """The first word of every row of the settings tables in the core's docstrings."""
+    rows = []
+    for module in _core():
+        for table in (module.__doc__ or "").split("setting ")[1:]:
+            body = table.split("\n", 2)[2]  # below the header and its rule
+            for row in body.split("\n\n")[0].splitlines():
+                if row.startswith("="):
+                    break
+                if row and not row.startswith(" "):
+                    rows.append(row.split()[0])
+    return rows
+
+
+def _hooks():
+    import re  # pylint: disable=import-outside-toplevel
+    hooks = []
+    for module in _core():
+        for paragraph in (module.__doc__ or "").split("Hooks (pure: no requests):")[1:]:
+            hooks += re.findall(r"``(\w+)\(", paragraph.split("\n\n")[0])
+    return list(dict.fromkeys(hooks))
+
+
+def _flow_classes():
+    from ansible_collections.gcore.platform.plugins.module_utils import _base, _resource, _resource_list, _writes  # pylint: disable=import-outside-toplevel
+    return (_base.GcoreModule, _writes.Flow, _resource.GcoreResourceModule, _resource_list.GcoreResourceList)
 
 
 def _declared(cls):
@@ -162,37 +191,51 @@ def _declared(cls):
                and not isinstance(value, (classmethod, staticmethod, property)))
 
 
-def _users():
-    """{setting: [classes of the collection that set it in their body]} (the flow's own classes left out)."""
-    import ast  # pylint: disable=import-outside-toplevel
-    users = {}
-    bases = {"GcoreModule", "GcoreResourceModule", "GcoreResourceList", "Writer", "_AnsibleModule"}
-    for path in sorted((ROOT / "plugins" / "modules").glob("*.py")) + sorted((ROOT / "plugins" / "module_utils").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ClassDef) and node.name not in bases:
-                for statement in node.body:
-                    targets = statement.targets if isinstance(statement, ast.Assign) else []
-                    for target in targets:
-                        for name in target.elts if isinstance(target, ast.Tuple) else [target]:
-                            if isinstance(name, ast.Name):
-                                users.setdefault(name.id, []).append(node.name)
-                    if isinstance(statement, ast.FunctionDef) and statement.name == "paths":
-                        users.setdefault("paths", []).append(node.name)
-    return users
+def _uses():
+    """{name: [modules]}: the settings and hooks each module sets, in its own class or a declaration it inherits
+    (``WaapRuleSet``: two modules), the core's own classes left out. Only plugins/modules count."""
+    flow = _flow_classes()
+    uses = {}
+    for path in sorted((ROOT / "plugins" / "modules").glob("*.py")):
+        module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % path.stem)
+        names = set()
+        for cls in vars(module).values():
+            if isinstance(cls, type) and issubclass(cls, flow[0]) and cls.__module__ == module.__name__:
+                for base in cls.__mro__:
+                    if base not in flow and base is not object:
+                        names |= set(vars(base))
+        for name in names:
+            uses.setdefault(name, []).append(path.stem)
+    return uses
 
 
-def test_every_setting_of_the_flow_is_in_the_one_table_and_has_a_user():
-    from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule  # pylint: disable=import-outside-toplevel
-    from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule  # pylint: disable=import-outside-toplevel
-    from ansible_collections.gcore.platform.plugins.module_utils._resource_list import GcoreResourceList  # pylint: disable=import-outside-toplevel
-    from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet  # pylint: disable=import-outside-toplevel
+def test_every_setting_of_the_core_is_in_its_tables_and_used_by_two_modules():
     table = _settings_table()
     assert len(table) == len(set(table)), "a setting documented twice"
-    declared = _declared(GcoreModule) | _declared(GcoreResourceModule) | _declared(GcoreResourceList)
-    declared |= _declared(WaapRuleSet)  # its own settings; the others it sets are the flow's
-    assert sorted(declared) == sorted(table), "every setting in the table of _resource, and only settings"
-    users = _users()
-    assert [name for name in table if not users.get(name)] == [], "a setting without a user"
+    declared = set()
+    for cls in _flow_classes():
+        declared |= _declared(cls)
+    declared -= {"ledger", "record"}  # the run's state, not settings
+    assert sorted(declared) == sorted(table), "every setting of the core in one of its tables, and only settings"
+    uses = _uses()
+    lonely = [(name, uses.get(name, [])) for name in table if len(uses.get(name, [])) < 2]
+    assert lonely == [], "a setting with one user: %s" % lonely
+
+
+def test_every_hook_of_the_core_is_documented_defined_and_used_by_two_modules():
+    hooks = _hooks()
+    assert "answered" in hooks and "create_body" in hooks and "item_body" in hooks
+    flow = _flow_classes()
+    assert [hook for hook in hooks if not any(callable(getattr(cls, hook, None)) for cls in flow)] == []
+    uses = _uses()
+    lonely = [(hook, uses.get(hook, [])) for hook in hooks if len(uses.get(hook, [])) < 2]
+    assert lonely == [], "a hook with one user: %s" % lonely
+
+
+def test_the_counting_of_users_sees_a_setting_a_module_sets_and_one_it_inherits():
+    uses = _uses()
+    assert "router" in uses["lock"] and "waap_custom_rules" in uses["max_offset"]
+    assert "quota_check" not in uses.get("lock", [])
 
 
 def test_one_place_ends_a_run_and_no_file_of_the_flow_is_over_400_lines():
@@ -208,18 +251,3 @@ def test_one_place_ends_a_run_and_no_file_of_the_flow_is_over_400_lines():
     assert len(calls) == 3 and all(call.startswith("_base.py:") for call in calls), calls
 
 
-def test_every_hook_of_the_flow_is_documented_defined_and_used():
-    """The hooks named in the docstring of _resource are methods of the flow, and each has a module that overrides it."""
-    import ast  # pylint: disable=import-outside-toplevel
-    import re  # pylint: disable=import-outside-toplevel
-    from ansible_collections.gcore.platform.plugins.module_utils import _resource  # pylint: disable=import-outside-toplevel
-    paragraph = _resource.__doc__.split("Hooks (pure: no requests):")[1].split("\n\n")[0]
-    hooks = re.findall(r"``(\w+)\(", paragraph)
-    assert "answered" in hooks and len(hooks) == len(set(hooks))
-    assert [hook for hook in hooks if not callable(getattr(_resource.GcoreResourceModule, hook, None))] == []
-    overridden = set()
-    for path in sorted((ROOT / "plugins" / "modules").glob("*.py")) + sorted((ROOT / "plugins" / "module_utils").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ClassDef) and node.name != "GcoreResourceModule":
-                overridden |= set(item.name for item in node.body if isinstance(item, ast.FunctionDef))
-    assert [hook for hook in hooks if hook not in overridden] == [], "a hook without a user"
