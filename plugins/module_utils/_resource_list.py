@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, sorted_ids
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
 BULK_SIZE = 100  # ids in one bulk delete
 
 
 class Plan:
-    """The writes a list needs, by kind: ``deletes`` (records), ``updates`` ((item, record, changes)), ``creates``
-    (items). ``order()``: deletes, then updates, then creates."""
+    """What a list needs, by kind: ``deletes`` (records), ``updates`` ((item, record, changes)), ``creates`` (items);
+    sent in that order (``GcoreResourceList.writes``)."""
 
     def __init__(self, deletes=(), updates=(), creates=()):
         self.deletes = list(deletes)
@@ -38,12 +38,6 @@ class Plan:
 
     def __bool__(self):
         return bool(self.deletes or self.updates or self.creates)
-
-    def changes(self):
-        return {"created": sorted(item["name"] for item in self.creates),
-                "updated": sorted(item["name"] for item, _record, _changes in self.updates),
-                "deleted": sorted(str(record.get("name")) for record in self.deletes),
-                "deleted_ids": sorted_ids(record.get("id") for record in self.deletes)}
 
 
 def by_name(records):
@@ -141,11 +135,12 @@ class GcoreResourceList(Flow):
                 raise ValidationError("config[%d]: %s required to create the %s %r (no %s of %s has that name)" % (
                     index[item["name"]], " and ".join(missing), self.noun, item["name"], self.noun, self.where()))
         self.result["diff"] = self.diff(plan)
-        self.result["changes"] = plan.changes()
-        self.result["changed"] = bool(plan)
-        if not plan or self.check_mode:
+        writes = self.writes(plan, held)
+        self.result["changes"] = changes_of(writes)  # in check mode: what would be sent
+        self.result["changed"] = bool(writes)
+        if not writes or self.check_mode:
             return {self.result_key: held}
-        self.apply(self.writes(plan, held))
+        self.apply(writes)
         self.result["changes"] = self.ledger.changes()
         self.result["changed"] = bool(self.ledger)
         return {self.result_key: list(self.listing())}

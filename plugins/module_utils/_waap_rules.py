@@ -36,8 +36,6 @@ class WaapRuleSet(GcoreResourceList):
     max_offset = MAX_OFFSET
     members = CUSTOM_RULE_MEMBERS
     required_to_create = ("action", "conditions")
-    create_ok = (201,)
-    update_ok = (204,)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

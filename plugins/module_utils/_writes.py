@@ -6,22 +6,16 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-Words used everywhere in the flow:
+Words used everywhere in the flow: a **write** (``Write``) is one request that changes state, of one ``kind``
+(``create``, ``update``, ``delete``, ``attach``, ``detach``), knowing how to read the state again (``reread``), how to
+tell from it that it took effect (``done``) and what follows it (``then``, which may return more writes, sent next);
+a **plan** is the writes in the order they are sent; the **ledger** (``Ledger``) holds the writes the service
+**accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed`` and ``changes`` come from it, never from
+the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it may have been applied);
+a **rejection** (any other error) applied nothing; **gone**: a delete that finds the resource already gone.
 
-- a **write** (``Write``): one request that changes state, of one ``kind`` (``create``, ``update``, ``delete``,
-  ``attach``, ``detach``); it knows how to read the state again (``reread``) and how to tell from it that it took
-  effect (``done``), and what follows it (``then``);
-- a **plan**: the writes in the order they are sent; ``apply`` sends them one by one and stops at the first failure.
-  A write's ``then`` may return more writes, sent next (a create is followed by what its body could not carry);
-- the **ledger** (``Ledger``): the writes the service **accepted** (a 2xx) or that the state read afterwards
-  **confirmed**; ``changed`` and ``changes`` come from it, never from the plan;
-- **ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent: the service may have applied it.
-  A **rejection** (any other error, such as 400, 403 or 404) applied nothing;
-- **gone**: a delete that finds the resource already gone (404, or gone while it waited for the lock): no change.
-
-``Flow`` holds what the single-resource flow (``_resource``) and the list flow (``_resource_list``) share: the
-declaration of where the resource lives (settings below), reading it, and ``apply``. Settings (every one has a
-user in at least two modules; tests/unit/test_declarations.py keeps this table true):
+``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_resource_list``) share: where the
+resource lives, reading it, and ``apply``. Settings (tests/unit/test_declarations.py keeps the tables true):
 
 =============== =========================================================================================
 setting         meaning
@@ -92,6 +86,14 @@ class Write:
         return "%s %s" % (self.method, self.path)
 
 
+def changes_of(writes):
+    """``{created, updated, deleted: [names], deleted_ids: [ids]}`` of ``writes``, each list sorted."""
+    names = dict((kind, sorted(str(name) for write in writes if write.kind == kind for name in write.names))
+                 for kind in ("create", "update", "delete"))
+    return {"created": names["create"], "updated": names["update"], "deleted": names["delete"],
+            "deleted_ids": sorted_ids(ident for write in writes for ident in write.ids)}
+
+
 class Ledger:
     """The writes the service accepted, and those the state read afterwards confirmed."""
 
@@ -109,12 +111,7 @@ class Ledger:
         return self.accepted + self.confirmed
 
     def changes(self):
-        """``{created, updated, deleted: [names], deleted_ids: [ids]}`` of what happened, each list sorted."""
-        done = self.writes()
-        names = dict((kind, sorted(str(name) for write in done if write.kind == kind for name in write.names))
-                     for kind in ("create", "update", "delete"))
-        return {"created": names["create"], "updated": names["update"], "deleted": names["delete"],
-                "deleted_ids": sorted_ids(ident for write in done for ident in write.ids)}
+        return changes_of(self.writes())
 
     def said(self):
         return ", ".join(repr(write) for write in self.writes())

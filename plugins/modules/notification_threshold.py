@@ -100,11 +100,11 @@ class NotificationThreshold(GcoreResourceModule):
     # ---- the resource: one record per client, written with PUT ----------------------------
     noun = "notification threshold"
     result_key = "notification_threshold"
-    paths = dict(item="/cloud/v2/client_quotas/{client_id}/notification_threshold")
-    paths["create"] = paths["item"]
+    paths = dict(item="/cloud/v2/client_quotas/{client_id}/notification_threshold",
+                 create="PUT /cloud/v2/client_quotas/{client_id}/notification_threshold",
+                 update="PUT /cloud/v2/client_quotas/{client_id}/notification_threshold")
     id_option = name_option = None
     members = (Member("threshold"),)
-    create_method = update_method = "PUT"
     read_after_update = False  # the PUT answers with the record
     delete_returns = "read"  # a DELETE restores the default: the record read again
 

@@ -422,7 +422,6 @@ class Storage(GcoreResourceModule):
     name_option = "name"
     page_size = 100
     delete_returns = "before"  # the result is the record that went
-    create_ok = (201, 200)
     ready = ("provisioning_status", ("active",), ("creating", "updating"))  # with wait: until active
 
     def validate(self):

@@ -192,7 +192,6 @@ class StorageBucket(GcoreResourceModule):
     id_option = None
     name_option = None  # the name is in the item path: one GET finds the bucket
     members = MEMBERS
-    update_after_create = True  # the create body holds only the name: one PATCH of the settings it did not set
     read_after_update = False  # the PATCH answers the bucket (BucketDetailResV4)
 
     def validate(self):

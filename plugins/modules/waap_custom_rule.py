@@ -210,8 +210,6 @@ class WaapCustomRule(GcoreResourceModule):
     max_offset = MAX_OFFSET
     members = CUSTOM_RULE_MEMBERS
     required_to_create = ("action", "conditions")
-    create_ok = (201,)
-    update_ok = delete_ok = (204,)
 
     def validate(self):
         super().validate()

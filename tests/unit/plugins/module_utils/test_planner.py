@@ -14,7 +14,8 @@ import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
-from ansible_collections.gcore.platform.plugins.module_utils._resource_list import Plan, check_names, plan_list
+from ansible_collections.gcore.platform.plugins.module_utils._resource_list import GcoreResourceList, Plan, check_names, plan_list
+from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
 from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
 
 MEMBERS = (Member("name"), Member("size"), Member("enabled", reset=True))
@@ -29,25 +30,40 @@ def random_case(rng):
     return held, wanted
 
 
+class Rules(GcoreResourceList):
+    """A list declaration, built without AnsibleModule: only its ``writes`` (the order the flow sends) are used."""
+
+    paths = {"list": "/rules", "item": "/rules/{id}", "bulk_delete": "/rules/bulk_delete"}
+    members = MEMBERS
+
+    def __init__(self):  # pylint: disable=super-init-not-called
+        self.params = {}
+
+    def item_body(self, item):
+        return dict((key, value) for key, value in item.items() if value is not None)
+
+    def bulk_body(self, ids):
+        return {"ids": ids}
+
+
 def apply(held, plan, quota):
-    """Apply the plan in its order to a copy of ``held``; returns the end state and the count after every write."""
+    """Send the writes the list flow makes of ``plan``, in their order, to a copy of ``held``; returns the end state,
+    the count after every write and the kinds in the order sent."""
     state = dict((record["id"], dict(record)) for record in held)
     counts, next_id, kinds = [], 1000, []
-    for record in plan.deletes:
-        del state[record["id"]]
+    for write in Rules().writes(plan, held):
+        if write.kind == "delete":
+            for ident in write.body["ids"]:
+                del state[ident]
+        elif write.kind == "update":
+            state[int(write.path.rsplit("/", 1)[1])].update(write.body)
+        else:
+            assert len(state) < quota, "a create beyond the quota"
+            next_id += 1
+            state[next_id] = dict(write.body, id=next_id)
+            state[next_id].setdefault("enabled", True)
         counts.append(len(state))
-        kinds.append("delete")
-    for _item, record, changes in plan.updates:
-        state[record["id"]].update(changes)
-        counts.append(len(state))
-        kinds.append("update")
-    for item in plan.creates:
-        assert len(state) < quota, "a create beyond the quota"
-        next_id += 1
-        state[next_id] = dict(dict((key, value) for key, value in item.items() if value is not None), id=next_id)
-        state[next_id].setdefault("enabled", True)
-        counts.append(len(state))
-        kinds.append("create")
+        kinds.append(write.kind)
     return list(state.values()), counts, kinds
 
 
@@ -77,7 +93,7 @@ def test_a_name_several_rules_hold_is_deleted_in_every_rule():
     held = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "a"}]
     plan = plan_list(held, [{"name": "a"}], "deleted", None)
     assert [record["id"] for record in plan.deletes] == [1, 3]
-    assert plan.changes() == {"created": [], "updated": [], "deleted": ["a", "a"], "deleted_ids": [1, 3]}
+    assert changes_of(Rules().writes(plan, held)) == {"created": [], "updated": [], "deleted": ["a", "a"], "deleted_ids": [1, 3]}
 
 
 def test_duplicate_names_are_found_in_linear_time_naming_both_indices():
@@ -120,7 +136,7 @@ def test_the_attachment_plan_attaches_first_and_reaches_the_listed_set():
 
 def test_deleted_ids_are_in_numeric_order():
     held = [{"id": ident, "name": "n%d" % ident} for ident in (10, 9, 100)]
-    assert plan_list(held, [], "overridden", None).changes()["deleted_ids"] == [9, 10, 100]
+    assert changes_of(Rules().writes(plan_list(held, [], "overridden", None), held))["deleted_ids"] == [9, 10, 100]
 
 
 def test_an_empty_plan_is_false():

@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The flow's settings for what follows a create: ``ready`` (wait on a status member through the one waiter),
-the ``answered`` hook (one-time secrets kept even when a later step fails) and ``update_after_create`` (one update
+the ``answered`` hook (one-time secrets kept even when a later step fails) and the compare after a create (one update
 of what the create body could not carry; the create never sent again)."""
 
 from __future__ import annotations
@@ -67,7 +67,6 @@ class Thing(GcoreResourceModule):
     paths = dict(item="/thing", create="/thing")
     members = (Member("size"),)
     ready = ("status", ("up",), ("starting", "updating"))
-    update_after_create = True
 
     def create_body(self):
         return {"name": self.params["name"]}  # the create cannot carry the size
