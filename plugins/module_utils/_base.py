@@ -22,7 +22,6 @@ module_kwargs   more AnsibleModule arguments, such as ``required_if``
 
 from __future__ import annotations
 
-import copy
 import ipaddress
 import os
 import re
@@ -101,7 +100,7 @@ class _AnsibleModule(AnsibleModule):
 
     def _load_params(self):
         super()._load_params()
-        self.raw_params = copy.deepcopy(self.params)
+        self.raw_params = dict(self.params)  # the validator converts a deep copy: the given values stay as given
 
     def fail_json(self, msg, **kwargs):
         errors = getattr(getattr(self, "validation_result", None), "errors", None)

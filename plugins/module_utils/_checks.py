@@ -95,8 +95,9 @@ def check_numbers(spec, raw, params, prefix=""):
     """Every int and float option (nested ones too) holds a real number: not a boolean, not nan or infinity.
 
     ``raw`` is the task's input (Ansible's float type turns ``true`` into 1.0), ``params`` the converted values.
+    Only the options that are numbers or hold some are walked (a list of a thousand rules costs what its numbers cost).
     """
-    for name, option in spec.items():
+    for name, option in _numeric(spec):
         kind = option.get("type", "str")
         given = _lookup(raw, name, option)
         value = (params or {}).get(name)
@@ -121,6 +122,20 @@ def check_numbers(spec, raw, params, prefix=""):
                     if isinstance(item, dict):
                         check_numbers(option["options"], raw_item if isinstance(raw_item, dict) else {}, item,
                                       "%s[%d]." % (label, index))
+
+
+_NUMERIC = {}  # id(spec) -> (spec, its options that are numbers or hold some)
+
+
+def _numeric(spec):
+    if id(spec) not in _NUMERIC:
+        _NUMERIC[id(spec)] = (spec, [(name, option) for name, option in spec.items() if _holds_number(option)])
+    return _NUMERIC[id(spec)][1]
+
+
+def _holds_number(option):
+    kinds = (option.get("type", "str"), option.get("elements"))
+    return "int" in kinds or "float" in kinds or any(_holds_number(sub) for sub in (option.get("options") or {}).values())
 
 
 def _lookup(raw, name, option):
