@@ -234,6 +234,15 @@ class Bench:
             requests, writes, elapsed, _log = self.measure(back, self.tmp / ("%s.json" % key))
             self.row("%s, gathered -> overridden, %s rules: requests (writes)" % (module, GATHERED), "%s (%s)" % (requests, writes),
                      "11 (0)", requests == 11 and writes == 0)
+            one = self.play("one_task", [{"name": "Module", "gcore.platform.notification_threshold_info": {"client_id": 1}}])
+            times = {"set": [], "one": []}
+            for repeat in range(REPEATS):  # paired, in rotating order
+                for name in (("set", "one") if repeat % 2 else ("one", "set")):
+                    times[name].append(self.run(back, extra_vars=self.tmp / ("%s.json" % key)) if name == "set" else self.run(one))
+            ratio = statistics.median(times["set"]) / statistics.median(times["one"])
+            self.row("%s, gathered -> overridden, %s rules: wall time / one-task play (medians of %s)" % (module, GATHERED, REPEATS),
+                     "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["set"]), statistics.median(times["one"])),
+                     "<= 1.5", ratio <= 1.5)
 
     # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
     def inventory_list(self, source, *args):

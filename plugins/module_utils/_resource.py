@@ -27,7 +27,8 @@ attachments        sub-resources attached and detached one by one (``Attachments
 =================  ===========================================================================================
 
 Hooks (pure: no requests): ``exists(record)``, ``returned(record)``, ``create_body()``, ``update_body(changes,
-record)``, ``shown(record)``, ``report(record)`` (warnings about what was found), and ``Flow``'s ``gone(error)`` and
+record)``, ``shown(record)``, ``report(record)`` (warnings about what was found), ``list_query()`` (the query of the
+listing searched by exact name: ``{name}`` by default), and ``Flow``'s ``gone(error)`` and
 ``answered(write, answer)``. A hook that must stop the run raises ``ValidationError`` (bad input) or ``Refused``;
 ``GcoreModule.execute`` turns every typed error into the result.
 """
@@ -91,6 +92,10 @@ class GcoreResourceModule(Flow):
     def report(self, record):
         """Warnings and deprecations about what the lookup found (``self.module.warn``/``deprecate``)."""
 
+    def list_query(self):
+        """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
+        return {"name": self.params[self.name_option]}
+
     # ---- reading -----------------------------------------------------------------------------
     def exists_after(self, found):
         return found is not None and self.exists(found)
@@ -102,7 +107,7 @@ class GcoreResourceModule(Flow):
             return self.read(params[self.id_option])
         if self.name_option:
             name = params[self.name_option]
-            matches = [record for record in self.listing({"name": name}) if record.get("name") == name]
+            matches = [record for record in self.listing(self.list_query()) if record.get("name") == name]
             if len(matches) > 1:
                 raise Refused("%s; give the id of the one to manage" % self.named(name, matches))
             return matches[0] if matches else None
@@ -110,6 +115,11 @@ class GcoreResourceModule(Flow):
 
     def waiting(self):
         return not self.asynchronous or self.params.get("wait", True)
+
+    def reread(self):
+        """The state after an ambiguous write, judged once settled: a write whose task still runs shows its effect only
+        when the task has finished."""
+        return self.settled(self.lookup())
 
     def settled(self, found):
         """A record read again after an ambiguous write, once its lock (the write's task) is clear."""
@@ -167,7 +177,7 @@ class GcoreResourceModule(Flow):
 
     def creating(self):
         method, path = self.request("create")
-        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=self.lookup, then=self.created)
+        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=self.reread, then=self.created)
 
     def created(self, accepted, value):
         """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
@@ -180,7 +190,7 @@ class GcoreResourceModule(Flow):
                 ids = [ident for task in finished for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
                 answer = self.read(ids[0]) if ids else self.lookup()
             value = answer
-        self.record = self.until_ready(value if accepted else self.settled(value))
+        self.record = self.until_ready(value)
         return self.plan(self.record, False) if self.exists_after(self.record) else []
 
     def updating(self, record, changes, followed):
@@ -188,10 +198,10 @@ class GcoreResourceModule(Flow):
 
         def then(accepted, value):
             if not accepted:
-                self.record = self.settled(value)
+                self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        return Write("update", method, path, self.update_body(changes, record), reread=self.lookup, locked=record, then=then,
+        return Write("update", method, path, self.update_body(changes, record), reread=self.reread, locked=record, then=then,
                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
 
     def attaching(self, write):
@@ -204,7 +214,7 @@ class GcoreResourceModule(Flow):
             if self.lock and self.record.get(self.lock):
                 self.record = self.wait_unlocked(self.record)
             write.locked = self.record
-        write.reread, write.then, write.prepare = (lambda: self.read(ident)), then, prepare
+        write.reread, write.then, write.prepare = (lambda: self.settled(self.read(ident))), then, prepare
         return write
 
     def deleting(self, record):
@@ -214,11 +224,11 @@ class GcoreResourceModule(Flow):
             if value is GONE:  # deleted by someone else meanwhile: nothing changed here
                 self.before = self.record = None
             elif not accepted:
-                self.record = record if self.delete_returns == "before" else self.settled(value)
+                self.record = record if self.delete_returns == "before" else value
             elif self.waiting():
                 self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
                     self.delete_returns, lambda: None)()
-        return Write("delete", method, path, reread=self.lookup, locked=record, then=then,
+        return Write("delete", method, path, reread=self.reread, locked=record, then=then,
                      done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
