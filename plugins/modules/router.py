@@ -400,7 +400,7 @@ class Router(GcoreResourceModule):
     )
     page_size = LIST_PAGE_SIZE
     members = MEMBERS
-    attachments = (INTERFACES,)  # the attached subnets: attach and detach (CONTRACT section 3)
+    attachments = (INTERFACES,)  # the attached subnets: attach and detach (docs/api_reference.md section 12.3)
     asynchronous = True  # writes answer {tasks}
     created_key = "routers"  # the finished create task's created_resources member
     lock = "task_id"  # the record member naming the task that locks the router

@@ -35,7 +35,7 @@ SERVER = "https://api.gcore.com"
 EXEMPTIONS = [
     ("PATCH", r"^/cloud/v2/routers/[^/]+/[^/]+/[^/]+$", "external_gateway_info", None,
      "docs/api_reference.md section 11 row 8: null removes the router's gateway. The v2 schema does not allow null, but its "
-     "description and the SDK use it (CONTRACT section 3, router, external_gateway_info.type none)"),
+     "description and the SDK use it (the router module's external_gateway_info.type none)"),
 ]
 
 

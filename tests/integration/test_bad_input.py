@@ -61,7 +61,7 @@ def item(**changes):
 
 # (module, arguments, text the message must contain: the option's name)
 CASES = [
-    # REQUIREMENTS.md "Limits"
+    # the documented limits of the options (each module's DOCUMENTATION)
     ("firewall_rules_info", {"page_size": 0}, "page_size"),
     ("firewall_rules_info", {"page_size": 101}, "page_size"),
     ("firewall_rules_info", {"max_results": 0}, "max_results"),
@@ -136,7 +136,7 @@ CASES = [
     ("waap_custom_rule_info", {"domain_id": 1001, "page": 2}, "page"),
     ("notification_threshold_info", {"client_id": 1, "api_timeout": 0}, "api_timeout"),
     ("notification_threshold_info", {"client_id": 1, "api_retries": -1}, "api_retries"),
-    # issue 11: the common options as CONTRACT section 1 states them
+    # issue 11: the common options as plugins/doc_fragments/gcore.py documents them
     ("notification_threshold_info", {"client_id": 1, "api_url": URL + "/cloud"}, "api_url"),  # was: null, "absent"
     ("storage", {"storage_id": 1, "api_url": URL + "/cloud"}, "api_url"),  # was: ok, nothing deleted
     ("notification_threshold_info", {"client_id": 1, "api_url": URL + "/?region=76"}, "api_url"),

@@ -278,7 +278,7 @@ def _stub_clock(monkeypatch, first_page):
 
 @responses.activate
 def test_paginate_near_service_reads_one_page_at_a_time(client, monkeypatch):
-    """A first page just under SLOW_PAGE: every page in turn, none past the end (CONTRACT.md §2 Lists)."""
+    """A first page just under SLOW_PAGE: every page in turn, none past the end (as paginate promises)."""
     def page(request):
         offset = int(request.params["offset"])
         return 200, {}, json.dumps(_page(offset, max(0, min(100, 1234 - offset))))
@@ -292,7 +292,7 @@ def test_paginate_near_service_reads_one_page_at_a_time(client, monkeypatch):
 @responses.activate
 def test_paginate_far_service_reads_ahead(client, monkeypatch):
     """A first page just over SLOW_PAGE: the next pages are in flight together, yielded in order, and at most
-    PAGE_CONCURRENCY - 1 = 7 pages are asked for past the end (CONTRACT.md §2 Lists).
+    PAGE_CONCURRENCY - 1 = 7 pages are asked for past the end (as paginate promises).
 
     The page at offset 100 is answered only once the page at offset 200 has been asked for: read one by one,
     that never happens and the test fails (after 10 s, not by a timing threshold)."""

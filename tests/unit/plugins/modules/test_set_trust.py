@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The trust rules of every set (CONTRACT section 5), each defect of issue 21 against the real simulator over HTTP:
+"""The trust rules of every set (docs/api_reference.md section 12), each defect of issue 21 against the real simulator over HTTP:
 deletes before creates at a quota, the gathered round trip, names that several rules hold, names with whitespace,
 attach before detach, UUIDs in any case, IPv4-mapped addresses sent as written."""
 
