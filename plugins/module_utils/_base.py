@@ -65,7 +65,7 @@ def env_fallback(*names):
 
 
 def gcore_argument_spec(cloud=False, waits=False):
-    """The options every module has (CONTRACT section 1), plus cloud scope and wait options."""
+    """The options every module has (plugins/doc_fragments/gcore.py), plus cloud scope and wait options."""
     spec = dict(
         api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["GCORE_API_KEY"])),
         api_url=dict(type="str", default=DEFAULT_API_URL, fallback=(env_fallback, ["GCORE_API_URL", "GCORE_BASE_URL"])),
@@ -121,7 +121,7 @@ class Refused(Exception):
         self.extra = extra
 
 
-# ---- the common options (CONTRACT section 1) --------------------------------------------------
+# ---- the common options (plugins/doc_fragments/gcore.py) --------------------------------------------------
 
 API_TIMEOUT_RANGE = (1, 3600)
 API_RETRIES_RANGE = (0, 10)
@@ -147,7 +147,7 @@ def clean_api_key(value):
 
 
 def check_api_url(value):
-    """``http(s)://host[:port][/]`` and nothing else (CONTRACT section 1): a path would make every 404 read as absent."""
+    """``http(s)://host[:port][/]`` and nothing else (docs/api_reference.md section 0.1): a path would make every 404 read as absent."""
     rule = "api_url must be http:// or https://, a host, an optional port and an optional trailing / (such as %s)" % DEFAULT_API_URL
     if value is None or not value.strip():
         raise ValidationError("api_url: must not be empty (leave it out for the default %s)" % DEFAULT_API_URL)
@@ -224,7 +224,7 @@ class GcoreModule:
     def validate(self):
         """Cross-field and pattern rules; raise ValidationError. Runs before any request.
 
-        Subclasses call this first: it checks the common options (CONTRACT section 1) and that every number
+        Subclasses call this first: it checks the common options (plugins/doc_fragments/gcore.py) and that every number
         option of the module, nested ones included, holds a real number (no boolean, nan or infinity).
         """
         params = self.params
