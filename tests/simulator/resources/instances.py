@@ -1,7 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Cloud instances, read-only (docs/api_reference.md section 14.4): what the ``gcore.platform.cloud`` inventory lists.
+"""Cloud instances (docs/api_reference.md sections 14.4 and 15.5), with the images and flavors their create names
+(section 15.10): one store of instances, so that what the ``instance`` module creates is what the
+``gcore.platform.cloud`` inventory lists.
 
 - ``GET /cloud/v1/instances/{p}/{r}``: ``{count, results: [InstanceSerializer]}``; ``count`` is the total
   matching. ``limit`` 1-1000 (default 1000) and ``offset`` >= 0, else 422. Filters: ``name`` (a substring),
@@ -12,11 +14,40 @@
   accepted and ignored.
 - A project the key cannot see (``instances_forbidden_projects``, default ``[3]``) answers 403 with the cloud
   error body, in every region.
+- ``POST /cloud/v2/instances/{p}/{r}``: ``CreateInstanceSerializerV2`` checked strictly (unknown members, the
+  interface and volume ``oneOf`` variants, the NAME pattern, ``user_data`` must be base64, tags); an unknown flavor
+  answers 400, an unknown image or security group 404. Answers 200 ``{tasks}``. The instance appears at once in
+  ``BUILD``, locked by its ``create_vm`` task; the finished task names it in ``created_resources.instances`` (and
+  its volumes and ports). It then boots: a ``boot_instance`` task (not locking the record) brings it to ``ACTIVE``;
+  ``instances_boot_held: true`` starts that task held (the instance stays in ``BUILD`` until ``release``), and
+  ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A failed ``create_vm`` task leaves the instance in
+  ``ERROR``.
+- ``GET /cloud/v1/instances/{p}/{r}/{id}``: the record; 404 cloud body. ``PATCH`` same path: ``{name, tags}``
+  (tags a JSON merge patch), answered with the record (synchronous).
+- ``DELETE`` same path, query ``delete_floatings`` (bool), ``floatings``, ``reserved_fixed_ips``, ``volumes``
+  (comma-separated ids; ``delete_floatings`` with ``floatings`` is a 400): a ``delete_vm`` task; the instance goes
+  when it finishes. The volumes it deleted are kept in ``sim.deleted_volumes``.
+- ``POST /cloud/v2/instances/{p}/{r}/{id}/action``: ``{action: start|stop|reboot|reboot_hard|suspend|resume}``
+  (``activate_profile`` with start); another action is a 400 "Wrong action". ``start`` needs ``SHUTOFF``, ``stop``
+  ``ACTIVE`` or ``SHUTOFF``, ``reboot`` ``ACTIVE`` (else 400). A task applies it: ``SHUTOFF`` after stop, ``ACTIVE``
+  after start and reboot (``REBOOT`` meanwhile).
+- ``POST /cloud/v1/instances/{p}/{r}/{id}/changeflavor`` ``{flavor_id}``: a ``resize_vm`` task; ``RESIZE`` meanwhile,
+  then the new flavor and the status it had before.
+- ``POST …/{id}/addsecuritygroup`` / ``delsecuritygroup`` ``{name}``: 204, synchronous; an unknown group is a 404,
+  adding a group the instance has or removing one it has not a 400.
+- ``GET …/{id}/interfaces``: one port per interface (``port_id``, ``network_id``, ``ip_assignments``,
+  ``floatingip_details`` ...); ``sim.instance_ports`` (instance id -> interfaces) is where floating IPs find them.
+- ``GET /cloud/v1/images/{p}/{r}``: every image (no name filter, no paging); ``GET /cloud/v1/flavors/{p}/{r}``:
+  every flavor.
+- A PATCH, DELETE, action, changeflavor or security-group change of a locked instance (``task_id`` set) is a 409.
+- Without the security groups family (``security_groups``), a read-only listing
+  ``GET /cloud/v1/securitygroups/{p}/{r}`` (exact ``name`` filter, pages of 10) serves the groups seeded here.
 
 Seeded (``SEEDS["instances"]``): nine instances over two projects (1, 2) x two regions (76, 1): fixed and
 floating IPv4, public IPv6, a CGNAT (100.64.0.0/10) address, instances with no public address and one with no
 address at all, the name ``app`` in two regions, tags (one read-only, one that looks like a template: data, never
-run), statuses ACTIVE, SHUTOFF and BUILD.
+run), statuses ACTIVE, SHUTOFF and BUILD. Images (``SEEDS["images"]``): ``ubuntu-22.04`` (one active), ``debian-12``
+(two active images of that name), ``centos-7`` (deactivated), ``ubuntu-22.04-old`` (active).
 
 Control ``POST /_sim/instances`` ``{count, pairs?: [[project, region], ...], replace?: true}``: ``count``
 generated instances (``host-00001`` ...) spread evenly over the pairs (default: the four seeded pairs), replacing
@@ -25,14 +56,61 @@ every instance unless ``replace`` is false. Answers ``{"instances": total, "per_
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
+import importlib.util
+import ipaddress
 import json
+import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, int_param
+from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_uuid, now_iso
+from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
+from simulator.resources.quota import check_interfaces
+from simulator.resources.routers import PRIVATE_SUBNETS
+from simulator.validation import body_of, check_bool, check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 LIST = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+ONE = LIST + r"/(?P<instance_id>[^/]+)"
+CREATE = r"/cloud/v2/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+ACTION = CREATE + r"/(?P<instance_id>[^/]+)/action"
+IMAGES = r"/cloud/v1/images/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+FLAVOR_LIST = r"/cloud/v1/flavors/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+GROUPS = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
+TEMPLATE_PATTERN = re.compile(r"^[a-zA-Z0-9{][a-zA-Z 0-9._\-}{]{1,61}[a-zA-Z0-9._}]$")
+TAG_KEY = re.compile(r"^[^\s=]+$")
+TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
+ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
+VOLUME_TYPES = ("cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra")
+ACTIONS = ("start", "stop", "reboot", "reboot_hard", "suspend", "resume")
+CREATE_FIELDS = ("flavor", "interfaces", "volumes", "name", "name_template", "ssh_key_name", "password", "username",
+                 "user_data", "security_groups", "servergroup_id", "allow_app_ports", "configuration", "tags")
+# source -> (required, allowed) members of an instance volume (CreateInstanceVolumeSerializer)
+_COMMON = {"source", "attachment_tag", "delete_on_termination", "tags"}
+VOLUME_VARIANTS = {
+    "new-volume": ({"source", "size"}, _COMMON | {"size", "name", "type_name"}),
+    "image": ({"source", "image_id"}, _COMMON | {"image_id", "size", "boot_index", "name", "type_name"}),
+    "snapshot": ({"source", "snapshot_id", "size"}, _COMMON | {"snapshot_id", "size", "boot_index", "name", "type_name"}),
+    "apptemplate": ({"source", "apptemplate_id"}, _COMMON | {"apptemplate_id", "size", "boot_index", "name", "type_name"}),
+    "existing-volume": ({"source", "volume_id"}, _COMMON | {"volume_id", "boot_index"}),
+}
+# Virtual machine flavors (the quota family's g1 flavors and a few more): name -> (vcpus, ram MiB, disabled)
+VM_FLAVORS = dict((name, (spec["vcpus"], spec["ram"], False)) for name, spec in QUOTA_FLAVORS.items() if not name.startswith("bm"))
+VM_FLAVORS.update({"g2-standard-2-8": (2, 8192, False), "g2-cpu-4-8": (4, 8192, False), "g0-old-1-1": (1, 1024, True)})
+IMAGE_IDS = {
+    "ubuntu-22.04": "1a6e0c3e-0000-4000-8000-000000000001",
+    "debian-12": ["1a6e0c3e-0000-4000-8000-000000000002", "1a6e0c3e-0000-4000-8000-000000000003"],
+    "centos-7": "1a6e0c3e-0000-4000-8000-000000000004",
+    "ubuntu-22.04-old": "1a6e0c3e-0000-4000-8000-000000000005",
+}
+# Security groups served by the fallback listing (the same as the security groups family seeds)
+FALLBACK_GROUPS = [("5ec0a11e-0000-4000-8000-000000000001", "legacy-sg"), ("5ec0a11e-0000-4000-8000-000000000002", "shared-sg"),
+                   ("5ec0a11e-0000-4000-8000-000000000003", "shared-sg")]
+HAS_GROUP_FAMILY = importlib.util.find_spec("simulator.resources.security_groups") is not None
+FIXED_NETWORK = "instances-net"
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 PAIRS = [(1, 76), (1, 1), (2, 76), (2, 1)]
 FORBIDDEN_PROJECT = 3
@@ -124,11 +202,117 @@ def pair_list(name, value):
     return value
 
 
+def image_record(image_id, name, status="active", project_id=1, region_id=76):
+    """An image as ``GET /cloud/v1/images`` has it (every required member)."""
+    return {
+        "id": image_id, "name": name, "status": status, "visibility": "public", "min_disk": 2, "min_ram": 0,
+        "os_distro": name.split("-")[0], "os_version": name.split("-")[1] if "-" in name else "", "os_type": "linux",
+        "architecture": "x86_64", "disk_format": "qcow2", "size": 2361393152, "ssh_key": "allow", "hw_firmware_type": "bios",
+        "hw_machine_type": "q35", "is_baremetal": False, "description": None, "display_order": None, "gpu_driver": None,
+        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
+        "creator_task_id": None, "task_id": None, "project_id": project_id, "region_id": region_id,
+        "region": REGIONS.get(region_id, "Region %s" % region_id),
+    }
+
+
+def seeded_images():
+    images = []
+    for name, ids in IMAGE_IDS.items():
+        for image_id in ids if isinstance(ids, list) else [ids]:
+            images.append(image_record(image_id, name, "deactivated" if name == "centos-7" else "active"))
+    return images
+
+
+def flavor_record(name):
+    vcpus, ram, disabled = VM_FLAVORS[name]
+    return {"flavor_id": name, "flavor_name": name, "vcpus": vcpus, "ram": ram, "disabled": disabled,
+            "hardware_description": {"vcpus": "%s vCPU" % vcpus, "ram": "%s GiB" % (ram // 1024)}, "os_type": "linux",
+            "architecture": "x86_64"}
+
+
+def record_flavor(name):
+    """The ``flavor`` member of an instance record."""
+    flavor = flavor_record(name)
+    flavor.pop("disabled")
+    return flavor
+
+
+def check_tags(loc, tags, patch=False):
+    """``CreateTagsSerializer``, or (``patch``) ``UpdateTagsSerializer``: null for all, a null value removes a key."""
+    if tags is None and patch:
+        return
+    if not isinstance(tags, dict):
+        invalid(loc, "a JSON object is required")
+    for key, value in tags.items():
+        if not 1 <= len(key) <= 255 or not TAG_KEY.match(key):
+            invalid("%s.%s" % (loc, key), "the key must be 1 to 255 characters without whitespace or '='")
+        if value is None and patch:
+            continue
+        if not isinstance(value, str) or not 1 <= len(value) <= 255 or not TAG_VALUE.match(value):
+            invalid("%s.%s" % (loc, key), "the value must be a string of 1 to 255 characters without tabs or line breaks")
+
+
+def check_volumes(volumes):
+    check_list("volumes", volumes)
+    if not volumes:
+        invalid("volumes", "ensure this value has at least 1 items")
+    for index, volume in enumerate(volumes):
+        loc = "volumes.%d" % index
+        if not isinstance(volume, dict):
+            invalid(loc, "a JSON object is required")
+        source = volume.get("source")
+        if source not in VOLUME_VARIANTS:
+            invalid(loc + ".source", "no match for discriminator 'source' (allowed: %s)" % ", ".join(VOLUME_VARIANTS))
+        required, allowed = VOLUME_VARIANTS[source]
+        check_object(loc, volume, required, allowed)
+        for key in ("image_id", "snapshot_id", "volume_id"):
+            if key in volume:
+                check_uuid("%s.%s" % (loc, key), volume[key])
+        if "apptemplate_id" in volume:
+            check_str(loc + ".apptemplate_id", volume["apptemplate_id"])
+        if "size" in volume:
+            check_int(loc + ".size", volume["size"], low=1)
+        if "boot_index" in volume:
+            check_int(loc + ".boot_index", volume["boot_index"])
+        if "name" in volume and (not isinstance(volume["name"], str) or not NAME_PATTERN.match(volume["name"])):
+            invalid(loc + ".name", "string does not match pattern %s" % NAME_PATTERN.pattern)
+        if "type_name" in volume:
+            check_enum(loc + ".type_name", volume["type_name"], ("ssd_hiiops", "standard") if source == "snapshot" else VOLUME_TYPES)
+        if "attachment_tag" in volume and (not isinstance(volume["attachment_tag"], str) or not ATTACHMENT_TAG.match(volume["attachment_tag"])):
+            invalid(loc + ".attachment_tag", "string does not match pattern %s" % ATTACHMENT_TAG.pattern)
+        if "delete_on_termination" in volume:
+            check_bool(loc + ".delete_on_termination", volume["delete_on_termination"])
+        if "tags" in volume:
+            check_tags(loc + ".tags", volume["tags"])
+    return volumes
+
+
+def check_name(loc, value, pattern=NAME_PATTERN):
+    if not isinstance(value, str) or not pattern.match(value):
+        invalid(loc, "string does not match pattern %s" % pattern.pattern)
+
+
+def merge_tags(record, patch):
+    """Apply a JSON merge patch of user tags (``None``: every user tag removed); read-only tags stay."""
+    kept = [tag for tag in record["tags"] if tag["read_only"]]
+    user = dict((tag["key"], tag["value"]) for tag in record["tags"] if not tag["read_only"])
+    if patch is None:
+        user = {}
+    else:
+        for key, value in patch.items():
+            if value is None:
+                user.pop(key, None)
+            else:
+                user[key] = value
+    record["tags"] = kept + [{"key": key, "value": value, "read_only": False} for key, value in user.items()]
+
+
 class Instances(Resource):
     NAME = "instances"
     STATE = ("instances",)
     SETTINGS = {
         "instances_forbidden_projects": ([FORBIDDEN_PROJECT], control.listing(control.integer(low=1))),
+        "instances_boot_held": (False, control.boolean),
     }
     SEEDS = {
         "pairs": [list(pair) for pair in PAIRS],
@@ -136,15 +320,34 @@ class Instances(Resource):
         "regions": dict((str(key), value) for key, value in REGIONS.items()),
         "instances": dict(("%s/%s/%s" % (name, project_id, region_id), instance_id(name, project_id, region_id))
                           for name, project_id, region_id, *_rest in SEEDED),
+        "images": IMAGE_IDS,
+        "flavors": sorted(VM_FLAVORS),
     }
     CONTROLS = {"instances": "seed_instances"}
     ROUTES = (
         Route("GET", LIST, "list_instances"),
-    )
+        Route("POST", CREATE + r"/check_limits", "check_limits", read_only=True),
+        Route("POST", CREATE, "create_instance"),
+        Route("GET", ONE, "get_instance"),
+        Route("PATCH", ONE, "patch_instance"),
+        Route("DELETE", ONE, "delete_instance"),
+        Route("POST", ACTION, "action"),
+        Route("POST", ONE + "/changeflavor", "change_flavor"),
+        Route("POST", ONE + "/addsecuritygroup", "add_group"),
+        Route("POST", ONE + "/delsecuritygroup", "remove_group"),
+        Route("GET", ONE + "/interfaces", "interfaces"),
+        Route("GET", IMAGES, "list_images"),
+        Route("GET", FLAVOR_LIST, "list_flavors"),
+    ) + (() if HAS_GROUP_FAMILY else (Route("GET", GROUPS, "list_groups"),))
 
     def reset(self):
         self.sim.instances = [instance_record(name, project_id, region_id, status, flavor, addresses, tags, groups)
                               for name, project_id, region_id, status, flavor, addresses, tags, groups in SEEDED]
+        self.sim.images = seeded_images()
+        self.sim.instance_ports = {}
+        self.sim.deleted_volumes = []
+        self.booting = {}  # instance id -> its boot task id (None: to be started)
+        self.ports = 0
         self.by_pair = None
 
     def pairs(self):
@@ -172,18 +375,389 @@ class Instances(Resource):
         self.by_pair = None
         return {"instances": len(self.sim.instances), "per_pair": per_pair}
 
-    def list_instances(self, request):
+    # ---- scope, lookup, locks -----------------------------------------------------------------
+    def scope(self, request):
         project_id = int_param(request.params["project_id"], "project_id")
         region_id = int_param(request.params["region_id"], "region_id")
-        limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
         if project_id in self.sim.config["instances_forbidden_projects"]:
             raise ApiFailure(403, "You do not have permission to access project %s" % project_id)
+        return project_id, region_id
+
+    def sync(self):
+        """Start the boot of every instance whose create task finished; judge the boots that ended."""
+        for ident, task_id in list(self.booting.items()):
+            record = self.find(ident)
+            if record is None:
+                del self.booting[ident]
+                continue
+            if task_id is None:
+                def boot(record=record):
+                    record.update(status="ACTIVE", vm_state="active", task_state=None)
+                task_id = self.booting[ident] = self.sim.start_task("boot_instance", apply=boot, project_id=record["project_id"],
+                                                                    region_id=record["region_id"])
+                if self.sim.config["instances_boot_held"]:
+                    self.sim.tasks[task_id]["held"] = True
+                self.sim.advance()  # a boot with no delay is over at once
+            task = self.sim.tasks[task_id]
+            if task["done"]:
+                del self.booting[ident]
+                if task["record"]["state"] == "ERROR":
+                    record.update(status="ERROR", vm_state="error", task_state=None)
+
+    def find(self, ident):
+        return next((record for record in self.sim.instances if record["id"] == ident), None)
+
+    def instance_of(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        record = self.find(request.params["instance_id"])
+        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
+            raise ApiFailure(404, "Instance %s not found" % request.params["instance_id"])
+        return record
+
+    def unlocked(self, request):
+        record = self.instance_of(request)
+        if record["task_id"]:
+            raise ApiFailure(409, "Instance %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
+        return record
+
+    def group_names(self, project_id, region_id):
+        """Security groups of the scope, ``[(id, name)]``: the security groups family's, else the fallback seeds."""
+        groups = getattr(self.sim, "security_groups", None)
+        if isinstance(groups, dict):
+            return [(ident, group["name"]) for ident, group in groups.items()
+                    if group.get("project_id", project_id) == project_id and group.get("region_id", region_id) == region_id]
+        return list(FALLBACK_GROUPS) if (project_id, region_id) == (1, 76) else []
+
+    # ---- reads --------------------------------------------------------------------------------
+    def list_instances(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
+        offset = int_param(request.arg("offset", "0"), "offset", low=0)
         matches = self.pairs().get((project_id, region_id), [])
         tests = self.filters(request)
         if tests:
             matches = [record for record in matches if all(test(record) for test in tests)]
         return {"count": len(matches), "results": copy.deepcopy(matches[offset:offset + limit])}
+
+    def get_instance(self, request):
+        return copy.deepcopy(self.instance_of(request))
+
+    def list_images(self, request):
+        project_id, region_id = self.scope(request)
+        images = [dict(image, project_id=project_id, region_id=region_id) for image in self.sim.images]
+        return {"count": len(images), "results": copy.deepcopy(images)}
+
+    def list_flavors(self, request):
+        self.scope(request)
+        flavors = [flavor_record(name) for name in sorted(VM_FLAVORS)]
+        if request.arg("disabled", "true").lower() == "false":
+            flavors = [flavor for flavor in flavors if not flavor["disabled"]]
+        return {"count": len(flavors), "results": flavors}
+
+    def list_groups(self, request):
+        project_id, region_id = self.scope(request)
+        limit = int_param(request.arg("limit", "10"), "limit", low=1, high=1000)
+        offset = int_param(request.arg("offset", "0"), "offset", low=0)
+        name = request.arg("name")
+        matches = [{"id": ident, "name": group, "description": None, "security_group_rules": [], "tags_v2": [],
+                    "project_id": project_id, "region_id": region_id, "region": REGIONS.get(region_id), "revision_number": 1,
+                    "created_at": CREATED_AT, "updated_at": CREATED_AT, "task_id": None}
+                   for ident, group in self.group_names(project_id, region_id) if name is None or group == name]
+        return {"count": len(matches), "results": matches[offset:offset + limit]}
+
+    def interfaces(self, request):
+        record = self.instance_of(request)
+        ports = self.ports_of(record)
+        return {"count": len(ports), "results": copy.deepcopy(ports)}
+
+    def ports_of(self, record):
+        """The instance's interfaces (one port each); those of a seeded instance come from its addresses."""
+        if record["id"] not in self.sim.instance_ports:
+            ports = []
+            for network, entries in record["addresses"].items():
+                fixed_entries = [entry for entry in entries if entry["type"] == "fixed"]
+                if not fixed_entries:
+                    continue
+                port = self.new_port(str(uuid.uuid5(NAMESPACE, network)), network,
+                                     [(entry["addr"], entry.get("subnet_id")) for entry in fixed_entries],
+                                     fixed_entries[0].get("interface_name"))
+                port["floatingip_details"] = [{"floating_ip_address": entry["addr"]} for entry in entries if entry["type"] == "floating"]
+                ports.append(port)
+            self.sim.instance_ports[record["id"]] = ports
+        return self.sim.instance_ports[record["id"]]
+
+    def new_port(self, network_id, network_name, assignments, interface_name=None):
+        self.ports += 1
+        return {"port_id": str(uuid.uuid4()), "network_id": network_id, "interface_name": interface_name,
+                "ip_assignments": [{"ip_address": address, "subnet_id": subnet_id} for address, subnet_id in assignments],
+                "mac_address": "fa:16:3e:%02x:%02x:%02x" % (self.ports >> 16 & 255, self.ports >> 8 & 255, self.ports & 255),
+                "port_security_enabled": True, "floatingip_details": [], "allowed_address_pairs": [], "sub_ports": [],
+                "network_details": {"id": network_id, "name": network_name, "external": network_name == "external"}}
+
+    # ---- create -------------------------------------------------------------------------------
+    def check_create(self, body, project_id, region_id):
+        check_object("", body, ("flavor", "interfaces", "volumes"), CREATE_FIELDS)
+        check_str("flavor", body["flavor"])
+        interfaces = check_interfaces(body["interfaces"])
+        if not interfaces:
+            invalid("interfaces", "ensure this value has at least 1 items")
+        check_volumes(body["volumes"])
+        if "name" in body:
+            check_name("name", body["name"])
+        if "name_template" in body:
+            check_name("name_template", body["name_template"], TEMPLATE_PATTERN)
+        for key in ("ssh_key_name", "password", "username"):
+            if key in body:
+                check_str(key, body[key], nullable=key == "ssh_key_name")
+        if "user_data" in body:
+            check_str("user_data", body["user_data"])
+            try:
+                base64.b64decode(body["user_data"], validate=True)
+            except (binascii.Error, ValueError):
+                invalid("user_data", "user_data must be base64-encoded")
+        if "servergroup_id" in body:
+            check_uuid("servergroup_id", body["servergroup_id"])
+        if "allow_app_ports" in body:
+            check_bool("allow_app_ports", body["allow_app_ports"])
+        if "tags" in body:
+            check_tags("tags", body["tags"])
+        groups = dict(self.group_names(project_id, region_id))
+        for index, group in enumerate(check_list("security_groups", body.get("security_groups", []))):
+            check_object("security_groups.%d" % index, group, ("id",), ("id",))
+            check_uuid("security_groups.%d.id" % index, group["id"])
+        for group in list(body.get("security_groups", [])) + [group for item in interfaces for group in item.get("security_groups", [])]:
+            if group["id"] not in groups:
+                raise ApiFailure(404, "Security group %s not found" % group["id"])
+        if body["flavor"] not in VM_FLAVORS or VM_FLAVORS[body["flavor"]][2]:
+            raise ApiFailure(400, "Flavor %s is not available in region %s" % (body["flavor"], region_id))
+        active = set(image["id"] for image in self.sim.images if image["status"] == "active")
+        for index, volume in enumerate(body["volumes"]):
+            if volume["source"] == "image" and volume["image_id"] not in active:
+                raise ApiFailure(404, "Image %s not found" % volume["image_id"])
+        if "name" not in body and "name_template" not in body:
+            invalid("name", "either name or name_template must be specified")
+        return groups
+
+    def create_instance(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        body = body_of(request)
+        groups = self.check_create(body, project_id, region_id)
+        ident = str(uuid.uuid4())
+        name = body.get("name") or body["name_template"].replace("{ip_octets}", "0-0-10").replace(
+            "{two_ip_octets}", "0-10").replace("{one_ip_octet}", "10")
+        addresses, ports = {}, []
+        for index, item in enumerate(body["interfaces"]):
+            port = self.interface_port(ident, index, item)
+            ports.append(port)
+            network = port["network_details"]["name"]
+            for assignment in port["ip_assignments"]:
+                addresses.setdefault(network, []).append(
+                    {"addr": assignment["ip_address"], "type": "fixed", "interface_name": item.get("interface_name"),
+                     "subnet_id": assignment["subnet_id"], "subnet_name": "%s-subnet" % network})
+            if item.get("floating_ip"):
+                address = "203.0.113.%d" % (100 + self.ports % 150)
+                port["floatingip_details"].append({"floating_ip_address": address, "fixed_ip_address": port["ip_assignments"][0]["ip_address"]})
+                addresses[network].append({"addr": address, "type": "floating"})
+        wanted_groups = [groups[group["id"]] for group in body.get("security_groups", [])] or ["default"]
+        volumes = [{"id": volume.get("volume_id") or str(uuid.uuid4()), "delete_on_termination": volume.get("delete_on_termination", False)}
+                   for volume in body["volumes"]]
+        record = instance_record(name, project_id, region_id, status="BUILD", flavor=body["flavor"], addresses=addresses,
+                                 tags=[(key, value, False) for key, value in (body.get("tags") or {}).items()],
+                                 security_groups=dict.fromkeys(wanted_groups))
+        record.update(id=ident, volumes=volumes, ssh_key_name=body.get("ssh_key_name"), created_at=now_iso(), task_state="spawning")
+        record["fixed_ip_assignments"] = [{"subnet_id": assignment["subnet_id"], "ip_address": assignment["ip_address"],
+                                           "external": port["network_details"]["external"]}
+                                          for port in ports for assignment in port["ip_assignments"]]
+
+        def apply():
+            if self.find(ident) is None:
+                return None
+            record["task_id"] = None
+            self.booting[ident] = None  # boots from the next request on (see sync)
+            return {"instances": [ident], "volumes": [volume["id"] for volume in volumes], "ports": [port["port_id"] for port in ports]}
+
+        task_id = self.sim.start_task("create_vm", apply=apply, project_id=project_id, region_id=region_id,
+                                      data=dict(body, password="***") if "password" in body else body)
+        record.update(task_id=task_id, creator_task_id=task_id)
+        if self.sim.tasks[task_id]["error"]:
+            record.update(status="ERROR", vm_state="error", task_id=None)
+        self.sim.instances.append(record)
+        self.sim.instance_ports[ident] = ports
+        self.by_pair = None
+        return {"tasks": [task_id]}
+
+    def interface_port(self, ident, index, item):
+        """The port an interface of a new instance gets: an address of its subnet (or of the external network)."""
+        kind = item["type"]
+        host = 10 + sum(len(ports) for ports in self.sim.instance_ports.values()) + index
+        if kind == "external":
+            return self.new_port(str(uuid.uuid5(NAMESPACE, "external")), "external",
+                                 [("198.51.100.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "ext-subnet")))],
+                                 item.get("interface_name"))
+        if kind == "reserved_fixed_ip":
+            return dict(self.new_port(str(uuid.uuid5(NAMESPACE, "reserved")), "reserved",
+                                      [("10.99.0.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "reserved-subnet")))],
+                                      item.get("interface_name")), port_id=item["port_id"])
+        subnet_id = item.get("subnet_id")
+        subnets = getattr(self.sim, "subnets", None)
+        cidr = None
+        if isinstance(subnets, dict) and subnet_id in subnets:
+            cidr = subnets[subnet_id].get("cidr")
+        elif subnet_id in PRIVATE_SUBNETS:
+            cidr = PRIVATE_SUBNETS[subnet_id]["cidr"]
+        network = ipaddress.ip_network(cidr or "10.%d.0.0/24" % (int(uuid.UUID(item["network_id"])) % 200))
+        address = item.get("ip_address") or str(network.network_address + 100 + host % 100)
+        return self.new_port(item["network_id"], "net-%s" % item["network_id"][:8], [(address, subnet_id or str(uuid.uuid5(NAMESPACE, item["network_id"])))],
+                             item.get("interface_name"))
+
+    # ---- changes ------------------------------------------------------------------------------
+    def patch_instance(self, request):
+        record = self.unlocked(request)
+        body = body_of(request)
+        check_object("", body, (), ("name", "tags"))
+        if "name" in body:
+            check_name("name", body["name"])
+        if "tags" in body:
+            check_tags("tags", body["tags"], patch=True)
+        if "name" in body:
+            record["name"] = body["name"]
+        if "tags" in body:
+            merge_tags(record, body["tags"])
+        return copy.deepcopy(record)
+
+    def delete_instance(self, request):
+        record = self.unlocked(request)
+        flag = request.arg("delete_floatings")
+        if flag is not None and flag not in ("true", "false"):
+            invalid("delete_floatings", "value could not be parsed to a boolean")
+        if flag == "true" and request.arg("floatings"):
+            raise ApiFailure(400, "delete_floatings and floatings cannot be given together")
+        volumes = [item for item in (request.arg("volumes") or "").split(",") if item]
+        for volume in volumes:
+            if not is_uuid(volume):
+                invalid("volumes", "%s is not a valid uuid" % volume)
+
+        def apply():
+            self.sim.instances[:] = [item for item in self.sim.instances if item["id"] != record["id"]]
+            self.sim.instance_ports.pop(record["id"], None)
+            self.sim.deleted_volumes.extend(volumes + [volume["id"] for volume in record["volumes"] if volume["delete_on_termination"]])
+            self.by_pair = None
+
+        task_id = self.sim.start_task("delete_vm", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
+        record["task_id"] = task_id
+        return {"tasks": [task_id]}
+
+    def locking_task(self, record, task_type, during, after):
+        """A task locking the record: ``during`` (the record members meanwhile), ``after`` (those once it finished)."""
+        before = dict((key, record[key]) for key in during)
+
+        def apply():
+            record.update(after(), task_id=None)
+
+        task_id = self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"])
+        record.update(during, task_id=task_id)
+        if self.sim.tasks[task_id]["error"]:  # a failed task leaves the instance as it was, unlocked
+            self.sim.tasks[task_id]["apply"] = None
+            record.update(before)
+        return {"tasks": [task_id]}
+
+    def action(self, request):
+        record = self.unlocked(request)
+        body = body_of(request)
+        action = body.get("action")
+        if action not in ACTIONS:
+            raise ApiFailure(400, "Wrong action")
+        check_object("", body, ("action",), ("action", "activate_profile") if action == "start" else ("action",))
+        if "activate_profile" in body and body["activate_profile"] is not None:
+            check_bool("activate_profile", body["activate_profile"])
+        needs = {"start": ("SHUTOFF",), "stop": ("ACTIVE", "SHUTOFF"), "reboot": ("ACTIVE",), "reboot_hard": ("ACTIVE", "SHUTOFF", "ERROR"),
+                 "suspend": ("ACTIVE", "SHUTOFF"), "resume": ("SUSPENDED",)}[action]
+        if record["status"] not in needs:
+            raise ApiFailure(400, "Cannot %s instance %s in status %s" % (action, record["id"], record["status"]))
+        status = {"stop": "SHUTOFF", "suspend": "SUSPENDED"}.get(action, "ACTIVE")
+        during = {"reboot": {"status": "REBOOT"}, "reboot_hard": {"status": "HARD_REBOOT"}}.get(action, {})
+        return self.locking_task(record, "%s_vm" % action, dict(during, task_state=action),
+                                 lambda: {"status": status, "vm_state": VM_STATES.get(status, status.lower()), "task_state": None})
+
+    def change_flavor(self, request):
+        record = self.unlocked(request)
+        body = body_of(request)
+        check_object("", body, ("flavor_id",), ("flavor_id",))
+        check_str("flavor_id", body["flavor_id"])
+        if body["flavor_id"] not in VM_FLAVORS or VM_FLAVORS[body["flavor_id"]][2]:
+            raise ApiFailure(400, "Flavor %s is not available in region %s" % (body["flavor_id"], record["region_id"]))
+        status = record["status"]
+        return self.locking_task(record, "resize_vm", {"status": "RESIZE", "task_state": "resize_migrating"},
+                                 lambda: {"status": status, "flavor": record_flavor(body["flavor_id"]), "task_state": None})
+
+    def group_change(self, request):
+        record = self.unlocked(request)
+        body = body_of(request)
+        check_object("", body, (), ("name", "ports_security_group_names"))
+        if "name" not in body:
+            invalid("name", "field required (the simulator serves the one-name form)")
+        check_name("name", body["name"])
+        known = set(name for _ident, name in self.group_names(record["project_id"], record["region_id"])) | {"default"}
+        if body["name"] not in known:
+            raise ApiFailure(404, "Security group %s not found" % body["name"])
+        return record, body["name"], [group["name"] for group in record["security_groups"]]
+
+    def add_group(self, request):
+        record, name, held = self.group_change(request)
+        if name in held:
+            raise ApiFailure(400, "Instance %s already has security group %s" % (record["id"], name))
+        record["security_groups"].append({"name": name})
+        return Response(204)
+
+    def remove_group(self, request):
+        record, name, held = self.group_change(request)
+        if name not in held:
+            raise ApiFailure(400, "Instance %s has no security group %s" % (record["id"], name))
+        record["security_groups"] = [group for group in record["security_groups"] if group["name"] != name]
+        return Response(204)
+
+    # ---- quota --------------------------------------------------------------------------------
+    def check_limits(self, request):
+        from simulator.resources import quota  # pylint: disable=import-outside-toplevel
+        from simulator.resources.pricing import check_volumes as check_pricing_volumes  # pylint: disable=import-outside-toplevel
+        self.scope(request)
+        body = body_of(request)
+        check_object("", body, set(), {"flavor", "interfaces", "names", "name_templates", "volumes"})
+        flavor = body.get("flavor")
+        check_str("flavor", flavor, nullable=True)
+        if flavor is not None and flavor not in VM_FLAVORS:
+            invalid("flavor", "unknown flavor %s" % flavor)
+        interfaces = body.get("interfaces")
+        if interfaces is not None:
+            for index, item in enumerate(check_list("interfaces", interfaces)):
+                if isinstance(item, dict) and "security_groups" in item:
+                    invalid("interfaces.%d.security_groups" % index, "extra fields not permitted")
+            check_interfaces(interfaces)
+        volumes = check_pricing_volumes(body["volumes"]) if "volumes" in body else []
+        count = quota.server_count(body)
+        requested = {}
+
+        def add(base, amount):
+            requested[base] = requested.get(base, 0) + amount
+
+        if flavor is not None:
+            vcpus, ram, _disabled = VM_FLAVORS[flavor]
+            add("vm_count", count)
+            add("cpu_count", vcpus * count)
+            add("ram", ram * count)
+        for item in interfaces if interfaces is not None else [{"type": "external"}]:
+            if item["type"] == "external":
+                add("external_ip_count", count)
+            if (item.get("floating_ip") or {}).get("source") == "new":
+                add("floating_count", count)
+        for volume in volumes:
+            if volume["source"] != "existing-volume":
+                add("volume_count", count)
+                add("volume_size", (volume.get("size") or 10) * count)
+        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested)
 
     @staticmethod
     def filters(request):

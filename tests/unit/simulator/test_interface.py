@@ -23,7 +23,7 @@ def test_every_resource_is_a_declaration():
 def test_read_only_posts_are_declared_and_are_not_writes():
     sim = Simulator()
     read_only = sorted((route.method, route.pattern.pattern) for route, _handler in sim.routes if route.read_only)
-    assert [pattern.rsplit("/", 1)[-1] for _method, pattern in read_only] == ["check_limits$", "check_limits$", "instances$"]
+    assert [pattern.rsplit("/", 1)[-1] for _method, pattern in read_only] == ["check_limits$", "check_limits$", "check_limits$", "instances$"]
     assert sim.call("POST", "/cloud/v1/bminstances/1/76/check_limits", QUOTA_BODY)[0] == 200
     assert sim.call("POST", "/cloud/v2/pricing/1/76/instances", PRICE_BODY)[0] == 200
     assert sim.writes() == []
