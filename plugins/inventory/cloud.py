@@ -173,7 +173,6 @@ cache_connection: /tmp/gcore_inventory_cache
 cache_timeout: 600
 """
 
-import ipaddress
 import json
 import os
 from collections import Counter
@@ -185,6 +184,7 @@ from ansible.release import __version__ as ansible_version
 from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
+from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
 from ansible_collections.gcore.platform.plugins.module_utils._base import (
     API_TIMEOUT_RANGE,
     ValidationError,
@@ -208,8 +208,6 @@ unsafe = (lambda value: value) if _DATA_TAGGING else wrap_var
 
 LIST_PATH = "/cloud/v1/instances/%s/%s"
 PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
-PRIVATE_NETWORKS = tuple(ipaddress.ip_network(net) for net in
-                         ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"))
 STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")
 FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
@@ -222,30 +220,6 @@ WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
 
 
 # ---- the pure parts: addresses, host variables, host names ---------------------------------------
-
-def classify_addresses(addresses):
-    """The four address lists of an instance's ``addresses`` (network name -> entries), in the record's order.
-
-    Floating: ``type`` is ``floating``. Private: in 10/8, 172.16/12, 192.168/16, 100.64/10 or fc00::/7. Public:
-    otherwise, floating ones included. An entry that is not an address is left out of every list.
-    """
-    found = {"gcore_public_ipv4": [], "gcore_private_ipv4": [], "gcore_floating_ipv4": [], "gcore_public_ipv6": []}
-    for entries in (addresses or {}).values():
-        for entry in entries or []:
-            text = entry.get("addr") if isinstance(entry, dict) else None
-            try:
-                address = ipaddress.ip_address(text)
-            except ValueError:
-                continue
-            private = any(address in network for network in PRIVATE_NETWORKS if network.version == address.version)
-            if address.version == 4:
-                if entry.get("type") == "floating":
-                    found["gcore_floating_ipv4"].append(text)
-                found["gcore_private_ipv4" if private else "gcore_public_ipv4"].append(text)
-            elif not private:
-                found["gcore_public_ipv6"].append(text)
-    return found
-
 
 def host_variables(record):
     """The ``gcore_*`` variables of one instance record."""

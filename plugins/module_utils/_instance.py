@@ -1,0 +1,241 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The parts of the ``instance`` module's declaration that are about instances (docs/api_reference.md section 15.5).
+
+This module is internal to the collection: its interface may change at any time.
+
+- ``VOLUME_SPEC``, ``check_volumes`` and ``volumes_body``: the five volume sources of a new instance, each with the
+  fields its variant has (a field of another source, or a missing required one, fails naming ``volumes[i].field``).
+- ``create_only``: a member the service cannot change; one that differs fails before any write, naming it.
+- ``Setting``: one setting of an instance changed by a request of its own (the power state through the v2 action, the
+  flavor through changeflavor), declared like an ``Attachments`` (``_attachments``) so the one flow plans, sends,
+  waits for and recovers it like any attachment write: ``plan(record, wanted, params)`` gives at most one write.
+- ``SECURITY_GROUPS``: the instance's security groups as a set of names, added and removed one by one (adds first).
+"""
+
+from __future__ import annotations
+
+import base64
+import uuid
+
+from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._base import (
+    Refused,
+    ValidationError,
+    check_length,
+    check_pattern,
+    check_range,
+    check_uuid,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+BASE = "/cloud/v1/instances/{project_id}/{region_id}"
+ACTION = "/cloud/v2/instances/{project_id}/{region_id}/{id}/action"
+VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
+VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
+SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
+ATTACHMENT_TAG = r"^[^,/]{1,60}$"
+COMMON = ("attachment_tag", "delete_on_termination", "tags")
+# source -> (the fields it has, the fields it requires); ``image_name`` is ours: resolved to ``image_id``
+VOLUME_FIELDS = {
+    "new-volume": (("size", "name", "type_name") + COMMON, ("size",)),
+    "image": (("image_id", "image_name", "size", "boot_index", "name", "type_name") + COMMON, ()),
+    "snapshot": (("snapshot_id", "size", "boot_index", "name", "type_name") + COMMON, ("snapshot_id", "size")),
+    "apptemplate": (("apptemplate_id", "size", "boot_index", "name", "type_name") + COMMON, ("apptemplate_id",)),
+    "existing-volume": (("volume_id", "boot_index") + COMMON, ("volume_id",)),
+}
+VOLUME_SPEC = dict(
+    source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
+    size=dict(type="int"),
+    name=dict(type="str"),
+    type_name=dict(type="str", choices=list(VOLUME_TYPES)),
+    image_id=dict(type="str"),
+    image_name=dict(type="str"),
+    snapshot_id=dict(type="str"),
+    apptemplate_id=dict(type="str"),
+    volume_id=dict(type="str"),
+    boot_index=dict(type="int"),
+    attachment_tag=dict(type="str"),
+    delete_on_termination=dict(type="bool"),
+    tags=dict(type="dict"),
+)
+# The instance's power state: the status each state wants, and the action that gets there from another status.
+POWER = {"started": "ACTIVE", "stopped": "SHUTOFF", "restarted": "ACTIVE"}
+WAITING = ("BUILD", "REBOOT", "HARD_REBOOT", "RESIZE", "VERIFY_RESIZE", "REVERT_RESIZE", "MIGRATING", "REBUILD", "PASSWORD")
+
+
+def check_volumes(volumes):
+    """Every volume against its source; ``image_id`` and ``image_name`` exclusive, one of them required."""
+    if volumes is None:
+        return
+    if not volumes:
+        raise ValidationError("volumes: at least one volume is required (the instance boots from one)")
+    for index, item in enumerate(volumes):
+        where = "volumes[%d]" % index
+        source = item["source"]
+        allowed, required = VOLUME_FIELDS[source]
+        for field in VOLUME_SPEC:
+            if field == "source" or item.get(field) is None or field in allowed:
+                continue
+            having = [other for other in VOLUME_SOURCES if field in VOLUME_FIELDS[other][0]]
+            raise ValidationError("%s.%s: not allowed for source %s (only for source %s)" % (where, field, source, " or ".join(having)))
+        for field in required:
+            if item.get(field) is None:
+                raise ValidationError("%s.%s: required for source %s" % (where, field, source))
+        if source == "image" and (item.get("image_id") is None) == (item.get("image_name") is None):
+            raise ValidationError("%s: source image needs exactly one of image_id and image_name" % where)
+        for field in ("image_id", "snapshot_id", "volume_id"):
+            check_uuid("%s.%s" % (where, field), item.get(field))
+        check_range("%s.size" % where, item.get("size"), low=1)
+        check_length("%s.name" % where, item.get("name"), 3, 63)
+        check_pattern("%s.name" % where, item.get("name"), NAME_PATTERN, NAME_RULE)
+        check_length("%s.image_name" % where, item.get("image_name"), 1, 255)
+        check_length("%s.apptemplate_id" % where, item.get("apptemplate_id"), 1, 255)
+        check_pattern("%s.attachment_tag" % where, item.get("attachment_tag"), ATTACHMENT_TAG,
+                      "1 to 60 characters, neither ',' nor '/'")
+        if source == "snapshot" and item.get("type_name") not in (None,) + SNAPSHOT_TYPES:
+            raise ValidationError("%s.type_name: a snapshot volume is standard or ssd_hiiops, not %s" % (where, item["type_name"]))
+        check_tags(item.get("tags"), "%s.tags" % where)
+
+
+def volumes_body(volumes, images):
+    """The create body's ``volumes``: the fields given, ``image_name`` replaced by the id it resolved to (``images``)."""
+    body = []
+    for item in volumes:
+        volume = dict((key, value) for key, value in item.items() if value is not None and key != "image_name")
+        if item.get("image_name") is not None:
+            volume["image_id"] = images[item["image_name"]]
+        for field in ("image_id", "snapshot_id", "volume_id"):
+            if field in volume:
+                volume[field] = volume[field].lower()
+        body.append(volume)
+    return body
+
+
+def user_data_body(text):
+    """``user_data`` as the service takes it: the text, UTF-8, base64-encoded."""
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def create_only(option, read, rule="it can only be set when the instance is created"):
+    """A member the service cannot change: one that differs from the record fails before any write."""
+    def wanted(value, record):
+        if record is not None and read(record) != value:
+            raise Refused("%s: instance %s has %s %r, not %r; %s: delete the instance and create it again, or use another "
+                          "name (nothing was sent)" % (option, record.get("id"), option, read(record), value, rule))
+        return value
+    return Member(option, read=read, want=wanted)
+
+
+def flavor_of(record):
+    return ((record or {}).get("flavor") or {}).get("flavor_name") or ((record or {}).get("flavor") or {}).get("flavor_id")
+
+
+class Setting:
+    """One setting of an instance changed by a request of its own, declared like an ``Attachments``.
+
+    ``name``: the diff member; ``option``: the parameter holding ``[{name: wanted value}]`` (set by the module's
+    ``validate``, None when not managed); ``read(record)``: the value the record shows; ``write(record, wanted,
+    params)``: the one ``Write`` that makes it ``wanted`` (None when the record already satisfies it).
+    """
+
+    late = "a setting"
+
+    def __init__(self, name, option, read, write):
+        self.name = name
+        self.option = option
+        self.read = read
+        self.write = write
+
+    def canonical(self, items):
+        return items
+
+    def in_create_body(self, item):
+        return True  # a create with wait=false that needs it is refused by the module itself
+
+    def held(self, record):
+        return {} if record is None else {self.name: {self.name: self.read(record)}}
+
+    def shown(self, items):
+        return items[0][self.name] if items else None
+
+    def wanted_view(self, wanted, record):
+        return wanted[0][self.name]
+
+    def plan(self, record, wanted, params):
+        write = self.write(record, wanted[0][self.name], params)
+        return [write] if write is not None else []
+
+
+def _power_write(record, wanted, params):
+    """The v2 action that brings the instance to ``wanted`` (``REBOOT``: restart it), or None when it is there."""
+    status = record.get("status")
+    if wanted == "REBOOT":
+        action, target = ("start", "ACTIVE") if status == "SHUTOFF" else ("reboot", "ACTIVE")
+    elif status == wanted or (wanted == "ACTIVE" and status == "BUILD"):
+        return None  # there, or becoming it (a new instance boots into ACTIVE)
+    else:
+        action, target = {"ACTIVE": ("resume" if status == "SUSPENDED" else "start", "ACTIVE"), "SHUTOFF": ("stop", "SHUTOFF")}[wanted]
+    return Write("attach", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action],
+                 locked=record, done=(lambda found: False) if action == "reboot" else (lambda found: (found or {}).get("status") == target))
+
+
+def _resize_write(record, wanted, params):
+    """``changeflavor`` to ``wanted`` when the flavor differs: only with ``allow_resize``, else the option fails as create-only."""
+    current = flavor_of(record)
+    if current == wanted:
+        return None
+    if not params.get("allow_resize"):
+        raise Refused("flavor: instance %s has flavor %r, not %r; the flavor is set when the instance is created: set "
+                      "allow_resize: true to resize it (resizing restarts the instance), or delete the instance and create "
+                      "it again, or use another name (nothing was sent)" % (record.get("id"), current, wanted))
+    return Write("attach", "POST", (BASE + "/{id}/changeflavor").format(**dict(params, id=record["id"])), {"flavor_id": wanted},
+                 names=[wanted], locked=record, done=lambda found: flavor_of(found) == wanted)
+
+
+POWER_STATE = Setting("status", "_power", lambda record: record.get("status"), _power_write)
+FLAVOR = Setting("flavor", "_flavor", flavor_of, _resize_write)
+
+
+def check_group(where, item):
+    check_length(where, item, 3, 63)
+    check_pattern(where, item, NAME_PATTERN, NAME_RULE)
+    return {"name": item}
+
+
+# The instance's security groups, by name (the record shows names only; docs/api_reference.md section 15.5.6).
+SECURITY_GROUPS = Attachments(
+    "security_groups", key="name", check=check_group, in_create_body=lambda item: True,
+    items=lambda record: [{"name": group.get("name")} for group in record.get("security_groups") or []],
+    attach=("POST", BASE + "/{id}/addsecuritygroup"), detach=("POST", BASE + "/{id}/delsecuritygroup"),
+    attach_body=lambda item: {"name": item["name"]},
+)
+
+
+def group_changes(writes):
+    """``{added, removed}``: the security groups the accepted writes added and removed, sorted."""
+    return {"added": sorted(name for write in writes if write.path.endswith("/addsecuritygroup") for name in write.names),
+            "removed": sorted(name for write in writes if write.path.endswith("/delsecuritygroup") for name in write.names)}
+
+
+def delete_query(params, record):
+    """The DELETE query: ``delete_floatings`` and ``volumes`` (every volume the service would not delete anyway)."""
+    query = []
+    if params.get("delete_floating_ips"):
+        query.append("delete_floatings=true")
+    if params.get("delete_volumes"):
+        volumes = [volume.get("id") for volume in (record or {}).get("volumes") or [] if not volume.get("delete_on_termination")]
+        if volumes:
+            query.append("volumes=" + ",".join(str(volume) for volume in volumes))
+    return "?" + "&".join(query) if query else ""
+
+
+def canonical_uuid(params, option):
+    check_uuid(option, params.get(option))
+    if params.get(option) is not None:
+        params[option] = str(uuid.UUID(params[option]))

@@ -1,0 +1,543 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: instance
+short_description: Create, change, start, stop, restart and delete a Gcore Cloud virtual machine instance
+version_added: 0.5.0
+description:
+  - Makes a Gcore Cloud virtual machine instance match the task, found by O(instance_id) or by its exact O(name).
+  - Creates it with C(POST /cloud/v2/instances/{project_id}/{region_id}) and waits for its task, then until the
+    instance is C(ACTIVE) (C(SHUTOFF) for O(state=stopped)); an instance in C(ERROR) fails the task naming its id.
+  - Renames it and changes its tags with C(PATCH /cloud/v1/instances/{project_id}/{region_id}/{id}); starts, stops
+    and reboots it with C(POST /cloud/v2/instances/{project_id}/{region_id}/{id}/action); adds and removes security
+    groups one by one (C(addsecuritygroup), C(delsecuritygroup)); resizes it with C(changeflavor) only when
+    O(allow_resize=true); deletes it with C(DELETE /cloud/v1/instances/{project_id}/{region_id}/{id}).
+  - Options the service cannot change on an existing instance (O(flavor) without O(allow_resize), O(ssh_key_name))
+    are never silently ignored. When they differ from the instance, the task fails before any request that
+    changes something, naming the option, the current and the wanted value.
+  - O(volumes), O(interfaces), O(user_data), O(password), O(username) and O(servergroup_id) are used when the
+    instance is created only. The instance record does not show them, so they are not compared afterwards.
+  - The service matches names by substring; this module lists every page and compares names exactly. Two
+    instances with the name fail the task, listing their ids, and nothing is changed.
+seealso:
+  - module: gcore.platform.instance_info
+  - module: gcore.platform.quota_check
+  - module: gcore.platform.price_preview
+  - plugin: gcore.platform.cloud
+    plugin_type: inventory
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  state:
+    description:
+      - V(present) makes the instance exist; its power state is not managed.
+      - V(started) makes it exist and run (C(ACTIVE)); V(stopped) makes it exist and stopped (C(SHUTOFF)). The
+        action is sent only when the status differs.
+      - V(restarted) makes it exist and reboots it (or starts it when it is stopped); it reports a change on every
+        run. A just-created instance is not rebooted again.
+      - V(absent) deletes it; see O(delete_floating_ips) and O(delete_volumes).
+    type: str
+    choices: [present, started, stopped, restarted, absent]
+    default: present
+  instance_id:
+    description:
+      - UUID of the instance (any case; sent lower-case). When given it identifies the instance, and O(name)
+        renames it.
+      - Not found: the task fails, except with O(state=absent) (nothing to do).
+    type: str
+  name:
+    description:
+      - Exact name of the instance; required to create one. 3 to 63 characters, letters, digits, spaces, C(.),
+        C(_) and C(-); first a letter or a digit, last a letter, a digit, C(.) or C(_).
+      - One of O(instance_id) and O(name) is required.
+    type: str
+  flavor:
+    description:
+      - Flavor name, for example V(g1-standard-2-4); required to create an instance.
+      - Set at create. When it differs from the instance's flavor the task fails, unless O(allow_resize=true).
+    type: str
+  allow_resize:
+    description:
+      - Resize an existing instance whose flavor differs from O(flavor) (C(changeflavor)). Resizing restarts the
+        instance; the module waits until it is back in the status it had before.
+    type: bool
+    default: false
+  volumes:
+    description:
+      - The instance's volumes, required to create an instance (at least one); used at create only.
+      - Each item is one of five variants chosen by O(volumes[].source). A field given for a source that has no
+        such field, or missing where the source requires it, fails validation before any request.
+      - Only the fields given are sent.
+    type: list
+    elements: dict
+    suboptions:
+      source:
+        description:
+          - V(new-volume) a blank volume (O(volumes[].size) required); V(image) a volume from an image
+            (O(volumes[].image_id) or O(volumes[].image_name) required); V(snapshot) from a snapshot
+            (O(volumes[].snapshot_id) and O(volumes[].size) required); V(apptemplate) from an application template
+            (O(volumes[].apptemplate_id) required); V(existing-volume) an existing volume (O(volumes[].volume_id)
+            required).
+        type: str
+        required: true
+        choices: [new-volume, image, snapshot, apptemplate, existing-volume]
+      size:
+        description:
+          - Size in GiB, at least V(1). Not for V(existing-volume).
+        type: int
+      name:
+        description:
+          - Name of the new volume (the NAME rule of O(name)). Not for V(existing-volume).
+        type: str
+      type_name:
+        description:
+          - Volume type. The service uses V(standard) when not set (for V(snapshot): the snapshot's type, and only
+            V(standard) or V(ssd_hiiops)). Not for V(existing-volume).
+        type: str
+        choices: [standard, ssd_hiiops, ssd_lowlatency, ssd_local, cold, ultra]
+      image_id:
+        description:
+          - UUID of the image. Only for V(image); exclusive with O(volumes[].image_name).
+        type: str
+      image_name:
+        description:
+          - Exact name of the image, resolved with C(GET /cloud/v1/images/{project_id}/{region_id}) before any change
+            to the image with that name and status C(active). No such image, or several, fails the task listing
+            their ids. Only for V(image); exclusive with O(volumes[].image_id).
+        type: str
+      snapshot_id:
+        description:
+          - UUID of the snapshot. Only for V(snapshot), where it is required.
+        type: str
+      apptemplate_id:
+        description:
+          - ID of the application template. Only for V(apptemplate), where it is required.
+        type: str
+      volume_id:
+        description:
+          - UUID of the existing volume. Only for V(existing-volume), where it is required.
+        type: str
+      boot_index:
+        description:
+          - V(0) is the boot volume; a positive number a secondary bootable one; a negative number not bootable.
+            Not for V(new-volume).
+        type: int
+      attachment_tag:
+        description:
+          - A tag of the attachment, 1 to 60 characters without C(,) and C(/).
+        type: str
+      delete_on_termination:
+        description:
+          - Delete the volume when the instance is deleted. The service uses V(false) when not set.
+        type: bool
+      tags:
+        description:
+          - Tags of the new volume, as O(tags).
+        type: dict
+  interfaces:
+    description:
+      - Network interfaces of the instance, in order; required to create an instance (at least one); used at create only.
+      - Each item is one of four variants chosen by O(interfaces[].type), documented in the suboptions. A field
+        given for a type that has no such field, or missing where the type requires it, fails validation before any
+        request. Only the fields given are sent.
+      - O(interfaces[].floating_ip) gives the interface a floating IP at create (V(new), or V(existing) with its id).
+    type: list
+    elements: dict
+  security_groups:
+    description:
+      - Names of the security groups of the instance (applied to every interface).
+      - At create they are resolved to their ids (each name must match exactly one group of the project and region)
+        and sent in the create request. On an existing instance they are a set, compared with the names the instance
+        shows: the missing ones are added, then the others are removed, one request each. RV(changes) says which.
+      - Not set: not managed. An empty list removes every group.
+    type: list
+    elements: str
+  ssh_key_name:
+    description:
+      - Name of an SSH key of the project (see M(gcore.platform.ssh_key)) to install at create.
+      - Set at create; compared with the instance's C(ssh_key_name): a difference fails the task.
+    type: str
+  user_data:
+    description:
+      - Plain-text cloud-init (or cloudbase-init) user data; the module sends it base64-encoded. Used at create
+        only, not compared. The service ignores it on Linux when O(password) is given.
+    type: str
+  password:
+    description:
+      - Password of the default user (Linux; with O(username) a new user's) or of the Windows Admin user. Used at
+        create only, never returned or logged.
+    type: str
+  username:
+    description:
+      - Name of a user to create with O(password) (Linux only). Used at create only.
+    type: str
+  servergroup_id:
+    description:
+      - UUID of a server group (placement policy) to put the instance in. Used at create only.
+    type: str
+  tags:
+    description:
+      - User tags of the instance. With O(purge_tags=true) the instance's user tags become exactly these; read-only
+        tags are never touched.
+      - Keys are 1 to 255 characters without whitespace or C(=); values 1 to 255 characters without tabs or line
+        breaks and no space at either end.
+      - Not set: not managed.
+    type: dict
+  purge_tags:
+    description:
+      - Remove user tags not in O(tags). With V(false), O(tags) are added or updated and the others kept.
+    type: bool
+    default: true
+  delete_floating_ips:
+    description:
+      - With O(state=absent), delete the floating IPs assigned to the instance with it.
+    type: bool
+    default: false
+  delete_volumes:
+    description:
+      - With O(state=absent), delete every volume of the instance with it (volumes created with
+        O(volumes[].delete_on_termination=true) are deleted anyway).
+    type: bool
+    default: false
+  wait_timeout:
+    description:
+      - How many seconds to wait for the tasks and for the instance to be ready when O(wait=true), at least V(1).
+      - An instance still building after this time fails the task naming its id and status; a later run finds it
+        by its name instead of creating another.
+    type: int
+    default: 1200
+notes:
+  - With O(wait=false) the module returns once the service accepted each request, with their task ids in
+    RV(tasks); RV(instance) is then V(null) after a create. Stopping a new instance needs O(wait=true).
+  - The inventory plugin M(gcore.platform.cloud) lists the instances this module creates.
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.gcore.WAIT
+  - gcore.platform.interfaces
+  - gcore.platform.attributes
+"""
+
+EXAMPLES = r"""
+- name: A web server booting from Ubuntu, with an extra volume, a floating IP and two security groups
+  gcore.platform.instance:
+    name: web-1
+    flavor: g1-standard-2-4
+    volumes:
+      - source: image
+        image_name: ubuntu-22.04
+        size: 10
+        boot_index: 0
+      - source: new-volume
+        size: 20
+        type_name: ssd_hiiops
+    interfaces:
+      - type: subnet
+        network_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
+        subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+        floating_ip:
+          source: new
+    security_groups: [legacy-sg]
+    ssh_key_name: deploy
+    user_data: |
+      #cloud-config
+      packages: [nginx]
+    tags:
+      env: prod
+  register: web
+
+- name: Connect to it
+  ansible.builtin.debug:
+    msg: "ssh ubuntu@{{ web.addresses.floating_ipv4 | first }}"
+
+- name: Stop it
+  gcore.platform.instance:
+    name: web-1
+    state: stopped
+
+- name: Resize it (it restarts) and start it again
+  gcore.platform.instance:
+    name: web-1
+    flavor: g1-standard-4-8
+    allow_resize: true
+    state: started
+
+- name: Delete it with its floating IPs and volumes
+  gcore.platform.instance:
+    name: web-1
+    state: absent
+    delete_floating_ips: true
+    delete_volumes: true
+"""
+
+RETURN = r"""
+instance:
+  description:
+    - The instance as read last (C(GET /cloud/v1/instances/{project_id}/{region_id}/{id})).
+    - V(null) after a delete, when a check-mode run would create it, and after a create with O(wait=false).
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: UUID of the instance.
+      type: str
+      sample: 49539562-bb3f-4839-98c6-26cb52aea07f
+    name:
+      description: Name of the instance.
+      type: str
+      sample: web-1
+    status:
+      description: Status, such as C(ACTIVE), C(SHUTOFF), C(BUILD) or C(ERROR).
+      type: str
+      sample: ACTIVE
+    vm_state:
+      description: The hypervisor's state, such as C(active) or C(stopped).
+      type: str
+      sample: active
+    flavor:
+      description: The flavor (C(flavor_id), C(flavor_name), C(vcpus), C(ram) in MiB, ...).
+      type: dict
+      sample: {flavor_id: g1-standard-2-4, flavor_name: g1-standard-2-4, vcpus: 2, ram: 4096}
+    addresses:
+      description: The addresses by network name, each C({addr, type}) with C(type) C(fixed) or C(floating).
+      type: dict
+      sample: {external: [{addr: 198.51.100.12, type: fixed}]}
+    volumes:
+      description: The volumes, each C({id, delete_on_termination}).
+      type: list
+      elements: dict
+      sample: [{id: 9a44bfd6-1045-4f64-a611-89f9370d03d0, delete_on_termination: false}]
+    security_groups:
+      description: The security groups, each C({name}).
+      type: list
+      elements: dict
+      sample: [{name: legacy-sg}]
+    ssh_key_name:
+      description: The SSH key installed at create.
+      type: str
+      sample: deploy
+    tags:
+      description: Tags as C([{key, value, read_only}]).
+      type: list
+      elements: dict
+      sample: [{key: env, value: prod, read_only: false}]
+    task_id:
+      description: The task that locks the instance; V(null) when none does.
+      type: str
+      sample: null
+  sample:
+    id: 49539562-bb3f-4839-98c6-26cb52aea07f
+    name: web-1
+    status: ACTIVE
+addresses:
+  description:
+    - The instance's addresses in four lists, classified as the inventory plugin M(gcore.platform.cloud) does:
+      C(floating_ipv4) holds the floating IPv4 addresses; C(private_ipv4) those in 10.0.0.0/8, 172.16.0.0/12,
+      192.168.0.0/16 and 100.64.0.0/10; C(public_ipv4) the others (floating ones included); C(public_ipv6) the
+      IPv6 addresses outside fc00::/7. Each in the record's order; empty lists when there is no instance.
+  returned: always
+  type: dict
+  sample:
+    public_ipv4: [203.0.113.102]
+    private_ipv4: [192.168.10.111]
+    floating_ipv4: [203.0.113.102]
+    public_ipv6: []
+changes:
+  description:
+    - With O(security_groups), the groups added and removed on an existing instance (in check mode, those that
+      would be).
+  returned: when O(security_groups) is given
+  type: dict
+  sample:
+    security_groups:
+      added: [legacy-sg]
+      removed: [default]
+tasks:
+  description: The IDs of the tasks the changes started, in order.
+  returned: always
+  type: list
+  elements: str
+  sample: [0b86c0ae-5c1a-4b59-8c81-fb9340d9801a]
+diff:
+  description:
+    - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
+      C(status) for the power states, C(security_groups) as C({name}) items), with C(state). Never a password or
+      user data.
+  returned: always
+  type: dict
+  sample:
+    before: {state: present, name: web-1, status: ACTIVE}
+    after: {state: present, name: web-1, status: SHUTOFF}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._instance import (
+    BASE,
+    FLAVOR,
+    POWER,
+    POWER_STATE,
+    SECURITY_GROUPS,
+    VOLUME_SPEC,
+    WAITING,
+    canonical_uuid,
+    check_volumes,
+    create_only,
+    delete_query,
+    group_changes,
+    user_data_body,
+    volumes_body,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+
+IMAGES = "/cloud/v1/images/{project_id}/{region_id}"
+GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
+INTERNAL = ("_flavor", "_power", "_delete_query")  # parameters the declaration fills in validate
+GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.12)
+
+
+class Instance(GcoreResourceModule):
+    argument_spec = dict(
+        state=dict(type="str", choices=["present", "started", "stopped", "restarted", "absent"], default="present"),
+        instance_id=dict(type="str"),
+        name=dict(type="str"),
+        flavor=dict(type="str"),
+        allow_resize=dict(type="bool", default=False),
+        volumes=dict(type="list", elements="dict", options=VOLUME_SPEC),
+        interfaces=interfaces_option(),
+        security_groups=dict(type="list", elements="str"),
+        ssh_key_name=dict(type="str", no_log=False),
+        user_data=dict(type="str"),
+        password=dict(type="str", no_log=True),
+        username=dict(type="str"),
+        servergroup_id=dict(type="str"),
+        delete_floating_ips=dict(type="bool", default=False),
+        delete_volumes=dict(type="bool", default=False),
+        wait_timeout=dict(type="int", default=1200),
+        **TAGS_OPTIONS
+    )
+    cloud = True
+    waits = True
+    module_kwargs = dict(required_one_of=[("instance_id", "name")])
+
+    # ---- the resource (docs/api_reference.md section 15.5) -------------------------------------
+    noun = "instance"
+    result_key = "instance"
+    scope = "project {project_id}, region {region_id}"
+    paths = dict(
+        list=BASE,
+        item=BASE + "/{id}",
+        create="POST /cloud/v2/instances/{project_id}/{region_id}",
+        delete="DELETE " + BASE + "/{id}{_delete_query}",
+    )
+    id_option = "instance_id"
+    page_size = 1000  # the listing's largest page
+    required_to_create = ("name", "flavor", "volumes", "interfaces")
+    asynchronous = True  # create, delete, actions and changeflavor answer {tasks}; the PATCH answers the record
+    created_key = "instances"
+    lock = "task_id"
+    ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
+    attachments = (FLAVOR, SECURITY_GROUPS, POWER_STATE)  # resize first, the power state last
+
+    @property
+    def members(self):
+        return (Member("name"), create_only("ssh_key_name", lambda record: record.get("ssh_key_name")), tags_member(self.params))
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        canonical_uuid(params, "instance_id")
+        canonical_uuid(params, "servergroup_id")
+        check_length("name", params["name"], 3, 63)
+        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
+        check_length("flavor", params["flavor"], 1, 255)
+        check_length("ssh_key_name", params["ssh_key_name"], 1, 255)
+        check_volumes(params["volumes"])
+        if params["interfaces"] is not None:
+            validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
+        check_tags(params["tags"])
+        absent = params["state"] == "absent"
+        # the settings changed by requests of their own (module_utils/_instance.py): what each one wants
+        params["_flavor"] = [{"flavor": params["flavor"]}] if params["flavor"] is not None and not absent else None
+        power = POWER.get(params["state"])
+        params["_power"] = [{"status": "REBOOT" if params["state"] == "restarted" else power}] if power else None
+        params["_delete_query"] = ""
+        self.resolved = {"images": {}, "groups": []}
+
+    # ---- hooks ------------------------------------------------------------------------------
+    def report(self, record):
+        """Before any write: the DELETE query from the record; for a create, the image names and the security group
+        names resolved to ids (reads only; each must match exactly one)."""
+        params = self.params
+        if params["state"] == "absent":
+            params["_delete_query"] = delete_query(params, record)
+            return
+        if record is not None or params["instance_id"] is not None:
+            return
+        if params["state"] == "stopped" and not params["wait"]:
+            raise ValidationError("state: stopped creates the instance and then stops it once it is ACTIVE, which needs "
+                                  "wait=true (nothing was sent)")
+        names = [item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None]
+        if names:
+            images = self.client.get(IMAGES.format(**params)).get("results") or []
+            for name in dict.fromkeys(names):
+                found = [image for image in images if image.get("name") == name and image.get("status") == "active"]
+                if len(found) != 1:
+                    raise Refused("volumes: %s active images%s are named %r%s; give image_id instead" % (
+                        len(found), self.of_scope(), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
+                self.resolved["images"][name] = found[0]["id"]
+        for item in params["security_groups"] or []:
+            found = [group for group in self.client.paginate(GROUPS.format(**params), {"name": item["name"]}, page_size=GROUP_PAGE)
+                     if group.get("name") == item["name"]]
+            if len(found) != 1:
+                raise Refused("security_groups: %s security groups%s are named %r%s; each name must match exactly one" % (
+                    len(found), self.of_scope(), item["name"], " (ids %s)" % ", ".join(group["id"] for group in found) if found else ""))
+            self.resolved["groups"].append({"id": found[0]["id"]})
+
+    def create_body(self):
+        params = self.params
+        body = {"name": params["name"], "flavor": params["flavor"], "interfaces": interfaces_body(params["interfaces"]),
+                "volumes": volumes_body(params["volumes"], self.resolved["images"])}
+        if params["security_groups"]:
+            body["security_groups"] = self.resolved["groups"]
+        for option in ("ssh_key_name", "password", "username", "servergroup_id", "tags"):
+            if params[option] is not None:
+                body[option] = params[option]
+        if params["user_data"] is not None:
+            body["user_data"] = user_data_body(params["user_data"])
+        return body
+
+    def answered(self, write, answer):
+        if write.kind == "create" and self.params["state"] == "restarted":
+            self.params["_power"] = None  # a new instance has just booted: no restart
+
+    def returned(self, record):
+        for internal in INTERNAL:  # the run is over: keep the parameters as the task gave them
+            self.params.pop(internal, None)
+        found = super().returned(record)
+        self.result["addresses"] = address_lists((found or {}).get("addresses"))
+        if self.params["security_groups"] is not None:
+            if self.check_mode:
+                planned = [write for write in (SECURITY_GROUPS.plan(record, self.params["security_groups"], self.params)
+                                               if record is not None else [])]
+                self.result["changes"] = {"security_groups": group_changes(planned)}
+            else:
+                self.result["changes"] = {"security_groups": group_changes(self.ledger.writes() if self.ledger else [])}
+        return found
+
+
+def main():
+    Instance.main()
+
+
+if __name__ == "__main__":
+    main()
