@@ -701,9 +701,10 @@ class Instances(Resource):
             invalid("name", "field required (the simulator serves the one-name form)")
         check_name("name", body["name"])
         known = set(name for _ident, name in self.group_names(record["project_id"], record["region_id"])) | {"default"}
-        if body["name"] not in known:
+        held = [group["name"] for group in record["security_groups"]]
+        if body["name"] not in known | set(held):
             raise ApiFailure(404, "Security group %s not found" % body["name"])
-        return record, body["name"], [group["name"] for group in record["security_groups"]]
+        return record, body["name"], held
 
     def add_group(self, request):
         record, name, held = self.group_change(request)
