@@ -7,17 +7,19 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: quota_check
-short_description: Check whether new bare metal servers or a load balancer fit the region's quotas
+short_description: Check whether new bare metal servers, virtual machine instances or a load balancer fit the region's quotas
 version_added: 0.1.0
 description:
-  - Asks Gcore Cloud how much quota a planned bare metal server group or load balancer would use, next to the
-    region's limits and current usage, and tells which quotas it would exceed.
+  - Asks Gcore Cloud how much quota a planned bare metal server group, virtual machine instance group or load balancer
+    would use, next to the region's limits and current usage, and tells which quotas it would exceed.
   - For O(resource=baremetal) calls C(POST /cloud/v1/bminstances/{project_id}/{region_id}/check_limits); for
+    O(resource=instance) calls C(POST /cloud/v2/instances/{project_id}/{region_id}/check_limits); for
     O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits).
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
   - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
 seealso:
   - module: gcore.platform.price_preview
+  - module: gcore.platform.instance
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -25,33 +27,68 @@ options:
     description:
       - What to check. Options of the other resource are refused.
       - V(baremetal) takes O(flavor), O(interfaces) and at least one of O(names) and O(name_templates).
+      - V(instance) takes O(flavor), O(interfaces) (without O(interfaces[].security_groups): the instance check does not
+        have them), O(volumes) and at least one of O(names) and O(name_templates); its answer has only the quotas the
+        request concerns (C(vm_count), C(cpu_count), C(ram), C(volume_count), ...).
       - V(loadbalancer) takes O(floating_ip), O(logging), O(vip_network_id) or O(vip_port_id), and O(vip_ip_family).
     type: str
     required: true
-    choices: [baremetal, loadbalancer]
+    choices: [baremetal, instance, loadbalancer]
   flavor:
     description:
-      - Bare metal flavor name, for example V(bm1-basic-medium). Only for O(resource=baremetal).
+      - Flavor name, for example V(bm1-basic-medium) (bare metal) or V(g1-standard-2-4) (instance). Only for
+        O(resource=baremetal) and O(resource=instance).
     type: str
   names:
     description:
-      - Names of the servers to create; one server per name. Only for O(resource=baremetal).
-      - At least one of O(names) and O(name_templates) is required for O(resource=baremetal); both may be given.
+      - Names of the servers to create; one server per name. Only for O(resource=baremetal) and O(resource=instance).
+      - At least one of O(names) and O(name_templates) is required for these resources; both may be given.
     type: list
     elements: str
   name_templates:
     description:
       - Name templates of the servers to create, for example V(my-server-{ip_octets}); one server per template.
-        Only for O(resource=baremetal).
-      - At least one of O(names) and O(name_templates) is required for O(resource=baremetal); both may be given.
+        Only for O(resource=baremetal) and O(resource=instance).
+      - At least one of O(names) and O(name_templates) is required for these resources; both may be given.
     type: list
     elements: str
   interfaces:
     description:
-      - Network interfaces of each server, in order. Only for O(resource=baremetal).
+      - Network interfaces of each server, in order. Only for O(resource=baremetal) and O(resource=instance)
+        (O(interfaces[].security_groups) only for O(resource=baremetal)).
       - Each item is one of four variants chosen by O(interfaces[].type), documented in the suboptions;
         a field given for a type that has no such field, or missing where the type requires it, fails validation
         before any request is sent. Only the fields given are sent.
+  volumes:
+    description:
+      - Volumes of each instance, as M(gcore.platform.price_preview) takes them. Only for O(resource=instance).
+      - Only the fields given are sent.
+    type: list
+    elements: dict
+    suboptions:
+      source:
+        description:
+          - Where the volume comes from.
+        type: str
+        required: true
+        choices: [new-volume, image, snapshot, apptemplate, existing-volume]
+      size:
+        description:
+          - Size in GiB, at least 1.
+        type: int
+      type_name:
+        description:
+          - Volume type.
+        type: str
+        choices: [standard, ssd_hiiops, ssd_lowlatency, ssd_local, cold, ultra]
+      snapshot_id:
+        description:
+          - UUID of the snapshot. Required when O(volumes[].source=snapshot).
+        type: str
+      image_id:
+        description:
+          - UUID of the image (for O(volumes[].source=image)).
+        type: str
   floating_ip:
     description:
       - A floating IP for the load balancer. Only for O(resource=loadbalancer).
@@ -148,6 +185,21 @@ EXAMPLES = r"""
     msg: "{{ item.name }}: {{ item.usage }} used + {{ item.requested }} requested > {{ item.limit }}"
   loop: "{{ bm_quota.exceeded }}"
 
+- name: Would a virtual machine with a boot volume and an extra volume fit?
+  gcore.platform.quota_check:
+    resource: instance
+    flavor: g1-standard-2-4
+    names: [web-1]
+    interfaces:
+      - type: external
+    volumes:
+      - source: image
+        size: 10
+      - source: new-volume
+        size: 20
+        type_name: ssd_hiiops
+    fail_on_exceed: true
+
 - name: Stop before creating a load balancer that would not fit
   gcore.platform.quota_check:
     resource: loadbalancer
@@ -169,7 +221,8 @@ quota:
     - The service's answer exactly as it was sent. For each quota C(<base>) it may hold C(<base>_limit),
       C(<base>_usage) and C(<base>_requested) (what the checked request would use), all integers.
     - Bare metal answers cover 50 bases (C(baremetal_basic_count), C(cpu_count), C(ram) in MiB, C(external_ip_count),
-      C(floating_count), and so on); load balancer answers cover C(external_ip_count), C(floating_count),
+      C(floating_count), and so on); instance answers only the bases the request concerns (C(vm_count), C(cpu_count),
+      C(ram), C(external_ip_count), C(floating_count), C(volume_count), C(volume_size), ...); load balancer answers cover C(external_ip_count), C(floating_count),
       C(laas_topic_count) and C(loadbalancer_count). Any of them may be missing.
   returned: success or when O(fail_on_exceed) fails the task
   type: dict
@@ -238,12 +291,16 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     validate_interfaces,
 )
 
+VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
+VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
 PATHS = {
     "baremetal": "/cloud/v1/bminstances/%s/%s/check_limits",
+    "instance": "/cloud/v2/instances/%s/%s/check_limits",
     "loadbalancer": "/cloud/v1/loadbalancers/%s/%s/check_limits",
 }
 OPTIONS = {
     "baremetal": ("flavor", "interfaces", "names", "name_templates"),
+    "instance": ("flavor", "interfaces", "names", "name_templates", "volumes"),
     "loadbalancer": ("floating_ip", "logging", "vip_network_id", "vip_port_id", "vip_ip_family"),
 }
 TOPIC_PATTERN = r"^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$"
@@ -291,11 +348,18 @@ def exceeded_message(resource, exceeded):
 class QuotaCheck(GcoreModule):
     cloud = True
     argument_spec = dict(
-        resource=dict(type="str", required=True, choices=["baremetal", "loadbalancer"]),
+        resource=dict(type="str", required=True, choices=["baremetal", "instance", "loadbalancer"]),
         flavor=dict(type="str"),
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
         interfaces=interfaces_option(),
+        volumes=dict(type="list", elements="dict", options=dict(
+            source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
+            size=dict(type="int"),
+            type_name=dict(type="str", choices=list(VOLUME_TYPES)),
+            snapshot_id=dict(type="str"),
+            image_id=dict(type="str"),
+        )),
         floating_ip=floating_ip_option(),
         logging=dict(type="dict", options=dict(
             enabled=dict(type="bool"),
@@ -313,22 +377,36 @@ class QuotaCheck(GcoreModule):
     def validate(self):
         super().validate()
         resource = self.params["resource"]
-        for other, options in OPTIONS.items():
-            if other == resource:
-                continue
-            for option in options:
-                if self.params[option] is not None:
-                    raise ValidationError("%s: only for resource %s, not for resource %s" % (option, other, resource))
-        if resource == "baremetal":
-            self._validate_baremetal()
-        else:
+        for option in dict.fromkeys(option for options in OPTIONS.values() for option in options):
+            if option not in OPTIONS[resource] and self.params[option] is not None:
+                having = " or ".join(other for other, options in OPTIONS.items() if option in options)
+                raise ValidationError("%s: only for resource %s, not for resource %s" % (option, having, resource))
+        if resource == "loadbalancer":
             self._validate_loadbalancer()
+        else:
+            self._validate_baremetal()
+        if resource == "instance":
+            self._validate_instance()
 
     def _validate_baremetal(self):
         names, templates = self.params["names"], self.params["name_templates"]
         if not names and not templates:
-            raise ValidationError("names or name_templates: one of them is required for resource baremetal, with at least one item")
+            raise ValidationError("names or name_templates: one of them is required for resource %s, with at least one item"
+                                  % self.params["resource"])
         validate_interfaces("interfaces", self.params["interfaces"])
+
+    def _validate_instance(self):
+        for index, item in enumerate(self.params["interfaces"] or []):
+            if item.get("security_groups") is not None:
+                raise ValidationError("interfaces[%d].security_groups: not allowed for resource instance (its quota check "
+                                      "takes the older interface variants, without security groups)" % index)
+        for index, volume in enumerate(self.params["volumes"] or []):
+            name = "volumes[%d]" % index
+            check_range("%s.size" % name, volume["size"], low=1)
+            if volume["source"] == "snapshot" and not volume["snapshot_id"]:
+                raise ValidationError("%s.snapshot_id: required when source is snapshot" % name)
+            check_uuid("%s.snapshot_id" % name, volume["snapshot_id"])
+            check_uuid("%s.image_id" % name, volume["image_id"])
 
     def _validate_loadbalancer(self):
         validate_floating_ip("floating_ip", self.params["floating_ip"])
@@ -343,9 +421,9 @@ class QuotaCheck(GcoreModule):
 
     def body(self):
         params = self.params
-        if params["resource"] == "baremetal":
+        if params["resource"] != "loadbalancer":
             body = dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
-                        interfaces=interfaces_body(params["interfaces"]))
+                        interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"])
         else:
             body = dict((option, params[option]) for option in OPTIONS["loadbalancer"])
         return strip_none(body)

@@ -283,7 +283,7 @@ QUOTA_CASES = [
     ("a load balancer option on a bare metal check", {"vip_network_id": NET},
      "vip_network_id: only for resource loadbalancer, not for resource baremetal"),
     ("a bare metal option on a load balancer check", {"resource": "loadbalancer", "flavor": "bm1-basic-medium"},
-     "flavor: only for resource baremetal, not for resource loadbalancer"),
+     "flavor: only for resource baremetal or instance, not for resource loadbalancer"),
     ("interfaces on a load balancer check", {"resource": "loadbalancer", "interfaces": [{"type": "external"}]}, "interfaces: only for resource baremetal"),
     ("vip_network_id with vip_port_id", {"resource": "loadbalancer", "vip_network_id": NET, "vip_port_id": PORT}, "vip_network_id|vip_port_id"),
     ("vip_port_id not a UUID", {"resource": "loadbalancer", "vip_port_id": "port-1"}, "vip_port_id: 'port-1' is not a UUID"),
@@ -390,6 +390,75 @@ CUSTOM_RULE_CASES = [(option, args, option) for option, args in [
 ]]
 
 
+# ---- instance, instance_info and quota_check resource instance (None: the option is left out) ----
+IMAGE = {"source": "image", "image_name": "ubuntu-22.04"}
+INSTANCE_CASES = [
+    ("neither id nor name", {"name": None}, "one of the following is required: instance_id, name"),
+    ("a name of two characters", {"name": "ab"}, "name: length 2 is out of range (must be 3 to 63)"),
+    ("a name against the pattern", {"name": "-web"}, "name: '-web' does not match"),
+    ("a name with a newline", {"name": "web\n1"}, "name: "),
+    ("an id that is not a UUID", {"instance_id": "vm-1"}, "instance_id: 'vm-1' is not a UUID"),
+    ("an unknown state", {"state": "running"}, "state must be one of: present, started, stopped, restarted, absent"),
+    ("an empty flavor", {"flavor": ""}, "flavor: length 0 is out of range"),
+    ("no volumes", {"volumes": []}, "volumes: at least one volume is required"),
+    ("an image volume without image", {"volumes": [{"source": "image"}]}, "volumes[0]: source image needs exactly one of image_id and image_name"),
+    ("an image volume with id and name", {"volumes": [dict(IMAGE, image_id=UUID)]}, "volumes[0]: source image needs exactly one"),
+    ("an image id that is not a UUID", {"volumes": [{"source": "image", "image_id": "ubuntu"}]}, "volumes[0].image_id: 'ubuntu' is not a UUID"),
+    ("a blank volume without size", {"volumes": [IMAGE, {"source": "new-volume"}]}, "volumes[1].size: required for source new-volume"),
+    ("a blank volume with boot_index", {"volumes": [{"source": "new-volume", "size": 1, "boot_index": 0}]},
+     "volumes[0].boot_index: not allowed for source new-volume (only for source image or snapshot or apptemplate or existing-volume)"),
+    ("an existing volume with a size", {"volumes": [{"source": "existing-volume", "volume_id": UUID, "size": 5}]},
+     "volumes[0].size: not allowed for source existing-volume"),
+    ("a snapshot volume without size", {"volumes": [{"source": "snapshot", "snapshot_id": UUID}]}, "volumes[0].size: required for source snapshot"),
+    ("a snapshot volume of type cold", {"volumes": [{"source": "snapshot", "snapshot_id": UUID, "size": 5, "type_name": "cold"}]},
+     "volumes[0].type_name: a snapshot volume is standard or ssd_hiiops"),
+    ("an image_name on a blank volume", {"volumes": [{"source": "new-volume", "size": 1, "image_name": "x"}]},
+     "volumes[0].image_name: not allowed for source new-volume (only for source image)"),
+    ("a size of 0", {"volumes": [dict(IMAGE, size=0)]}, "volumes[0].size: 0 is out of range"),
+    ("a size of nan", {"volumes": [dict(IMAGE, size=float("nan"))]}, "size"),
+    ("an attachment tag with a slash", {"volumes": [dict(IMAGE, attachment_tag="a/b")]}, "volumes[0].attachment_tag"),
+    ("a volume name against the pattern", {"volumes": [dict(IMAGE, name="x")]}, "volumes[0].name: length 1 is out of range"),
+    ("a volume tag key with a space", {"volumes": [dict(IMAGE, tags={"a b": "c"})]}, "volumes[0].tags: key 'a b' breaks the rule"),
+    ("an unknown volume source", {"volumes": [{"source": "disk"}]}, "source must be one of"),
+    ("no interfaces", {"interfaces": []}, "interfaces: at least one interface is required"),
+    ("a subnet interface without subnet_id", {"interfaces": [{"type": "subnet", "network_id": NET}]},
+     "interfaces[0].subnet_id: required for type subnet"),
+    ("a security group name against the pattern", {"security_groups": ["ok-sg", "-bad"]}, "security_groups[1]: '-bad' does not match"),
+    ("a security group twice", {"security_groups": ["ok-sg", "ok-sg"]}, "security_groups[0] and security_groups[1]"),
+    ("a tag key with '='", {"tags": {"a=b": "c"}}, "tags: key 'a=b' breaks the rule"),
+    ("a tag value with a newline", {"tags": {"env": "a\nb"}}, "tags.env"),
+    ("a server group that is not a UUID", {"servergroup_id": "group-1"}, "servergroup_id: 'group-1' is not a UUID"),
+    ("a wait_timeout of 0", {"wait_timeout": 0}, "wait_timeout: 0 is out of range"),
+    ("an empty ssh_key_name", {"ssh_key_name": ""}, "ssh_key_name: length 0 is out of range"),
+]
+
+
+def instance_args(args):
+    """A valid instance to create, with the case's changes (None: the option is left out)."""
+    full = dict({"name": "web-1", "flavor": "g1-standard-2-4", "volumes": [IMAGE], "interfaces": EXTERNAL}, **args)
+    return {key: value for key, value in full.items() if value is not None}
+
+
+INSTANCE_MORE = [
+    ("instance_info: id and name", "instance_info", {"instance_id": UUID, "name": "web-1"}, "mutually exclusive: instance_id|name"),
+    ("instance_info: an id that is not a UUID", "instance_info", {"instance_id": "vm"}, "instance_id: 'vm' is not a UUID"),
+    ("instance_info: an unknown status", "instance_info", {"status": "RUNNING"}, "status must be one of"),
+    ("instance_info: a tag key with a space", "instance_info", {"tags": {"a b": "c"}}, "tags: key 'a b' breaks the rule"),
+    ("instance_info: a name of two characters", "instance_info", {"name": "ab"}, "name: length 2"),
+    ("quota_check: volumes on a bare metal check", "quota_check", dict(BM, volumes=[{"source": "image", "size": 5}]),
+     "volumes: only for resource instance, not for resource baremetal"),
+    ("quota_check: an instance check without names", "quota_check", dict(PRICE, resource="instance", names=[]),
+     "names or name_templates: one of them is required for resource instance"),
+    ("quota_check: security groups on an instance check", "quota_check",
+     dict(PRICE, resource="instance", interfaces=[{"type": "external", "security_groups": [{"id": UUID}]}]),
+     "interfaces[0].security_groups: not allowed for resource instance"),
+    ("quota_check: a snapshot volume without its id", "quota_check", dict(PRICE, resource="instance", volumes=[{"source": "snapshot"}]),
+     "volumes[0].snapshot_id: required when source is snapshot"),
+    ("quota_check: an instance volume of size 0", "quota_check", dict(PRICE, resource="instance", volumes=[{"source": "image", "size": 0}]),
+     "volumes[0].size: 0 is out of range"),
+]
+
+
 def custom_rule_args(args):
     return dict({"domain_id": 1001, "name": "Valid rule", "action": VALID_ACTION, "conditions": VALID_CONDITIONS}, **args)
 
@@ -408,6 +477,8 @@ ALL_CASES = (
     + [("waap_custom_rule: %s %s" % (number, what), "waap_custom_rule", custom_rule_args(args), text)
        for number, (what, args, text) in enumerate(CUSTOM_RULE_CASES)]
     + [("waap_custom_rule: " + what, module, args, text) for what, module, args, text in CUSTOM_RULE_MORE]
+    + [("instance: " + what, "instance", instance_args(args), text) for what, args, text in INSTANCE_CASES]
+    + [(what, module, args, text) for what, module, args, text in INSTANCE_MORE]
 )
 
 
@@ -445,7 +516,8 @@ def test_the_tables_are_large_and_cover_every_module():
                        "price_preview", "notification_threshold", "notification_threshold_info", "storage",
                        "waap_custom_rules", "waap_firewall_rules"}
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
-    assert len(ALL_CASES) == len(CASES) + 119
+    assert len(ALL_CASES) == len(CASES) + 119 + len(INSTANCE_CASES) + len(INSTANCE_MORE)
+    assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (32, 10)
 
 
 @pytest.mark.smoke

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules.quota_check import exceeded_bases, exceeded_message
@@ -69,3 +71,28 @@ def test_message_names_each_base_with_its_figures():
                                              {"name": "cpu_count", "limit": 10, "requested": 11, "usage": None}])
     assert message == ("Quota check for baremetal: 2 quota(s) would be exceeded: baremetal_basic_count (limit 2, usage 1, "
                        "requested 2); cpu_count (limit 10, usage unknown, requested 11)")
+
+
+# ---- resource instance, in process against the simulator ----------------------------------------------------------
+
+INSTANCE = dict(project_id=1, region_id=76, resource="instance", flavor="g1-standard-4-8", names=["web-1", "web-2"],
+                interfaces=[{"type": "external"}, {"type": "any_subnet", "network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01",
+                                                   "floating_ip": {"source": "new"}}],
+                volumes=[{"source": "image", "size": 10}, {"source": "new-volume", "size": 20, "type_name": "ssd_hiiops"}])
+
+
+def test_an_instance_check_sends_the_v2_body_and_judges_the_answer(server):
+    import harness  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import quota_check  # pylint: disable=import-outside-toplevel
+
+    server.reset()
+    server.configure(quota_usage={"vm_count": 9})
+    result = harness.run(server, quota_check, INSTANCE)
+    (entry,) = server.requests(method="POST")
+    assert entry["path"] == "/cloud/v2/instances/1/76/check_limits" and not entry["write"]
+    assert json.loads(entry["body"]) == {key: INSTANCE[key] for key in ("flavor", "names", "interfaces", "volumes")}
+    assert result["changed"] is False and result["within_limits"] is False
+    assert result["exceeded"] == [{"name": "vm_count", "limit": 10, "requested": 2, "usage": 9}]
+    assert (result["quota"]["cpu_count_requested"], result["quota"]["volume_size_requested"]) == (8, 60)
+    failed = harness.run(server, quota_check, dict(INSTANCE, fail_on_exceed=True))
+    assert failed["failed"] is True and "vm_count (limit 10, usage 9, requested 2)" in failed["msg"]
