@@ -1,0 +1,122 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fault matrix of the instance module's writes: for each write of a plan (create, create then stop, the PATCH of
+a rename and tags, a security group added and one removed, stop, start, changeflavor, delete) and each fault kind (a
+500 after the service applied the write, a connection dropped after it applied it, a clear 400 or 403 rejection that
+applied nothing), the run reports the truth (``changed``), never sends a write twice, never makes a second instance,
+and a re-run converges with no write left. The cases are generated from the plans below, not written by hand.
+
+The module runs in-process (its ``main``) against the real simulator over HTTP (the ``server`` fixture)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from ansible.module_utils.common import warnings
+
+from ansible_collections.gcore.platform.plugins.modules import instance
+
+import harness
+
+CREATE = "/cloud/v2/instances/1/76"
+ONE = r"^/cloud/v1/instances/1/76/[^/]+"
+ACTION = r"^/cloud/v2/instances/1/76/[^/]+/action$"
+NAME = "srv-faults"
+BASE_ARGS = dict(project_id=1, region_id=76, name=NAME, flavor="g1-standard-2-4",
+                 volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10}], interfaces=[{"type": "external"}])
+
+# A fault kind: the fault added for the write, and whether the service applies the write.
+FAULTS = {
+    "500 after applying": (dict(status=500, applied=True), True),
+    "dropped after applying": (dict(drop=True, applied=True), True),
+    "400 rejected": (dict(status=400, body="injected rejection"), False),
+    "403 rejected": (dict(status=403, body="injected rejection"), False),
+}
+
+
+def seed(status="ACTIVE"):
+    """An instance named NAME made through the API (its tasks end at once); stopped when ``status`` is SHUTOFF."""
+    def make(sim):
+        answer = sim.call("POST", CREATE, {"name": NAME, "flavor": "g1-standard-2-4", "interfaces": [{"type": "external"}],
+                                           "volumes": [{"source": "new-volume", "size": 1}], "tags": {"env": "prod"}})[1]
+        ident = sim.call("GET", "/cloud/v1/tasks/" + answer["tasks"][0])[1]["created_resources"]["instances"][0]
+        sim.call("GET", "/cloud/v1/instances/1/76/" + ident)  # booted
+        if status == "SHUTOFF":
+            sim.call("POST", "/cloud/v2/instances/1/76/%s/action" % ident, {"action": "stop"})
+        return ident
+    return make
+
+
+# A plan: the arguments (``{id}``: the seeded instance's id), how to seed, and the writes in order (method, path regex).
+PLANS = {
+    "create": dict(seed=None, args={}, writes=[("POST", "^%s$" % CREATE)]),
+    "create stopped": dict(seed=None, args={"state": "stopped"}, writes=[("POST", "^%s$" % CREATE), ("POST", ACTION)]),
+    "rename and tags": dict(seed=seed(), args={"instance_id": "{id}", "name": "srv-renamed", "tags": {"env": "dev"}},
+                            writes=[("PATCH", ONE + "$")]),
+    "security groups": dict(seed=seed(), args={"security_groups": ["legacy-sg"]},
+                            writes=[("POST", ONE + "/addsecuritygroup$"), ("POST", ONE + "/delsecuritygroup$")]),
+    "stop": dict(seed=seed(), args={"state": "stopped"}, writes=[("POST", ACTION)]),
+    "start": dict(seed=seed("SHUTOFF"), args={"state": "started"}, writes=[("POST", ACTION)]),
+    "resize": dict(seed=seed(), args={"flavor": "g1-standard-4-8", "allow_resize": True},
+                   writes=[("POST", ONE + "/changeflavor$")]),
+    "delete": dict(seed=seed(), args={"state": "absent", "delete_floating_ips": True}, writes=[("DELETE", ONE + r"$")]),
+}
+
+
+def run(server, args):
+    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
+    return harness.run(server, instance, dict(BASE_ARGS, **args), api_retries=1, _ansible_diff=True)
+
+
+def sent(server):
+    return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
+
+
+def instances_named(server, *names):
+    return [record for record in server.instances if record["project_id"] == 1 and record["region_id"] == 76
+            and record["name"] in names]
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+    spec = PLANS[plan]
+    server.reset()
+    server.configure(task_delay=0)
+    ident = spec["seed"](server) if spec["seed"] else None
+    args = dict((key, value.format(id=ident) if isinstance(value, str) else value) for key, value in spec["args"].items())
+    server.log = []
+    method, path = spec["writes"][position]
+    extra, applied = FAULTS[fault]
+    server.add_fault(method=method, path=path, **extra)
+    result = run(server, args)
+    writes = sent(server)
+    assert [count for count in Counter(writes).values() if count > 1] == [], "a write was sent twice: %s" % writes
+    assert len(writes) == (len(spec["writes"]) if applied else position + 1), writes
+    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], writes):
+        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % writes
+    assert len(instances_named(server, NAME, "srv-renamed")) <= 1, "a second instance was made"
+    if applied:
+        assert not result.get("failed"), result["msg"]
+        assert result["changed"] is True
+        texts = harness.warning_texts(result)
+        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
+    else:
+        assert result["failed"] is True and "injected rejection" in result["msg"], result
+        assert result["changed"] is (position > 0), "changed means applied"
+        assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
+        assert not result.get("warnings"), result["warnings"]
+    # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
+    server.log = []
+    again = run(server, args)
+    assert not again.get("failed"), again.get("msg")
+    assert not again.get("warnings"), again["warnings"]
+    assert again["changed"] is (not applied)
+    assert len(sent(server)) == (0 if applied else len(spec["writes"]) - position)
+    server.log = []
+    third = run(server, args)
+    assert third["changed"] is False and sent(server) == []
+    expected = 0 if args.get("state") == "absent" else 1
+    assert len(instances_named(server, NAME, "srv-renamed")) == expected
