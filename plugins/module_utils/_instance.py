@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The parts of the ``instance`` module's declaration that are about instances (docs/api_reference.md section 15.5).
+"""The parts of the ``instance`` module's declaration that are about instances (docs/api_reference.md section 15.7).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -208,7 +208,7 @@ def check_group(where, item):
     return {"name": item}
 
 
-# The instance's security groups, by name (the record shows names only; docs/api_reference.md section 15.5.6).
+# The instance's security groups, by name (the record shows names only; docs/api_reference.md section 15.7).
 SECURITY_GROUPS = Attachments(
     "security_groups", key="name", check=check_group, in_create_body=lambda item: True,
     items=lambda record: [{"name": group.get("name")} for group in record.get("security_groups") or []],

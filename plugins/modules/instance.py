@@ -402,7 +402,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_O
 IMAGES = "/cloud/v1/images/{project_id}/{region_id}"
 GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
 INTERNAL = ("_flavor", "_power", "_delete_query")  # parameters the declaration fills in validate
-GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.12)
+GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
 
 
 class Instance(GcoreResourceModule):
@@ -429,7 +429,7 @@ class Instance(GcoreResourceModule):
     waits = True
     module_kwargs = dict(required_one_of=[("instance_id", "name")])
 
-    # ---- the resource (docs/api_reference.md section 15.5) -------------------------------------
+    # ---- the resource (docs/api_reference.md section 15.7) -------------------------------------
     noun = "instance"
     result_key = "instance"
     scope = "project {project_id}, region {region_id}"

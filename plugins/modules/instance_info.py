@@ -97,7 +97,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._tags import check_
 
 LIST = "/cloud/v1/instances/%s/%s"
 ONE = LIST + "/%s"
-PAGE_SIZE = 1000  # the listing's largest page (docs/api_reference.md section 15.5.8)
+PAGE_SIZE = 1000  # the listing's largest page (docs/api_reference.md section 14.4)
 STATUSES = ["ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE"]
 

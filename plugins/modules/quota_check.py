@@ -27,9 +27,9 @@ options:
     description:
       - What to check. Options of the other resource are refused.
       - V(baremetal) takes O(flavor), O(interfaces) and at least one of O(names) and O(name_templates).
-      - V(instance) takes O(flavor), O(interfaces) (without O(interfaces[].security_groups): the instance check does not
-        have them), O(volumes) and at least one of O(names) and O(name_templates); its answer has only the quotas the
-        request concerns (C(vm_count), C(cpu_count), C(ram), C(volume_count), ...).
+      - V(instance) takes O(flavor), O(interfaces) (without O(interfaces[].security_groups), which the instance check
+        does not have), O(volumes) and at least one of O(names) and O(name_templates). Its answer has only the quotas
+        the request concerns (C(vm_count), C(cpu_count), C(ram), C(volume_count), ...).
       - V(loadbalancer) takes O(floating_ip), O(logging), O(vip_network_id) or O(vip_port_id), and O(vip_ip_family).
     type: str
     required: true

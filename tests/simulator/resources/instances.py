@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Cloud instances (docs/api_reference.md sections 14.4 and 15.5), with the images and flavors their create names
+"""Cloud instances (docs/api_reference.md sections 14.4 and 15.7), with the images and flavors their create names
 (section 15.10): one store of instances, so that what the ``instance`` module creates is what the
 ``gcore.platform.cloud`` inventory lists.
 
