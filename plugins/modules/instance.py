@@ -48,7 +48,7 @@ options:
     description:
       - UUID of the instance (any case; sent lower-case). When given it identifies the instance, and O(name)
         renames it.
-      - Not found: the task fails, except with O(state=absent) (nothing to do).
+      - An id that is not found fails the task, except with O(state=absent) (nothing to do).
     type: str
   name:
     description:
@@ -96,8 +96,8 @@ options:
         type: str
       type_name:
         description:
-          - Volume type. The service uses V(standard) when not set (for V(snapshot): the snapshot's type, and only
-            V(standard) or V(ssd_hiiops)). Not for V(existing-volume).
+          - Volume type. When not set the service uses V(standard), or for V(snapshot) the snapshot's type.
+          - A V(snapshot) volume takes only V(standard) or V(ssd_hiiops). Not for V(existing-volume).
         type: str
         choices: [standard, ssd_hiiops, ssd_lowlatency, ssd_local, cold, ultra]
       image_id:
@@ -153,14 +153,14 @@ options:
       - Names of the security groups of the instance (applied to every interface).
       - At create they are resolved to their ids (each name must match exactly one group of the project and region)
         and sent in the create request. On an existing instance they are a set, compared with the names the instance
-        shows: the missing ones are added, then the others are removed, one request each. RV(changes) says which.
-      - Not set: not managed. An empty list removes every group.
+        shows. The missing ones are added, then the others are removed, one request each. RV(changes) says which.
+      - When not set, the groups are not managed. An empty list removes every group.
     type: list
     elements: str
   ssh_key_name:
     description:
       - Name of an SSH key of the project (see M(gcore.platform.ssh_key)) to install at create.
-      - Set at create; compared with the instance's C(ssh_key_name): a difference fails the task.
+      - Set at create, then compared with the instance's C(ssh_key_name); a difference fails the task.
     type: str
   user_data:
     description:
@@ -186,7 +186,7 @@ options:
         tags are never touched.
       - Keys are 1 to 255 characters without whitespace or C(=); values 1 to 255 characters without tabs or line
         breaks and no space at either end.
-      - Not set: not managed.
+      - When not set, the tags are not managed.
     type: dict
   purge_tags:
     description:
@@ -336,8 +336,8 @@ instance:
     status: ACTIVE
 addresses:
   description:
-    - The instance's addresses in four lists, classified as the inventory plugin M(gcore.platform.cloud) does:
-      C(floating_ipv4) holds the floating IPv4 addresses; C(private_ipv4) those in 10.0.0.0/8, 172.16.0.0/12,
+    - The instance's addresses in four lists, classified as the inventory plugin M(gcore.platform.cloud) does.
+    - C(floating_ipv4) holds the floating IPv4 addresses; C(private_ipv4) those in 10.0.0.0/8, 172.16.0.0/12,
       192.168.0.0/16 and 100.64.0.0/10; C(public_ipv4) the others (floating ones included); C(public_ipv6) the
       IPv6 addresses outside fc00::/7. Each in the record's order; empty lists when there is no instance.
   returned: always
@@ -527,8 +527,7 @@ class Instance(GcoreResourceModule):
         self.result["addresses"] = address_lists((found or {}).get("addresses"))
         if self.params["security_groups"] is not None:
             if self.check_mode:
-                planned = [write for write in (SECURITY_GROUPS.plan(record, self.params["security_groups"], self.params)
-                                               if record is not None else [])]
+                planned = SECURITY_GROUPS.plan(record, self.params["security_groups"], self.params) if record is not None else []
                 self.result["changes"] = {"security_groups": group_changes(planned)}
             else:
                 self.result["changes"] = {"security_groups": group_changes(self.ledger.writes() if self.ledger else [])}

@@ -222,8 +222,9 @@ quota:
       C(<base>_usage) and C(<base>_requested) (what the checked request would use), all integers.
     - Bare metal answers cover 50 bases (C(baremetal_basic_count), C(cpu_count), C(ram) in MiB, C(external_ip_count),
       C(floating_count), and so on); instance answers only the bases the request concerns (C(vm_count), C(cpu_count),
-      C(ram), C(external_ip_count), C(floating_count), C(volume_count), C(volume_size), ...); load balancer answers cover C(external_ip_count), C(floating_count),
-      C(laas_topic_count) and C(loadbalancer_count). Any of them may be missing.
+      C(ram), C(external_ip_count), C(floating_count), C(volume_count), C(volume_size), ...); load balancer answers
+      cover C(external_ip_count), C(floating_count), C(laas_topic_count) and C(loadbalancer_count). Any of them may be
+      missing.
   returned: success or when O(fail_on_exceed) fails the task
   type: dict
   sample:

@@ -478,7 +478,7 @@ ALL_CASES = (
        for number, (what, args, text) in enumerate(CUSTOM_RULE_CASES)]
     + [("waap_custom_rule: " + what, module, args, text) for what, module, args, text in CUSTOM_RULE_MORE]
     + [("instance: " + what, "instance", instance_args(args), text) for what, args, text in INSTANCE_CASES]
-    + [(what, module, args, text) for what, module, args, text in INSTANCE_MORE]
+    + list(INSTANCE_MORE)
 )
 
 

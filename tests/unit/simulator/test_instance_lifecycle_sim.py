@@ -113,7 +113,7 @@ def test_unknown_flavor_image_and_group_are_refused(sim):
 def test_actions_stop_start_reboot_and_wrong_ones(sim):
     ident = created(sim)
     action = "/cloud/v2/instances/1/76/%s/action" % ident
-    assert sim.call("POST", action, {"action": "powercycle"}) [0] == 400
+    assert sim.call("POST", action, {"action": "powercycle"})[0] == 400
     assert sim.call("POST", action, {"action": "start"})[0] == 400  # already running
     sim.hold()
     status, answer = sim.call("POST", action, {"action": "stop"})

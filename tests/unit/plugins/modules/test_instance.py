@@ -198,7 +198,7 @@ def test_power_states_send_an_action_only_when_the_status_differs(server):
     started = run(server, state="started")
     assert started["changed"] is True and [body for _m, _p, body in writes(server)] == [{"action": "start"}]
     server.log = []
-    for _ in range(2):  # restarted: a reboot on every run
+    for _run in range(2):  # restarted: a reboot on every run
         restarted = run(server, state="restarted")
         assert restarted["changed"] is True and restarted["instance"]["status"] == "ACTIVE"
     assert [body for _m, _p, body in writes(server)] == [{"action": "reboot"}, {"action": "reboot"}]
