@@ -210,6 +210,7 @@ class GcoreResourceModule(Flow):
 
         def then(_accepted, _value):
             self.record = self.read(ident)
+
         def prepare():
             if self.lock and self.record.get(self.lock):
                 self.record = self.wait_unlocked(self.record)
