@@ -36,14 +36,16 @@ listing searched by exact name: ``{name}`` by default), and ``Flow``'s ``gone(er
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import (  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._writes import (  # noqa: F401  pylint: disable=unused-import
+    GONE,
     UNSET,
+    Flow,
     Member,
+    Write,
     created_view,
     differences,
     view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write
 
 
 def _diff_side(shown):

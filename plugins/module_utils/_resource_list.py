@@ -20,8 +20,7 @@ module cannot represent) and ``bulk_body(ids)``; ``update_body(changes, record)`
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of, created_view, differences, view
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
 BULK_SIZE = 100  # ids in one bulk delete
