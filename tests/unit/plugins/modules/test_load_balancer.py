@@ -279,3 +279,14 @@ BAD = [
 def test_bad_input_fails_before_any_request_naming_the_option(args, expected):
     message = harness.fail_message(load_balancer, args)
     assert expected in message, message
+
+
+def test_changes_on_failure_hold_only_what_the_service_accepted(server):
+    created(server)
+    udp = {"name": "dns", "protocol": "UDP", "protocol_port": 53, "pool": {
+        "name": "dns-pool", "lb_algorithm": "SOURCE_IP", "protocol": "UDP", "members": [{"address": "10.0.0.31", "protocol_port": 53}]}}
+    server.add_fault(method="POST", path="/cloud/v1/lbpools/1/76$", status=400, body="no pool for you")
+    result = run(server, with_listeners(HTTP, TCP, udp))
+    assert result["failed"] is True and result["changed"] is True and "no pool for you" in result["msg"]
+    assert result["changes"] == {"listeners": {"created": ["dns"], "updated": [], "deleted": []},
+                                 "members": {"added": [], "removed": []}}
