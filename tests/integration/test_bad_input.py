@@ -410,6 +410,65 @@ ALL_CASES = (
     + [("waap_custom_rule: " + what, module, args, text) for what, module, args, text in CUSTOM_RULE_MORE]
 )
 
+# ---- load_balancer and load_balancer_info: every nested option named by its path ----
+LB_LISTENER = {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pool": {
+    "name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP", "members": [{"address": "10.0.0.11", "protocol_port": 8080}],
+    "healthmonitor": {"type": "HTTP", "delay": 10, "max_retries": 3, "timeout": 5}}}
+
+
+def lb_args(*listeners, **changes):
+    """A valid load balancer with ``listeners`` (each given as changes to LB_LISTENER, ``pool`` changes merged in)."""
+    items = []
+    for number, change in enumerate(listeners):
+        pool = dict(LB_LISTENER["pool"], **change.pop("pool", {}))
+        items.append(dict(dict(LB_LISTENER, name="listener-%s" % number, protocol_port=80 + number, pool=pool), **change))
+    return dict({"name": "web-lb", "listeners": items}, **changes)
+
+
+LB_CASES = [
+    ("name too short", lb_args(name="lb"), "name:"),
+    ("id not a UUID", lb_args(load_balancer_id="lb-1"), "load_balancer_id"),
+    ("unknown listener protocol", lb_args({"protocol": "SCTP"}), "listeners"),
+    ("listener name", lb_args({}, {"name": "x"}), "listeners[1].name"),
+    ("listener port 0", lb_args({}, {"protocol_port": 0}), "listeners[1].protocol_port"),
+    ("listener port nan", lb_args({}, {"protocol_port": "nan"}), "protocol_port"),
+    ("listener CIDR", lb_args({"allowed_cidrs": ["10.0.0.0/8", "nope"]}), "listeners[0].allowed_cidrs[1]"),
+    ("connection limit", lb_args({"connection_limit": 1000001}), "listeners[0].connection_limit"),
+    ("client timeout", lb_args({"timeout_client_data": -1}), "listeners[0].timeout_client_data"),
+    ("X-Forwarded on TCP", lb_args({"protocol": "TCP", "insert_x_forwarded": True, "pool": {"healthmonitor": None}}),
+     "listeners[0].insert_x_forwarded"),
+    ("pool name", lb_args({}, {"pool": {"name": "p"}}), "listeners[1].pool.name"),
+    ("member weight", lb_args({}, {"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80, "weight": 257}]}}),
+     "listeners[1].pool.members[0].weight"),
+    ("member address", lb_args({"pool": {"members": [{"address": "10.0.0", "protocol_port": 80}]}}), "listeners[0].pool.members[0].address"),
+    ("member port", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 65536}]}}),
+     "listeners[0].pool.members[0].protocol_port"),
+    ("member subnet", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80, "subnet_id": "s"}]}}),
+     "listeners[0].pool.members[0].subnet_id"),
+    ("member twice", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80}, {"address": "10.0.0.1", "protocol_port": 80}]}}),
+     "listeners[0].pool.members[0] and listeners[0].pool.members[1]"),
+    ("monitor timeout not below delay", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 3, "timeout": 6}}}),
+     "listeners[0].pool.healthmonitor.timeout"),
+    ("monitor retries", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 11, "timeout": 1}}}),
+     "listeners[0].pool.healthmonitor.max_retries"),
+    ("monitor path on TCP", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 1, "timeout": 1, "url_path": "/"}}}),
+     "listeners[0].pool.healthmonitor.url_path"),
+    ("monitor path pattern", lb_args({"pool": {"healthmonitor": {"type": "HTTP", "delay": 5, "max_retries": 1, "timeout": 1, "url_path": "x"}}}),
+     "listeners[0].pool.healthmonitor.url_path"),
+    ("cookie without APP_COOKIE", lb_args({"pool": {"session_persistence": {"type": "SOURCE_IP", "cookie_name": "sid-cookie"}}}),
+     "listeners[0].pool.session_persistence.cookie_name"),
+    ("two listeners with one name", lb_args({}, {"name": "listener-0"}), "listeners[0] and listeners[1]"),
+    ("two listeners on one port", lb_args({}, {"protocol_port": 80}), "listeners[0] and listeners[1]"),
+    ("too many listeners", lb_args(*[{} for _number in range(52)]), "listeners: at most 51"),
+    ("floating IP without its id", lb_args(floating_ip={"source": "existing"}), "floating_ip.existing_floating_id"),
+    ("vip network and port", lb_args(vip_network_id=NET, vip_port_id=PORT), "mutually exclusive"),
+    ("tag value with a newline", lb_args(tags={"env": "a\nb"}), "tags.env"),
+    ("info: id and name", {"name": "web-lb", "load_balancer_id": UUID}, "mutually exclusive"),
+    ("info: id not a UUID", {"load_balancer_id": "lb"}, "load_balancer_id"),
+]
+ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith("info:") else "load_balancer", args, text)
+              for what, args, text in LB_CASES]
+
 
 @contextlib.contextmanager
 def no_network():
@@ -445,7 +504,7 @@ def test_the_tables_are_large_and_cover_every_module():
                        "price_preview", "notification_threshold", "notification_threshold_info", "storage",
                        "waap_custom_rules", "waap_firewall_rules"}
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
-    assert len(ALL_CASES) == len(CASES) + 119
+    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES)
 
 
 @pytest.mark.smoke
