@@ -57,6 +57,12 @@ FIRST_RUN = {
         [("POST", r"^/waap/v1/domains/1002/custom-rules$", 2)],
         lambda sim: {"Example: block admin from outside", "Example: captcha for curl"} <= set(names(sim.custom_rules[1002])),
     ),
+    "load_balancer.yml": (
+        [("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
+        lambda sim: sorted((listener["name"], listener["protocol_port"]) for listener in sim.lb_listeners.values()
+                           if sim.load_balancers[listener["load_balancer_id"]]["name"] == "example-web-lb")
+        == [("http", 80), ("postgres", 5432)],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
