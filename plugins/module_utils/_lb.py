@@ -2,25 +2,16 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A load balancer's listeners, their pools, members and health monitors, for the load_balancer module.
+"""A load balancer's listeners, their pools, members and health monitors: options, checks, views, bodies, reading.
 
 This module is internal to the collection: its interface may change at any time.
 
-The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8.4): the listeners and pools
+The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): the listeners and pools
 are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balancer_id=`` and ``GET
 /cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
-its ``pool`` (or None). ``Listeners`` has the interface of ``_attachments.Attachments``: the option's items checked
-and canonical, the items a record holds, the diff views and the plan of writes that makes the listeners match:
-
-- listeners by name as a set; a purged listener whose port a new listener takes is deleted first, then new listeners
-  are created (each followed by the create of its pool), then each listener that differs gets one v2 PATCH with only
-  what differs and its pool the writes below, then the other purged listeners are deleted;
-- a declared pool is whole: missing, it is created; left out, the listener's pool is deleted; otherwise a health
-  monitor to remove (or whose type changes) is deleted first, then one v2 PATCH carries every pool member that
-  differs (``members`` as the full list, ``healthmonitor`` and ``session_persistence`` whole), then a health monitor
-  whose type changed is created again;
-- ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record differs fails before
-  any write, naming the listener and the option.
+its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
+a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
+its writes are ``_lb_listeners.Listeners``; ``LbLedger`` tells ``changes`` by listener name and member ``address:port``.
 """
 
 from __future__ import annotations

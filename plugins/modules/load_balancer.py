@@ -480,7 +480,7 @@ class LoadBalancer(GcoreResourceModule):
     )
     page_size = LIST_PAGE_SIZE
     id_option = "load_balancer_id"
-    asynchronous = True  # every write answers {tasks} (docs/api_reference.md section 15.11), but a health monitor delete
+    asynchronous = True  # every write answers {tasks} (docs/api_reference.md section 15.12), but a health monitor delete (204)
     created_key = "loadbalancers"
     lock = "task_id"
     ready = ("provisioning_status", ("ACTIVE",), ("PENDING_CREATE", "PENDING_UPDATE"))
