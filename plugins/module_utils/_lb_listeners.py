@@ -101,9 +101,9 @@ class Listeners:
         twice = dict((name, found) for name, found in by_name.items() if len(found) > 1)
         if twice:
             name, found = sorted(twice.items())[0]
+            ids = ", ".join(item["id"] for item in found)
             raise ValidationError("load balancer %s has %s listeners named %r (ids %s): a listener is found by its name, "
-                                  "so rename or delete one of them first" % (record["id"], len(found), name,
-                                                                            ", ".join(item["id"] for item in found)))
+                                  "so rename or delete one of them first" % (record["id"], len(found), name, ids))
         return dict((name, found[0]) for name, found in by_name.items())
 
     def _wanted(self):

@@ -150,7 +150,7 @@ options:
           - A pool that differs gets one C(PATCH /cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}) carrying
             whatever differs; its members are sent as the full list (members equal by address and port are kept).
           - A health monitor left out is removed (C(DELETE .../{pool_id}/healthmonitor)); one whose O(listeners[].pool.healthmonitor.type)
-            differs is deleted and created again (C(POST .../{pool_id}/healthmonitor)): the service cannot change a type.
+            differs is deleted and created again (C(POST .../{pool_id}/healthmonitor)), as the service cannot change a type.
         type: dict
         suboptions:
           name:
@@ -398,7 +398,7 @@ load_balancer:
     listeners:
       description:
         - The listener records (C(id), C(name), C(protocol), C(protocol_port), C(allowed_cidrs), C(connection_limit),
-          C(timeout_client_data), C(insert_headers), C(provisioning_status), ...), each with C(pool): the pool record
+          C(timeout_client_data), C(insert_headers), C(provisioning_status), ...), each with C(pool), the pool record
           (C(id), C(name), C(lb_algorithm), C(protocol), C(members), C(healthmonitor), C(session_persistence), ...) or V(null).
       type: list
       elements: dict
@@ -532,8 +532,8 @@ class LoadBalancer(GcoreResourceModule):
 
     def create_body(self):
         params = self.params
-        body = dict((key, params[key]) for key in ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id",
-                                                    "vip_ip_family") if params[key] is not None)
+        keys = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
+        body = dict((key, params[key]) for key in keys if params[key] is not None)
         if params["floating_ip"]:
             body["floating_ip"] = dict((key, value) for key, value in params["floating_ip"].items() if value is not None)
         if params["tags"]:

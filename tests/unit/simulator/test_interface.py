@@ -13,8 +13,8 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"instances", "load_balancers", "pricing", "quota", "routers", "storage", "tasks",
-                                                "thresholds", "waap"}
+    assert {cls.NAME for cls in classes} == {"instances", "load_balancers", "pricing", "quota", "routers", "storage",
+                                             "tasks", "thresholds", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
         for route in cls.ROUTES:

@@ -67,8 +67,8 @@ def test_create_sends_one_request_with_everything_inline_and_returns_the_whole_t
     assert body["name"] == "web-lb" and body["flavor"] == "lb1-1-2" and body["tags"] == {"env": "prod"}
     assert [item["name"] for item in body["listeners"]] == ["http", "postgres"]
     assert body["listeners"][0]["pools"][0]["healthmonitor"]["url_path"] == "/health"
-    assert body["listeners"][0]["pools"][0]["members"][1] == {"address": "10.0.0.12", "protocol_port": 8080, "weight": 5,
-                                                             "backup": False, "admin_state_up": True}
+    second = {"address": "10.0.0.12", "protocol_port": 8080, "weight": 5, "backup": False, "admin_state_up": True}
+    assert body["listeners"][0]["pools"][0]["members"][1] == second
     lb = result["load_balancer"]
     assert lb["provisioning_status"] == "ACTIVE"
     assert sorted(item["name"] for item in lb["listeners"]) == ["http", "postgres"]
@@ -257,8 +257,7 @@ BAD = [
      "listeners[1].pool.members[0].weight"),
     (with_listeners(HTTP, dict(TCP, pool=dict(TCP["pool"], members=[{"address": "10.0.0.300", "protocol_port": 1}]))),
      "listeners[1].pool.members[0].address"),
-    (with_listeners(HTTP, dict(TCP, pool=dict(TCP["pool"], members=[{"address": "10.0.0.1", "protocol_port": 1},
-                                                                   {"address": "10.0.0.1", "protocol_port": 1}]))),
+    (with_listeners(HTTP, dict(TCP, pool=dict(TCP["pool"], members=[{"address": "10.0.0.1", "protocol_port": 1}] * 2))),
      "listeners[1].pool.members[0] and listeners[1].pool.members[1]"),
     (with_listeners(dict(HTTP, pool=dict(HTTP["pool"], healthmonitor={"type": "TCP", "delay": 5, "max_retries": 3, "timeout": 5}))),
      "listeners[0].pool.healthmonitor.timeout: must be below"),
