@@ -289,3 +289,26 @@ def test_changes_on_failure_hold_only_what_the_service_accepted(server):
     assert result["failed"] is True and result["changed"] is True and "no pool for you" in result["msg"]
     assert result["changes"] == {"listeners": {"created": ["dns"], "updated": [], "deleted": []},
                                  "members": {"added": [], "removed": []}}
+
+
+def test_wait_false_returns_the_tasks_and_later_writes_still_wait_for_the_lock(server):
+    result = run(server, dict(LB, wait=False))
+    assert result["changed"] is True and result["load_balancer"] is None and len(result["tasks"]) == 1
+    server.release()
+    server.log = []
+    server.hold()
+    server.release(after={"method": "GET", "path": "/cloud/v1/", "times": 6})
+    pool = copy.deepcopy(HTTP["pool"])
+    pool["members"].append({"address": "10.0.0.13", "protocol_port": 8080})
+    result = run(server, dict(with_listeners(dict(HTTP, pool=pool), dict(TCP, connection_limit=10)), wait=False))
+    assert not result.get("failed"), result["msg"]
+    assert len(result["tasks"]) == 2
+    assert [entry["method"] for entry in server.writes() if entry["status"] == 200] == ["PATCH", "PATCH"]
+
+
+def test_an_unknown_id_fails_to_present_and_is_unchanged_when_absent(server):
+    missing = "00000000-0000-4000-8000-00000000000A"
+    result = run(server, dict(LB, load_balancer_id=missing))
+    assert result["failed"] is True and missing.lower() in result["msg"] and writes(server) == []
+    result = run(server, dict(SCOPE, load_balancer_id=missing, state="absent"))
+    assert result["changed"] is False and result["load_balancer"] is None and writes(server) == []
