@@ -34,6 +34,7 @@ NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 NAME_RULE = "3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_'"
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
 LIST_PAGE_SIZE = 1000  # the largest page the load balancer, listener and pool listings serve
+DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
 MAX_LISTENERS = 51  # the create body's maxItems (50 and a Prometheus listener)
 LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
 POOL_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "PROXY", "PROXYV2"]
@@ -150,6 +151,8 @@ def check_listener(where, listener):
     check_pattern(where + ".name", listener["name"], NAME_PATTERN, NAME_RULE)
     check_range(where + ".protocol_port", listener["protocol_port"], 1, 65535)
     check_range(where + ".connection_limit", listener["connection_limit"], -1, 1000000)
+    if listener["connection_limit"] == -1:
+        listener["connection_limit"] = DEFAULT_CONNECTION_LIMIT  # what the service stores for -1
     check_range(where + ".timeout_client_data", listener["timeout_client_data"], 0, 86400000)
     cidrs = listener["allowed_cidrs"]
     if cidrs is not None:

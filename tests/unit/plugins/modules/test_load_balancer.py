@@ -312,3 +312,9 @@ def test_an_unknown_id_fails_to_present_and_is_unchanged_when_absent(server):
     assert result["failed"] is True and missing.lower() in result["msg"] and writes(server) == []
     result = run(server, dict(SCOPE, load_balancer_id=missing, state="absent"))
     assert result["changed"] is False and result["load_balancer"] is None and writes(server) == []
+
+
+def test_a_connection_limit_of_minus_one_is_the_default_and_changes_nothing(server):
+    created(server, with_listeners(HTTP, dict(TCP, connection_limit=-1)))
+    result = run(server, with_listeners(HTTP, dict(TCP, connection_limit=-1)))
+    assert result["changed"] is False and writes(server) == []
