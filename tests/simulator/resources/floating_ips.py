@@ -8,7 +8,7 @@
   ``status`` (``ACTIVE``, ``DOWN``, ``ERROR``), ``tag_key`` (repeatable: every key), ``tag_key_value`` (a JSON object);
   anything else invalid is a 422.
 - ``POST /cloud/v1/floatingips/{p}/{r}`` ``{port_id?, fixed_ip_address?, tags?}`` (``{}`` is valid): the floating IP
-  appears at once, locked by its ``create_floating_ip`` task; when the task finishes it is ``ACTIVE`` on the port (or
+  appears at once (on its port, status null), locked by its ``create_floating_ip`` task; when the task finishes it is ``ACTIVE`` on the port (or
   ``DOWN`` without one) and the task's ``created_resources`` is ``{"floatingips": [id]}``. A failed create task
   removes it. Answers 200 ``{tasks}``.
 - ``GET /cloud/v1/floatingips/{p}/{r}/{id}``: the record (``FloatingIPSerializer``).
@@ -371,7 +371,7 @@ class FloatingIps(Resource):
         record = self.new_record(ident, self.new_address(), project_id, region_id,
                                  [{"key": key, "value": value, "read_only": False} for key, value in (body.get("tags") or {}).items()],
                                  task_id)
-        record["status"] = None  # being created
+        record.update(status=None, port_id=port_id, fixed_ip_address=fixed)  # being created: on its port, locked
         self.sim.floating_ips[ident] = record
         return {"tasks": [task_id]}
 
