@@ -256,6 +256,8 @@ class SshKey(GcoreResourceModule):
         check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         key = params["public_key"]
         if key is not None:
+            if "PRIVATE KEY" in key:
+                self.module.no_log_values.add(key)  # a secret given by mistake: not even echoed in the module arguments
             require("PRIVATE KEY" not in key, "public_key", "holds a private key (not shown); give the public key, the .pub file")
             require(re.fullmatch(KEY_PATTERN, key.strip()), "public_key", "is not %s (not shown)" % KEY_RULE)
 

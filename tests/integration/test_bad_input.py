@@ -570,3 +570,55 @@ def test_a_key_with_a_newline_inside_is_refused_showing_none_of_it(playbook, sim
     for part in (sim.api_key[:half], sim.api_key[half:]):
         assert part not in run.output
     assert sim.log == []
+
+
+# ---- ssh_key and floating_ip: every option checked before any request (project and region from the environment) ----
+PRIVATE = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+KEY_AND_FIP_CASES = [
+    ("ssh_key", {}, "missing required arguments: name"),
+    ("ssh_key", {"name": "k-1", "region_id": 76}, "Unsupported parameters"),
+    ("ssh_key", {"name": "k-1", "project_id": 0}, "project_id: 0 is out of range"),
+    ("ssh_key", {"name": "k-1", "project_id": float("nan")}, "project_id"),
+    ("ssh_key", {"name": "ab"}, "name: length 2 is out of range"),
+    ("ssh_key", {"name": "k" * 64}, "name: length 64 is out of range"),
+    ("ssh_key", {"name": "-k-1"}, "name: "),
+    ("ssh_key", {"name": "k-1\x00"}, "name: "),
+    ("ssh_key", {"name": "clé-1"}, "name: "),
+    ("ssh_key", {"name": "k-1", "ssh_key_id": "not-a-uuid"}, "ssh_key_id"),
+    ("ssh_key", {"name": "k-1", "public_key": "ssh-ed25519"}, "public_key: is not an OpenSSH public key"),
+    ("ssh_key", {"name": "k-1", "public_key": "ssh-ed25519 AAAA\tx"}, "public_key: is not an OpenSSH public key"),
+    ("ssh_key", {"name": "k-1", "public_key": PRIVATE}, "public_key: holds a private key (not shown)"),
+    ("ssh_key", {"name": "k-1", "shared_in_project": "perhaps"}, "shared_in_project"),
+    ("ssh_key", {"name": "k-1", "wait_timeout": 0}, "wait_timeout: 0 is out of range"),
+    ("floating_ip", {}, "floating_ip_id: one of floating_ip_id, address, instance or port_id is required"),
+    ("floating_ip", {"floating_ip_id": "not-a-uuid"}, "floating_ip_id"),
+    ("floating_ip", {"port_id": "not-a-uuid"}, "port_id"),
+    ("floating_ip", {"address": "203.0.113.256"}, "address: '203.0.113.256' is not an IPv4 or IPv6 address"),
+    ("floating_ip", {"address": "inf"}, "address: 'inf' is not an IPv4 or IPv6 address"),
+    ("floating_ip", {"instance": "web-1", "fixed_ip_address": "2001:db8::1"}, "fixed_ip_address: '2001:db8::1' is not an IPv4"),
+    ("floating_ip", {"address": "203.0.113.9", "fixed_ip_address": "10.0.0.5"}, "fixed_ip_address: needs instance or port_id"),
+    ("floating_ip", {"address": "203.0.113.9", "floating_ip_id": FIP}, "mutually exclusive: floating_ip_id|address"),
+    ("floating_ip", {"instance": "web-1", "port_id": PORT}, "mutually exclusive: instance|port_id"),
+    ("floating_ip", {"port_id": PORT, "unassign": True}, "unassign: cannot be true with instance, port_id or fixed_ip_address"),
+    ("floating_ip", {"address": "203.0.113.9", "unassign": True, "state": "absent"}, "unassign: is used only with state=present"),
+    ("floating_ip", {"instance": ""}, "instance: must be an instance ID or name"),
+    ("floating_ip", {"instance": "web\x071"}, "instance: must be an instance ID or name"),
+    ("floating_ip", {"instance": "web-1", "tags": {"a=b": "x"}}, "tags: key 'a=b' breaks the rule"),
+    ("floating_ip", {"instance": "web-1", "tags": {"k": "x\ty"}}, "tags.k: "),
+    ("floating_ip", {"instance": "web-1", "tags": {"k": "v" * 256}}, "tags.k: "),
+    ("floating_ip", {"instance": "web-1", "region_id": 0}, "region_id: 0 is out of range"),
+    ("floating_ip", {"instance": "web-1", "wait_timeout": -1}, "wait_timeout: -1 is out of range"),
+    ("floating_ip", {"instance": "web-1", "state": "assigned"}, "value of state must be one of: present, absent"),
+]
+
+
+@pytest.mark.parametrize("module, args, text", KEY_AND_FIP_CASES, ids=["%s-%s" % (case[0], index) for index, case in enumerate(KEY_AND_FIP_CASES)])
+def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, result
+    assert text in result.get("msg", ""), result.get("msg")
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert KEY not in json.dumps(result) and "b3BlbnNzaC1rZXktdjEAAAAA" not in json.dumps(result)  # not even in invocation
+    assert attempts == []
