@@ -82,7 +82,7 @@ options:
 notes:
   - A generated private key is answered once, by the create request. It is returned in RV(private_key) only, never in
     RV(ssh_key), RV(diff), messages or warnings. Ansible cannot hide one member of a result, so run that task with
-    C(no_log: true), C(register) the result and save the key at once (see EXAMPLES).
+    C(no_log=true), C(register) the result and save the key at once (see EXAMPLES).
   - When the answer of a create that generated the key pair is lost (a timeout or a dropped connection after the
     service created it), the key is found by its name, the module reports the change and warns that the private key
     cannot be read again; delete the key and create it again to get a new pair.
