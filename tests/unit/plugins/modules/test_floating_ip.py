@@ -216,3 +216,10 @@ def test_a_locked_floating_ip_is_waited_for_before_the_patch(server):
 def test_the_diff_shows_the_user_tags_after_the_change(server):
     result = run(server, address=FREE, tags={"team": "web"})
     assert result["diff"]["after"]["tags"] == {"team": "web"}
+
+
+def test_an_instance_without_interfaces_fails_naming_it(server):
+    server.log = []
+    result = harness.run(server, floating_ip, dict(project_id=2, region_id=1, instance="build-1"))
+    assert result["failed"] is True and "instance build-1 of project 2, region 1 has no network interface" in result["msg"]
+    assert writes(server) == []
