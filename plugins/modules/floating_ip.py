@@ -211,6 +211,18 @@ floating_ip:
       description: ID of the task that created it.
       type: str
       sample: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
+    instance:
+      description:
+        - The instance that holds the port (a short record), or V(null); present when the floating IP was read from
+          the listing (found by address or port, and not read again since).
+      type: dict
+      returned: when found in the listing
+      sample: {id: ecb75751-9203-556a-9ade-6721bc8360aa, name: web-1, status: ACTIVE}
+    loadbalancer:
+      description: The load balancer that holds the port, or V(null); present as RV(floating_ip.instance) is.
+      type: dict
+      returned: when found in the listing
+      sample: null
 tasks:
   description:
     - IDs of the asynchronous tasks the module started (empty when nothing was sent). With O(wait=true) every one of
