@@ -251,7 +251,7 @@ storage:
       carries a secret. Flags such as C(has_password) and the C(ssh_key_ids) list of an SFTP storage are kept.
     - Without O(type), the v1 record (C(storage_Storage)); with O(type), the v4 record (C(S3StorageListItemV4) or
       C(SFTPStorageItemV4)). The members below are the common ones; the service's other members are returned as sent.
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -309,7 +309,7 @@ credentials:
     - For an S3-compatible storage C(access_keys), a list of C(access_key)/C(secret_key) pairs; for an SFTP storage
       C(password). A password given with O(sftp_password) is not returned.
     - They cannot be read again. Run the task with C(no_log) and store them at once.
-  returned: always
+  returned: success, and on a failure after the service accepted the write that created or regenerated them (such as the wait's)
   type: dict
   sample:
     access_keys:
@@ -321,7 +321,7 @@ diff:
     - With O(state=present), the managed members (C(name), C(location_name) and, for SFTP, C(server_alias), C(expires),
       C(is_http_disabled), C(has_custom_config_file), C(ssh_key_ids), C(has_password)); never a credential.
     - With O(state=absent), the sanitised record before and C(state=absent) after.
-  returned: always
+  returned: success
   type: dict
   contains:
     before:

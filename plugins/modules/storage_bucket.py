@@ -121,7 +121,7 @@ bucket:
   description:
     - The bucket as read last (C(BucketDetailResV4)); V(null) when it is absent (deleted, or not created in check mode).
     - A setting that is not configured is V(null).
-  returned: always
+  returned: success
   type: dict
   contains:
     name:
@@ -146,7 +146,7 @@ bucket:
       sample: {is_public: false}
 diff:
   description: With C(--diff), the bucket's settings before and after, with C(state=present), or just C(state=absent).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}

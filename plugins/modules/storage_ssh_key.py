@@ -68,7 +68,7 @@ RETURN = r"""
 ssh_key:
   description:
     - The key as read last (C(SSHKeyV4)); V(null) when it is absent (deleted, or not created in check mode).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -89,7 +89,7 @@ ssh_key:
       sample: "2025-08-05T09:15:00Z"
 diff:
   description: With C(--diff), the key's name and public key before and after, with C(state=present), or just C(state=absent).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}
