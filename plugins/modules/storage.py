@@ -167,7 +167,7 @@ notes:
     with C(--diff), how.
   - O(api_retries) never repeats a write whose answer was lost; after such a failure the module reads the storage
     again and reports the change when the service shows it applied. The credentials of a create whose answer was
-    lost cannot be read again: a warning says so and how to get new ones (an SFTP password with
+    lost cannot be read again; a warning says so and how to get new ones (an SFTP password with
     O(password_mode=auto) and O(update_password=always)).
   - The SFTP options are accepted only with O(type=sftp) and O(state=present).
   - Members of a storage record this module does not manage (such as an S3 storage's C(type), V(standard) or V(fast),
