@@ -541,7 +541,7 @@ class Storage(GcoreResourceModule):
         built, a record with a password counts as rotated (a read never shows the password), so a PATCH whose answer was
         lost is found applied, not reported unchanged."""
         rotate = self.params["update_password"] == "always" and self.params["password_mode"] == "auto"
-        return desired == current and not (rotate and not self.rotation_sent)
+        return desired == current and not (rotate and not self.password_patch_built)
 
     def create_body(self):
         params = self.params
@@ -558,14 +558,14 @@ class Storage(GcoreResourceModule):
                 body["ssh_key_ids"] = sorted(set(params["ssh_key_ids"]))
         return body
 
-    rotation_sent = False
+    password_patch_built = False
     lost_credentials_told = False
 
     def update_body(self, changes, record):
         body = dict((member, value) for member, value in changes.items() if member != "has_password")
         if "has_password" in changes:
             body["password_mode"] = "auto" if changes["has_password"] else "none"
-            self.rotation_sent = True
+            self.password_patch_built = True
         return body
 
     def gone(self, error):
@@ -637,11 +637,16 @@ class Storage(GcoreResourceModule):
                                  "cannot be read again; create a new key pair for it in the Gcore Customer Portal, or delete "
                                  "the storage and create it again to get new keys" % ident)
             elif body.get("password_mode") == "auto":
-                self.module.warn("Storage %s %s, but the answer holding it was lost, so the new password could not be "
-                                 "returned and cannot be read again; run the task again with password_mode: auto and "
-                                 "update_password: always to get a new one"
-                                 % (ident, "was created with a generated password" if write.kind == "create" else
-                                    "was given a new generated password (the one before it no longer works)"))
+                if write.kind == "create":
+                    what = "was created with a generated password, but the answer holding it was lost"
+                elif (write.locked or {}).get("has_password"):  # a rotation: a read cannot tell an old password from a new one
+                    what = "may have been given a new generated password (the one before it may no longer work), but the " \
+                           "answer to the PATCH that asked for it was lost"
+                else:
+                    what = "was given a generated password, but the answer holding it was lost"
+                self.module.warn("Storage %s %s, so the new password could not be returned and cannot be read again; run "
+                                 "the task again with password_mode: auto and update_password: always to get a new one"
+                                 % (ident, what))
             else:
                 continue
             self.lost_credentials_told = True
