@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import io
 import json
+import pathlib
 import re
 import socket
 import sys
@@ -175,6 +176,15 @@ CASES = [
     ("waap_firewall_rules", {"domain_id": 1001, "config": [item(conditions=[{"ip": {"ip_address": "192.0.2.256"}}])]},
      "config[0].conditions[0].ip.ip_address"),
     ("waap_firewall_rules", {"domain_id": "nan", "state": "gathered"}, "domain_id"),
+    # issue 24: the storage lifecycle modules too
+    ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
+    ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
+    ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),
+    ("storage_bucket", {"storage_id": 101, "name": "logs", "lifecycle": {"expiration_days": "nan"}}, "expiration_days"),
+    ("storage_info", {"type": "sftp", "storage_id": 0}, "storage_id"),
+    ("storage_info", {"type": "ftp"}, "type"),
+    ("storage_ssh_key", {"name": "deploy", "public_key": "ssh-ed25519"}, "public_key"),
+    ("storage_ssh_key", {"name": "a\tb"}, "name"),
 ]
 
 
@@ -441,9 +451,10 @@ def run_module(module, args, monkeypatch):
 def test_the_tables_are_large_and_cover_every_module():
     assert len(CASES) >= 40
     modules = {case[0] for case in CASES}
-    assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "router_info", "quota_check",
-                       "price_preview", "notification_threshold", "notification_threshold_info", "storage",
-                       "waap_custom_rules", "waap_firewall_rules"}
+    every = {path.stem for path in (pathlib.Path(collections_path()) / "ansible_collections" / "gcore" / "platform" / "plugins"
+                                    / "modules").glob("*.py") if path.stem != "__init__"}
+    assert len(every) >= 15 and "storage_bucket" in every
+    assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
     assert len(ALL_CASES) == len(CASES) + 119
 
