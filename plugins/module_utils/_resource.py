@@ -203,8 +203,10 @@ class GcoreResourceModule(Flow):
                 self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        return Write("update", method, path, self.update_body(changes, record), reread=self.reread, locked=record, then=then,
-                     done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write = Write("update", method, path, reread=self.reread, locked=record, then=then,
+                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
+        return write
 
     def attaching(self, write):
         """An attachment write: sent once the record's lock is clear; the record read again after it."""
