@@ -117,7 +117,8 @@ options:
         type: str
       description:
         description:
-          - Description of the rule, at most 255 characters. Compared only when given; V("") means none.
+          - Description of the rule, at most 255 characters.
+          - Compared only when given; V("") is the same as leaving it out (the rule keeps the description it has).
         type: str
   purge_rules:
     description:
