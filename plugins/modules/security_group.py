@@ -183,7 +183,7 @@ EXAMPLES = r"""
   gcore.platform.security_group:
     project_id: 1
     region_id: 76
-    name: db
+    name: db-servers
     rules:
       - direction: ingress
         protocol: tcp
@@ -207,7 +207,7 @@ EXAMPLES = r"""
     region_id: 76
     name: "{{ item }}"
     state: absent
-  loop: [web-frontend, db]
+  loop: [db-servers, web-frontend]
 """
 
 RETURN = r"""
