@@ -210,11 +210,12 @@ class GcoreResourceModule(Writer, GcoreModule):
 
     def write(self, write, reread):
         """One write of the flow: ``(True, answer)`` when accepted, ``(False, the record settled)`` when the state
-        read again confirms it."""
-        accepted, value = self.attempt(write, reread)
+        read again confirms it. The state is judged once settled: a write whose task still runs (the record locked by
+        it) shows its effect only when the task has finished."""
+        accepted, value = self.attempt(write, lambda: self.settled(reread()))
         if accepted:
             self.answered(write, value)
-        return (True, value) if accepted else (False, self.settled(value))
+        return accepted, value
 
     def do_create(self):
         """The create, then (settings) the wait until ready and the update of what the create body could not carry."""

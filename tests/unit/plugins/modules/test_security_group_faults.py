@@ -116,3 +116,20 @@ def test_a_fault_at_any_security_group_write_reports_the_truth_and_the_rerun_con
     server.log = []
     third = run(server, spec["args"])
     assert third["changed"] is False and writes(server) == []
+
+
+def test_an_ambiguous_patch_whose_task_still_runs_is_judged_once_the_task_has_finished(server):
+    """The service applies a PATCH when its task finishes: the state read right after the lost answer still shows the
+    old rules, locked by the task. The module waits for the lock before it judges, so the write is confirmed."""
+    server.reset()
+    server.configure(task_delay=0)
+    server.hold()
+    server.release(after={"method": "GET", "path": r"^/cloud/v1/securitygroups/1/76$", "times": 2})  # the lookup, then the re-read
+    server.add_fault(method="PATCH", path=V2 + "/", status=500, applied=True)
+    server.log = []
+    result = run(server, {"name": "legacy-sg", "rules": []})
+    assert not result.get("failed"), result["msg"]
+    assert result["changed"] is True and result["security_group"]["security_group_rules"] == []
+    assert len(result["changes"]["deleted"]) == 3
+    assert [entry["method"] for entry in server.writes()] == ["PATCH"]
+    assert len(harness.warning_texts(result)) == 1
