@@ -128,7 +128,7 @@ options:
     default: true
   tags:
     description:
-      - The group's user tags, as C(key: value) strings. Keys are 1 to 255 characters without whitespace or C(=);
+      - The group's user tags, a dict of strings. Keys are 1 to 255 characters without whitespace or C(=);
         values are 1 to 255 characters without tabs or line breaks, and no space at either end.
       - Read-only tags the service sets are never changed or compared.
       - Sent in the create request, and changed with the PATCH as a JSON merge patch (a removed key is sent as V(null)).

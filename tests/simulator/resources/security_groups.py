@@ -326,4 +326,3 @@ class SecurityGroups(Resource):
                                       region_id=record["region_id"], data=body)
         record["task_id"] = task_id
         return {"tasks": [task_id]}
-

@@ -112,8 +112,8 @@ def test_a_patch_that_changes_nothing_answers_no_task(sim):
 def test_tags_are_a_json_merge_patch_and_read_only_tags_stay(sim):
     status, answer = sim.call("PATCH", V2 + "/" + LEGACY_ID, {"tags": {"team": "a"}})
     finish(sim)
-    assert get(sim, LEGACY_ID)["tags_v2"] == [{"key": "billing", "value": "seeded", "read_only": True},
-                                               {"key": "team", "value": "a", "read_only": False}]
+    assert get(sim, LEGACY_ID)["tags_v2"] == [
+        {"key": "billing", "value": "seeded", "read_only": True}, {"key": "team", "value": "a", "read_only": False}]
     sim.call("PATCH", V2 + "/" + LEGACY_ID, {"tags": {"team": None, "billing": None}})
     finish(sim)
     assert get(sim, LEGACY_ID)["tags_v2"] == [{"key": "billing", "value": "seeded", "read_only": True}]

@@ -191,16 +191,16 @@ def test_equal_spellings_of_a_rule_are_the_same_rule(server, spelling):
 
 
 def test_canonical_prefixes_and_group_ids(server):
-    made = run(server, name="v6-web", rules=[dict(direction="ingress", ethertype="IPv6", protocol="tcp", port_range_min=80,
-                                             remote_ip_prefix="2001:DB8:0:0::/64"),
-                                        dict(direction="ingress", remote_group_id=LEGACY_ID.upper())])
+    made = run(server, name="v6-web", rules=[
+        dict(direction="ingress", ethertype="IPv6", protocol="tcp", port_range_min=80, remote_ip_prefix="2001:DB8:0:0::/64"),
+        dict(direction="ingress", remote_group_id=LEGACY_ID.upper())])
     assert made.get("changed") is True, made.get("msg")
     rules = dict((rule["remote_ip_prefix"] or rule["remote_group_id"], rule) for rule in made["security_group"]["security_group_rules"])
     assert set(rules) == {"2001:db8::/64", LEGACY_ID}
     server.log = []
-    again = run(server, name="v6-web", rules=[dict(direction="ingress", ethertype="IPv6", protocol="tcp", port_range_min=80,
-                                               remote_ip_prefix="2001:db8::/64"),
-                                          dict(direction="ingress", protocol="any", remote_group_id=LEGACY_ID)])
+    again = run(server, name="v6-web", rules=[
+        dict(direction="ingress", ethertype="IPv6", protocol="tcp", port_range_min=80, remote_ip_prefix="2001:db8::/64"),
+        dict(direction="ingress", protocol="any", remote_group_id=LEGACY_ID)])
     assert again["changed"] is False and writes(server) == []
 
 
@@ -264,10 +264,13 @@ GOOD = dict(SCOPE, name="web")
     (dict(GOOD, rules=[dict(SSH, port_range_min=-1)]), "rules[0].port_range_min: -1 is out of range"),
     (dict(GOOD, rules=[dict(SSH, port_range_min="nan")]), "port_range_min"),
     (dict(GOOD, rules=[dict(SSH, port_range_min=True)]), "rules[0].port_range_min: a boolean"),
-    (dict(GOOD, rules=[dict(SSH, remote_ip_prefix="10.0.0.1/8")]), "rules[0].remote_ip_prefix: '10.0.0.1/8' has host bits set; use the network address 10.0.0.0/8"),
+    (dict(GOOD, rules=[dict(SSH, remote_ip_prefix="10.0.0.1/8")]),
+     "rules[0].remote_ip_prefix: '10.0.0.1/8' has host bits set; use the network address 10.0.0.0/8"),
     (dict(GOOD, rules=[dict(SSH, remote_ip_prefix="10.0.0.0/33")]), "rules[0].remote_ip_prefix: '10.0.0.0/33' is not a valid CIDR"),
-    (dict(GOOD, rules=[dict(SSH, remote_ip_prefix="2001:db8::/64")]), "rules[0].remote_ip_prefix: 2001:db8::/64 is an IPv6 network but the rule's ethertype is IPv4"),
-    (dict(GOOD, rules=[dict(SSH, ethertype="IPv6")]), "rules[0].remote_ip_prefix: 10.0.0.0/8 is an IPv4 network but the rule's ethertype is IPv6"),
+    (dict(GOOD, rules=[dict(SSH, remote_ip_prefix="2001:db8::/64")]),
+     "rules[0].remote_ip_prefix: 2001:db8::/64 is an IPv6 network but the rule's ethertype is IPv4"),
+    (dict(GOOD, rules=[dict(SSH, ethertype="IPv6")]),
+     "rules[0].remote_ip_prefix: 10.0.0.0/8 is an IPv4 network but the rule's ethertype is IPv6"),
     (dict(GOOD, rules=[dict(SSH, remote_group_id=LEGACY_ID)]), "rules[0]: remote_ip_prefix and remote_group_id are mutually exclusive"),
     (dict(GOOD, rules=[dict(direction="ingress", remote_group_id="not-a-uuid")]), "rules[0].remote_group_id: 'not-a-uuid' is not a UUID"),
     (dict(GOOD, rules=[dict(SSH, protocol="TCP")]), "rules[0].protocol: 'TCP' is not a protocol the service knows"),
