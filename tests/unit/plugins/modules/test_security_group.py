@@ -331,3 +331,24 @@ def test_info_reads_every_page_when_the_service_answers_short_pages(server, monk
     server.log = []
     assert len(run(server, security_group_info)["security_groups"]) == 15
     assert [entry["query"] for entry in server.requests()] == ["limit=10&offset=0", "limit=10&offset=10"]
+
+
+# ---- tasks that end in ERROR ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("task_type, args", [
+    ("create_security_group", dict(name="web", rules=[SSH])),
+    ("update_security_group", dict(name="legacy-sg", rules=[LEGACY_SSH])),
+])
+def test_a_task_that_ends_in_error_fails_naming_it_and_its_error(server, task_type, args):
+    server.configure(task_fail={task_type: "no capacity left"})
+    result = run(server, **args)
+    assert result["failed"] is True and result["changed"] is True, "the write was accepted"
+    task_id = result["tasks"][0]
+    assert task_id in result["msg"] and "no capacity left" in result["msg"], result["msg"]
+    assert len(writes(server)) == 1, "nothing after the failed task"
+    server.configure(task_fail={})
+    server.log = []
+    again = run(server, **args)
+    assert again["changed"] is True and not again.get("failed"), again.get("msg")
+    server.log = []
+    assert run(server, **args)["changed"] is False and writes(server) == []
