@@ -330,8 +330,6 @@ class Flow(GcoreModule):
         if self.check_mode or self.ledger is None:
             return msg
         self.result["changed"] = bool(self.ledger)
-        if "changes" in self.result:
-            self.result["changes"] = self.ledger.changes()
         if not self.ledger:
             return msg
         if getattr(error, "rejected", None) is not None:

@@ -581,3 +581,91 @@ def test_a_key_with_a_newline_inside_is_refused_showing_none_of_it(playbook, sim
     for part in (sim.api_key[:half], sim.api_key[half:]):
         assert part not in run.output
     assert sim.log == []
+
+
+# ---- issue 26: security_group and security_group_info (every rule rule, named by the rule's index) ----
+SG_RULE = {"direction": "ingress", "protocol": "tcp", "port_range_min": 22, "remote_ip_prefix": "10.0.0.0/8"}
+
+
+def sg_rules(*rules):
+    return {"name": "web", "rules": list(rules)}
+
+
+SECURITY_GROUP_CASES = [
+    ("rule ports with icmp", "security_group", sg_rules(dict(SG_RULE, protocol="icmp")),
+     "rules[0].port_range_min/port_range_max: ports are only for the protocols tcp, udp, sctp, dccp, udplite, not icmp"),
+    ("rule ports with every protocol", "security_group", sg_rules({"direction": "ingress", "port_range_max": 80}),
+     "rules[0].port_range_min/port_range_max"),
+    ("rule min above max", "security_group", sg_rules(SG_RULE, dict(SG_RULE, port_range_min=81, port_range_max=80)),
+     "rules[1].port_range_min: 81 is above port_range_max 80"),
+    ("rule port above 65535", "security_group", sg_rules(dict(SG_RULE, port_range_max=70000)), "rules[0].port_range_max: 70000 is out of range"),
+    ("rule port nan", "security_group", sg_rules(dict(SG_RULE, port_range_min="nan")), "port_range_min"),
+    ("rule port a boolean", "security_group", sg_rules(dict(SG_RULE, port_range_min=True)), "rules[0].port_range_min: a boolean"),
+    ("rule prefix with host bits", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="10.1.2.3/8")),
+     "rules[0].remote_ip_prefix: '10.1.2.3/8' has host bits set; use the network address 10.0.0.0/8"),
+    ("rule prefix not a CIDR", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="office")), "rules[0].remote_ip_prefix: 'office'"),
+    ("rule prefix with a newline", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="10.0.0.0/8\n")), "rules[0].remote_ip_prefix"),
+    ("rule prefix of the other IP version", "security_group", sg_rules(dict(SG_RULE, ethertype="IPv6")),
+     "rules[0].remote_ip_prefix: 10.0.0.0/8 is an IPv4 network but the rule's ethertype is IPv6"),
+    ("rule prefix and group", "security_group", sg_rules(dict(SG_RULE, remote_group_id=UUID)),
+     "rules[0]: remote_ip_prefix and remote_group_id are mutually exclusive"),
+    ("rule group not a UUID", "security_group", sg_rules({"direction": "egress", "remote_group_id": "web"}), "rules[0].remote_group_id: 'web' is not a UUID"),
+    ("rule protocol unknown", "security_group", sg_rules(dict(SG_RULE, protocol="http")), "rules[0].protocol: 'http' is not a protocol"),
+    ("rule direction unknown", "security_group", sg_rules(dict(SG_RULE, direction="in")), "direction"),
+    ("rule without direction", "security_group", sg_rules({"protocol": "tcp"}), "direction"),
+    ("rule ethertype unknown", "security_group", sg_rules(dict(SG_RULE, ethertype="IPv5")), "ethertype"),
+    ("rule description too long", "security_group", sg_rules(dict(SG_RULE, description="d" * 256)), "rules[0].description: length 256"),
+    ("rule description with a NUL", "security_group", sg_rules(dict(SG_RULE, description="a\x00b")), "rules[0].description"),
+    ("rule listed twice", "security_group", sg_rules(SG_RULE, {"direction": "egress"}, dict(SG_RULE, port_range_max=22)),
+     "rules[0] and rules[2]: the same rule is listed twice"),
+    ("any and null are one protocol", "security_group", sg_rules({"direction": "egress"}, {"direction": "egress", "protocol": "any"}),
+     "rules[0] and rules[1]"),
+    ("rules not a list of rules", "security_group", {"name": "web", "rules": ["ingress"]}, "rules"),
+    ("name with a control character", "security_group", {"name": "web\x01"}, "name:"),
+    ("name too short", "security_group", {"name": "sg"}, "name: length 2"),
+    ("description with a NUL", "security_group", {"name": "web", "description": "a\x00b"}, "description"),
+    ("tag key with a space", "security_group", {"name": "web", "tags": {"a b": "c"}}, "tags: key 'a b'"),
+    ("tag value with a newline", "security_group", {"name": "web", "tags": {"a": "b\nc"}}, "tags.a:"),
+    ("id not a UUID", "security_group", {"security_group_id": "sg-1"}, "security_group_id: 'sg-1' is not a UUID"),
+    ("neither id nor name", "security_group", {}, "one of the following is required: security_group_id, name"),
+    ("wait_timeout nan", "security_group", {"name": "web", "wait_timeout": "nan"}, "wait_timeout"),
+    ("info: id not a UUID", "security_group_info", {"security_group_id": "sg-1"}, "security_group_id"),
+    ("info: name with a tab", "security_group_info", {"name": "we\tb"}, "name"),
+    ("info: id and name", "security_group_info", {"security_group_id": UUID, "name": "web"}, "mutually exclusive"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", SECURITY_GROUP_CASES, ids=[case[0] for case in SECURITY_GROUP_CASES])
+def test_security_group_bad_input_fails_naming_the_rule_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False) and "changes" not in result
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason="ansible-core 2.19 check_type_int: int(Decimal('inf')) raises "
+                   "OverflowError inside AnsibleModule, for every int option of every module (router wait_timeout too); "
+                   "the fix belongs in module_utils/_base.py (_AnsibleModule), not in one module")
+def test_an_infinite_port_fails_naming_the_option(monkeypatch):
+    with no_network() as attempts:
+        result = run_module("security_group", sg_rules(dict(SG_RULE, port_range_min="inf")), monkeypatch)
+    assert result.get("failed") is True and "port_range_min" in result["msg"] and attempts == []
+
+
+SECURITY_GROUP_REFUSALS = [
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [{"protocol": "tcp"}]}, "rules.0.direction: field required"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, port_range_min=70000)]}, "rules.0.port_range_min"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, protocol="any")]}, "rules.0.protocol: value is not one of"),
+    ("/cloud/v2/security_groups/1/76", {"name": "-web"}, "name: string does not match pattern"),
+]
+
+
+@pytest.mark.parametrize("path, body, reason", SECURITY_GROUP_REFUSALS, ids=[refusal[2] for refusal in SECURITY_GROUP_REFUSALS])
+def test_the_simulator_refuses_what_the_security_group_schemas_refuse(sim, path, body, reason):
+    answer = requests.post(sim.url + path, json=body, headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["exception_class"] == "UnprocessableEntity"
+    assert reason in answer.json()["message"]

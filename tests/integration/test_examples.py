@@ -69,6 +69,13 @@ FIRST_RUN = {
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
         and "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01" in addresses(router_named(sim, "example-app-router")),
     ),
+    "security_group.yml": (
+        [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
+        lambda sim: sorted((rule["direction"], rule["ethertype"], rule["port_range_min"])
+                           for group in sim.security_groups.values() if group["name"] == "example-web"
+                           for rule in group["security_group_rules"])
+        == [("egress", "IPv4", 443), ("ingress", "IPv4", 22), ("ingress", "IPv4", 443), ("ingress", "IPv6", 443)],
+    ),
 }
 
 
