@@ -23,6 +23,7 @@ module_kwargs   more AnsibleModule arguments, such as ``required_if``
 from __future__ import annotations
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.common import parameters as _parameters
 
 from ansible_collections.gcore.platform.plugins.module_utils._client import (
     DEFAULT_API_URL,
@@ -72,6 +73,21 @@ def gcore_argument_spec(cloud=False, waits=False):
             wait_timeout=dict(type="int", default=600),
         )
     return spec
+
+
+_CHECK_INT = _parameters.DEFAULT_TYPE_VALIDATORS["int"]
+
+
+def _check_int(value):
+    """Ansible's int check, with an infinite value (``inf``) refused like any other non-integer: from ansible-core 2.19
+    ``int(Decimal('inf'))`` raises OverflowError there, a traceback instead of a message naming the option."""
+    try:
+        return _CHECK_INT(value)
+    except OverflowError:
+        raise TypeError("%r cannot be converted to an int: it is not a finite number" % (value,))
+
+
+_parameters.DEFAULT_TYPE_VALIDATORS["int"] = _check_int
 
 
 class _AnsibleModule(AnsibleModule):
