@@ -151,7 +151,7 @@ floating_ip:
     - The floating IP as the service returned it when last read; its C(floating_ip_address) is what users connect to.
     - V(null) after a delete, when O(state=absent) found none, in check mode when one would be created, and with
       O(wait=false) when it is being created.
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -227,7 +227,7 @@ tasks:
   description:
     - IDs of the asynchronous tasks the module started (empty when nothing was sent). With O(wait=true) every one of
       them has finished when the module returns.
-  returned: always
+  returned: success
   type: list
   elements: str
   sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
@@ -235,7 +235,7 @@ diff:
   description:
     - The managed members before and after the change (C(port_id), C(fixed_ip_address) when given, C(tags) as a
       mapping of the user tags), with C(state).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}

@@ -136,7 +136,7 @@ RETURN = r"""
 ssh_key:
   description:
     - The key as read last (never a private key); V(null) when it is absent (deleted, or not created in check mode).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -175,13 +175,13 @@ private_key:
   description:
     - The private key the service generated, on the run that created a key without O(public_key); V(null) otherwise.
     - It cannot be read again. Run the task with C(no_log) and save it at once.
-  returned: always
+  returned: success, and on a failure after the key was created
   type: str
   sample: null
 diff:
   description:
     - The key's name, public key and sharing before and after, with C(state). Never a private key.
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}
