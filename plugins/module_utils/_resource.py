@@ -285,7 +285,7 @@ class GcoreResourceModule(Flow):
         elif not exists:
             after = self.wanted_view()
         else:
-            after = dict(self.before, **differences(self.members, record, self.params))
+            after = dict(self.before, **differences(self.members, record, self.params, views=True))
             after.update(self.wanted_view(record))
         self.result["changed"] = bool(plan)
         if plan and not self.check_mode:

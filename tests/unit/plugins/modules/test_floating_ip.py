@@ -211,8 +211,6 @@ def test_a_locked_floating_ip_is_waited_for_before_the_patch(server):
     assert sent.index(("GET", "%s/%s" % (FIPS, ident))) < sent.index(("PATCH", "%s/%s" % (V2, ident))), sent  # waited first
 
 
-@pytest.mark.xfail(strict=True, reason="core: GcoreResourceModule.run builds diff.after from differences(), the values sent, "
-                                       "so the tags show as the merge patch ({team: web, env: null}), not the user tags")
 def test_the_diff_shows_the_user_tags_after_the_change(server):
     result = run(server, address=FREE, tags={"team": "web"})
     assert result["diff"]["after"]["tags"] == {"team": "web"}
