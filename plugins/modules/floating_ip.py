@@ -343,17 +343,14 @@ class FloatingIp(GcoreResourceModule):
                 self.port = found[1] if found else NOT_FOUND
         return self.port
 
-    def lookup(self):
-        """By id, by address, or by the port it is assigned to (floating IPs have no name: ``_floating_ips``)."""
+    def resolve(self):
+        self.target()
+
+    def find(self):
+        """By address, or by the port it is assigned to (floating IPs have no name: ``_floating_ips``)."""
         params = self.params
         present = params["state"] == "present"
-        port = self.target()
-        if params["floating_ip_id"] is not None:
-            record = self.read(params["floating_ip_id"])
-            if record is None and present:
-                raise Refused("Floating IP %s does not exist in %s; an ID cannot be created: leave floating_ip_id out to create "
-                              "one" % (params["floating_ip_id"], self.where()))
-            return record
+        port = self.port
         if params["address"] is not None:
             matches = with_address(self.listing(), params["address"])
             if not matches and present:

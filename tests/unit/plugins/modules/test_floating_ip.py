@@ -163,7 +163,7 @@ def test_what_cannot_be_created_fails_before_any_write(server):
     unknown_address = run(server, address="198.51.100.99")
     assert unknown_address["failed"] is True and "an address cannot be chosen" in unknown_address["msg"]
     unknown_id = run(server, floating_ip_id="00000000-0000-4000-8000-000000000000", instance="db-1")
-    assert unknown_id["failed"] is True and "an ID cannot be created" in unknown_id["msg"]
+    assert unknown_id["failed"] is True and "an id cannot be created" in unknown_id["msg"]
     wrong_fixed = run(server, instance="db-1", fixed_ip_address="10.9.9.9")
     assert wrong_fixed["failed"] is True and "has no interface with the address 10.9.9.9" in wrong_fixed["msg"]
     assert writes(server) == []
