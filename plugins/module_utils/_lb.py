@@ -11,7 +11,7 @@ are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balance
 /cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
 its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
 a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
-its writes are ``_lb_listeners.Listeners``; ``LbLedger`` tells ``changes`` by listener name and member ``address:port``.
+its writes are ``_lb_listeners.Listeners``; ``lb_changes`` tells ``changes`` by listener name and member ``address:port``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Ledger
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 NAME_RULE = "3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_'"
@@ -295,25 +294,21 @@ def expand(client, params, record):
 
 # ---- changes ---------------------------------------------------------------------------------------------------------
 
-class LbLedger(Ledger):
-    """The ledger of a load balancer run: ``changes`` by listener name and member ``address:port``."""
-
-    def __init__(self, params):
-        super().__init__()
-        self.params = params
-
-    def changes(self):
-        listeners = {"created": [], "updated": [], "deleted": []}
-        members = {"added": [], "removed": []}
-        for write in self.writes():
-            said = getattr(write, "said", None)
-            if said is None and write.kind == "create":  # the load balancer's create: everything it carried
-                said = {"created": [item["name"] for item in self.params.get("listeners") or []],
-                        "added": [_member_key(member) for item in self.params.get("listeners") or []
-                                  for member in ((item["pool"] or {}).get("members") or [])]}
-            for key, names in (said or {}).items():
-                target = members if key in members else listeners
-                target[key] += [name for name in names if name not in target[key]]
-        for names in list(listeners.values()) + list(members.values()):
-            names.sort()
-        return {"listeners": listeners, "members": members}
+def lb_changes(writes, params):
+    """``{listeners: {created, updated, deleted}, members: {added, removed}}`` of the ``writes`` the service accepted or the
+    state confirmed: each write of the listener set says what it does (``said``); the load balancer's create made every
+    listener and member of ``params``."""
+    listeners = {"created": [], "updated": [], "deleted": []}
+    members = {"added": [], "removed": []}
+    for write in writes:
+        said = getattr(write, "said", None)
+        if said is None and write.kind == "create":  # the load balancer's create: everything it carried
+            said = {"created": [item["name"] for item in params.get("listeners") or []],
+                    "added": [_member_key(member) for item in params.get("listeners") or []
+                              for member in ((item["pool"] or {}).get("members") or [])]}
+        for key, names in (said or {}).items():
+            target = members if key in members else listeners
+            target[key] += [name for name in names if name not in target[key]]
+    for names in list(listeners.values()) + list(members.values()):
+        names.sort()
+    return {"listeners": listeners, "members": members}

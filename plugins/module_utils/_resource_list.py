@@ -192,6 +192,11 @@ class GcoreResourceList(Flow):
         """What is left of a bulk delete answered 404, one delete each (a 404 there: gone too)."""
         return [self.deleting([record["id"]], [wanted[record["id"]]]) for record in self.listing() if record.get("id") in wanted]
 
+    def outcome(self, msg, error):
+        if not self.check_mode and self.ledger is not None and "changes" in self.result:
+            self.result["changes"] = self.ledger.changes()  # what was accepted before the failure
+        return super().outcome(msg, error)
+
     def updated(self, item, ident):
         def done(listing):
             record = next((record for record in listing if record.get("id") == ident), None)

@@ -363,7 +363,7 @@ load_balancer:
     - The load balancer as the service returned it when last read, with C(listeners) holding the listener records,
       each with its C(pool) record (members and health monitor included) or V(null).
     - V(null) after a delete, when O(state=absent) found none, and in check mode when it would be created.
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -418,15 +418,16 @@ load_balancer:
       sample: null
 changes:
   description:
-    - What the service accepted (or the state read afterwards confirmed), on success and on failure.
+    - What the service accepted (or the state read afterwards confirmed), on success and on failure; empty lists in
+      check mode.
     - C(listeners) lists listener names C(created), C(updated) (the listener or its pool) and C(deleted); C(members) the
       members C(added) and C(removed), as C(address:port).
   returned: when O(state=present)
   type: dict
   sample: {listeners: {created: [http], updated: [], deleted: []}, members: {added: ["10.0.0.11:8080"], removed: []}}
 tasks:
-  description: IDs of the tasks the run started.
-  returned: always
+  description: IDs of the tasks the run started (with O(wait=true) every one of them has finished).
+  returned: success
   type: list
   elements: str
   sample: [d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a]
@@ -438,8 +439,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     LISTENER_SPEC,
     NAME_PATTERN,
     NAME_RULE,
-    LbLedger,
     expand,
+    lb_changes,
     listener_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import Listeners
@@ -496,15 +497,6 @@ class LoadBalancer(GcoreResourceModule):
             self.__dict__["_listeners"] = (Listeners(self),)
         return self.__dict__["_listeners"]
 
-    @property
-    def ledger(self):
-        """The run's ledger, whose ``changes`` are by listener name and member ``address:port``."""
-        return self.__dict__.get("_ledger")
-
-    @ledger.setter
-    def ledger(self, value):
-        self.__dict__["_ledger"] = LbLedger(self.params) if value is not None and not isinstance(value, LbLedger) else value
-
     def validate(self):
         super().validate()
         params = self.params
@@ -519,11 +511,11 @@ class LoadBalancer(GcoreResourceModule):
             check_uuid("floating_ip.existing_floating_id", floating["existing_floating_id"])
             require((floating["source"] == "existing") == (floating["existing_floating_id"] is not None),
                     "floating_ip.existing_floating_id", "required with floating_ip.source existing, not accepted with new")
-        if params["state"] == "present":
-            self.result["changes"] = LbLedger(params).changes()
 
     # ---- hooks -----------------------------------------------------------------------------
     def report(self, record):
+        if self.params["state"] == "present":
+            self.result["changes"] = lb_changes([], self.params)  # nothing yet: a failure before any write says so
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":
             raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "
@@ -542,9 +534,13 @@ class LoadBalancer(GcoreResourceModule):
             body["listeners"] = [listener_body(item) for item in params["listeners"]]
         return body
 
+    def answered(self, write, answer):
+        if "changes" in self.result:
+            self.result["changes"] = lb_changes(self.ledger.writes(), self.params)
+
     def returned(self, record):
-        if self.ledger is not None and "changes" in self.result:
-            self.result["changes"] = self.ledger.changes()
+        if "changes" in self.result and not self.check_mode:
+            self.result["changes"] = lb_changes(self.ledger.writes(), self.params)
         return expand(self.client, self.params, record) if self.exists_after(record) else None
 
 

@@ -59,7 +59,7 @@ load_balancers:
   description:
     - The load balancers found (empty when none), each as the service returns it with C(listeners) holding the listener
       records, each with its C(pool) record (members and health monitor included) or V(null).
-  returned: always
+  returned: success
   type: list
   elements: dict
   sample:
