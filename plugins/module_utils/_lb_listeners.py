@@ -31,6 +31,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     expand,
     held_members,
     listener_body,
+    lb_changes,
     listener_view,
     member_body,
     pool_body,
@@ -159,7 +160,24 @@ class Listeners:
         for item in wanted:
             if item["name"] in held:
                 writes += self.updating(record, held[item["name"]], item)
-        return writes + [self.deleting(record, listener) for listener in purged if listener not in first]
+        writes += [self.deleting(record, listener) for listener in purged if listener not in first]
+        for write in writes:
+            self.confirming(write)
+        return writes
+
+    def confirming(self, write):
+        """A write found applied by the state read again after an ambiguous failure is in ``changes`` at once (the
+        module's ``answered`` hook sees only the writes the service answered)."""
+        done = write.done
+
+        def confirmed(found):
+            if not done(found):
+                return False
+            module = self.module
+            if "changes" in module.result:
+                module.result["changes"] = lb_changes(module.ledger.writes() + [write], module.params)
+            return True
+        write.done = confirmed
 
     # ---- writes ------------------------------------------------------------------------------
     def path(self, template, ident=None):

@@ -318,3 +318,15 @@ def test_a_connection_limit_of_minus_one_is_the_default_and_changes_nothing(serv
     created(server, with_listeners(HTTP, dict(TCP, connection_limit=-1)))
     result = run(server, with_listeners(HTTP, dict(TCP, connection_limit=-1)))
     assert result["changed"] is False and writes(server) == []
+
+
+def test_changes_on_failure_hold_a_write_the_state_confirmed(server):
+    created(server)
+    pool = copy.deepcopy(HTTP["pool"])
+    pool["members"].append({"address": "10.0.0.13", "protocol_port": 8080})
+    server.add_fault(method="PATCH", path="/cloud/v2/lblisteners/", status=500, applied=True)
+    server.add_fault(method="PATCH", path="/cloud/v2/lbpools/", status=400, body="no member for you")
+    result = run(server, with_listeners(dict(TCP, connection_limit=10), dict(HTTP, pool=pool)), api_retries=1)
+    assert result["failed"] is True and result["changed"] is True and "no member for you" in result["msg"]
+    assert result["changes"] == {"listeners": {"created": [], "updated": ["postgres"], "deleted": []},
+                                 "members": {"added": [], "removed": []}}
