@@ -67,6 +67,7 @@ class Listeners:
 
     name = option = "listeners"
     late = "a listener"
+    planned = ()  # the writes of the last plan (check mode reports them in ``changes``)
 
     def __init__(self, module):
         self.module = module
@@ -163,6 +164,7 @@ class Listeners:
         writes += [self.deleting(record, listener) for listener in purged if listener not in first]
         for write in writes:
             self.confirming(write)
+        self.planned = writes
         return writes
 
     def confirming(self, write):

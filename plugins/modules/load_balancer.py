@@ -418,8 +418,8 @@ load_balancer:
       sample: null
 changes:
   description:
-    - What the service accepted (or the state read afterwards confirmed), on success and on failure; empty lists in
-      check mode.
+    - What the service accepted (or the state read afterwards confirmed), on success and on failure; in check mode,
+      what would be sent.
     - C(listeners) lists listener names C(created), C(updated) (the listener or its pool) and C(deleted); C(members) the
       members C(added) and C(removed), as C(address:port).
   returned: when O(state=present)
@@ -444,7 +444,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     listener_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import Listeners
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, Write
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
 
 
@@ -539,8 +539,14 @@ class LoadBalancer(GcoreResourceModule):
             self.result["changes"] = lb_changes(self.ledger.writes(), self.params)
 
     def returned(self, record):
-        if "changes" in self.result and not self.check_mode:
-            self.result["changes"] = lb_changes(self.ledger.writes(), self.params)
+        if "changes" in self.result:
+            if not self.check_mode:
+                writes = self.ledger.writes()
+            elif self.exists_after(record):  # check mode: what would be sent
+                writes = self.attachments[0].planned
+            else:
+                writes = [Write("create", "POST", self.path("create"))]
+            self.result["changes"] = lb_changes(writes, self.params)
         return expand(self.client, self.params, record) if self.exists_after(record) else None
 
 

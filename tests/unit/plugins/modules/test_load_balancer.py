@@ -98,12 +98,14 @@ def test_check_mode_sends_nothing_and_diff_shows_mappings(server):
     assert result["diff"]["before"] == {"state": "absent"}
     assert set(after["listeners"]) == {"http", "postgres"}
     assert set(after["listeners"]["http"]["pool"]["members"]) == {"10.0.0.11:8080", "10.0.0.12:8080"}
+    assert result["changes"]["listeners"]["created"] == ["http", "postgres"]
     created(server)
     changed = with_listeners(HTTP, dict(TCP, connection_limit=500))
     result = run(server, changed, _ansible_check_mode=True, _ansible_diff=True)
     assert result["changed"] is True and writes(server) == []
     assert list(result["diff"]["before"]["listeners"]) == ["postgres"] and list(result["diff"]["after"]["listeners"]) == ["postgres"]
     assert result["diff"]["after"]["listeners"]["postgres"]["connection_limit"] == 500
+    assert result["changes"]["listeners"] == {"created": [], "updated": ["postgres"], "deleted": []}
 
 
 def test_adding_one_member_is_one_pool_patch_with_the_full_list(server):
