@@ -227,9 +227,10 @@ class GcoreResourceModule(Flow):
         def then(_accepted, _value):
             self.record = self.read(ident)
 
-        def prepare():
+        def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
             if self.lock and self.record.get(self.lock):
                 self.record = self.wait_unlocked(self.record)
+            self.record = self.until_ready(self.record)
             write.locked = self.record
         write.reread, write.then, write.prepare = (lambda: self.settled(self.read(ident))), then, prepare
         return write
