@@ -29,10 +29,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     check_range,
     check_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, Write
 
 BASE = "/cloud/v1/instances/{project_id}/{region_id}"
 ACTION = "/cloud/v2/instances/{project_id}/{region_id}/{id}/action"

@@ -26,9 +26,14 @@ delete_returns     the result after a delete: None, "before" (the record) or "re
 attachments        sub-resources attached and detached one by one (``Attachments``, ``_attachments``)
 =================  ===========================================================================================
 
-Hooks (pure: no requests): ``exists(record)``, ``returned(record)``, ``create_body()``, ``update_body(changes,
-record)``, ``shown(record)``, ``report(record)`` (warnings about what was found), ``list_query()`` (the query of the
-listing searched by exact name: ``{name}`` by default), and ``Flow``'s ``gone(error)`` and
+Hooks (pure: no requests, but for the three that look: ``resolve``, ``find`` and ``report``): ``exists(record)``,
+``returned(record)``, ``create_body()``, ``update_body(changes, record)`` (built when the update is sent),
+``shown(record)``, ``report(record)`` (warnings about what the lookup found, and the read that says why nothing was), ``list_query()`` (the query of the
+listing searched by exact name: ``{name}`` by default), ``resolve()`` (the reads the module needs before the lookup, such as an instance
+named by an option turned into its port: the one place a declaration reads), ``find()`` (the record when neither an id
+nor a name is given:
+the one record at ``paths["item"]`` by default; a module whose resource has no name finds it its own way, and may read
+to do so: it is the lookup), and ``Flow``'s ``gone(error)`` and
 ``answered(write, answer)``. A hook that must stop the run raises ``ValidationError`` (bad input) or ``Refused``;
 ``GcoreModule.execute`` turns every typed error into the result.
 """
@@ -36,14 +41,16 @@ listing searched by exact name: ``{name}`` by default), and ``Flow``'s ``gone(er
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import (  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._writes import (  # noqa: F401  pylint: disable=unused-import
+    GONE,
     UNSET,
+    Flow,
     Member,
+    Write,
     created_view,
     differences,
     view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write
 
 
 def _diff_side(shown):
@@ -111,6 +118,13 @@ class GcoreResourceModule(Flow):
             if len(matches) > 1:
                 raise Refused("%s; give the id of the one to manage" % self.named(name, matches))
             return matches[0] if matches else None
+        return self.find()
+
+    def resolve(self):
+        """The reads the module needs before the lookup (another resource named by the options, turned into its id)."""
+
+    def find(self):
+        """The record when neither an id nor a name is given: the one record at ``paths["item"]``."""
         return self.read()
 
     def waiting(self):
@@ -201,8 +215,10 @@ class GcoreResourceModule(Flow):
                 self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        return Write("update", method, path, self.update_body(changes, record), reread=self.reread, locked=record, then=then,
-                     done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write = Write("update", method, path, reread=self.reread, locked=record, then=then,
+                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
+        return write
 
     def attaching(self, write):
         """An attachment write: sent once the record's lock is clear; the record read again after it."""
@@ -210,9 +226,11 @@ class GcoreResourceModule(Flow):
 
         def then(_accepted, _value):
             self.record = self.read(ident)
-        def prepare():
+
+        def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
             if self.lock and self.record.get(self.lock):
                 self.record = self.wait_unlocked(self.record)
+            self.record = self.until_ready(self.record)
             write.locked = self.record
         write.reread, write.then, write.prepare = (lambda: self.settled(self.read(ident))), then, prepare
         return write
@@ -249,8 +267,8 @@ class GcoreResourceModule(Flow):
     def check_create(self):
         params = self.params
         if self.id_option and params.get(self.id_option) is not None:
-            raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one by name"
-                          % (self.called(), params[self.id_option], self.where(), self.id_option))
+            raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one%s"
+                          % (self.called(), params[self.id_option], self.where(), self.id_option, " by name" if self.name_option else ""))
         missing = self.missing(params)
         if missing:
             raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, params.get(self.name_option or "")))
@@ -266,6 +284,7 @@ class GcoreResourceModule(Flow):
     def run(self):
         self.start()
         absent = self.params.get("state", "present") == "absent"
+        self.resolve()
         record = self.lookup()
         self.report(record)
         plan = self.plan(record, absent)
@@ -280,7 +299,7 @@ class GcoreResourceModule(Flow):
         elif not exists:
             after = self.wanted_view()
         else:
-            after = dict(self.before, **differences(self.members, record, self.params))
+            after = dict(self.before, **differences(self.members, record, self.params, views=True))
             after.update(self.wanted_view(record))
         self.result["changed"] = bool(plan)
         if plan and not self.check_mode:

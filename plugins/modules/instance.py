@@ -280,7 +280,7 @@ instance:
   description:
     - The instance as read last (C(GET /cloud/v1/instances/{project_id}/{region_id}/{id})).
     - V(null) after a delete, when a check-mode run would create it, and after a create with O(wait=false).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -340,7 +340,7 @@ addresses:
     - C(floating_ipv4) holds the floating IPv4 addresses; C(private_ipv4) those in 10.0.0.0/8, 172.16.0.0/12,
       192.168.0.0/16 and 100.64.0.0/10; C(public_ipv4) the others (floating ones included); C(public_ipv6) the
       IPv6 addresses outside fc00::/7. Each in the record's order; empty lists when there is no instance.
-  returned: always
+  returned: success
   type: dict
   sample:
     public_ipv4: [203.0.113.102]
@@ -358,8 +358,8 @@ changes:
       added: [legacy-sg]
       removed: [default]
 tasks:
-  description: The IDs of the tasks the changes started, in order.
-  returned: always
+  description: The IDs of the tasks the changes started, in order (also when a later step failed).
+  returned: when the module got past the validation of its options
   type: list
   elements: str
   sample: [0b86c0ae-5c1a-4b59-8c81-fb9340d9801a]
@@ -368,7 +368,7 @@ diff:
     - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
       C(status) for the power states, C(security_groups) as C({name}) items), with C(state). Never a password or
       user data.
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: present, name: web-1, status: ACTIVE}
@@ -394,7 +394,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     volumes_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
-from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member

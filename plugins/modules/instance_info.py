@@ -74,7 +74,7 @@ instances:
   description:
     - The instances found, as the service shows them (the same members as the C(instance) that M(gcore.platform.instance) returns).
     - Empty when none matches.
-  returned: always
+  returned: success
   type: list
   elements: dict
   sample:

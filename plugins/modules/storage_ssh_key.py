@@ -12,6 +12,8 @@ version_added: 0.1.0
 description:
   - Manages one SSH public key of the account through the v4 API, C(/storage/v4/ssh_keys); link keys to an SFTP storage
     with the O(gcore.platform.storage#module:ssh_key_ids) option of M(gcore.platform.storage).
+  - These are the SFTP storages' keys, another API than the keys of cloud instances; manage an instance's key (a cloud
+    project's C(/cloud/v1/ssh_keys)) with M(gcore.platform.ssh_key).
   - The key is identified by its exact O(name), searched for over every page of C(GET /storage/v4/ssh_keys).
   - A key that does not exist is created (C(POST /storage/v4/ssh_keys)). The API cannot change a key, so a key whose
     public key differs fails the task and nothing is sent; delete it first (O(state=absent)) or use another name.
@@ -41,6 +43,8 @@ extends_documentation_fragment:
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.storage
+  - module: gcore.platform.ssh_key
+    description: The SSH keys of a cloud project, for instances (another API).
 """
 
 EXAMPLES = r"""
@@ -68,7 +72,7 @@ RETURN = r"""
 ssh_key:
   description:
     - The key as read last (C(SSHKeyV4)); V(null) when it is absent (deleted, or not created in check mode).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -89,7 +93,7 @@ ssh_key:
       sample: "2025-08-05T09:15:00Z"
 diff:
   description: With C(--diff), the key's name and public key before and after, with C(state=present), or just C(state=absent).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}
@@ -148,8 +152,15 @@ class StorageSshKey(GcoreResourceModule):
         require(not CONTROL.search(params["name"]), "name", "must not hold control characters (such as a newline or a tab)")
         key = params["public_key"]
         if key is not None:
-            require("PRIVATE KEY" not in key, "public_key", "holds a private key (not shown); give the public key, the .pub file")
+            if "PRIVATE KEY" in key:
+                self.hide(key)
+                require(False, "public_key", "holds a private key (not shown); give the public key, the .pub file")
             require(re.fullmatch(KEY_PATTERN, key.strip()), "public_key", "is not %s (not shown)" % KEY_RULE)
+
+    def hide(self, secret):
+        """Mask a secret given in an option that is not ``no_log`` wherever Ansible prints the module's arguments (the
+        result's ``invocation``, a registered result, ``-vvv``), as given and stripped (AnsibleModule's no-log values)."""
+        self.module.no_log_values.update((secret, secret.strip()))
 
     def create_body(self):
         return {"name": self.params["name"], "public_key": self.params["public_key"].strip()}

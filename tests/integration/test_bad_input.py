@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import io
 import json
+import pathlib
 import re
 import socket
 import sys
@@ -175,6 +176,15 @@ CASES = [
     ("waap_firewall_rules", {"domain_id": 1001, "config": [item(conditions=[{"ip": {"ip_address": "192.0.2.256"}}])]},
      "config[0].conditions[0].ip.ip_address"),
     ("waap_firewall_rules", {"domain_id": "nan", "state": "gathered"}, "domain_id"),
+    # issue 24: the storage lifecycle modules too
+    ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
+    ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
+    ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),
+    ("storage_bucket", {"storage_id": 101, "name": "logs", "lifecycle": {"expiration_days": "nan"}}, "expiration_days"),
+    ("storage_info", {"type": "sftp", "storage_id": 0}, "storage_id"),
+    ("storage_info", {"type": "ftp"}, "type"),
+    ("storage_ssh_key", {"name": "deploy", "public_key": "ssh-ed25519"}, "public_key"),
+    ("storage_ssh_key", {"name": "a\tb"}, "name"),
 ]
 
 
@@ -481,6 +491,65 @@ ALL_CASES = (
     + list(INSTANCE_MORE)
 )
 
+# ---- load_balancer and load_balancer_info: every nested option named by its path ----
+LB_LISTENER = {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pool": {
+    "name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP", "members": [{"address": "10.0.0.11", "protocol_port": 8080}],
+    "healthmonitor": {"type": "HTTP", "delay": 10, "max_retries": 3, "timeout": 5}}}
+
+
+def lb_args(*listeners, **changes):
+    """A valid load balancer with ``listeners`` (each given as changes to LB_LISTENER, ``pool`` changes merged in)."""
+    items = []
+    for number, change in enumerate(listeners):
+        pool = dict(LB_LISTENER["pool"], **change.pop("pool", {}))
+        items.append(dict(dict(LB_LISTENER, name="listener-%s" % number, protocol_port=80 + number, pool=pool), **change))
+    return dict({"name": "web-lb", "listeners": items}, **changes)
+
+
+LB_CASES = [
+    ("name too short", lb_args(name="lb"), "name:"),
+    ("id not a UUID", lb_args(load_balancer_id="lb-1"), "load_balancer_id"),
+    ("unknown listener protocol", lb_args({"protocol": "SCTP"}), "listeners"),
+    ("listener name", lb_args({}, {"name": "x"}), "listeners[1].name"),
+    ("listener port 0", lb_args({}, {"protocol_port": 0}), "listeners[1].protocol_port"),
+    ("listener port nan", lb_args({}, {"protocol_port": "nan"}), "protocol_port"),
+    ("listener CIDR", lb_args({"allowed_cidrs": ["10.0.0.0/8", "nope"]}), "listeners[0].allowed_cidrs[1]"),
+    ("connection limit", lb_args({"connection_limit": 1000001}), "listeners[0].connection_limit"),
+    ("client timeout", lb_args({"timeout_client_data": -1}), "listeners[0].timeout_client_data"),
+    ("X-Forwarded on TCP", lb_args({"protocol": "TCP", "insert_x_forwarded": True, "pool": {"healthmonitor": None}}),
+     "listeners[0].insert_x_forwarded"),
+    ("pool name", lb_args({}, {"pool": {"name": "p"}}), "listeners[1].pool.name"),
+    ("member weight", lb_args({}, {"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80, "weight": 257}]}}),
+     "listeners[1].pool.members[0].weight"),
+    ("member address", lb_args({"pool": {"members": [{"address": "10.0.0", "protocol_port": 80}]}}), "listeners[0].pool.members[0].address"),
+    ("member port", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 65536}]}}),
+     "listeners[0].pool.members[0].protocol_port"),
+    ("member subnet", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80, "subnet_id": "s"}]}}),
+     "listeners[0].pool.members[0].subnet_id"),
+    ("member twice", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80}, {"address": "10.0.0.1", "protocol_port": 80}]}}),
+     "listeners[0].pool.members[0] and listeners[0].pool.members[1]"),
+    ("monitor timeout not below delay", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 3, "timeout": 6}}}),
+     "listeners[0].pool.healthmonitor.timeout"),
+    ("monitor retries", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 11, "timeout": 1}}}),
+     "listeners[0].pool.healthmonitor.max_retries"),
+    ("monitor path on TCP", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 1, "timeout": 1, "url_path": "/"}}}),
+     "listeners[0].pool.healthmonitor.url_path"),
+    ("monitor path pattern", lb_args({"pool": {"healthmonitor": {"type": "HTTP", "delay": 5, "max_retries": 1, "timeout": 1, "url_path": "x"}}}),
+     "listeners[0].pool.healthmonitor.url_path"),
+    ("cookie without APP_COOKIE", lb_args({"pool": {"session_persistence": {"type": "SOURCE_IP", "cookie_name": "sid-cookie"}}}),
+     "listeners[0].pool.session_persistence.cookie_name"),
+    ("two listeners with one name", lb_args({}, {"name": "listener-0"}), "listeners[0] and listeners[1]"),
+    ("two listeners on one port", lb_args({}, {"protocol_port": 80}), "listeners[0] and listeners[1]"),
+    ("too many listeners", lb_args(*[{} for _number in range(52)]), "listeners: at most 51"),
+    ("floating IP without its id", lb_args(floating_ip={"source": "existing"}), "floating_ip.existing_floating_id"),
+    ("vip network and port", lb_args(vip_network_id=NET, vip_port_id=PORT), "mutually exclusive"),
+    ("tag value with a newline", lb_args(tags={"env": "a\nb"}), "tags.env"),
+    ("info: id and name", {"name": "web-lb", "load_balancer_id": UUID}, "mutually exclusive"),
+    ("info: id not a UUID", {"load_balancer_id": "lb"}, "load_balancer_id"),
+]
+ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith("info:") else "load_balancer", args, text)
+              for what, args, text in LB_CASES]
+
 
 @contextlib.contextmanager
 def no_network():
@@ -511,12 +580,16 @@ def run_module(module, args, monkeypatch):
 
 def test_the_tables_are_large_and_cover_every_module():
     assert len(CASES) >= 40
-    modules = {case[0] for case in CASES}
-    assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "router_info", "quota_check",
-                       "price_preview", "notification_threshold", "notification_threshold_info", "storage",
-                       "waap_custom_rules", "waap_firewall_rules"}
+    modules = {case[1] for case in ALL_CASES}
+    for name, table in globals().items():  # the tables each module family adds (with a test of its own) count too
+        if name.endswith("_CASES") and isinstance(table, list):
+            modules |= {case[1] for case in table if len(case) == 4 and isinstance(case[1], str)}
+    every = {path.stem for path in (pathlib.Path(collections_path()) / "ansible_collections" / "gcore" / "platform" / "plugins"
+                                    / "modules").glob("*.py") if path.stem != "__init__"}
+    assert len(every) >= 15 and "storage_bucket" in every
+    assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
-    assert len(ALL_CASES) == len(CASES) + 119 + len(INSTANCE_CASES) + len(INSTANCE_MORE)
+    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE)
     assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (32, 10)
 
 
@@ -642,3 +715,145 @@ def test_a_key_with_a_newline_inside_is_refused_showing_none_of_it(playbook, sim
     for part in (sim.api_key[:half], sim.api_key[half:]):
         assert part not in run.output
     assert sim.log == []
+
+
+# ---- issue 26: security_group and security_group_info (every rule rule, named by the rule's index) ----
+SG_RULE = {"direction": "ingress", "protocol": "tcp", "port_range_min": 22, "remote_ip_prefix": "10.0.0.0/8"}
+
+
+def sg_rules(*rules):
+    return {"name": "web", "rules": list(rules)}
+
+
+SECURITY_GROUP_CASES = [
+    ("rule ports with icmp", "security_group", sg_rules(dict(SG_RULE, protocol="icmp")),
+     "rules[0].port_range_min/port_range_max: ports are only for the protocols tcp, udp, sctp, dccp, udplite, not icmp"),
+    ("rule ports with every protocol", "security_group", sg_rules({"direction": "ingress", "port_range_max": 80}),
+     "rules[0].port_range_min/port_range_max"),
+    ("rule min above max", "security_group", sg_rules(SG_RULE, dict(SG_RULE, port_range_min=81, port_range_max=80)),
+     "rules[1].port_range_min: 81 is above port_range_max 80"),
+    ("rule port above 65535", "security_group", sg_rules(dict(SG_RULE, port_range_max=70000)), "rules[0].port_range_max: 70000 is out of range"),
+    ("rule port nan", "security_group", sg_rules(dict(SG_RULE, port_range_min="nan")), "port_range_min"),
+    ("rule port a boolean", "security_group", sg_rules(dict(SG_RULE, port_range_min=True)), "rules[0].port_range_min: a boolean"),
+    ("rule prefix with host bits", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="10.1.2.3/8")),
+     "rules[0].remote_ip_prefix: '10.1.2.3/8' has host bits set; use the network address 10.0.0.0/8"),
+    ("rule prefix not a CIDR", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="office")), "rules[0].remote_ip_prefix: 'office'"),
+    ("rule prefix with a newline", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="10.0.0.0/8\n")), "rules[0].remote_ip_prefix"),
+    ("rule prefix of the other IP version", "security_group", sg_rules(dict(SG_RULE, ethertype="IPv6")),
+     "rules[0].remote_ip_prefix: 10.0.0.0/8 is an IPv4 network but the rule's ethertype is IPv6"),
+    ("rule prefix and group", "security_group", sg_rules(dict(SG_RULE, remote_group_id=UUID)),
+     "rules[0]: remote_ip_prefix and remote_group_id are mutually exclusive"),
+    ("rule group not a UUID", "security_group", sg_rules({"direction": "egress", "remote_group_id": "web"}), "rules[0].remote_group_id: 'web' is not a UUID"),
+    ("rule protocol unknown", "security_group", sg_rules(dict(SG_RULE, protocol="http")), "rules[0].protocol: 'http' is not a protocol"),
+    ("rule direction unknown", "security_group", sg_rules(dict(SG_RULE, direction="in")), "direction"),
+    ("rule without direction", "security_group", sg_rules({"protocol": "tcp"}), "direction"),
+    ("rule ethertype unknown", "security_group", sg_rules(dict(SG_RULE, ethertype="IPv5")), "ethertype"),
+    ("rule description too long", "security_group", sg_rules(dict(SG_RULE, description="d" * 256)), "rules[0].description: length 256"),
+    ("rule description with a NUL", "security_group", sg_rules(dict(SG_RULE, description="a\x00b")), "rules[0].description"),
+    ("rule listed twice", "security_group", sg_rules(SG_RULE, {"direction": "egress"}, dict(SG_RULE, port_range_max=22)),
+     "rules[0] and rules[2]: the same rule is listed twice"),
+    ("any and null are one protocol", "security_group", sg_rules({"direction": "egress"}, {"direction": "egress", "protocol": "any"}),
+     "rules[0] and rules[1]"),
+    ("rules not a list of rules", "security_group", {"name": "web", "rules": ["ingress"]}, "rules"),
+    ("name with a control character", "security_group", {"name": "web\x01"}, "name:"),
+    ("name too short", "security_group", {"name": "sg"}, "name: length 2"),
+    ("description with a NUL", "security_group", {"name": "web", "description": "a\x00b"}, "description"),
+    ("tag key with a space", "security_group", {"name": "web", "tags": {"a b": "c"}}, "tags: key 'a b'"),
+    ("tag value with a newline", "security_group", {"name": "web", "tags": {"a": "b\nc"}}, "tags.a:"),
+    ("id not a UUID", "security_group", {"security_group_id": "sg-1"}, "security_group_id: 'sg-1' is not a UUID"),
+    ("neither id nor name", "security_group", {}, "one of the following is required: security_group_id, name"),
+    ("wait_timeout nan", "security_group", {"name": "web", "wait_timeout": "nan"}, "wait_timeout"),
+    ("info: id not a UUID", "security_group_info", {"security_group_id": "sg-1"}, "security_group_id"),
+    ("info: name with a tab", "security_group_info", {"name": "we\tb"}, "name"),
+    ("info: id and name", "security_group_info", {"security_group_id": UUID, "name": "web"}, "mutually exclusive"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", SECURITY_GROUP_CASES, ids=[case[0] for case in SECURITY_GROUP_CASES])
+def test_security_group_bad_input_fails_naming_the_rule_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False) and "changes" not in result
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", float("inf")])
+def test_an_infinite_int_fails_naming_the_option(monkeypatch, value):
+    """From ansible-core 2.19 Ansible's own int check raises OverflowError on ``inf`` (a traceback); _base refuses it."""
+    with no_network() as attempts:
+        result = run_module("security_group", sg_rules(dict(SG_RULE, port_range_min=value)), monkeypatch)
+        timeout = run_module("router", {"name": "r-inf", "wait_timeout": value}, monkeypatch)
+    assert result.get("failed") is True and "port_range_min" in result["msg"] and attempts == [], result
+    assert timeout.get("failed") is True and "wait_timeout" in timeout["msg"], timeout
+
+
+SECURITY_GROUP_REFUSALS = [
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [{"protocol": "tcp"}]}, "rules.0.direction: field required"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, port_range_min=70000)]}, "rules.0.port_range_min"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, protocol="any")]}, "rules.0.protocol: value is not one of"),
+    ("/cloud/v2/security_groups/1/76", {"name": "-web"}, "name: string does not match pattern"),
+]
+
+
+@pytest.mark.parametrize("path, body, reason", SECURITY_GROUP_REFUSALS, ids=[refusal[2] for refusal in SECURITY_GROUP_REFUSALS])
+def test_the_simulator_refuses_what_the_security_group_schemas_refuse(sim, path, body, reason):
+    answer = requests.post(sim.url + path, json=body, headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["exception_class"] == "UnprocessableEntity"
+    assert reason in answer.json()["message"]
+
+
+# ---- ssh_key and floating_ip: every option checked before any request (project and region from the environment) ----
+PRIVATE = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+_KEY_AND_FIP = [
+    ("ssh_key", {}, "missing required arguments: name"),
+    ("ssh_key", {"name": "k-1", "region_id": 76}, "Unsupported parameters"),
+    ("ssh_key", {"name": "k-1", "project_id": 0}, "project_id: 0 is out of range"),
+    ("ssh_key", {"name": "k-1", "project_id": float("nan")}, "project_id"),
+    ("ssh_key", {"name": "ab"}, "name: length 2 is out of range"),
+    ("ssh_key", {"name": "k" * 64}, "name: length 64 is out of range"),
+    ("ssh_key", {"name": "-k-1"}, "name: "),
+    ("ssh_key", {"name": "k-1\x00"}, "name: "),
+    ("ssh_key", {"name": "clé-1"}, "name: "),
+    ("ssh_key", {"name": "k-1", "ssh_key_id": "not-a-uuid"}, "ssh_key_id"),
+    ("ssh_key", {"name": "k-1", "public_key": "ssh-ed25519"}, "public_key: is not an OpenSSH public key"),
+    ("ssh_key", {"name": "k-1", "public_key": "ssh-ed25519 AAAA\tx"}, "public_key: is not an OpenSSH public key"),
+    ("ssh_key", {"name": "k-1", "public_key": PRIVATE}, "public_key: holds a private key (not shown)"),
+    ("ssh_key", {"name": "k-1", "shared_in_project": "perhaps"}, "shared_in_project"),
+    ("ssh_key", {"name": "k-1", "wait_timeout": 0}, "wait_timeout: 0 is out of range"),
+    ("floating_ip", {}, "floating_ip_id: one of floating_ip_id, address, instance or port_id is required"),
+    ("floating_ip", {"floating_ip_id": "not-a-uuid"}, "floating_ip_id"),
+    ("floating_ip", {"port_id": "not-a-uuid"}, "port_id"),
+    ("floating_ip", {"address": "203.0.113.256"}, "address: '203.0.113.256' is not an IPv4 or IPv6 address"),
+    ("floating_ip", {"address": "inf"}, "address: 'inf' is not an IPv4 or IPv6 address"),
+    ("floating_ip", {"instance": "web-1", "fixed_ip_address": "2001:db8::1"}, "fixed_ip_address: '2001:db8::1' is not an IPv4"),
+    ("floating_ip", {"address": "203.0.113.9", "fixed_ip_address": "10.0.0.5"}, "fixed_ip_address: needs instance or port_id"),
+    ("floating_ip", {"address": "203.0.113.9", "floating_ip_id": FIP}, "mutually exclusive: floating_ip_id|address"),
+    ("floating_ip", {"instance": "web-1", "port_id": PORT}, "mutually exclusive: instance|port_id"),
+    ("floating_ip", {"port_id": PORT, "unassign": True}, "unassign: cannot be true with instance, port_id or fixed_ip_address"),
+    ("floating_ip", {"address": "203.0.113.9", "unassign": True, "state": "absent"}, "unassign: is used only with state=present"),
+    ("floating_ip", {"instance": ""}, "instance: must be an instance ID or name"),
+    ("floating_ip", {"instance": "web\x071"}, "instance: must be an instance ID or name"),
+    ("floating_ip", {"instance": "web-1", "tags": {"a=b": "x"}}, "tags: key 'a=b' breaks the rule"),
+    ("floating_ip", {"instance": "web-1", "tags": {"k": "x\ty"}}, "tags.k: "),
+    ("floating_ip", {"instance": "web-1", "tags": {"k": "v" * 256}}, "tags.k: "),
+    ("floating_ip", {"instance": "web-1", "region_id": 0}, "region_id: 0 is out of range"),
+    ("floating_ip", {"instance": "web-1", "wait_timeout": -1}, "wait_timeout: -1 is out of range"),
+    ("floating_ip", {"instance": "web-1", "state": "assigned"}, "value of state must be one of: present, absent"),
+]
+KEY_AND_FIP_CASES = [("%s: %s" % (module, text), module, args, text) for module, args, text in _KEY_AND_FIP]
+
+
+@pytest.mark.parametrize("what, module, args, text", KEY_AND_FIP_CASES, ids=[case[0] for case in KEY_AND_FIP_CASES])
+def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), result.get("msg")
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert KEY not in json.dumps(result) and "b3BlbnNzaC1rZXktdjEAAAAA" not in json.dumps(result)  # not even in invocation
+    assert attempts == []

@@ -176,7 +176,7 @@ def _hooks():
     import re  # pylint: disable=import-outside-toplevel
     hooks = []
     for module in _core():
-        for paragraph in (module.__doc__ or "").split("Hooks (pure: no requests):")[1:]:
+        for paragraph in (module.__doc__ or "").split("Hooks (pure: no requests")[1:]:
             hooks += re.findall(r"``(\w+)\(", paragraph.split("\n\n")[0])
     return list(dict.fromkeys(hooks))
 
@@ -249,5 +249,3 @@ def test_one_place_ends_a_run_and_no_file_of_the_flow_is_over_400_lines():
         if path.parent.name == "module_utils":
             assert len(text.splitlines()) <= 400, "%s has more than 400 lines" % path.name
     assert len(calls) == 3 and all(call.startswith("_base.py:") for call in calls), calls
-
-

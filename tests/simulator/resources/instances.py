@@ -36,7 +36,11 @@
 - ``POST …/{id}/addsecuritygroup`` / ``delsecuritygroup`` ``{name}``: 204, synchronous; an unknown group is a 404,
   adding a group the instance has or removing one it has not a 400.
 - ``GET …/{id}/interfaces``: one port per interface (``port_id``, ``network_id``, ``ip_assignments``,
-  ``floatingip_details`` ...); ``sim.instance_ports`` (instance id -> interfaces) is where floating IPs find them.
+  ``floatingip_details`` ...); ``sim.instance_ports`` (instance id -> interfaces) keeps them. A seeded instance's ports
+  are derived from its addresses as the floating IPs family derives them (``floating_ips.derived_interfaces``), and
+  ``floatingip_details`` are the floating IPs family's records on the port. An interface created with
+  ``floating_ip`` gets a record of that family on its port (``created_resources.floatingips``); a DELETE with
+  ``delete_floatings=true`` (or ``floatings``) deletes the instance's floating IPs, otherwise they are unassigned.
 - ``GET /cloud/v1/images/{p}/{r}``: every image (no name filter, no paging); ``GET /cloud/v1/flavors/{p}/{r}``:
   every flavor.
 - A PATCH, DELETE, action, changeflavor or security-group change of a locked instance (``task_id`` set) is a 409.
@@ -67,6 +71,7 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_uuid, now_iso
+from simulator.resources.floating_ips import derived_interfaces
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
 from simulator.resources.routers import PRIVATE_SUBNETS
@@ -469,24 +474,43 @@ class Instances(Resource):
 
     def interfaces(self, request):
         record = self.instance_of(request)
-        ports = self.ports_of(record)
-        return {"count": len(ports), "results": copy.deepcopy(ports)}
+        ports = copy.deepcopy(self.ports_of(record))
+        floating = getattr(self.sim, "floating_ips", None)
+        for port in ports:
+            if isinstance(floating, dict):  # the floating IPs family's records on this port
+                port["floatingip_details"] = [copy.deepcopy(item) for item in floating.values() if item.get("port_id") == port["port_id"]]
+        return {"count": len(ports), "results": ports}
 
     def ports_of(self, record):
-        """The instance's interfaces (one port each); those of a seeded instance come from its addresses."""
+        """The instance's interfaces (one port each); those of a seeded instance are derived from its addresses, as the
+        floating IPs family derives them (one port per interface name, stable ids)."""
         if record["id"] not in self.sim.instance_ports:
-            ports = []
-            for network, entries in record["addresses"].items():
-                fixed_entries = [entry for entry in entries if entry["type"] == "fixed"]
-                if not fixed_entries:
-                    continue
-                port = self.new_port(str(uuid.uuid5(NAMESPACE, network)), network,
-                                     [(entry["addr"], entry.get("subnet_id")) for entry in fixed_entries],
-                                     fixed_entries[0].get("interface_name"))
-                port["floatingip_details"] = [{"floating_ip_address": entry["addr"]} for entry in entries if entry["type"] == "floating"]
-                ports.append(port)
-            self.sim.instance_ports[record["id"]] = ports
+            self.sim.instance_ports[record["id"]] = derived_interfaces(record)
         return self.sim.instance_ports[record["id"]]
+
+    def floating_family(self):
+        """The floating IPs resource, when the simulator has it."""
+        return next((resource for resource in self.sim.resources if resource.NAME == "floating_ips"), None)
+
+    def floating_for(self, port, item, project_id, region_id):
+        """The floating IP an interface asks for at create: a new one, or an existing one moved to its port. With the
+        floating IPs family it is one of its records (``sim.floating_ips``); returns ``(id, address)``."""
+        fixed = next((assignment["ip_address"] for assignment in port["ip_assignments"]
+                      if ipaddress.ip_address(assignment["ip_address"]).version == 4), None)
+        family = self.floating_family()
+        wanted = item["floating_ip"]
+        if family is None:
+            return str(uuid.uuid4()), "203.0.113.%d" % (100 + self.ports % 150)
+        family.sync()
+        if wanted["source"] == "existing":
+            record = self.sim.floating_ips.get(wanted["existing_floating_id"])
+            if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
+                raise ApiFailure(404, "Floating IP %s not found" % wanted["existing_floating_id"])
+        else:
+            record = family.new_record(str(uuid.uuid4()), family.new_address(), project_id, region_id)
+            self.sim.floating_ips[record["id"]] = record
+        record.update(port_id=port["port_id"], fixed_ip_address=fixed, status="ACTIVE", updated_at=now_iso())
+        return record["id"], record["floating_ip_address"]
 
     def new_port(self, network_id, network_name, assignments, interface_name=None):
         self.ports += 1
@@ -548,7 +572,7 @@ class Instances(Resource):
         ident = str(uuid.uuid4())
         name = body.get("name") or body["name_template"].replace("{ip_octets}", "0-0-10").replace(
             "{two_ip_octets}", "0-10").replace("{one_ip_octet}", "10")
-        addresses, ports = {}, []
+        addresses, ports, floatings = {}, [], []
         for index, item in enumerate(body["interfaces"]):
             port = self.interface_port(ident, index, item)
             ports.append(port)
@@ -558,8 +582,10 @@ class Instances(Resource):
                     {"addr": assignment["ip_address"], "type": "fixed", "interface_name": item.get("interface_name"),
                      "subnet_id": assignment["subnet_id"], "subnet_name": "%s-subnet" % network})
             if item.get("floating_ip"):
-                address = "203.0.113.%d" % (100 + self.ports % 150)
-                port["floatingip_details"].append({"floating_ip_address": address, "fixed_ip_address": port["ip_assignments"][0]["ip_address"]})
+                floating_id, address = self.floating_for(port, item, project_id, region_id)
+                floatings.append(floating_id)
+                port["floatingip_details"].append({"id": floating_id, "floating_ip_address": address,
+                                                   "fixed_ip_address": port["ip_assignments"][0]["ip_address"]})
                 addresses[network].append({"addr": address, "type": "floating"})
         wanted_groups = [groups[group["id"]] for group in body.get("security_groups", [])] or ["default"]
         volumes = [{"id": volume.get("volume_id") or str(uuid.uuid4()), "delete_on_termination": volume.get("delete_on_termination", False)}
@@ -577,7 +603,10 @@ class Instances(Resource):
                 return None
             record["task_id"] = None
             self.booting[ident] = None  # boots from the next request on (see sync)
-            return {"instances": [ident], "volumes": [volume["id"] for volume in volumes], "ports": [port["port_id"] for port in ports]}
+            created = {"instances": [ident], "volumes": [volume["id"] for volume in volumes], "ports": [port["port_id"] for port in ports]}
+            if floatings:
+                created["floatingips"] = floatings
+            return created
 
         task_id = self.sim.start_task("create_vm", apply=apply, project_id=project_id, region_id=region_id,
                                       data=dict(body, password="***") if "password" in body else body)
@@ -640,7 +669,16 @@ class Instances(Resource):
             if not is_uuid(volume):
                 invalid("volumes", "%s is not a valid uuid" % volume)
 
+        listed = [item for item in (request.arg("floatings") or "").split(",") if item]
+
         def apply():
+            ports = [port["port_id"] for port in self.ports_of(record)]
+            floating = getattr(self.sim, "floating_ips", None)
+            for ident, item in list((floating or {}).items()):  # its floating IPs: deleted when asked, else unassigned
+                if ident in listed or (flag == "true" and item.get("port_id") in ports):
+                    del floating[ident]
+                elif item.get("port_id") in ports:
+                    item.update(port_id=None, fixed_ip_address=None, status="DOWN", updated_at=now_iso())
             self.sim.instances[:] = [item for item in self.sim.instances if item["id"] != record["id"]]
             self.sim.instance_ports.pop(record["id"], None)
             self.sim.deleted_volumes.extend(volumes + [volume["id"] for volume in record["volumes"] if volume["delete_on_termination"]])
