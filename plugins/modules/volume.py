@@ -143,14 +143,14 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: A 20 GiB SSD volume for data, attached to the instance app-1
+- name: A 20 GiB SSD volume for data, attached to the instance db-1
   gcore.platform.volume:
     project_id: 1
     region_id: 76
     name: app-data
     size: 20
     type_name: ssd_hiiops
-    instance: app-1
+    instance: db-1
     attachment_tag: data
     tags:
       env: prod
@@ -163,12 +163,12 @@ EXAMPLES = r"""
     name: app-data
     size: 40
 
-- name: Move it to another instance (detached from app-1, then attached)
+- name: Move it to the instance named app (detached from db-1, then attached)
   gcore.platform.volume:
     project_id: 1
     region_id: 76
     name: app-data
-    instance: app-2
+    instance: app
 
 - name: Detach it, and rename it by ID
   gcore.platform.volume:
