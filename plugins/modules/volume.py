@@ -88,8 +88,8 @@ options:
       - The volume type. B(Create-only.) Compared with the volume's C(volume_type); a different one fails the module
         before any write, naming the current and the wanted type (delete the volume and create it again, or use
         another name).
-      - When left out, a new volume is V(standard) (a V(snapshot) volume: the type of the snapshot's volume), and an
-        existing volume's type is not compared.
+      - When left out, a new volume is V(standard) (a V(snapshot) volume gets the type of the snapshot's volume), and
+        an existing volume's type is not compared.
     type: str
     choices: [standard, ssd_hiiops, ssd_lowlatency, ssd_local, cold, ultra]
   instance:
@@ -98,7 +98,7 @@ options:
         the instance list of the project and region to exactly one instance; none or several fail the module before
         any write, the latter listing their IDs).
       - A volume not attached is attached (C(POST /cloud/v2/.../attach)); a volume attached to another instance is
-        detached from it first, then attached to this one (a move: two tasks, one after the other).
+        detached from it first, then attached to this one (a move, two tasks one after the other).
       - V("") (an empty string) detaches the volume from whatever instance it is attached to.
       - When a new volume is created, it is attached by the create request itself (C(instance_id_to_attach_to)).
       - Leaving the option out keeps the volume attached or detached as it is. Only with O(state=present).

@@ -55,7 +55,7 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
-from simulator.validation import check_bool, check_enum, check_int, check_object, check_uuid, invalid
+from simulator.validation import check_enum, check_int, check_object, check_uuid, invalid
 
 LIST = r"/cloud/v1/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ONE = LIST + r"/(?P<volume_id>[^/]+)"

@@ -124,7 +124,7 @@ def test_a_failed_create_task_leaves_the_volume_in_error(sim):
 def test_settle_reads_show_the_step_status_after_the_task_has_finished(sim):
     sim.configure(volume_settle_reads=2)
     ident = create(sim)
-    assert [get(sim, ident)["status"] for _ in range(3)] == ["creating", "creating", "available"]
+    assert [get(sim, ident)["status"] for _read in range(3)] == ["creating", "creating", "available"]
 
 
 def test_patch_is_synchronous_renames_and_merges_tags_keeping_read_only_ones(sim):
