@@ -288,7 +288,33 @@ class Bench:
         self.row("%s: gcore.platform.cloud, fresh cache (median of %s)" % (label, INVENTORY_REPEATS), round(median["cached"], 3),
                  "<= %.3f (1.2x)" % (1.2 * median["static"]), median["cached"] <= 1.2 * median["static"], "s")
         self.row("  requests a cached run", "/".join(map(str, requests["cached"])), "0", set(requests["cached"]) == {0})
+        self.constructed(config)
         self.sim.reset()
+
+    def constructed(self, config):
+        """The README's ``keyed_groups`` plus a ``compose`` against a static file holding the same groups and variables."""
+        options = json.loads(config.read_text())
+        options.update(keyed_groups=[{"key": "gcore_tags.env | default('untagged')", "prefix": "env"}],
+                       compose={"gcore_env": "gcore_tags.env | default('untagged')"})
+        dynamic = self.tmp / "constructed.gcore.yml"
+        dynamic.write_text(json.dumps(options))
+        _elapsed, _requests, listed = self.inventory_list(dynamic, "--flush-cache")
+        hostvars = plain(listed["_meta"]["hostvars"])
+        groups = dict((name, {"hosts": dict.fromkeys(members["hosts"], {})}) for name, members in listed.items()
+                      if name not in ("_meta", "all") and members.get("hosts"))
+        static = self.tmp / "constructed_static.yml"
+        static.write_text(yaml.safe_dump({"all": {"hosts": hostvars, "children": groups}}, default_flow_style=False))
+        times = {"dynamic": [], "static": []}
+        for repeat in range(INVENTORY_REPEATS):
+            for name in (("dynamic", "static") if repeat % 2 else ("static", "dynamic")):
+                elapsed, _sent, listed = self.inventory_list(*((dynamic, "--flush-cache") if name == "dynamic" else (static,)))
+                times[name].append(elapsed)
+        median = dict((name, statistics.median(values)) for name, values in times.items())
+        label = "ansible-inventory --list, %s instances, keyed_groups + compose" % INSTANCES
+        self.row("%s: static YAML, same groups and variables (median of %s)" % (label, INVENTORY_REPEATS),
+                 round(median["static"], 3), "-", None, "s")
+        self.row("%s: gcore.platform.cloud (median of %s)" % (label, INVENTORY_REPEATS), round(median["dynamic"], 3),
+                 "<= %.3f (2x)" % (2 * median["static"]), median["dynamic"] <= 2 * median["static"], "s")
 
     def report(self):
         width = max(len(row["figure"]) for row in self.rows)

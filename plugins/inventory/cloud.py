@@ -47,8 +47,12 @@ options:
       - 'Gcore API key (a permanent API token), sent in the header C(Authorization: apikey <key>).'
       - If not set (or set empty), the value of the E(GCORE_API_KEY) environment variable is used; one of the two is
         required (it is not needed when a fresh cache answers).
+      - May be a vaulted value (C(!vault)) or a template, such as
+        V({{ lookup('ansible.builtin.env', 'MY_GCORE_KEY') }}) or a C(lookup) of a secret store; it is resolved before use,
+        as amazon.aws's C(aws_ec2) and hetzner.hcloud's C(hcloud) inventories do.
       - Surrounding whitespace is removed; what remains must be non-empty printable ASCII without spaces, or the source
-        fails naming C(api_key) and showing no part of it.
+        fails naming C(api_key), saying what was given (a template, a vaulted value, E(GCORE_API_KEY)) and showing no
+        part of it.
       - The key is never logged or shown in an error message, at any verbosity.
     type: str
     env:
@@ -58,6 +62,7 @@ options:
       - Root URL of the Gcore API, V(https://) or V(http://), a host, an optional port and an optional trailing C(/).
       - If not set, E(GCORE_API_URL) is used, then E(GCORE_BASE_URL), else V(https://api.gcore.com). An environment
         variable that is set but empty counts as not set.
+      - May be a template (resolved before use), as O(api_key).
       - A path, a query, a fragment or user info, another scheme or an empty value fails the source naming C(api_url).
     type: str
     default: https://api.gcore.com
@@ -67,10 +72,14 @@ options:
   api_timeout:
     description:
       - Timeout in seconds for each HTTP request (connect and read), V(1) to V(3600).
-      - Safe calls are retried (3 times) on HTTP 429, 502, 503, 504, connection errors and timeouts, honouring
-        C(Retry-After), as the modules of this collection do.
     type: int
     default: 30
+  api_retries:
+    description:
+      - How many times a listing that failed with HTTP 429, 502, 503 or 504, a connection error or a timeout is sent
+        again (V(0) - never), V(0) to V(10), honouring C(Retry-After), as the modules of this collection do.
+    type: int
+    default: 3
   validate_certs:
     description:
       - Whether to verify the TLS certificate of O(api_url). Set to V(false) only for a trusted test endpoint.
@@ -175,7 +184,6 @@ cache_timeout: 600
 
 import ipaddress
 import json
-import os
 from collections import Counter
 
 from ansible.errors import AnsibleError
@@ -185,12 +193,14 @@ from ansible.release import __version__ as ansible_version
 from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    API_RETRIES_RANGE,
     API_TIMEOUT_RANGE,
     ValidationError,
     check_api_url,
-    clean_api_key,
     check_range,
+    clean_api_key,
+    from_environment,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._client import (
     DEFAULT_API_URL,
@@ -198,6 +208,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     ApiError,
     Client,
 )
+
+try:  # ansible-core 2.19 and later: a vaulted value is an EncryptedString (a str that decrypts when used)
+    from ansible.parsing.vault import EncryptedString as _VAULTED
+except ImportError:  # earlier cores: AnsibleVaultEncryptedUnicode
+    from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VAULTED
 
 display = Display()
 
@@ -367,12 +382,11 @@ def kind_of(value):
     return "a %s" % type(value).__name__
 
 
-def from_environment(*names):
-    """The first of these environment variables that is set and not empty (AWX injects empty ones), else None."""
-    for name in names:
-        if os.environ.get(name):
-            return os.environ[name]
-    return None
+def given_as(value):
+    """What an option's value was given as, in words, for messages that never show it."""
+    if isinstance(value, _VAULTED):
+        return "a vaulted value"
+    return "a value"
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -417,23 +431,63 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         self._populate(listing["hosts"])
 
     # ---- options -------------------------------------------------------------------------------
+    def _resolved(self, option, config):
+        """An option read through ``get_option``, a template or a vaulted value resolved (as amazon.aws's ``aws_ec2`` and
+        hetzner.hcloud's ``hcloud`` do), and what it was given as, in words (for messages that never show it)."""
+        given = config.get(option)
+        if given is not None and not isinstance(given, (str, _VAULTED)):
+            raise ValidationError("%s: a string is required, not %s%s" % (option, kind_of(given),
+                                                                          " (the value is not shown)" if option == "api_key" else ""))
+        value = self.get_option(option)
+        vaulted = isinstance(value, _VAULTED) or isinstance(given, _VAULTED)
+        if vaulted:
+            try:
+                return to_text(value), "the vaulted value"
+            except Exception as exc:  # pylint: disable=broad-exception-caught  # the text of a vault error may show data
+                raise ValidationError("%s: a vaulted value was given and could not be decrypted (%s); check the vault "
+                                      "password given to Ansible" % (option, type(exc).__name__)) from None
+        if isinstance(value, str) and self.templar.is_template(value):
+            try:
+                rendered = self.templar.template(value)
+            except Exception as exc:  # pylint: disable=broad-exception-caught  # any error of the template, said as such
+                detail = type(exc).__name__ if option == "api_key" else to_text(exc)
+                raise ValidationError("%s: a template was given and could not be rendered (%s)" % (option, detail)) from None
+            return rendered, "the value the template gave"
+        return value, "the value given"
+
     def _settings(self, config):
-        """Every option checked before any request (contract section 7); the request part is what the cache is for."""
-        api_url = config["api_url"] if "api_url" in config else (from_environment("GCORE_API_URL", "GCORE_BASE_URL") or DEFAULT_API_URL)
-        for option, value in (("api_url", api_url), ("api_key", config.get("api_key"))):
-            if value is not None and not isinstance(value, str):
-                raise ValidationError("%s: a string is required, not %s" % (option, kind_of(value)))
-        check_api_url(api_url)
-        timeout = config.get("api_timeout", self.get_option("api_timeout"))
-        if isinstance(timeout, bool) or not isinstance(timeout, int):
-            raise ValidationError("api_timeout: %r is not an integer number of seconds" % (timeout,))
-        check_range("api_timeout", timeout, *API_TIMEOUT_RANGE)
-        validate_certs = config.get("validate_certs", True)
+        """Every option checked before any request (read through ``get_option``; ``api_key`` and ``api_url`` may be
+        templates or vaulted values); the request part is what the cache is for."""
+        if "api_url" in config:
+            api_url, url_given = self._resolved("api_url", config)
+        else:  # the first of the variables that is set and not empty (an empty one, as AWX injects it, is not set)
+            api_url, url_given = from_environment("GCORE_API_URL", "GCORE_BASE_URL") or DEFAULT_API_URL, "the value given"
+        if "api_key" in config:
+            api_key, key_given = self._resolved("api_key", config)
+        else:
+            api_key, key_given = from_environment("GCORE_API_KEY"), "GCORE_API_KEY"
+        if api_url is not None and not isinstance(api_url, str):
+            raise ValidationError("api_url: a string is required, not %s" % kind_of(api_url)
+                                  + ("" if url_given == "the value given" else " (%s)" % url_given))
+        if api_key is not None and not isinstance(api_key, str):
+            raise ValidationError("api_key: a string is required, and %s is %s (the value is not shown)" % (key_given, kind_of(api_key)))
+        try:
+            check_api_url(api_url)
+        except ValidationError as exc:
+            raise ValidationError("%s%s" % (exc, "" if url_given == "the value given" else " (%s)" % url_given)) from None
+        numbers = {}
+        for option, limits in (("api_timeout", API_TIMEOUT_RANGE), ("api_retries", API_RETRIES_RANGE)):
+            value = self.get_option(option)
+            if isinstance(config.get(option), bool) or isinstance(value, bool) or not isinstance(value, int):
+                raise ValidationError("%s: %r is not an integer number" % (option, config.get(option, value)))
+            check_range(option, value, *limits)
+            numbers[option] = int(value)
+        validate_certs = self.get_option("validate_certs")
         if not isinstance(validate_certs, bool):
             raise ValidationError("validate_certs: true or false is required, not %r" % (validate_certs,))
         scope = {}
         for option, variable in (("projects", "GCORE_CLOUD_PROJECT_ID"), ("regions", "GCORE_CLOUD_REGION_ID")):
-            value = config.get(option)
+            value = self.get_option(option)
             if value is None:
                 text = from_environment(variable)
                 if text is None:
@@ -443,13 +497,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 except ValueError:
                     raise ValidationError("%s: %s=%r is not an integer ID" % (option, variable, text)) from None
             scope[option] = check_id_list(option, value)
-        params = filter_params(config.get("filters"))
+        params = filter_params(self.get_option("filters"))
         for option, choices in (("connect_with", ("public_ipv4", "private_ipv4", "floating_ipv4", "public_ipv6", "name")),
                                 ("hostname", ("name", "id"))):
             if self.get_option(option) not in choices:
                 raise ValidationError("%s: %r is not one of %s" % (option, self.get_option(option), ", ".join(choices)))
         return {
-            "api_key": config.get("api_key") or from_environment("GCORE_API_KEY"), "api_url": api_url, "timeout": timeout, "validate_certs": validate_certs,
+            "api_key": api_key, "api_key_given": key_given, "api_url": api_url, "timeout": numbers["api_timeout"],
+            "retries": numbers["api_retries"], "validate_certs": validate_certs,
             "request": {"api_url": api_url.rstrip("/"), "projects": scope["projects"], "regions": scope["regions"], "filters": params},
         }
 
@@ -460,9 +515,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleError("gcore.platform.cloud needs the Python library requests on the controller")
         try:
             api_key = clean_api_key(settings["api_key"])
-        except ValidationError as exc:
-            raise AnsibleError("gcore.platform.cloud: invalid option: %s" % exc) from None
-        client = Client(api_key=api_key, api_url=settings["api_url"], timeout=settings["timeout"],
+        except ValidationError as exc:  # "api_key: holds a space" -> "api_key: the value the template gave holds a space"
+            raise AnsibleError("gcore.platform.cloud: invalid option: %s"
+                               % str(exc).replace("api_key: ", "api_key: %s " % settings["api_key_given"], 1)) from None
+        client = Client(api_key=api_key, api_url=settings["api_url"], timeout=settings["timeout"], retries=settings["retries"],
                         validate_certs=settings["validate_certs"])
         request = settings["request"]
         hosts, skipped = [], []

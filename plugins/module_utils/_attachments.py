@@ -6,10 +6,9 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-An ``Attachments`` declaration names the option, the identity of an item and the two requests. The plan
-(``attachment_plan``) attaches first, so a failed attach leaves every attached item attached: new items are
-attached, then each held item that does not satisfy its listed one is detached and attached again, then the
-items not listed are detached. The writes go through the one write core (``_writes``).
+An ``Attachments`` declaration names the option, the identity of an item and the two requests. Its ``plan`` attaches
+first, so a failed attach leaves every attached item attached: new items are attached, then each held item that does
+not satisfy its listed one is detached and attached again, then the items not listed are detached.
 """
 
 from __future__ import annotations
@@ -23,19 +22,12 @@ def _satisfies(desired, current):
 
 
 class Attachments:
-    """A list of sub-resources of one record, attached and detached (for example the subnets of a router).
-
-    ``key``: the identity of an item; ``items(record)``: the items the record holds, as ``{key: ..., other
-    members}`` dicts; ``same(desired, current)``: whether a held item satisfies a listed one (a held item that
-    does not is detached and attached again); ``attach``/``detach``: ``(method, path template)`` of the requests,
-    whose bodies are ``attach_body(item)``/``detach_body(item)``.
-
-    ``check(where, item)``: validates one item of the option (``where``: ``"interfaces[0]"``; raises
-    ValidationError) and returns it in canonical form; the flow then refuses an identity given twice.
-    ``in_create_body(item)``: whether the create body carries the item (the module's ``create_body`` puts it
-    there); the others are attached once the resource exists, so creating with them needs ``wait: true``
-    (``late``: what makes an item one of those, for the message: "an interface with an ip_address").
-    """
+    """``key``: the identity of an item; ``items(record)``: the items the record holds, as ``{key: ..., other members}``
+    dicts; ``same(desired, current)``: whether a held item satisfies a listed one (one that does not is detached and
+    attached again); ``attach``/``detach``: ``(method, path template)`` of the requests, whose bodies are
+    ``attach_body(item)``/``detach_body(item)``; ``check(where, item)``: one item of the option checked (raises
+    ValidationError) and canonical; ``in_create_body(item)``: whether the create body carries the item (the others are
+    attached once the resource exists, so creating with them needs ``wait: true``; ``late`` says which those are)."""
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
                  check=None, in_create_body=None, late="an item the create request cannot carry"):

@@ -36,14 +36,16 @@ listing searched by exact name: ``{name}`` by default), and ``Flow``'s ``gone(er
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import (  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._writes import (  # noqa: F401  pylint: disable=unused-import
+    GONE,
     UNSET,
+    Flow,
     Member,
+    Write,
     created_view,
     differences,
     view,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write
 
 
 def _diff_side(shown):
@@ -201,8 +203,10 @@ class GcoreResourceModule(Flow):
                 self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        return Write("update", method, path, self.update_body(changes, record), reread=self.reread, locked=record, then=then,
-                     done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write = Write("update", method, path, reread=self.reread, locked=record, then=then,
+                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
+        return write
 
     def attaching(self, write):
         """An attachment write: sent once the record's lock is clear; the record read again after it."""
@@ -210,6 +214,7 @@ class GcoreResourceModule(Flow):
 
         def then(_accepted, _value):
             self.record = self.read(ident)
+
         def prepare():
             if self.lock and self.record.get(self.lock):
                 self.record = self.wait_unlocked(self.record)

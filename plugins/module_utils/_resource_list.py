@@ -20,8 +20,7 @@ module cannot represent) and ``bulk_body(ids)``; ``update_body(changes, record)`
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of, created_view, differences, view
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")
 BULK_SIZE = 100  # ids in one bulk delete
@@ -192,6 +191,11 @@ class GcoreResourceList(Flow):
     def left(self, wanted):
         """What is left of a bulk delete answered 404, one delete each (a 404 there: gone too)."""
         return [self.deleting([record["id"]], [wanted[record["id"]]]) for record in self.listing() if record.get("id") in wanted]
+
+    def outcome(self, msg, error):
+        if not self.check_mode and self.ledger is not None and "changes" in self.result:
+            self.result["changes"] = self.ledger.changes()  # what was accepted before the failure
+        return super().outcome(msg, error)
 
     def updated(self, item, ident):
         def done(listing):

@@ -23,8 +23,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, Write
 
 PAGE_SIZE = 1000  # the largest page the volume and instance listings serve (docs/api_reference.md section 15.11)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]

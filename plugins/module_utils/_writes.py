@@ -29,7 +29,7 @@ paths           ``{list, item, update, create, bulk_delete}`` templates filled f
                 (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
 page_size       the page size of the listing
 max_offset      the largest offset the listing serves (a warning when it is reached)
-members         the managed members (``Member``, ``_members``)
+members         the managed members (``Member``, below)
 required_to_create  the options a create needs (a ValidationError naming them otherwise)
 asynchronous    writes answer ``{tasks}``, waited for through the run's one ``TaskWaiter`` (``tasks`` in the result)
 lock            the record member naming the task that locks it (writes wait; a 409 is sent again)
@@ -50,6 +50,72 @@ CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; n
 GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
 
+
+# ---- members: how a record shows a managed field, what an option asks for, how the two compare ----------------
+
+UNSET = object()  # a Member without a ``created`` or ``reset`` value
+
+
+def _same(desired, current):
+    return desired == current
+
+
+class Member:
+    """One managed member of a resource.
+
+    ``read(record)``: the member as a record shows it (the view, compared and shown in the diff);
+    ``want(value, record)``: the view the option ``value`` asks for (``record``: the record as read, None when
+    the resource is created); ``same(desired, current)``: whether the two views match; ``send(desired,
+    current)``: the value sent for a difference. ``created``: the view on create when the option is left out
+    (UNSET: not shown); ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged).
+    """
+
+    def __init__(self, name, option=None, read=None, want=None, same=_same, send=None, created=UNSET, reset=UNSET):
+        self.name = name
+        self.option = option or name
+        self.read = read or (lambda record: record.get(name))
+        self.want = want or (lambda value, record: value)
+        self.same = same
+        self.send = send or (lambda desired, current: desired)
+        self.created = created
+        self.reset = reset
+
+
+def differences(members, record, values, replace=False):
+    """``{member: value to send}`` for the members given in ``values`` (``{option: value}``) that differ.
+
+    With ``replace`` a member left out takes its ``reset`` value (when it has one)."""
+    changes = {}
+    for member in members:
+        value = values.get(member.option)
+        if value is None and member.reset is not UNSET and replace:
+            value = member.reset
+        if value is None:
+            continue
+        desired, current = member.want(value, record), member.read(record)
+        if not member.same(desired, current):
+            changes[member.name] = member.send(desired, current)
+    return changes
+
+
+def view(members, record):
+    """The managed members of a record, as compared and shown in the diff."""
+    return dict((member.name, member.read(record)) for member in members)
+
+
+def created_view(members, values):
+    """The managed members of a resource created from ``values``."""
+    result = {}
+    for member in members:
+        value = values.get(member.option)
+        if value is not None:
+            result[member.name] = member.want(value, None)
+        elif member.created is not UNSET:
+            result[member.name] = member.created
+    return result
+
+
+# ---- writes -----------------------------------------------------------------------------------------------------
 
 def sorted_ids(ids):
     """IDs in order: numbers by value (10 after 9), text by text."""
@@ -264,8 +330,6 @@ class Flow(GcoreModule):
         if self.check_mode or self.ledger is None:
             return msg
         self.result["changed"] = bool(self.ledger)
-        if "changes" in self.result:
-            self.result["changes"] = self.ledger.changes()
         if not self.ledger:
             return msg
         if getattr(error, "rejected", None) is not None:

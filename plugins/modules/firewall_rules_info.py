@@ -72,7 +72,7 @@ firewall_rules:
     - Each item holds the members of a rule record of M(gcore.platform.waap_custom_rule) (see
       RV(gcore.platform.waap_custom_rule#module:custom_rule)) - C(id), C(name), C(description) (missing when the rule
       has none) and C(enabled) - with firewall values for C(action) and C(conditions), and the rule's C(domain).
-  returned: always
+  returned: success
   type: list
   elements: dict
   contains:
@@ -95,7 +95,7 @@ firewall_rules:
        conditions: [{ip: {ip_address: "2001:db8::12e", negation: true}}], domain: {id: 1003, name: blog.example.com}}
 count:
   description: How many rules RV(firewall_rules) holds.
-  returned: always
+  returned: success
   type: int
   sample: 250
 """

@@ -63,7 +63,7 @@ notification_threshold:
     - The threshold record as read last - the service's answer to the C(PUT), the record read again after a
       C(DELETE), otherwise the record as read before (in check mode, the record before the change that would be made).
     - V(null) when the service has no record for the client (it answered 404) and nothing was written.
-  returned: always
+  returned: success
   type: dict
   sample: {client_id: 1, threshold: 90, last_sending: "2026-11-01T08:30:00Z", last_message: null}
   contains:
@@ -76,7 +76,7 @@ notification_threshold:
       sample: 90
 diff:
   description: The managed threshold before and after, with C(state) (V(absent) means the service default applies).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {threshold: 80, state: present}

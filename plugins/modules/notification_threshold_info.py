@@ -43,7 +43,7 @@ notification_threshold:
   description:
     - The threshold record as the service returns it.
     - V(null) when the service answers 404 (no record for this client).
-  returned: always
+  returned: success
   type: dict
   contains:
     client_id:

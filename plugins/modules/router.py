@@ -223,7 +223,7 @@ router:
     - V(null) after a delete, and when O(state=absent) found no router.
     - With O(wait=false), the router as read before the change, or V(null) when it is being created.
     - In check mode, the router as it is now (V(null) when it would be created).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -306,7 +306,7 @@ tasks:
   description:
     - IDs of the asynchronous tasks the module started (empty when nothing was sent).
     - With O(wait=true) every one of them has finished when the module returns.
-  returned: always
+  returned: success
   type: list
   elements: str
   sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
@@ -319,7 +319,7 @@ diff:
     - When O(interfaces) is given, C(interfaces) is the list of C({subnet_id, ip_address}) sorted by C(subnet_id),
       in C(before) as the router has them and in C(after) as listed (a subnet listed without C(ip_address) shows the
       address the router has in it, so it shows no change; V(null) for a subnet not attached yet).
-  returned: always
+  returned: success
   type: dict
   sample:
     before:

@@ -81,7 +81,7 @@ routers:
     - Each item is a router record as M(gcore.platform.router) returns in RV(gcore.platform.router#module:router), which
       documents every member (status, gateway, interfaces, routes, region and timestamps); the members used most are
       listed here.
-  returned: always
+  returned: success
   type: list
   elements: dict
   contains:

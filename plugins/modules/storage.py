@@ -44,7 +44,9 @@ options:
     description:
       - ID of the storage, an integer of at least 1 (the API's storage IDs are 64-bit integers).
       - One of O(storage_id) and O(name) is required. With both, O(storage_id) identifies the storage and O(name) must
-        be its name (a storage cannot be renamed).
+        be its name (a storage cannot be renamed), in every O(state) - a storage with another name fails the task, naming
+        both, and nothing is sent but the read.
+      - With O(type), a storage that exists only under the other type fails the task saying so, in every O(state).
       - A storage cannot be created with a given ID; leave it out to create one by O(name).
     type: int
   name:
@@ -57,7 +59,10 @@ options:
   state:
     description:
       - V(present) creates the storage or brings it to the options given; V(absent) deletes it.
-      - The default stays V(absent), as in the first versions of this module, which could only delete.
+      - The default stays V(absent), as in the first versions of this module, which could only delete. Only that first
+        form (O(storage_id), with O(type) or without) may leave O(state) out - a task that gives O(name) or any option of
+        O(state=present) without O(state) fails before any request, asking for an explicit O(state), so a forgotten
+        O(state) never deletes a storage found by name.
     type: str
     choices: [present, absent]
     default: absent
@@ -66,8 +71,8 @@ options:
       - The kind of storage, which selects the v4 API used.
       - V(s3_compatible) uses C(/storage/v4/object_storages), V(sftp) uses C(/storage/v4/sftp_storages).
       - Required with O(state=present) and to find a storage by O(name).
-      - With O(state=absent) and O(storage_id), if the storage exists under the other kind, the module changes nothing
-        and warns, naming the right value.
+      - With O(storage_id), if the storage exists only under the other kind, the task fails naming the right value, in
+        every O(state) (nothing is sent but the reads).
       - If not set (O(state=absent) with O(storage_id) only), the deprecated C(/storage/provisioning/v1/storage/{storage_id})
         endpoint is used (for either kind) and a deprecation warning is returned. Leaving O(type) out is deprecated and
         will not be supported from version 1.0.0 of this collection; set it to the storage's type (the C(type) member of
@@ -112,13 +117,20 @@ options:
     description:
       - SFTP only. The password to create the storage with, 8 to 63 characters without control characters.
       - Required with, and only accepted with, O(password_mode=set). Used only when the storage is created (the API
-        cannot change a password to a given one); it is never returned.
+        cannot change a password to a given one); it is never returned. Given for a storage that exists, it is not used
+        and a warning says so (O(password_mode=auto) with O(update_password=always) replaces the password with a
+        generated one).
+      - The option is C(no_log), but for ad hoc commands (C(ansible localhost -m ...)) do not pass it in C(-a) - when a
+        task fails, ansible-core prints the ad hoc arguments, and the module's C(no_log) does not reach there. Use a
+        playbook and a vaulted variable.
     type: str
   update_password:
     description:
       - SFTP only. V(on_create) (the default) leaves an existing password alone. V(always), only with
         O(password_mode=auto), regenerates the password on every run (a C(PATCH) with C(password_mode=auto), always a change)
         and returns the new one in RV(credentials) - a rotation.
+      - When the answer to that C(PATCH) is lost (a server error or a dropped connection after the service applied it),
+        the run reports a change and warns that the new password could not be returned; run it again to get one.
     type: str
     choices: [on_create, always]
     default: on_create
@@ -135,7 +147,9 @@ options:
   expires:
     description:
       - SFTP only. When the storage expires, as the service's duration text (such as V(2 years 6 months)); V("") removes
-        the expiry. Compared as text with what the service shows.
+        the expiry.
+      - Compared as a duration with what the service shows - V(18 months) and V(1 year 6 months) are the same (a year is
+        12 months, a week 7 days, a day 24 hours); a text that is not such a duration is compared as text.
     type: str
   is_http_disabled:
     description:
@@ -153,7 +167,8 @@ notes:
     with C(--diff), how.
   - O(api_retries) never repeats a write whose answer was lost; after such a failure the module reads the storage
     again and reports the change when the service shows it applied. The credentials of a create whose answer was
-    lost cannot be read again; regenerate an SFTP password with O(update_password=always).
+    lost cannot be read again; a warning says so and how to get new ones (an SFTP password with
+    O(password_mode=auto) and O(update_password=always)).
   - The SFTP options are accepted only with O(type=sftp) and O(state=present).
   - Members of a storage record this module does not manage (such as an S3 storage's C(type), V(standard) or V(fast),
     shown by newer API versions) are returned as the service sends them and never compared.
@@ -236,7 +251,7 @@ storage:
       carries a secret. Flags such as C(has_password) and the C(ssh_key_ids) list of an SFTP storage are kept.
     - Without O(type), the v1 record (C(storage_Storage)); with O(type), the v4 record (C(S3StorageListItemV4) or
       C(SFTPStorageItemV4)). The members below are the common ones; the service's other members are returned as sent.
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -294,7 +309,7 @@ credentials:
     - For an S3-compatible storage C(access_keys), a list of C(access_key)/C(secret_key) pairs; for an SFTP storage
       C(password). A password given with O(sftp_password) is not returned.
     - They cannot be read again. Run the task with C(no_log) and store them at once.
-  returned: always
+  returned: success, and on a failure after the service accepted the write that created or regenerated them (such as the wait's)
   type: dict
   sample:
     access_keys:
@@ -306,7 +321,7 @@ diff:
     - With O(state=present), the managed members (C(name), C(location_name) and, for SFTP, C(server_alias), C(expires),
       C(is_http_disabled), C(has_custom_config_file), C(ssh_key_ids), C(has_password)); never a credential.
     - With O(state=absent), the sanitised record before and C(state=absent) after.
-  returned: always
+  returned: success
   type: dict
   contains:
     before:
@@ -323,7 +338,7 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError, check_length, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, view
 
@@ -347,6 +362,10 @@ MISSING_TEXT = re.compile(r"does not exist|not found|no such|already (?:being )?
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 SFTP_OPTIONS = ("password_mode", "sftp_password", "ssh_key_ids", "server_alias", "expires", "is_http_disabled", "has_custom_config_file")
 SFTP_PASSWORD_LENGTH = (8, 63)
+# The options of state=present: a task without an explicit state that gives one of them fails (it must never delete).
+PRESENT_OPTIONS = ("name", "location", "update_password") + SFTP_OPTIONS
+DURATION = re.compile(r"\s*(\d+)\s*(year|month|week|day|hour)s?\s*", re.IGNORECASE)
+DURATION_UNITS = {"year": (12, 0), "month": (1, 0), "week": (0, 7 * 24), "day": (0, 24), "hour": (0, 1)}
 
 
 def without_credentials(value):
@@ -372,6 +391,33 @@ def credentials_of(answer):
 def says_absent(error):
     """A 404, or a 400 whose error says the storage does not exist or is already deleted (v1 documents only 400)."""
     return error.status == 404 or (error.status == 400 and bool(MISSING_TEXT.search(str(error.detail or ""))))
+
+
+def duration(text):
+    """``expires`` as a comparable value: ``(months, hours)`` for a duration such as ``"2 years 6 months"`` (a year is
+    12 months, a week 7 days, a day 24 hours), ``()`` for none (``""``); the text itself when it is not a duration."""
+    text = (text or "").strip()
+    if not text:
+        return ()
+    months = hours = 0
+    position = 0
+    for match in DURATION.finditer(text):
+        if match.start() != position:
+            return text
+        position = match.end()
+        unit_months, unit_hours = DURATION_UNITS[match.group(2).lower()]
+        months += int(match.group(1)) * unit_months
+        hours += int(match.group(1)) * unit_hours
+    return (months, hours) if position == len(text) else text
+
+
+def same_duration(desired, current):
+    return duration(desired) == duration(current)
+
+
+def named(record, name):
+    """Whether a storage record is the storage called ``name`` (v1 records prefix the client ID: ``1-media``)."""
+    return record.get("name") in (name, "%s-%s" % (record.get("client_id"), name))
 
 
 def check_text(option, value, empty=False):
@@ -427,6 +473,12 @@ class Storage(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
+        raw = getattr(self.module, "raw_params", None) or {}
+        given = [option for option in PRESENT_OPTIONS if raw.get(option) is not None]
+        require("state" in raw or not given, "state",
+                "not given, and %s given: without state this module only deletes the storage given by storage_id (and "
+                "type), so a forgotten state never deletes a storage found by name; set state: present to create or change "
+                "it, or state: absent to delete it (nothing was sent)" % ", ".join(given))
         check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
         check_text("name", params["name"])
         check_text("location", params["location"])
@@ -463,7 +515,7 @@ class Storage(GcoreResourceModule):
             return identity
         return identity + (
             Member("server_alias", read=lambda record: record.get("server_alias") or ""),
-            Member("expires", read=lambda record: record.get("expires") or ""),
+            Member("expires", read=lambda record: record.get("expires") or "", same=same_duration),
             Member("is_http_disabled"),
             Member("has_custom_config_file"),
             Member("ssh_key_ids", read=lambda record: sorted(record.get("ssh_key_ids") or []),
@@ -484,8 +536,11 @@ class Storage(GcoreResourceModule):
         return mode != "none"
 
     def same_password(self, desired, current):
-        """update_password=always with password_mode=auto: a new password on every run."""
-        return desired == current and not (self.params["update_password"] == "always" and self.params["password_mode"] == "auto")
+        """update_password=always with password_mode=auto: a new password on every run. Once the PATCH asking for it is
+        built, a record with a password counts as rotated (a read never shows the password), so a PATCH whose answer was
+        lost is found applied, not reported unchanged."""
+        rotate = self.params["update_password"] == "always" and self.params["password_mode"] == "auto"
+        return desired == current and not (rotate and not self.password_patch_built)
 
     def create_body(self):
         params = self.params
@@ -502,10 +557,14 @@ class Storage(GcoreResourceModule):
                 body["ssh_key_ids"] = sorted(set(params["ssh_key_ids"]))
         return body
 
+    password_patch_built = False
+    lost_credentials_told = False
+
     def update_body(self, changes, record):
         body = dict((member, value) for member, value in changes.items() if member != "has_password")
         if "has_password" in changes:
             body["password_mode"] = "auto" if changes["has_password"] else "none"
+            self.password_patch_built = True
         return body
 
     def gone(self, error):
@@ -520,13 +579,26 @@ class Storage(GcoreResourceModule):
         return without_credentials(record)
 
     def returned(self, record):
+        self.tell_lost_credentials(record)
         return without_credentials(record) if record is not None and self.exists(record) else None
 
     def report(self, record):
         self.result["credentials"] = None
-        kind = self.params["type"]
-        if kind and record is None and self.params["state"] == "absent" and self.params["storage_id"] is not None:
-            self.hint_other_kind(kind)
+        params = self.params
+        kind = params["type"]
+        if params["storage_id"] is not None and params["name"] is not None and record is not None and not named(record, params["name"]):
+            raise Refused("storage_id and name disagree: storage %s is named %r, not %r; give the storage's own name, or "
+                          "leave name out (nothing was sent)" % (params["storage_id"], record.get("name"), params["name"]))
+        if kind and record is None and params["storage_id"] is not None:
+            other = self.other_kind()
+            if other:
+                raise Refused("storage_id: storage %s is an %s storage, not an %s one; set type=%s (nothing was sent)"
+                              % (params["storage_id"], other, kind, other))
+        if params["sftp_password"] is not None and self.exists(record):
+            self.module.warn("sftp_password: storage %s exists, and a given password is used only when a storage is created "
+                             "(the API cannot set one later), so it was not used; to replace the password, use "
+                             "password_mode: auto with update_password: always (the service generates a new one)"
+                             % record.get("id"))
         if not kind:
             self.deprecate_v1(record.get("type") if record else None)
 
@@ -537,18 +609,47 @@ class Storage(GcoreResourceModule):
         if credentials and not (self.params["password_mode"] == "set" and "password" in credentials):
             self.result["credentials"] = credentials
 
-    def hint_other_kind(self, kind):
-        """``type`` may be wrong: a storage of the other kind with this ID would be left alone. Say so."""
-        other = "sftp" if kind == "s3_compatible" else "s3_compatible"
+    def other_kind(self):
+        """The other ``type`` when ``storage_id`` exists only under it, else None.
+
+        A read (``GET`` of the other type's path) that the ``report`` hook needs: to become a declared read of the flow."""
+        other = "sftp" if self.params["type"] == "s3_compatible" else "s3_compatible"
         try:
             found = self.client.get(V4_PATHS[other].format(id=self.params["storage_id"]))
         except ApiError as exc:
             if not says_absent(exc):
                 raise
             found = None
-        if self.exists(found):
-            self.module.warn("Storage %s is not an %s storage but an %s one, so nothing was deleted; set type=%s to delete it."
-                             % (self.params["storage_id"], kind, other, other))
+        return other if self.exists(found) else None
+
+    def tell_lost_credentials(self, record):
+        """A create or a new password that the state read again showed applied after its answer was lost: the secrets
+        that answer held cannot be read again; say so, once, and how to get new ones."""
+        ledger = getattr(self, "ledger", None)
+        if self.lost_credentials_told or not ledger or self.result.get("credentials"):
+            return
+        ident = (record or {}).get("id")
+        for write in ledger.confirmed:
+            body = write.body or {}
+            if write.kind == "create" and self.params["type"] == "s3_compatible":
+                self.module.warn("Storage %s was created, but the answer holding its S3 access keys was lost, and the keys "
+                                 "cannot be read again; create a new key pair for it in the Gcore Customer Portal, or delete "
+                                 "the storage and create it again to get new keys" % ident)
+            elif body.get("password_mode") == "auto":
+                if write.kind == "create":
+                    what = "was created with a generated password, but the answer holding it was lost"
+                elif (write.locked or {}).get("has_password"):  # a rotation: a read cannot tell an old password from a new one
+                    what = "may have been given a new generated password (the one before it may no longer work), but the " \
+                           "answer to the PATCH that asked for it was lost"
+                else:
+                    what = "was given a generated password, but the answer holding it was lost"
+                self.module.warn("Storage %s %s, so the new password could not be returned and cannot be read again; run "
+                                 "the task again with password_mode: auto and update_password: always to get a new one"
+                                 % (ident, what))
+            else:
+                continue
+            self.lost_credentials_told = True
+            return
 
     def deprecate_v1(self, found_kind):
         advice = "set type=s3_compatible (DELETE /storage/v4/object_storages/{storage_id}) for an S3-compatible storage " \

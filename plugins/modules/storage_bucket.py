@@ -17,6 +17,8 @@ description:
   - O(lifecycle), O(cors) and O(policy) are each managed only when given; a setting left out is never compared or sent.
   - With O(state=absent) the bucket and B(every object in it) are deleted (C(DELETE)); a bucket already absent is no
     change.
+  - When the bucket is not found, the storage is read (C(GET /storage/v4/object_storages/{storage_id})); an unknown
+    O(storage_id) fails the task naming it (in check mode too), or, with O(state=absent), is no change with a warning.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -119,7 +121,7 @@ bucket:
   description:
     - The bucket as read last (C(BucketDetailResV4)); V(null) when it is absent (deleted, or not created in check mode).
     - A setting that is not configured is V(null).
-  returned: always
+  returned: success
   type: dict
   contains:
     name:
@@ -144,7 +146,7 @@ bucket:
       sample: {is_public: false}
 diff:
   description: With C(--diff), the bucket's settings before and after, with C(state=present), or just C(state=absent).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}
@@ -153,10 +155,12 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 
 INT64_MAX = 2 ** 63 - 1
+STORAGE_PATH = "/storage/v4/object_storages/{storage_id}"
 NAME_PATTERN = r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]"
 NAME_RULE = "3 to 63 lower case letters, digits, '-' and '.', beginning and ending with a letter or a digit"
 ORIGIN_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")
@@ -207,6 +211,31 @@ class StorageBucket(GcoreResourceModule):
 
     def create_body(self):
         return {"name": self.params["name"]}
+
+    def report(self, record):
+        """A bucket not found may be a storage not found: an unknown storage fails (check mode too), or warns when the
+        bucket should be absent anyway."""
+        if record is not None or self.storage_exists():
+            return
+        storage_id = self.params["storage_id"]
+        if self.params["state"] == "absent":
+            self.module.warn("storage_id: no S3-compatible storage %s was found, so it holds no bucket %r; nothing was "
+                             "changed" % (storage_id, self.params["name"]))
+            return
+        raise Refused("storage_id: no S3-compatible storage %s was found, so bucket %r cannot be created or changed in it; "
+                      "nothing was sent" % (storage_id, self.params["name"]))
+
+    def storage_exists(self):
+        """Whether the storage of ``storage_id`` exists (and is not being deleted).
+
+        A read (``GET`` of the storage) that the ``report`` hook needs: to become a declared read of the flow."""
+        try:
+            found = self.client.get(STORAGE_PATH.format(storage_id=self.params["storage_id"]))
+        except ApiError as exc:
+            if exc.status == 404:
+                return False
+            raise
+        return (found or {}).get("provisioning_status") not in ("deleting", "deleted")
 
 
 def main():

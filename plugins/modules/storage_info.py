@@ -76,7 +76,7 @@ storages:
     - The storages found, as the v4 API returns them (C(S3StorageListItemV4) or C(SFTPStorageItemV4)), without any
       credential; an empty list when none matches.
     - Members the service adds (such as an S3 storage's C(type), V(standard) or V(fast)) are returned as sent.
-  returned: always
+  returned: success
   type: list
   elements: dict
   sample:

@@ -68,7 +68,7 @@ RETURN = r"""
 ssh_key:
   description:
     - The key as read last (C(SSHKeyV4)); V(null) when it is absent (deleted, or not created in check mode).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -89,7 +89,7 @@ ssh_key:
       sample: "2025-08-05T09:15:00Z"
 diff:
   description: With C(--diff), the key's name and public key before and after, with C(state=present), or just C(state=absent).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: absent}
@@ -148,8 +148,15 @@ class StorageSshKey(GcoreResourceModule):
         require(not CONTROL.search(params["name"]), "name", "must not hold control characters (such as a newline or a tab)")
         key = params["public_key"]
         if key is not None:
-            require("PRIVATE KEY" not in key, "public_key", "holds a private key (not shown); give the public key, the .pub file")
+            if "PRIVATE KEY" in key:
+                self.hide(key)
+                require(False, "public_key", "holds a private key (not shown); give the public key, the .pub file")
             require(re.fullmatch(KEY_PATTERN, key.strip()), "public_key", "is not %s (not shown)" % KEY_RULE)
+
+    def hide(self, secret):
+        """Mask a secret given in an option that is not ``no_log`` wherever Ansible prints the module's arguments (the
+        result's ``invocation``, a registered result, ``-vvv``), as given and stripped (AnsibleModule's no-log values)."""
+        self.module.no_log_values.update((secret, secret.strip()))
 
     def create_body(self):
         return {"name": self.params["name"], "public_key": self.params["public_key"].strip()}

@@ -212,7 +212,7 @@ volume:
     - V(null) after a delete, and when O(state=absent) found no volume.
     - With O(wait=false), the volume as read before the change, or V(null) when it is being created.
     - In check mode, the volume as it is now (V(null) when it would be created).
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -300,7 +300,7 @@ tasks:
     - IDs of the asynchronous tasks the module started (create, extend, attach, detach, delete), in order; empty when
       nothing was sent.
     - With O(wait=true) every one of them has finished when the module returns.
-  returned: always
+  returned: success
   type: list
   elements: str
   sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
@@ -310,7 +310,7 @@ diff:
       C(type_name) (the volume's C(volume_type)) and C(image_id) (the image a volume was made of, or V(null)); C(size)
       when O(size) is given, and C(instance_id) (the instance the volume is attached to, V(null) when it is not) when
       O(instance) is given.
-  returned: always
+  returned: success
   type: dict
   sample:
     before:
@@ -333,7 +333,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     check_uuid,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
@@ -350,6 +349,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     find_instance,
     is_uuid,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._writes import UNSET, Member
 
 ITEM = "/cloud/v1/volumes/{project_id}/{region_id}/{id}"
 V2_ITEM = "/cloud/v2/volumes/{project_id}/{region_id}/{id}"

@@ -77,7 +77,7 @@ volumes:
   description:
     - The volumes found, as the service returned them (see RV(gcore.platform.volume#module:volume) for their members),
       in the service's order. Empty when none matches.
-  returned: always
+  returned: success
   type: list
   elements: dict
   sample:

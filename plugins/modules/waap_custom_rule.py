@@ -140,7 +140,7 @@ custom_rule:
   description:
     - The rule as the service returned it last (after a create or an update, read again).
     - V(null) when the rule is absent, after a delete, and when a rule would be created in check mode.
-  returned: always
+  returned: success
   type: dict
   contains:
     id:
@@ -172,7 +172,7 @@ custom_rule:
         - url: {url: /api/, match_type: Contains, negation: false}
 diff:
   description: The managed members before and after the change (C(state) is V(absent) for a missing rule).
-  returned: always
+  returned: success
   type: dict
   sample:
     before: {state: present, name: Block scrapers, action: {block: {status_code: 429}}}

@@ -49,7 +49,7 @@ EXAMPLES = r"""
 RETURN = r"""
 count:
   description: How many rules RV(custom_rules) holds.
-  returned: always
+  returned: success
   type: int
   sample: 3
 custom_rules:
@@ -58,7 +58,7 @@ custom_rules:
     - Each item is a custom rule record as M(gcore.platform.waap_custom_rule) returns in
       RV(gcore.platform.waap_custom_rule#module:custom_rule), which documents every member (also C(description),
       C(action) and C(conditions), with the service's defaults filled in); the members to pick a rule by are listed here.
-  returned: always
+  returned: success
   type: list
   elements: dict
   contains:

@@ -85,7 +85,7 @@ custom_rules:
   description:
     - The domain's custom rules as read last (listed again after a write), in the service's order.
     - In check mode, the rules as they were read.
-  returned: always
+  returned: success
   type: list
   elements: dict
   sample:

@@ -100,7 +100,7 @@ firewall_rules:
   description:
     - The domain's firewall rules as read last (listed again after a write), in the service's order.
     - In check mode, the rules as they were read.
-  returned: always
+  returned: success
   type: list
   elements: dict
   sample:

@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import io
 import json
+import pathlib
 import re
 import socket
 import sys
@@ -175,6 +176,15 @@ CASES = [
     ("waap_firewall_rules", {"domain_id": 1001, "config": [item(conditions=[{"ip": {"ip_address": "192.0.2.256"}}])]},
      "config[0].conditions[0].ip.ip_address"),
     ("waap_firewall_rules", {"domain_id": "nan", "state": "gathered"}, "domain_id"),
+    # issue 24: the storage lifecycle modules too
+    ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
+    ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
+    ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),
+    ("storage_bucket", {"storage_id": 101, "name": "logs", "lifecycle": {"expiration_days": "nan"}}, "expiration_days"),
+    ("storage_info", {"type": "sftp", "storage_id": 0}, "storage_id"),
+    ("storage_info", {"type": "ftp"}, "type"),
+    ("storage_ssh_key", {"name": "deploy", "public_key": "ssh-ed25519"}, "public_key"),
+    ("storage_ssh_key", {"name": "a\tb"}, "name"),
 ]
 
 
@@ -440,10 +450,14 @@ def run_module(module, args, monkeypatch):
 
 def test_the_tables_are_large_and_cover_every_module():
     assert len(CASES) >= 40
-    modules = {case[0] for case in CASES}
-    assert modules == {"firewall_rules_info", "waap_custom_rule", "waap_custom_rule_info", "router", "router_info", "quota_check",
-                       "price_preview", "notification_threshold", "notification_threshold_info", "storage",
-                       "waap_custom_rules", "waap_firewall_rules"}
+    modules = {case[1] for case in ALL_CASES}
+    for name, table in globals().items():  # the tables each module family adds (with a test of its own) count too
+        if name.endswith("_CASES") and isinstance(table, list):
+            modules |= {case[1] for case in table if len(case) == 4 and isinstance(case[1], str)}
+    every = {path.stem for path in (pathlib.Path(collections_path()) / "ansible_collections" / "gcore" / "platform" / "plugins"
+                                    / "modules").glob("*.py") if path.stem != "__init__"}
+    assert len(every) >= 15 and "storage_bucket" in every
+    assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
     assert len(ALL_CASES) == len(CASES) + 119
 
@@ -572,6 +586,60 @@ def test_a_key_with_a_newline_inside_is_refused_showing_none_of_it(playbook, sim
     assert sim.log == []
 
 
+# ---- issue 26: security_group and security_group_info (every rule rule, named by the rule's index) ----
+SG_RULE = {"direction": "ingress", "protocol": "tcp", "port_range_min": 22, "remote_ip_prefix": "10.0.0.0/8"}
+
+
+def sg_rules(*rules):
+    return {"name": "web", "rules": list(rules)}
+
+
+SECURITY_GROUP_CASES = [
+    ("rule ports with icmp", "security_group", sg_rules(dict(SG_RULE, protocol="icmp")),
+     "rules[0].port_range_min/port_range_max: ports are only for the protocols tcp, udp, sctp, dccp, udplite, not icmp"),
+    ("rule ports with every protocol", "security_group", sg_rules({"direction": "ingress", "port_range_max": 80}),
+     "rules[0].port_range_min/port_range_max"),
+    ("rule min above max", "security_group", sg_rules(SG_RULE, dict(SG_RULE, port_range_min=81, port_range_max=80)),
+     "rules[1].port_range_min: 81 is above port_range_max 80"),
+    ("rule port above 65535", "security_group", sg_rules(dict(SG_RULE, port_range_max=70000)), "rules[0].port_range_max: 70000 is out of range"),
+    ("rule port nan", "security_group", sg_rules(dict(SG_RULE, port_range_min="nan")), "port_range_min"),
+    ("rule port a boolean", "security_group", sg_rules(dict(SG_RULE, port_range_min=True)), "rules[0].port_range_min: a boolean"),
+    ("rule prefix with host bits", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="10.1.2.3/8")),
+     "rules[0].remote_ip_prefix: '10.1.2.3/8' has host bits set; use the network address 10.0.0.0/8"),
+    ("rule prefix not a CIDR", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="office")), "rules[0].remote_ip_prefix: 'office'"),
+    ("rule prefix with a newline", "security_group", sg_rules(dict(SG_RULE, remote_ip_prefix="10.0.0.0/8\n")), "rules[0].remote_ip_prefix"),
+    ("rule prefix of the other IP version", "security_group", sg_rules(dict(SG_RULE, ethertype="IPv6")),
+     "rules[0].remote_ip_prefix: 10.0.0.0/8 is an IPv4 network but the rule's ethertype is IPv6"),
+    ("rule prefix and group", "security_group", sg_rules(dict(SG_RULE, remote_group_id=UUID)),
+     "rules[0]: remote_ip_prefix and remote_group_id are mutually exclusive"),
+    ("rule group not a UUID", "security_group", sg_rules({"direction": "egress", "remote_group_id": "web"}), "rules[0].remote_group_id: 'web' is not a UUID"),
+    ("rule protocol unknown", "security_group", sg_rules(dict(SG_RULE, protocol="http")), "rules[0].protocol: 'http' is not a protocol"),
+    ("rule direction unknown", "security_group", sg_rules(dict(SG_RULE, direction="in")), "direction"),
+    ("rule without direction", "security_group", sg_rules({"protocol": "tcp"}), "direction"),
+    ("rule ethertype unknown", "security_group", sg_rules(dict(SG_RULE, ethertype="IPv5")), "ethertype"),
+    ("rule description too long", "security_group", sg_rules(dict(SG_RULE, description="d" * 256)), "rules[0].description: length 256"),
+    ("rule description with a NUL", "security_group", sg_rules(dict(SG_RULE, description="a\x00b")), "rules[0].description"),
+    ("rule listed twice", "security_group", sg_rules(SG_RULE, {"direction": "egress"}, dict(SG_RULE, port_range_max=22)),
+     "rules[0] and rules[2]: the same rule is listed twice"),
+    ("any and null are one protocol", "security_group", sg_rules({"direction": "egress"}, {"direction": "egress", "protocol": "any"}),
+     "rules[0] and rules[1]"),
+    ("rules not a list of rules", "security_group", {"name": "web", "rules": ["ingress"]}, "rules"),
+    ("name with a control character", "security_group", {"name": "web\x01"}, "name:"),
+    ("name too short", "security_group", {"name": "sg"}, "name: length 2"),
+    ("description with a NUL", "security_group", {"name": "web", "description": "a\x00b"}, "description"),
+    ("tag key with a space", "security_group", {"name": "web", "tags": {"a b": "c"}}, "tags: key 'a b'"),
+    ("tag value with a newline", "security_group", {"name": "web", "tags": {"a": "b\nc"}}, "tags.a:"),
+    ("id not a UUID", "security_group", {"security_group_id": "sg-1"}, "security_group_id: 'sg-1' is not a UUID"),
+    ("neither id nor name", "security_group", {}, "one of the following is required: security_group_id, name"),
+    ("wait_timeout nan", "security_group", {"name": "web", "wait_timeout": "nan"}, "wait_timeout"),
+    ("info: id not a UUID", "security_group_info", {"security_group_id": "sg-1"}, "security_group_id"),
+    ("info: name with a tab", "security_group_info", {"name": "we\tb"}, "name"),
+    ("info: id and name", "security_group_info", {"security_group_id": UUID, "name": "web"}, "mutually exclusive"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", SECURITY_GROUP_CASES, ids=[case[0] for case in SECURITY_GROUP_CASES])
+def test_security_group_bad_input_fails_naming_the_rule_and_sends_nothing(monkeypatch, what, module, args, text):
 # ---- issue 27: volume and volume_info (every option checked before any request, per source) ----
 VOLUME = {"name": "data", "size": 10}
 
@@ -619,6 +687,30 @@ def test_volume_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch,
     assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
     assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
     assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False) and "changes" not in result
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", float("inf")])
+def test_an_infinite_int_fails_naming_the_option(monkeypatch, value):
+    """From ansible-core 2.19 Ansible's own int check raises OverflowError on ``inf`` (a traceback); _base refuses it."""
+    with no_network() as attempts:
+        result = run_module("security_group", sg_rules(dict(SG_RULE, port_range_min=value)), monkeypatch)
+        timeout = run_module("router", {"name": "r-inf", "wait_timeout": value}, monkeypatch)
+    assert result.get("failed") is True and "port_range_min" in result["msg"] and attempts == [], result
+    assert timeout.get("failed") is True and "wait_timeout" in timeout["msg"], timeout
+
+
+SECURITY_GROUP_REFUSALS = [
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [{"protocol": "tcp"}]}, "rules.0.direction: field required"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, port_range_min=70000)]}, "rules.0.port_range_min"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, protocol="any")]}, "rules.0.protocol: value is not one of"),
+    ("/cloud/v2/security_groups/1/76", {"name": "-web"}, "name: string does not match pattern"),
+]
+
+
+@pytest.mark.parametrize("path, body, reason", SECURITY_GROUP_REFUSALS, ids=[refusal[2] for refusal in SECURITY_GROUP_REFUSALS])
+def test_the_simulator_refuses_what_the_security_group_schemas_refuse(sim, path, body, reason):
     assert result.get("changed") in (None, False)
     assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
 

@@ -57,10 +57,24 @@ FIRST_RUN = {
         [("POST", r"^/waap/v1/domains/1002/custom-rules$", 2)],
         lambda sim: {"Example: block admin from outside", "Example: captcha for curl"} <= set(names(sim.custom_rules[1002])),
     ),
+    "storage.yml": (
+        [("POST", r"^/storage/v4/object_storages$", 1), ("POST", r"^/storage/v4/object_storages/\d+/buckets$", 1),
+         ("PATCH", r"^/storage/v4/object_storages/\d+/buckets/example-nightly-logs$", 1), ("POST", r"^/storage/v4/ssh_keys$", 1),
+         ("POST", r"^/storage/v4/sftp_storages$", 1)],
+        lambda sim: sorted(record["name"] for record in sim.storages.values() if record["name"].startswith("1-example-"))
+        == ["1-example-media", "1-example-partner-drop"],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
         and "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01" in addresses(router_named(sim, "example-app-router")),
+    ),
+    "security_group.yml": (
+        [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
+        lambda sim: sorted((rule["direction"], rule["ethertype"], rule["port_range_min"])
+                           for group in sim.security_groups.values() if group["name"] == "example-web"
+                           for rule in group["security_group_rules"])
+        == [("egress", "IPv4", 443), ("ingress", "IPv4", 22), ("ingress", "IPv4", 443), ("ingress", "IPv6", 443)],
     ),
 }
 
@@ -77,9 +91,14 @@ def test_every_set_example_exists():
     assert set(FIRST_RUN) <= set(PLAYS), sorted(set(FIRST_RUN) - set(PLAYS))
 
 
+# Variables a user may set, pointed at the test's own directory (credentials_dir: where storage.yml keeps the S3 keys).
+EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}}
+
+
 @pytest.mark.parametrize("play", PLAYS)
-def test_example_runs_and_converges(playbook, sim, play):
-    run, changed = run_ok(playbook, EXAMPLES / play)
+def test_example_runs_and_converges(playbook, sim, play, tmp_path):
+    extra_vars = EXTRA_VARS[play](tmp_path) if play in EXTRA_VARS else None
+    run, changed = run_ok(playbook, EXAMPLES / play, extra_vars=extra_vars)
     assert sim.requests(), "examples/%s sent no request" % play
     expected = FIRST_RUN.get(play)
     if expected:
@@ -90,8 +109,12 @@ def test_example_runs_and_converges(playbook, sim, play):
             assert len(sent) == count, (method, path, [entry["path"] for entry in sim.writes()])
         assert state(sim), "examples/%s did not leave the service as it says" % play
 
+    if play == "storage.yml":  # the S3 keys, stored at once in a file only the owner can read
+        keys = tmp_path / "credentials" / "example-media-keys.json"
+        assert keys.stat().st_mode & 0o777 == 0o600 and "secret_key" in keys.read_text()
+
     mark = len(sim.log)
-    run, changed = run_ok(playbook, EXAMPLES / play)
+    run, changed = run_ok(playbook, EXAMPLES / play, extra_vars=extra_vars)
     assert changed == 0, run
     assert sim.writes(sim.log[mark:]) == [], "the second run of examples/%s wrote" % play
     assert sim.log[mark:], "the second run of examples/%s sent no request" % play

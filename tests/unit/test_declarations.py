@@ -249,5 +249,3 @@ def test_one_place_ends_a_run_and_no_file_of_the_flow_is_over_400_lines():
         if path.parent.name == "module_utils":
             assert len(text.splitlines()) <= 400, "%s has more than 400 lines" % path.name
     assert len(calls) == 3 and all(call.startswith("_base.py:") for call in calls), calls
-
-

@@ -13,7 +13,8 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"instances", "pricing", "quota", "routers", "storage", "tasks", "thresholds", "volumes", "waap"}
+    assert {cls.NAME for cls in classes} == {"instances", "pricing", "quota", "routers", "security_groups", "storage", "tasks", "thresholds",
+                                             "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
         for route in cls.ROUTES:
@@ -65,4 +66,5 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "instances", "routers", "storages", "thresholds", "volumes"]
+    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "instances", "routers", "security_groups", "storages",
+                                              "thresholds", "volumes"]

@@ -45,7 +45,7 @@ SFTP = dict(state="present", type="sftp", name="drop", location="s-ed1")
 @pytest.mark.parametrize("args, expected", [
     (dict(state="present", name="x"), "state is present but all of the following are missing: type"),
     (dict(state="present", type="s3_compatible"), "one of the following is required: storage_id, name"),
-    (dict(name="x"), "type: required to find a storage by name"),
+    (dict(state="absent", name="x"), "type: required to find a storage by name"),
     (dict(storage_id=0, type="sftp"), "storage_id: 0 is out of range"),
     (dict(storage_id=2 ** 63, type="sftp"), "storage_id"),
     (dict(SFTP, name=""), "name: must not be empty"),
@@ -66,8 +66,8 @@ SFTP = dict(state="present", type="sftp", name="drop", location="s-ed1")
     (dict(SFTP, is_http_disabled="perhaps"), "is_http_disabled"),
     (dict(SFTP, wait_timeout=0), "wait_timeout: 0 is out of range"),
     (dict(SFTP, type="s3_compatible", server_alias="a.example.com"), "server_alias: only for type=sftp storages"),
-    (dict(storage_id=5, type="sftp", ssh_key_ids=[1]), "ssh_key_ids: only with state=present"),
-    (dict(storage_id=5, type="sftp", location="s-ed1"), "location: only with state=present"),
+    (dict(state="absent", storage_id=5, type="sftp", ssh_key_ids=[1]), "ssh_key_ids: only with state=present"),
+    (dict(state="absent", storage_id=5, type="sftp", location="s-ed1"), "location: only with state=present"),
     (dict(SFTP, state="gone"), "value of state must be one of: present, absent"),
 ])
 def test_every_option_limit_fails_before_any_request(args, expected):

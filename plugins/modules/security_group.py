@@ -1,0 +1,492 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: security_group
+short_description: Create, update and delete a Gcore Cloud security group and its rules
+version_added: 0.2.0
+description:
+  - Makes a Gcore Cloud security group, its rules and its tags match what you describe, or removes the group, and does
+    nothing when it already matches.
+  - The group is found by O(security_group_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/securitygroups/{project_id}/{region_id}). More than one group with that name fails the module and
+    lists their IDs; nothing is sent.
+  - A missing group is created with C(POST /cloud/v2/security_groups/{project_id}/{region_id}), carrying O(name),
+    O(description), O(rules) and O(tags); its ID is read from the finished task's C(created_resources.security_groups).
+  - The service adds default egress rules (every protocol, IPv4 and IPv6) to a group created without an egress rule.
+    When O(rules) is given with O(purge_rules=true), the module removes them in the same run (one PATCH carrying the
+    declared rules), so the first run ends with exactly O(rules) and a second run changes nothing.
+  - An existing group is updated with one C(PATCH /cloud/v2/security_groups/{project_id}/{region_id}/{security_group_id})
+    holding the members that differ (O(name), O(description), O(tags) as a JSON merge patch) and, when the rules differ,
+    the whole resulting rule list (the service replaces the group's rules with the list it is sent, so kept rules are
+    repeated). The group is read again once the task has finished.
+  - O(state=absent) deletes the group with C(DELETE /cloud/v1/securitygroups/{project_id}/{region_id}/{security_group_id})
+    (answered at once, no task).
+  - Only the options you give are managed; an option you leave out keeps whatever the group has.
+  - While a task locks the group (its C(task_id) is set), the module waits for the lock to be released, up to
+    O(wait_timeout), before it sends a change or a delete.
+  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the group is read again and the
+    write is never sent twice; when the group shows the write took effect, the module goes on and warns.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  state:
+    description:
+      - V(present) creates or updates the group; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  security_group_id:
+    description:
+      - ID (UUID) of the security group, in any letter case (sent lower-case).
+      - When given, the group is found by this ID and O(name) is its desired name (a rename).
+      - With O(state=present), an ID that does not exist fails the module (an ID cannot be created).
+      - One of O(security_group_id) and O(name) is required.
+    type: str
+  name:
+    description:
+      - Name of the group, 3 to 63 characters matching C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$).
+      - Without O(security_group_id), the group whose name is exactly this one; it is created when there is none.
+      - Required to create a group.
+    type: str
+  description:
+    description:
+      - Description of the group. Compared when given; V("") means no description.
+    type: str
+  rules:
+    description:
+      - The group's rules, as a set. Leaving the option out keeps the group's rules as they are.
+      - With O(purge_rules=true) the group holds exactly these rules after the run (V([]) removes every rule); with
+        O(purge_rules=false) the rules listed are added when missing and the others kept.
+      - Two rules are the same rule when O(rules[].direction), O(rules[].ethertype), O(rules[].protocol)
+        (left out and V(any) are equal), the port range, O(rules[].remote_ip_prefix) (compared in canonical form) and
+        O(rules[].remote_group_id) (compared case-insensitively) are equal. A rule listed twice fails the module naming
+        both indices.
+      - A rule whose O(rules[].description) differs from the group's rule is changed (it is removed and added again by
+        the PATCH); a rule listed without a description keeps the description the group's rule has.
+      - Every rule is checked before any request, and a failure names the rule (C(rules[2].port_range_min)).
+    type: list
+    elements: dict
+    suboptions:
+      direction:
+        description:
+          - V(ingress) for traffic to the group's ports, V(egress) for traffic from them.
+        type: str
+        required: true
+        choices: [ingress, egress]
+      ethertype:
+        description:
+          - The IP version of the rule.
+        type: str
+        choices: [IPv4, IPv6]
+        default: IPv4
+      protocol:
+        description:
+          - The protocol, one of the service's names
+            C(ah), C(dccp), C(egp), C(esp), C(gre), C(icmp), C(igmp), C(ipencap), C(ipip), C(ipv6-encap),
+            C(ipv6-frag), C(ipv6-icmp), C(ipv6-nonxt), C(ipv6-opts), C(ipv6-route), C(ospf), C(pgm), C(rsvp),
+            C(sctp), C(tcp), C(udp), C(udplite), C(vrrp).
+          - Left out or V(any) means every protocol (sent as V(null)).
+        type: str
+      port_range_min:
+        description:
+          - The lowest port of the range, 0 to 65535. Only with the protocols V(tcp), V(udp), V(sctp), V(dccp) and
+            V(udplite).
+          - Given without O(rules[].port_range_max), the range is that one port.
+          - Left out together with O(rules[].port_range_max), every port.
+        type: int
+      port_range_max:
+        description:
+          - The highest port of the range, 0 to 65535, not below O(rules[].port_range_min). Only with the protocols that
+            have ports.
+          - Given without O(rules[].port_range_min), the range is that one port.
+        type: int
+      remote_ip_prefix:
+        description:
+          - The remote network, in strict CIDR notation of the rule's O(rules[].ethertype) (V(10.0.0.0/8), not
+            V(10.0.0.1/8)).
+          - Not with O(rules[].remote_group_id). Leaving both out means any address.
+        type: str
+      remote_group_id:
+        description:
+          - ID (UUID) of a security group whose ports the rule lets in or out. Not with O(rules[].remote_ip_prefix).
+        type: str
+      description:
+        description:
+          - Description of the rule, at most 255 characters.
+          - Compared only when given; V("") is the same as leaving it out (the rule keeps the description it has).
+        type: str
+  purge_rules:
+    description:
+      - With V(true), the rules of the group that O(rules) does not list are removed; with V(false) they are kept.
+      - Has no effect when O(rules) is left out.
+    type: bool
+    default: true
+  tags:
+    description:
+      - The group's user tags, a dict of strings. Keys are 1 to 255 characters without whitespace or C(=);
+        values are 1 to 255 characters without tabs or line breaks, and no space at either end.
+      - Read-only tags the service sets are never changed or compared.
+      - Sent in the create request, and changed with the PATCH as a JSON merge patch (a removed key is sent as V(null)).
+      - Leaving the option out keeps the group's tags as they are.
+    type: dict
+  purge_tags:
+    description:
+      - With V(true), the user tags that O(tags) does not list are removed; with V(false) they are kept.
+      - Has no effect when O(tags) is left out.
+    type: bool
+    default: true
+notes:
+  - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(security_group) is
+    the group as read before the change (V(null) when it is being created). Removing the default egress rules after a
+    create needs the created group, so a create with O(rules) and O(purge_rules=true) but no egress rule fails before
+    anything is sent when O(wait=false); list an egress rule, set O(wait=true), or create the group first.
+  - The v2 PATCH replaces the rule list, so a rule another tool added to the group between the module's read and its
+    PATCH is removed by a PATCH that changes the rules, even with O(purge_rules=false).
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.gcore.WAIT
+  - gcore.platform.attributes
+"""
+
+EXAMPLES = r"""
+- name: A web security group with exactly these rules (the default egress rules are removed)
+  gcore.platform.security_group:
+    project_id: 1
+    region_id: 76
+    name: web
+    description: Web servers
+    rules:
+      - direction: ingress
+        protocol: tcp
+        port_range_min: 443
+        remote_ip_prefix: 0.0.0.0/0
+        description: https
+      - direction: ingress
+        protocol: tcp
+        port_range_min: 22
+        remote_ip_prefix: 10.0.0.0/8
+        description: ssh from the office
+      - direction: egress
+      - direction: egress
+        ethertype: IPv6
+    tags:
+      env: prod
+  register: web
+
+- name: Let the web group reach a database group on 5432, keeping every other rule
+  gcore.platform.security_group:
+    project_id: 1
+    region_id: 76
+    name: db-servers
+    rules:
+      - direction: ingress
+        protocol: tcp
+        port_range_min: 5432
+        remote_group_id: "{{ web.security_group.id }}"
+    purge_rules: false
+
+- name: Rename the web group by ID and add a tag, keeping the other tags and the rules
+  gcore.platform.security_group:
+    project_id: 1
+    region_id: 76
+    security_group_id: "{{ web.security_group.id }}"
+    name: web-frontend
+    tags:
+      team: platform
+    purge_tags: false
+
+- name: Delete the groups
+  gcore.platform.security_group:
+    project_id: 1
+    region_id: 76
+    name: "{{ item }}"
+    state: absent
+  loop: [db-servers, web-frontend]
+"""
+
+RETURN = r"""
+security_group:
+  description:
+    - The security group as the service returned it when last read (C(GET /cloud/v1/securitygroups/...)).
+    - V(null) after a delete, and when O(state=absent) found no group.
+    - With O(wait=false), the group as read before the change, or V(null) when it is being created.
+    - In check mode, the group as it is now (V(null) when it would be created).
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Security group ID.
+      type: str
+      sample: 2f6c1c64-8c3e-4c2b-9bb5-0a8cbb2f1c11
+    name:
+      description: Security group name.
+      type: str
+      sample: web
+    description:
+      description: Description, or V(null).
+      type: str
+      sample: Web servers
+    security_group_rules:
+      description:
+        - The rules, each with C(id), C(security_group_id), C(direction), C(ethertype), C(protocol) (V(null) or C(any)
+          for every protocol), C(port_range_min), C(port_range_max), C(remote_ip_prefix), C(remote_group_id),
+          C(description), C(revision_number), C(created_at) and C(updated_at).
+      type: list
+      elements: dict
+      sample:
+        - id: 7d0f4b1e-2c3a-4d5e-8f90-1a2b3c4d5e6f
+          security_group_id: 2f6c1c64-8c3e-4c2b-9bb5-0a8cbb2f1c11
+          direction: ingress
+          ethertype: IPv4
+          protocol: tcp
+          port_range_min: 443
+          port_range_max: 443
+          remote_ip_prefix: 0.0.0.0/0
+          remote_group_id: null
+          description: https
+          revision_number: 0
+          created_at: "2026-11-22T16:20:00Z"
+          updated_at: "2026-11-22T16:20:00Z"
+    tags_v2:
+      description: Tags, each C({key, value, read_only}); read-only tags are set by the service.
+      type: list
+      elements: dict
+      sample: [{key: env, value: prod, read_only: false}]
+    project_id:
+      description: Project ID.
+      type: int
+      sample: 1
+    region_id:
+      description: Region ID.
+      type: int
+      sample: 76
+    region:
+      description: Region name.
+      type: str
+      sample: Luxembourg-2
+    revision_number:
+      description: How many times the group was changed.
+      type: int
+      sample: 1
+    created_at:
+      description: Creation time.
+      type: str
+      sample: "2026-11-22T16:20:00Z"
+    updated_at:
+      description: Time of the last change.
+      type: str
+      sample: "2026-11-22T16:21:30Z"
+changes:
+  description:
+    - The rules created and deleted, as the service accepted them (on failure too, only what it accepted or what the
+      state read afterwards confirmed); in check mode, what would be created and deleted.
+    - Each rule in canonical form (C(direction), C(ethertype), C(protocol) with C(any) for every protocol,
+      C(port_range_min), C(port_range_max), C(remote_ip_prefix), C(remote_group_id), C(description)).
+    - A rule whose description changes is in both lists (its old form in C(deleted), its new one in C(created)).
+    - When a group is created, C(created) lists O(rules) and C(deleted) the default egress rules the service added
+      that the module removed.
+  returned: success
+  type: dict
+  sample:
+    created:
+      - direction: ingress
+        ethertype: IPv4
+        protocol: tcp
+        port_range_min: 443
+        port_range_max: 443
+        remote_ip_prefix: 0.0.0.0/0
+        remote_group_id: null
+        description: https
+    deleted: []
+tasks:
+  description:
+    - IDs of the asynchronous tasks the module started (empty when nothing was sent, and after a delete, which starts
+      none).
+    - With O(wait=true) every one of them has finished when the module returns.
+  returned: success
+  type: list
+  elements: str
+  sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
+diff:
+  description:
+    - The managed members before and after the change, with C(state) (C(name), C(description), C(tags) as a dict of
+      the user tags).
+    - When O(rules) is given, C(rules) is a mapping from a readable rule identity (C(ingress IPv4 tcp 443-443 0.0.0.0/0),
+      C(egress IPv6 any)) to the rule, holding only the rules that change, in C(before) as the group has them and in
+      C(after) as they will be (a rule created is absent from C(before), one deleted absent from C(after)).
+  returned: success
+  type: dict
+  sample:
+    before:
+      state: present
+      name: web
+      description: Web servers
+      tags: {env: prod}
+      rules:
+        egress IPv4 any: {direction: egress, ethertype: IPv4, protocol: any, port_range_min: null, port_range_max: null,
+                          remote_ip_prefix: null, remote_group_id: null, description: null}
+    after:
+      state: present
+      name: web
+      description: Web servers
+      tags: {env: prod}
+      rules: {}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import (
+    ValidationError,
+    check_length,
+    check_pattern,
+    check_uuid,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+from ansible_collections.gcore.platform.plugins.module_utils._rules import (
+    RULE_OPTIONS,
+    body_rules,
+    check_rules,
+    differing,
+    held,
+    label,
+    rules_member,
+    wanted,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+
+LIST_PAGE_SIZE = 1000  # the largest page GET /cloud/v1/securitygroups serves (its default is 10)
+
+
+def _description(value, record=None):
+    return value or None  # "" and null are no description
+
+
+class SecurityGroup(GcoreResourceModule):
+    argument_spec = dict(
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+        security_group_id=dict(type="str"),
+        name=dict(type="str"),
+        description=dict(type="str"),
+        rules=dict(type="list", elements="dict", options=RULE_OPTIONS),
+        purge_rules=dict(type="bool", default=True),
+        **TAGS_OPTIONS
+    )
+    cloud = True
+    waits = True
+    module_kwargs = dict(required_one_of=[("security_group_id", "name")])
+
+    # ---- the resource ----------------------------------------------------------------------
+    noun = "security group"
+    result_key = "security_group"
+    scope = "project {project_id}, region {region_id}"
+    paths = dict(
+        list="/cloud/v1/securitygroups/{project_id}/{region_id}",
+        item="/cloud/v1/securitygroups/{project_id}/{region_id}/{id}",
+        create="/cloud/v2/security_groups/{project_id}/{region_id}",
+        update="/cloud/v2/security_groups/{project_id}/{region_id}/{id}",
+    )
+    id_option = "security_group_id"
+    page_size = LIST_PAGE_SIZE
+    required_to_create = ("name",)
+    asynchronous = True  # creates and PATCHes answer {tasks}
+    created_key = "security_groups"
+    lock = "task_id"
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        check_uuid("security_group_id", params["security_group_id"])
+        if params["security_group_id"] is not None:
+            params["security_group_id"] = params["security_group_id"].lower()
+        check_length("name", params["name"], 3, 63)
+        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
+        if params["description"] is not None and "\x00" in params["description"]:
+            raise ValidationError("description: must not hold a NUL character")
+        check_tags(params["tags"])
+        if params["rules"] is not None:
+            params["rules"][:] = check_rules(params["rules"])
+        self.members = (
+            Member("name"),
+            Member("description", read=lambda record: _description(record.get("description")), want=_description,
+                   send=lambda desired, current: desired or ""),
+            tags_member(params, field="tags_v2"),
+            rules_member(params),
+        )
+        self.planned = {}  # id(body) -> (created, deleted) rules, for the writes the ledger keeps
+
+    # ---- bodies ----------------------------------------------------------------------------
+    def desired_rules(self, record):
+        return wanted(self.params["rules"], record, self.params["purge_rules"])
+
+    def create_body(self):
+        params = self.params
+        body = {"name": params["name"]}
+        if params["description"] is not None:
+            body["description"] = params["description"]
+        if params["rules"] is not None:
+            rules = self.desired_rules(None)
+            if not self.waiting() and params["purge_rules"] and not any(rule["direction"] == "egress" for rule in rules.values()):
+                raise ValidationError(
+                    "rules: without an egress rule the service adds its default egress rules, which are removed only once "
+                    "the group exists, and a create with wait=false does not wait for that; list an egress rule, set "
+                    "wait=true, or create the group first (nothing was sent)")
+            body["rules"] = body_rules(rules)
+            self.planned[id(body)] = (differing(rules, {})[0], [])
+        if params["tags"] is not None:
+            body["tags"] = params["tags"]
+        return body
+
+    def update_body(self, changes, record):
+        body = dict(changes)
+        if "rules" in changes:
+            rules = self.desired_rules(record)
+            body["rules"] = body_rules(rules)  # the PATCH replaces the list: every rule the group keeps
+            self.planned[id(body)] = differing(rules, held(record))
+        return body
+
+    # ---- what is shown ---------------------------------------------------------------------
+    def shown(self, record):
+        shown = super().shown(record)
+        if self.params["rules"] is None:
+            shown.pop("rules")
+        else:
+            desired = self.desired_rules(record)
+            shown["rules"] = dict((key, rule) for key, rule in shown["rules"].items() if desired.get(key) != rule)
+        return shown
+
+    def rule_changes(self, record):
+        """``{created, deleted}``: the rules of the writes the ledger holds (check mode: of the writes that would be sent)."""
+        if self.check_mode:
+            absent = self.params["state"] == "absent"
+            created, deleted = ([], []) if self.params["rules"] is None or absent else \
+                differing(self.desired_rules(record), held(record))
+        else:
+            created, deleted = [], []
+            for write in self.ledger.writes():
+                more_created, more_deleted = self.planned.get(id(write.body), ([], []))
+                created, deleted = created + more_created, deleted + more_deleted
+        return {"created": sorted(created, key=label), "deleted": sorted(deleted, key=label)}
+
+    def report(self, record):
+        self.result["changes"] = {"created": [], "deleted": []}  # nothing yet: a failure before any write says so
+
+    def answered(self, write, answer):
+        self.result["changes"] = self.rule_changes(None)
+
+    def returned(self, record):
+        self.result["changes"] = self.rule_changes(record)
+        return super().returned(record)
+
+
+def main():
+    SecurityGroup.main()
+
+
+if __name__ == "__main__":
+    main()

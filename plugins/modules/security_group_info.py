@@ -1,0 +1,171 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: security_group_info
+short_description: Read Gcore Cloud security groups and their rules
+version_added: 0.2.0
+description:
+  - Reads the security groups of a Gcore Cloud project and region, with their rules, and changes nothing.
+  - With O(security_group_id), reads that group with
+    C(GET /cloud/v1/securitygroups/{project_id}/{region_id}/{security_group_id}); a group that does not exist gives an
+    empty RV(security_groups).
+  - With O(name), reads every page of C(GET /cloud/v1/securitygroups/{project_id}/{region_id}) filtered by that name
+    and keeps the groups whose name is exactly O(name).
+  - With neither, returns every group of the project and region, reading every page (the service answers 10 groups
+    a page unless asked for more; the module asks for pages of 1000).
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  security_group_id:
+    description:
+      - ID (UUID) of the security group to read, in any letter case.
+      - Mutually exclusive with O(name).
+    type: str
+  name:
+    description:
+      - Exact name of the groups to read, 3 to 63 characters matching
+        C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$) (the pattern every group name follows).
+      - Group names are not unique, so more than one group may be returned.
+      - Mutually exclusive with O(security_group_id).
+    type: str
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.attributes.INFO_MODULE
+seealso:
+  - module: gcore.platform.security_group
+"""
+
+EXAMPLES = r"""
+- name: Every security group of the project and region
+  gcore.platform.security_group_info:
+    project_id: 1
+    region_id: 76
+  register: all_groups
+
+- name: The groups named web
+  gcore.platform.security_group_info:
+    project_id: 1
+    region_id: 76
+    name: web
+  register: web
+
+- name: One group by ID
+  gcore.platform.security_group_info:
+    project_id: 1
+    region_id: 76
+    security_group_id: 5ec0a11e-0000-4000-8000-000000000001
+  register: one
+"""
+
+RETURN = r"""
+security_groups:
+  description:
+    - The groups found, in the service's order; empty when none matches.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Security group ID.
+      type: str
+      sample: 2f6c1c64-8c3e-4c2b-9bb5-0a8cbb2f1c11
+    name:
+      description: Security group name.
+      type: str
+      sample: web
+    description:
+      description: Description, or V(null).
+      type: str
+      sample: Web servers
+    security_group_rules:
+      description:
+        - The rules, each with C(id), C(security_group_id), C(direction), C(ethertype), C(protocol) (V(null) or C(any)
+          for every protocol), C(port_range_min), C(port_range_max), C(remote_ip_prefix), C(remote_group_id),
+          C(description), C(revision_number), C(created_at) and C(updated_at).
+      type: list
+      elements: dict
+      sample:
+        - {id: 7d0f4b1e-2c3a-4d5e-8f90-1a2b3c4d5e6f, security_group_id: 2f6c1c64-8c3e-4c2b-9bb5-0a8cbb2f1c11,
+           direction: ingress, ethertype: IPv4, protocol: tcp, port_range_min: 22, port_range_max: 22,
+           remote_ip_prefix: 10.0.0.0/8, remote_group_id: null, description: ssh, revision_number: 0,
+           created_at: "2026-11-22T16:20:00Z", updated_at: "2026-11-22T16:20:00Z"}
+    tags_v2:
+      description: Tags, each C({key, value, read_only}).
+      type: list
+      elements: dict
+      sample: [{key: env, value: prod, read_only: false}]
+    project_id:
+      description: Project ID.
+      type: int
+      sample: 1
+    region_id:
+      description: Region ID.
+      type: int
+      sample: 76
+    region:
+      description: Region name.
+      type: str
+      sample: Luxembourg-2
+    revision_number:
+      description: How many times the group was changed.
+      type: int
+      sample: 0
+    created_at:
+      description: Creation time.
+      type: str
+      sample: "2026-11-22T16:20:00Z"
+    updated_at:
+      description: Time of the last change.
+      type: str
+      sample: "2026-11-22T16:21:30Z"
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+
+LIST = "/cloud/v1/securitygroups/%s/%s"
+ONE = LIST + "/%s"
+LIST_PAGE_SIZE = 1000  # the largest page the listing serves (its default is 10)
+
+
+class SecurityGroupInfo(GcoreModule):
+    argument_spec = dict(
+        security_group_id=dict(type="str"),
+        name=dict(type="str"),
+    )
+    cloud = True
+    module_kwargs = dict(mutually_exclusive=[("security_group_id", "name")])
+
+    def validate(self):
+        super().validate()
+        check_uuid("security_group_id", self.params["security_group_id"])
+        check_length("name", self.params["name"], 3, 63)
+        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
+
+    def run(self):
+        params = self.params
+        if params["security_group_id"] is not None:
+            try:
+                return {"security_groups": [self.client.get(self.cloud_path(ONE, params["security_group_id"].lower()))]}
+            except ApiError as exc:
+                if exc.status == 404:
+                    return {"security_groups": []}
+                raise
+        query = {"name": params["name"]} if params["name"] is not None else None
+        found = self.client.paginate(self.cloud_path(LIST), query, page_size=LIST_PAGE_SIZE)
+        return {"security_groups": [group for group in found if query is None or group.get("name") == params["name"]]}
+
+
+def main():
+    SecurityGroupInfo.main()
+
+
+if __name__ == "__main__":
+    main()

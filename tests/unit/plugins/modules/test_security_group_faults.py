@@ -1,0 +1,135 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fault matrix of security_group's writes: for each write of a plan (the v2 create, the PATCH after it that removes
+the default egress rules, a PATCH of rules and members, the v1 DELETE) and each fault kind (a 500 after the service
+applied the write, a connection dropped after it applied it, a 400 or a 403 rejection that applied nothing), the run
+reports the truth (``changed``, ``changes``), sends no write twice and creates no second group, and a re-run converges
+with no write left. The cases are generated from the plans below, not written by hand.
+
+The module runs in-process (its ``main``) against the real simulator over HTTP (the ``server`` fixture)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from ansible.module_utils.common import warnings
+
+from ansible_collections.gcore.platform.plugins.modules import security_group
+from simulator.resources.security_groups import LEGACY_ID
+
+import harness
+
+V2 = r"^/cloud/v2/security_groups/1/76"
+SSH = dict(direction="ingress", protocol="tcp", port_range_min=22, remote_ip_prefix="10.0.0.0/8")
+HTTPS = dict(direction="ingress", protocol="tcp", port_range_min=443, remote_ip_prefix="0.0.0.0/0")
+
+# A fault kind: the fault added for the write, and whether the service applies the write.
+FAULTS = {
+    "500 after applying": (dict(status=500, applied=True), True),
+    "dropped after applying": (dict(drop=True, applied=True), True),
+    "rejected 400": (dict(status=400, body="injected rejection"), False),
+    "rejected 403": (dict(status=403, body="injected rejection"), False),
+}
+
+# A plan: the arguments, the writes in the order they are sent (method, path regex), and the rules ``changes`` reports
+# once every write is done (port_range_min of those created, (direction, ethertype) of those deleted).
+PLANS = {
+    "create removing the default egress rules": dict(
+        args={"name": "web", "rules": [SSH, HTTPS], "tags": {"env": "prod"}},
+        writes=[("POST", V2 + "$"), ("PATCH", V2 + "/[0-9a-f-]+$")],
+        created=[[22, 443], []], deleted=[[], [("egress", "IPv4"), ("egress", "IPv6")]]),
+    "create with an egress rule": dict(
+        args={"name": "out", "rules": [dict(direction="egress", protocol="udp", port_range_min=53)]},
+        writes=[("POST", V2 + "$")], created=[[53]], deleted=[[]]),
+    "patch of rules and members": dict(
+        args={"name": "legacy-sg", "description": "edge", "rules": [SSH]},
+        writes=[("PATCH", V2 + "/" + LEGACY_ID + "$")],
+        created=[[22]], deleted=[[("egress", "IPv4"), ("egress", "IPv6"), ("ingress", "IPv4")]]),
+    "delete": dict(
+        args={"name": "legacy-sg", "state": "absent"},
+        writes=[("DELETE", r"^/cloud/v1/securitygroups/1/76/" + LEGACY_ID + "$")], created=[[]], deleted=[[]]),
+}
+
+
+def run(server, args):
+    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
+    return harness.run(server, security_group, dict(args, project_id=1, region_id=76), api_retries=1, _ansible_diff=True)
+
+
+def writes(server):
+    """Bodies as sent (text): the writes are counted, so they must be hashable."""
+    return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
+
+
+def reported(result):
+    """``changes`` in the plan's terms."""
+    changes = result["changes"]
+    return ([rule["port_range_min"] for rule in changes["created"]],
+            sorted((rule["direction"], rule["ethertype"]) for rule in changes["deleted"]))
+
+
+def expected(spec, upto):
+    """What the plan says its first ``upto`` writes did."""
+    return (sorted(port for step in spec["created"][:upto] for port in step),
+            sorted(pair for step in spec["deleted"][:upto] for pair in step))
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_security_group_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+    spec = PLANS[plan]
+    server.reset()
+    server.configure(task_delay=0)
+    server.log = []
+    method, path = spec["writes"][position]
+    extra, applied = FAULTS[fault]
+    server.add_fault(method=method, path=path, **extra)
+    result = run(server, spec["args"])
+    sent = writes(server)
+    assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
+    assert len(sent) == (len(spec["writes"]) if applied else position + 1), sent
+    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], sent):
+        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
+    named = spec["args"]["name"]
+    assert len([record for record in server.security_groups.values() if record["name"] == named]) <= 1, "a second group"
+    if applied:
+        assert not result.get("failed"), result["msg"]
+        assert result["changed"] is True
+        texts = harness.warning_texts(result)
+        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
+        assert reported(result) == expected(spec, len(spec["writes"]))
+    else:
+        assert result["failed"] is True and "injected rejection" in result["msg"], result
+        assert result["changed"] is (position > 0), "changed means applied"
+        assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
+        assert not result.get("warnings"), result["warnings"]
+        assert reported(result) == expected(spec, position), "changes: only what the service accepted"
+    # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
+    server.log = []
+    again = run(server, spec["args"])
+    assert not again.get("failed"), again.get("msg")
+    assert not again.get("warnings"), again["warnings"]
+    assert again["changed"] is (not applied)
+    assert len(writes(server)) == (0 if applied else len(spec["writes"]) - position)
+    server.log = []
+    third = run(server, spec["args"])
+    assert third["changed"] is False and writes(server) == []
+
+
+def test_an_ambiguous_patch_whose_task_still_runs_is_judged_once_the_task_has_finished(server):
+    """The service applies a PATCH when its task finishes: the state read right after the lost answer still shows the
+    old rules, locked by the task. The module waits for the lock before it judges, so the write is confirmed."""
+    server.reset()
+    server.configure(task_delay=0)
+    server.hold()
+    server.release(after={"method": "GET", "path": r"^/cloud/v1/securitygroups/1/76$", "times": 2})  # the lookup, then the re-read
+    server.add_fault(method="PATCH", path=V2 + "/", status=500, applied=True)
+    server.log = []
+    result = run(server, {"name": "legacy-sg", "rules": []})
+    assert not result.get("failed"), result["msg"]
+    assert result["changed"] is True and result["security_group"]["security_group_rules"] == []
+    assert len(result["changes"]["deleted"]) == 3
+    assert [entry["method"] for entry in server.writes()] == ["PATCH"]
+    assert len(harness.warning_texts(result)) == 1
