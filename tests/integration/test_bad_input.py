@@ -640,6 +640,41 @@ SECURITY_GROUP_CASES = [
 
 @pytest.mark.parametrize("what, module, args, text", SECURITY_GROUP_CASES, ids=[case[0] for case in SECURITY_GROUP_CASES])
 def test_security_group_bad_input_fails_naming_the_rule_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False) and "changes" not in result
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", float("inf")])
+def test_an_infinite_int_fails_naming_the_option(monkeypatch, value):
+    """From ansible-core 2.19 Ansible's own int check raises OverflowError on ``inf`` (a traceback); _base refuses it."""
+    with no_network() as attempts:
+        result = run_module("security_group", sg_rules(dict(SG_RULE, port_range_min=value)), monkeypatch)
+        timeout = run_module("router", {"name": "r-inf", "wait_timeout": value}, monkeypatch)
+    assert result.get("failed") is True and "port_range_min" in result["msg"] and attempts == [], result
+    assert timeout.get("failed") is True and "wait_timeout" in timeout["msg"], timeout
+
+
+SECURITY_GROUP_REFUSALS = [
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [{"protocol": "tcp"}]}, "rules.0.direction: field required"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, port_range_min=70000)]}, "rules.0.port_range_min"),
+    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, protocol="any")]}, "rules.0.protocol: value is not one of"),
+    ("/cloud/v2/security_groups/1/76", {"name": "-web"}, "name: string does not match pattern"),
+]
+
+
+@pytest.mark.parametrize("path, body, reason", SECURITY_GROUP_REFUSALS, ids=[refusal[2] for refusal in SECURITY_GROUP_REFUSALS])
+def test_the_simulator_refuses_what_the_security_group_schemas_refuse(sim, path, body, reason):
+    answer = requests.post(sim.url + path, json=body, headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["exception_class"] == "UnprocessableEntity"
+    assert reason in answer.json()["message"]
+
+
 # ---- issue 27: volume and volume_info (every option checked before any request, per source) ----
 VOLUME = {"name": "data", "size": 10}
 
@@ -652,6 +687,7 @@ VOLUME_CASES = [
     ("size zero", "volume", dict(VOLUME, size=0), "size: 0 is out of range"),
     ("size negative", "volume", dict(VOLUME, size=-5), "size: -5 is out of range"),
     ("size nan", "volume", dict(VOLUME, size="nan"), "size"),
+    ("size inf", "volume", dict(VOLUME, size="inf"), "size"),
     ("size a boolean", "volume", dict(VOLUME, size=True), "size"),
     ("size a word", "volume", dict(VOLUME, size="big"), "size"),
     ("source unknown", "volume", dict(VOLUME, source="disk"), "source"),
@@ -687,30 +723,6 @@ def test_volume_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch,
     assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
     assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
     assert "Traceback" not in json.dumps(result) and "exception" not in result, result
-    assert result.get("changed") in (None, False) and "changes" not in result
-    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
-
-
-@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", float("inf")])
-def test_an_infinite_int_fails_naming_the_option(monkeypatch, value):
-    """From ansible-core 2.19 Ansible's own int check raises OverflowError on ``inf`` (a traceback); _base refuses it."""
-    with no_network() as attempts:
-        result = run_module("security_group", sg_rules(dict(SG_RULE, port_range_min=value)), monkeypatch)
-        timeout = run_module("router", {"name": "r-inf", "wait_timeout": value}, monkeypatch)
-    assert result.get("failed") is True and "port_range_min" in result["msg"] and attempts == [], result
-    assert timeout.get("failed") is True and "wait_timeout" in timeout["msg"], timeout
-
-
-SECURITY_GROUP_REFUSALS = [
-    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [{"protocol": "tcp"}]}, "rules.0.direction: field required"),
-    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, port_range_min=70000)]}, "rules.0.port_range_min"),
-    ("/cloud/v2/security_groups/1/76", {"name": "web", "rules": [dict(SG_RULE, protocol="any")]}, "rules.0.protocol: value is not one of"),
-    ("/cloud/v2/security_groups/1/76", {"name": "-web"}, "name: string does not match pattern"),
-]
-
-
-@pytest.mark.parametrize("path, body, reason", SECURITY_GROUP_REFUSALS, ids=[refusal[2] for refusal in SECURITY_GROUP_REFUSALS])
-def test_the_simulator_refuses_what_the_security_group_schemas_refuse(sim, path, body, reason):
     assert result.get("changed") in (None, False)
     assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
 
