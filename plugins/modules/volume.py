@@ -133,6 +133,7 @@ notes:
   - The readiness wait after a create treats every status on the way (V(creating), V(downloading), ...) as one to wait
     for; a status starting with V(error) fails the module, naming the volume ID and the status.
   - O(wait_timeout) covers the tasks and the readiness wait together.
+  - A volume found in a status starting with V(error) (a step the service could not finish) gives a warning naming it.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
@@ -449,6 +450,12 @@ class Volume(GcoreResourceModule):
                                   "one change per run (nothing was sent)" % (" then ".join(write.kind for write in tasks),
                                                                              ", ".join(repr(write) for write in tasks)))
         return writes
+
+    def report(self, record):
+        status = (record or {}).get("status") or ""
+        if status.startswith("error"):
+            self.module.warn("Volume %s is %s: the service could not finish a step on it; check it, or delete it and create "
+                             "it again" % (record.get("id"), status))
 
     def list_query(self):
         return {"name_part": self.params["name"]}  # the volume listing's name filter (a substring: names compared after)

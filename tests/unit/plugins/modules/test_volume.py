@@ -268,3 +268,36 @@ def test_info_by_id_name_all_and_instance(server):
     assert sorted(record["id"] for record in everything) == sorted(ident for ident, *_rest in SEEDED)
     assert len(server.requests("GET", BASE + "$")) == 5  # twin, twin, instance, then two pages of three
     assert writes(server) == []
+
+
+def test_a_create_still_running_at_wait_timeout_fails_naming_its_task_and_the_rerun_finds_the_volume(server):
+    server.hold()
+    result = run(server, name="vol-a", size=1, wait_timeout=1)
+    assert result["failed"] is True and result["changed"] is True, result
+    task_id = result["tasks"][0]
+    assert task_id in result["msg"] and "the change was sent" in result["msg"]
+    server.release()
+    server.log = []
+    again = run(server, name="vol-a", size=1)
+    assert again["changed"] is False and writes(server) == [] and len(by_name(server, "vol-a")) == 1
+    assert again["volume"]["status"] == "available"
+
+
+def test_a_failed_create_task_fails_naming_it_and_the_rerun_warns_about_the_volume_in_error(server):
+    server.configure(task_fail={"create_volume": "no capacity left"})
+    result = run(server, name="vol-a", size=1)
+    assert result["failed"] is True and result["changed"] is True and "no capacity left" in result["msg"]
+    server.log = []
+    again = run(server, name="vol-a", size=1)
+    assert again["changed"] is False and writes(server) == [] and len(by_name(server, "vol-a")) == 1
+    ident = by_name(server, "vol-a")[0]["id"]
+    assert harness.warning_texts(again) == [
+        "Volume %s is error: the service could not finish a step on it; check it, or delete it and create it again" % ident]
+
+
+def test_a_volume_still_creating_after_its_task_at_wait_timeout_fails_naming_its_id_and_status(server):
+    server.configure(volume_settle_reads=10 ** 6)
+    result = run(server, name="vol-a", size=1, wait_timeout=1)
+    ident = by_name(server, "vol-a")[0]["id"]
+    assert result["failed"] is True and result["changed"] is True
+    assert "Volume %s is still creating after wait_timeout=1s" % ident in result["msg"]
