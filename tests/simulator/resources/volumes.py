@@ -33,9 +33,9 @@
   (unknown members too: the published schemas do not forbid them; the simulator is strict so a misspelt member is
   seen). Errors have the cloud body (``{exception_class, message, request_id}``).
 
-Setting ``volume_settle_reads`` (default 0): after a create, extend, attach or detach task has finished, the volume
-still shows the step's status (``creating``, ``extending``, ...) for that many more reads of it (GET of the volume or
-of a list holding it), then its final one: a module must wait for readiness after the task, not only for the task.
+Setting ``volume_settle_reads`` (default 0): after its create task has finished, a new volume still shows ``creating``
+for that many more reads of it (GET of the volume or of a list holding it), then its final status: a module must wait
+for readiness after the create task, not only for the task. (Extend, attach and detach end with their task.)
 
 Control ``POST /_sim/volume_status`` ``{volume_id, status}`` sets a volume's status (``error``, ``creating``, ...).
 
@@ -268,7 +268,7 @@ class Volumes(Resource):
             if record["id"] in self.sim.volumes:
                 record.update(task_id=None, updated_at=now_iso())
                 shown = self.sim.config["volume_settle_reads"]
-                if shown and step != "delete":
+                if shown and step == "create":
                     self.settling[record["id"]] = (record["status"], shown)
                     record["status"] = STEPS[step][0]
             return created
