@@ -406,7 +406,7 @@ class Volume(GcoreResourceModule):
         self.params = params = dict(self.params)
         params["_extend"] = [params["size"]] if params["size"] is not None else None
         instance = params["instance"]
-        params["_attach"] = None if instance is None else [] if instance == "" else None
+        params["_attach"] = [] if instance == "" else None  # a named instance: filled in by prepare()
         super().validate()
         for option in ("volume_id", "image_id", "snapshot_id"):
             check_uuid(option, params[option])
@@ -446,9 +446,9 @@ class Volume(GcoreResourceModule):
             writes = [self.attaching(write) for write in ATTACHMENT.plan(record, [], self.params)] + writes
         tasks = [write for write in writes if write.method != "PATCH"]
         if not self.waiting() and len(tasks) > 1:
-            raise ValidationError("wait: this run needs %s, each waiting for the one before (%s); set wait=true, or make "
-                                  "one change per run (nothing was sent)" % (" then ".join(write.kind for write in tasks),
-                                                                             ", ".join(repr(write) for write in tasks)))
+            raise ValidationError("wait: this run needs %s tasks, each started once the one before has finished (%s), and "
+                                  "wait=false does not wait; set wait=true, or make one change per run (nothing was sent)"
+                                  % (len(tasks), ", then ".join(repr(write) for write in tasks)))
         return writes
 
     def report(self, record):

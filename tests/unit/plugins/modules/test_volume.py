@@ -220,9 +220,12 @@ def test_wait_false_returns_the_tasks_and_refuses_a_run_that_needs_two_tasks(ser
     server.release()
     server.log = []
     refused = run(server, name="attached-1", state="absent", wait=False)
-    assert refused["failed"] is True and "wait: this run needs detach then delete" in refused["msg"] and writes(server) == []
+    assert refused["failed"] is True and writes(server) == []
+    assert "wait: this run needs 2 tasks, each started once the one before has finished (POST %s/%s/detach, then DELETE %s/%s)" % (
+        V2, ATTACHED_1, BASE, ATTACHED_1) in refused["msg"]
     refused = run(server, name="attached-1", size=30, instance="", wait=False)
-    assert refused["failed"] is True and "update then detach" in refused["msg"] and writes(server) == []
+    assert refused["failed"] is True and "(POST %s/%s/extend, then POST %s/%s/detach)" % (BASE, ATTACHED_1, V2, ATTACHED_1) in refused["msg"]
+    assert writes(server) == []
 
 
 def test_a_locked_volume_is_waited_for_before_the_change(server):
