@@ -42,6 +42,10 @@ Control ``POST /_sim/volume_status`` ``{volume_id, status}`` sets a volume's sta
 A volume attached to an instance that is no longer in the instance store is detached (``available``) at the next
 request: an instance deleted by its own family leaves its extra volumes behind, as the service does.
 
+For the instance family (``instances.py``): ``volumes_of(sim)`` is this resource; its ``add_volume(...)`` puts a ready
+volume in the store (attached to an instance record when one is given: a new instance's volumes) and
+``remove_volumes(ids)`` takes volumes out (an instance deleted with its volumes).
+
 State: ``sim.volumes`` (volume id -> record). Seeded (project 1, region 76): ``data-1`` (10 GiB ``standard``, tags
 ``env: prod`` and a read-only one), ``attached-1`` (20 GiB ``ssd_hiiops``) attached to the seeded instance ``web-1``
 when the instance store has it, and two volumes both named ``twin-vol``.
@@ -142,6 +146,11 @@ def instance_store(sim):
     return list(store.values()) if isinstance(store, dict) else list(store)
 
 
+def volumes_of(sim):
+    """The volume family of ``sim`` (``Volumes``): what the instance family calls to add or remove volumes."""
+    return next(resource for resource in sim.resources if resource.NAME == Volumes.NAME)
+
+
 def boolean_query(request, name):
     value = request.arg(name)
     if value is None:
@@ -210,6 +219,25 @@ class Volumes(Resource):
         record["status"] = body["status"]
         self.settling.pop(record["id"], None)
         return copy.deepcopy(record)
+
+    # ---- for the instance family ---------------------------------------------------------------------
+    def add_volume(self, name, size, project_id, region_id, volume_type="standard", instance=None, image_id=None,
+                   root=False, tags=None):
+        """A ready volume in the store (``available``, or ``in-use`` on ``instance``, an instance record); its id."""
+        ident = str(uuid.uuid4())
+        record = self.new_record(ident, name, size, volume_type, project_id, region_id, tags or {})
+        record.update(status="available", bootable=image_id is not None, is_root_volume=root,
+                      volume_image_metadata={"image_id": image_id} if image_id else None)
+        self.sim.volumes[ident] = record
+        if instance is not None:
+            self.attach_to(record, instance)
+        return ident
+
+    def remove_volumes(self, ids):
+        for ident in ids:
+            self.sim.volumes.pop(ident, None)
+            self.steps.pop(ident, None)
+            self.settling.pop(ident, None)
 
     # ---- instances (the one store of instances.py) ------------------------------------------------
     def instance_named(self, name, project_id, region_id):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from simulator.core import Simulator
-from simulator.resources.volumes import IMAGES, SEEDED, SNAPSHOTS, instance_store
+from simulator.resources.volumes import IMAGES, SEEDED, SNAPSHOTS, instance_store, volumes_of
 
 BASE = "/cloud/v1/volumes/1/76"
 V2 = "/cloud/v2/volumes/1/76"
@@ -243,3 +243,14 @@ def test_list_pages_and_filters(sim):
     assert [record["id"] for record in sim.call("GET", BASE, query="tag_key=env")[1]["results"]] == [DATA_1]
     for query in ("limit=0", "limit=1001", "offset=-1", "bootable=maybe", "instance_id=x"):
         assert sim.call("GET", BASE, query=query)[0] == 422, query
+
+
+def test_the_instance_family_can_add_and_remove_volumes(sim):
+    instance = next(record for record in instance_store(sim) if record["name"] == "app" and record["project_id"] == 1)
+    family = volumes_of(sim)
+    root = family.add_volume("app-root", 10, 1, 76, instance=instance, image_id=IMAGE_ID, root=True)
+    record = get(sim, root)
+    assert (record["status"], record["bootable"], record["is_root_volume"]) == ("in-use", True, True)
+    assert record["attachments"][0]["server_id"] == instance["id"] and {"id": root, "delete_on_termination": False} in instance["volumes"]
+    family.remove_volumes([root])
+    assert sim.call("GET", BASE + "/" + root)[0] == 404
