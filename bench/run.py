@@ -36,6 +36,7 @@ SET_SIZE = 200  # rules of a domain kept as code (issue 13)
 GATHERED = 1000
 LOOP = ROOT / "bench" / "waap_policy_loop.yml"  # the per-rule loop waap_policy was, kept as the reference
 INSTANCES = 5000  # the inventory side by side (issue 19): 1,250 in each of the simulator's 4 project/region pairs
+LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 10 members each
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
 
 
@@ -244,6 +245,45 @@ class Bench:
                      "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["set"]), statistics.median(times["one"])),
                      "<= 1.5", ratio <= 1.5)
 
+    # ---- 7. a load balancer declared whole: 10 listeners, 100 members (issue 28) --------------------------------
+    def load_balancers(self):
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        listeners = [{"name": "listener-%02d" % number, "protocol": "TCP", "protocol_port": 8000 + number, "pool": {
+            "name": "pool-%02d" % number, "lb_algorithm": "ROUND_ROBIN", "protocol": "TCP",
+            "healthmonitor": {"type": "TCP", "delay": 10, "max_retries": 3, "timeout": 5},
+            "members": [{"address": "10.1.%s.%s" % (number, host), "protocol_port": 9000} for host in range(1, 11)]}}
+            for number in range(LB_LISTENERS)]
+        variables = self.tmp / "lb.json"
+        variables.write_text(json.dumps({"listeners": listeners}))
+        more = json.loads(json.dumps(listeners))
+        more[0]["pool"]["members"].append({"address": "10.1.0.99", "protocol_port": 9000})
+        (self.tmp / "lb_more.json").write_text(json.dumps({"listeners": more}))
+
+        def lb(name, that):
+            return self.play(name, [{"name": "Load balancer", "register": "r", "gcore.platform.load_balancer": {
+                "name": "bench-lb", "listeners": "{{ listeners }}"}}, {"name": "Check", "ansible.builtin.assert": {"that": that}}])
+
+        label = "load_balancer, %s listeners, %s members" % (LB_LISTENERS, LB_LISTENERS * 10)
+        requests, writes, elapsed, _log = self.measure(lb("lb_first", ["r.changed"]), variables)
+        self.row("%s, first run: requests (writes)" % label, "%s (%s)" % (requests, writes), "report (1 write)", writes == 1)
+        noop = lb("lb_noop", ["not r.changed", "r.load_balancer.listeners | length == %s" % LB_LISTENERS])
+        requests, writes, _elapsed, log = self.measure(noop, variables)
+        self.row("%s, second run: requests (writes)" % label, "%s (%s)" % (requests, writes), "3 (0)", requests == 3 and writes == 0)
+        one = self.play("one_task", [{"name": "Module", "gcore.platform.notification_threshold_info": {"client_id": 1}}])
+        times = {"lb": [], "one": []}
+        for repeat in range(REPEATS):  # paired, in rotating order
+            for name in (("lb", "one") if repeat % 2 else ("one", "lb")):
+                times[name].append(self.run(noop, extra_vars=variables) if name == "lb" else self.run(one))
+        ratio = statistics.median(times["lb"]) / statistics.median(times["one"])
+        self.row("%s, second run: wall time / one-task play (medians of %s)" % (label, REPEATS),
+                 "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["lb"]), statistics.median(times["one"])), "report", None)
+        requests, writes, elapsed, log = self.measure(lb("lb_member", ["r.changed", "r.changes.members.added == ['10.1.0.99:9000']"]),
+                                                      self.tmp / "lb_more.json")
+        sent = ["%s %s" % (entry["method"], entry["path"].split("/")[3]) for entry in self.sim.writes(log)]
+        self.row("%s, one member added: writes" % label, ", ".join(sent), "PATCH lbpools", sent == ["PATCH lbpools"])
+        self.sim.configure(task_delay=0.3)
+
     # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
     def inventory_list(self, source, *args):
         """One ``ansible-inventory --list`` run: (seconds, requests, the inventory)."""
@@ -334,7 +374,8 @@ class Bench:
 def main():
     bench = Bench()
     try:
-        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.inventory)
+        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.load_balancers,
+                 bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

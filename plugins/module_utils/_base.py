@@ -14,7 +14,7 @@ The flow of the idempotent modules built on it is ``Flow`` in ``_writes.py``.
 setting         meaning
 =============== ======================================================================================
 argument_spec   the module's own options (the common ones are added)
-cloud           the module has ``project_id`` and ``region_id``
+cloud           the module has ``project_id`` and ``region_id`` (``"project"``: ``project_id`` only)
 waits           the module has ``wait`` and ``wait_timeout``
 module_kwargs   more AnsibleModule arguments, such as ``required_if``
 =============== ======================================================================================
@@ -54,7 +54,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskE
 
 
 def gcore_argument_spec(cloud=False, waits=False):
-    """The options every module has (plugins/doc_fragments/gcore.py), plus cloud scope and wait options."""
+    """The options every module has (plugins/doc_fragments/gcore.py), plus cloud scope (``cloud="project"``: the project
+    alone) and wait options."""
     spec = dict(
         api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["GCORE_API_KEY"])),
         api_url=dict(type="str", default=DEFAULT_API_URL, fallback=(env_fallback, ["GCORE_API_URL", "GCORE_BASE_URL"])),
@@ -63,10 +64,9 @@ def gcore_argument_spec(cloud=False, waits=False):
         validate_certs=dict(type="bool", default=True),
     )
     if cloud:
-        spec.update(
-            project_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_PROJECT_ID"])),
-            region_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_REGION_ID"])),
-        )
+        spec.update(project_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_PROJECT_ID"])))
+    if cloud and cloud != "project":
+        spec.update(region_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_REGION_ID"])))
     if waits:
         spec.update(
             wait=dict(type="bool", default=True),
@@ -166,7 +166,8 @@ class GcoreModule:
         check_range("api_retries", params["api_retries"], *API_RETRIES_RANGE)
         if self.cloud:
             check_range("project_id", params["project_id"], low=1)
-            check_range("region_id", params["region_id"], low=1)
+            if self.cloud != "project":
+                check_range("region_id", params["region_id"], low=1)
         if self.waits:
             check_range("wait_timeout", params["wait_timeout"], low=1)
 

@@ -26,9 +26,14 @@ delete_returns     the result after a delete: None, "before" (the record) or "re
 attachments        sub-resources attached and detached one by one (``Attachments``, ``_attachments``)
 =================  ===========================================================================================
 
-Hooks (pure: no requests): ``exists(record)``, ``returned(record)``, ``create_body()``, ``update_body(changes,
-record)``, ``shown(record)``, ``report(record)`` (warnings about what was found), ``list_query()`` (the query of the
-listing searched by exact name: ``{name}`` by default), and ``Flow``'s ``gone(error)`` and
+Hooks (pure: no requests, but for the three that look: ``resolve``, ``find`` and ``report``): ``exists(record)``,
+``returned(record)``, ``create_body()``, ``update_body(changes, record)`` (built when the update is sent),
+``shown(record)``, ``report(record)`` (warnings about what the lookup found, and the read that says why nothing was), ``list_query()`` (the query of the
+listing searched by exact name: ``{name}`` by default), ``resolve()`` (the reads the module needs before the lookup, such as an instance
+named by an option turned into its port: the one place a declaration reads), ``find()`` (the record when neither an id
+nor a name is given:
+the one record at ``paths["item"]`` by default; a module whose resource has no name finds it its own way, and may read
+to do so: it is the lookup), and ``Flow``'s ``gone(error)`` and
 ``answered(write, answer)``. A hook that must stop the run raises ``ValidationError`` (bad input) or ``Refused``;
 ``GcoreModule.execute`` turns every typed error into the result.
 """
@@ -113,6 +118,13 @@ class GcoreResourceModule(Flow):
             if len(matches) > 1:
                 raise Refused("%s; give the id of the one to manage" % self.named(name, matches))
             return matches[0] if matches else None
+        return self.find()
+
+    def resolve(self):
+        """The reads the module needs before the lookup (another resource named by the options, turned into its id)."""
+
+    def find(self):
+        """The record when neither an id nor a name is given: the one record at ``paths["item"]``."""
         return self.read()
 
     def waiting(self):
@@ -215,9 +227,10 @@ class GcoreResourceModule(Flow):
         def then(_accepted, _value):
             self.record = self.read(ident)
 
-        def prepare():
+        def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
             if self.lock and self.record.get(self.lock):
                 self.record = self.wait_unlocked(self.record)
+            self.record = self.until_ready(self.record)
             write.locked = self.record
         write.reread, write.then, write.prepare = (lambda: self.settled(self.read(ident))), then, prepare
         return write
@@ -254,8 +267,8 @@ class GcoreResourceModule(Flow):
     def check_create(self):
         params = self.params
         if self.id_option and params.get(self.id_option) is not None:
-            raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one by name"
-                          % (self.called(), params[self.id_option], self.where(), self.id_option))
+            raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one%s"
+                          % (self.called(), params[self.id_option], self.where(), self.id_option, " by name" if self.name_option else ""))
         missing = self.missing(params)
         if missing:
             raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, params.get(self.name_option or "")))
@@ -271,6 +284,7 @@ class GcoreResourceModule(Flow):
     def run(self):
         self.start()
         absent = self.params.get("state", "present") == "absent"
+        self.resolve()
         record = self.lookup()
         self.report(record)
         plan = self.plan(record, absent)
@@ -285,7 +299,7 @@ class GcoreResourceModule(Flow):
         elif not exists:
             after = self.wanted_view()
         else:
-            after = dict(self.before, **differences(self.members, record, self.params))
+            after = dict(self.before, **differences(self.members, record, self.params, views=True))
             after.update(self.wanted_view(record))
         self.result["changed"] = bool(plan)
         if plan and not self.check_mode:

@@ -66,25 +66,26 @@ class Member:
     ``read(record)``: the member as a record shows it (the view, compared and shown in the diff);
     ``want(value, record)``: the view the option ``value`` asks for (``record``: the record as read, None when
     the resource is created); ``same(desired, current)``: whether the two views match; ``send(desired,
-    current)``: the value sent for a difference. ``created``: the view on create when the option is left out
-    (UNSET: not shown); ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged).
+    current)``: the value sent for a difference; ``after(desired, current)``: what the diff's after side shows for it
+    (default: the desired view). ``created``: the view on create when the option is left out (UNSET: not shown);
+    ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged).
     """
 
-    def __init__(self, name, option=None, read=None, want=None, same=_same, send=None, created=UNSET, reset=UNSET):
+    def __init__(self, name, option=None, read=None, want=None, same=_same, send=None, created=UNSET, reset=UNSET, after=None):
         self.name = name
         self.option = option or name
         self.read = read or (lambda record: record.get(name))
         self.want = want or (lambda value, record: value)
         self.same = same
         self.send = send or (lambda desired, current: desired)
+        self.after = after or (lambda desired, current: desired)
         self.created = created
         self.reset = reset
 
 
-def differences(members, record, values, replace=False):
-    """``{member: value to send}`` for the members given in ``values`` (``{option: value}``) that differ.
-
-    With ``replace`` a member left out takes its ``reset`` value (when it has one)."""
+def differences(members, record, values, replace=False, views=False):
+    """``{member: value to send}`` for the members given in ``values`` (``{option: value}``) that differ (``views``: the
+    view each asks for instead, as the diff shows it). With ``replace`` a member left out takes its ``reset`` value."""
     changes = {}
     for member in members:
         value = values.get(member.option)
@@ -94,7 +95,7 @@ def differences(members, record, values, replace=False):
             continue
         desired, current = member.want(value, record), member.read(record)
         if not member.same(desired, current):
-            changes[member.name] = member.send(desired, current)
+            changes[member.name] = (member.after if views else member.send)(desired, current)
     return changes
 
 

@@ -12,6 +12,8 @@ version_added: 0.1.0
 description:
   - Manages one SSH public key of the account through the v4 API, C(/storage/v4/ssh_keys); link keys to an SFTP storage
     with the O(gcore.platform.storage#module:ssh_key_ids) option of M(gcore.platform.storage).
+  - These are the SFTP storages' keys, another API than the keys of cloud instances; manage an instance's key (a cloud
+    project's C(/cloud/v1/ssh_keys)) with M(gcore.platform.ssh_key).
   - The key is identified by its exact O(name), searched for over every page of C(GET /storage/v4/ssh_keys).
   - A key that does not exist is created (C(POST /storage/v4/ssh_keys)). The API cannot change a key, so a key whose
     public key differs fails the task and nothing is sent; delete it first (O(state=absent)) or use another name.
@@ -41,6 +43,8 @@ extends_documentation_fragment:
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.storage
+  - module: gcore.platform.ssh_key
+    description: The SSH keys of a cloud project, for instances (another API).
 """
 
 EXAMPLES = r"""

@@ -429,10 +429,8 @@ class Volume(GcoreResourceModule):
         require(params["attachment_tag"] is None or instance, "attachment_tag", "only with a non-empty instance")
         check_pattern("attachment_tag", params["attachment_tag"], ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
 
-    def prepare(self):
-        """Validate and build the client, then turn ``instance`` into the one instance id it names (a name is looked up:
-        before the volume, before any write)."""
-        super().prepare()
+    def resolve(self):
+        """``instance`` as the one instance id it names (a name is looked up over every page: before any write)."""
         instance = self.params["instance"]
         if instance:
             ident, _record = find_instance(self.client, self.params, instance)

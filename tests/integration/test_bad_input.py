@@ -420,6 +420,65 @@ ALL_CASES = (
     + [("waap_custom_rule: " + what, module, args, text) for what, module, args, text in CUSTOM_RULE_MORE]
 )
 
+# ---- load_balancer and load_balancer_info: every nested option named by its path ----
+LB_LISTENER = {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pool": {
+    "name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP", "members": [{"address": "10.0.0.11", "protocol_port": 8080}],
+    "healthmonitor": {"type": "HTTP", "delay": 10, "max_retries": 3, "timeout": 5}}}
+
+
+def lb_args(*listeners, **changes):
+    """A valid load balancer with ``listeners`` (each given as changes to LB_LISTENER, ``pool`` changes merged in)."""
+    items = []
+    for number, change in enumerate(listeners):
+        pool = dict(LB_LISTENER["pool"], **change.pop("pool", {}))
+        items.append(dict(dict(LB_LISTENER, name="listener-%s" % number, protocol_port=80 + number, pool=pool), **change))
+    return dict({"name": "web-lb", "listeners": items}, **changes)
+
+
+LB_CASES = [
+    ("name too short", lb_args(name="lb"), "name:"),
+    ("id not a UUID", lb_args(load_balancer_id="lb-1"), "load_balancer_id"),
+    ("unknown listener protocol", lb_args({"protocol": "SCTP"}), "listeners"),
+    ("listener name", lb_args({}, {"name": "x"}), "listeners[1].name"),
+    ("listener port 0", lb_args({}, {"protocol_port": 0}), "listeners[1].protocol_port"),
+    ("listener port nan", lb_args({}, {"protocol_port": "nan"}), "protocol_port"),
+    ("listener CIDR", lb_args({"allowed_cidrs": ["10.0.0.0/8", "nope"]}), "listeners[0].allowed_cidrs[1]"),
+    ("connection limit", lb_args({"connection_limit": 1000001}), "listeners[0].connection_limit"),
+    ("client timeout", lb_args({"timeout_client_data": -1}), "listeners[0].timeout_client_data"),
+    ("X-Forwarded on TCP", lb_args({"protocol": "TCP", "insert_x_forwarded": True, "pool": {"healthmonitor": None}}),
+     "listeners[0].insert_x_forwarded"),
+    ("pool name", lb_args({}, {"pool": {"name": "p"}}), "listeners[1].pool.name"),
+    ("member weight", lb_args({}, {"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80, "weight": 257}]}}),
+     "listeners[1].pool.members[0].weight"),
+    ("member address", lb_args({"pool": {"members": [{"address": "10.0.0", "protocol_port": 80}]}}), "listeners[0].pool.members[0].address"),
+    ("member port", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 65536}]}}),
+     "listeners[0].pool.members[0].protocol_port"),
+    ("member subnet", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80, "subnet_id": "s"}]}}),
+     "listeners[0].pool.members[0].subnet_id"),
+    ("member twice", lb_args({"pool": {"members": [{"address": "10.0.0.1", "protocol_port": 80}, {"address": "10.0.0.1", "protocol_port": 80}]}}),
+     "listeners[0].pool.members[0] and listeners[0].pool.members[1]"),
+    ("monitor timeout not below delay", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 3, "timeout": 6}}}),
+     "listeners[0].pool.healthmonitor.timeout"),
+    ("monitor retries", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 11, "timeout": 1}}}),
+     "listeners[0].pool.healthmonitor.max_retries"),
+    ("monitor path on TCP", lb_args({"pool": {"healthmonitor": {"type": "TCP", "delay": 5, "max_retries": 1, "timeout": 1, "url_path": "/"}}}),
+     "listeners[0].pool.healthmonitor.url_path"),
+    ("monitor path pattern", lb_args({"pool": {"healthmonitor": {"type": "HTTP", "delay": 5, "max_retries": 1, "timeout": 1, "url_path": "x"}}}),
+     "listeners[0].pool.healthmonitor.url_path"),
+    ("cookie without APP_COOKIE", lb_args({"pool": {"session_persistence": {"type": "SOURCE_IP", "cookie_name": "sid-cookie"}}}),
+     "listeners[0].pool.session_persistence.cookie_name"),
+    ("two listeners with one name", lb_args({}, {"name": "listener-0"}), "listeners[0] and listeners[1]"),
+    ("two listeners on one port", lb_args({}, {"protocol_port": 80}), "listeners[0] and listeners[1]"),
+    ("too many listeners", lb_args(*[{} for _number in range(52)]), "listeners: at most 51"),
+    ("floating IP without its id", lb_args(floating_ip={"source": "existing"}), "floating_ip.existing_floating_id"),
+    ("vip network and port", lb_args(vip_network_id=NET, vip_port_id=PORT), "mutually exclusive"),
+    ("tag value with a newline", lb_args(tags={"env": "a\nb"}), "tags.env"),
+    ("info: id and name", {"name": "web-lb", "load_balancer_id": UUID}, "mutually exclusive"),
+    ("info: id not a UUID", {"load_balancer_id": "lb"}, "load_balancer_id"),
+]
+ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith("info:") else "load_balancer", args, text)
+              for what, args, text in LB_CASES]
+
 
 @contextlib.contextmanager
 def no_network():
@@ -459,7 +518,7 @@ def test_the_tables_are_large_and_cover_every_module():
     assert len(every) >= 15 and "storage_bucket" in every
     assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
-    assert len(ALL_CASES) == len(CASES) + 119
+    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES)
 
 
 @pytest.mark.smoke
@@ -673,6 +732,59 @@ def test_the_simulator_refuses_what_the_security_group_schemas_refuse(sim, path,
     assert answer.status_code == 422, answer.text
     assert answer.json()["exception_class"] == "UnprocessableEntity"
     assert reason in answer.json()["message"]
+
+
+# ---- ssh_key and floating_ip: every option checked before any request (project and region from the environment) ----
+PRIVATE = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+_KEY_AND_FIP = [
+    ("ssh_key", {}, "missing required arguments: name"),
+    ("ssh_key", {"name": "k-1", "region_id": 76}, "Unsupported parameters"),
+    ("ssh_key", {"name": "k-1", "project_id": 0}, "project_id: 0 is out of range"),
+    ("ssh_key", {"name": "k-1", "project_id": float("nan")}, "project_id"),
+    ("ssh_key", {"name": "ab"}, "name: length 2 is out of range"),
+    ("ssh_key", {"name": "k" * 64}, "name: length 64 is out of range"),
+    ("ssh_key", {"name": "-k-1"}, "name: "),
+    ("ssh_key", {"name": "k-1\x00"}, "name: "),
+    ("ssh_key", {"name": "clé-1"}, "name: "),
+    ("ssh_key", {"name": "k-1", "ssh_key_id": "not-a-uuid"}, "ssh_key_id"),
+    ("ssh_key", {"name": "k-1", "public_key": "ssh-ed25519"}, "public_key: is not an OpenSSH public key"),
+    ("ssh_key", {"name": "k-1", "public_key": "ssh-ed25519 AAAA\tx"}, "public_key: is not an OpenSSH public key"),
+    ("ssh_key", {"name": "k-1", "public_key": PRIVATE}, "public_key: holds a private key (not shown)"),
+    ("ssh_key", {"name": "k-1", "shared_in_project": "perhaps"}, "shared_in_project"),
+    ("ssh_key", {"name": "k-1", "wait_timeout": 0}, "wait_timeout: 0 is out of range"),
+    ("floating_ip", {}, "floating_ip_id: one of floating_ip_id, address, instance or port_id is required"),
+    ("floating_ip", {"floating_ip_id": "not-a-uuid"}, "floating_ip_id"),
+    ("floating_ip", {"port_id": "not-a-uuid"}, "port_id"),
+    ("floating_ip", {"address": "203.0.113.256"}, "address: '203.0.113.256' is not an IPv4 or IPv6 address"),
+    ("floating_ip", {"address": "inf"}, "address: 'inf' is not an IPv4 or IPv6 address"),
+    ("floating_ip", {"instance": "web-1", "fixed_ip_address": "2001:db8::1"}, "fixed_ip_address: '2001:db8::1' is not an IPv4"),
+    ("floating_ip", {"address": "203.0.113.9", "fixed_ip_address": "10.0.0.5"}, "fixed_ip_address: needs instance or port_id"),
+    ("floating_ip", {"address": "203.0.113.9", "floating_ip_id": FIP}, "mutually exclusive: floating_ip_id|address"),
+    ("floating_ip", {"instance": "web-1", "port_id": PORT}, "mutually exclusive: instance|port_id"),
+    ("floating_ip", {"port_id": PORT, "unassign": True}, "unassign: cannot be true with instance, port_id or fixed_ip_address"),
+    ("floating_ip", {"address": "203.0.113.9", "unassign": True, "state": "absent"}, "unassign: is used only with state=present"),
+    ("floating_ip", {"instance": ""}, "instance: must be an instance ID or name"),
+    ("floating_ip", {"instance": "web\x071"}, "instance: must be an instance ID or name"),
+    ("floating_ip", {"instance": "web-1", "tags": {"a=b": "x"}}, "tags: key 'a=b' breaks the rule"),
+    ("floating_ip", {"instance": "web-1", "tags": {"k": "x\ty"}}, "tags.k: "),
+    ("floating_ip", {"instance": "web-1", "tags": {"k": "v" * 256}}, "tags.k: "),
+    ("floating_ip", {"instance": "web-1", "region_id": 0}, "region_id: 0 is out of range"),
+    ("floating_ip", {"instance": "web-1", "wait_timeout": -1}, "wait_timeout: -1 is out of range"),
+    ("floating_ip", {"instance": "web-1", "state": "assigned"}, "value of state must be one of: present, absent"),
+]
+KEY_AND_FIP_CASES = [("%s: %s" % (module, text), module, args, text) for module, args, text in _KEY_AND_FIP]
+
+
+@pytest.mark.parametrize("what, module, args, text", KEY_AND_FIP_CASES, ids=[case[0] for case in KEY_AND_FIP_CASES])
+def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), result.get("msg")
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert KEY not in json.dumps(result) and "b3BlbnNzaC1rZXktdjEAAAAA" not in json.dumps(result)  # not even in invocation
+    assert attempts == []
 
 
 # ---- issue 27: volume and volume_info (every option checked before any request, per source) ----

@@ -57,6 +57,12 @@ FIRST_RUN = {
         [("POST", r"^/waap/v1/domains/1002/custom-rules$", 2)],
         lambda sim: {"Example: block admin from outside", "Example: captcha for curl"} <= set(names(sim.custom_rules[1002])),
     ),
+    "load_balancer.yml": (
+        [("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
+        lambda sim: sorted((listener["name"], listener["protocol_port"]) for listener in sim.lb_listeners.values()
+                           if sim.load_balancers[listener["load_balancer_id"]]["name"] == "example-web-lb")
+        == [("http", 80), ("postgres", 5432)],
+    ),
     "storage.yml": (
         [("POST", r"^/storage/v4/object_storages$", 1), ("POST", r"^/storage/v4/object_storages/\d+/buckets$", 1),
          ("PATCH", r"^/storage/v4/object_storages/\d+/buckets/example-nightly-logs$", 1), ("POST", r"^/storage/v4/ssh_keys$", 1),

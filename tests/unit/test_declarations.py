@@ -176,7 +176,7 @@ def _hooks():
     import re  # pylint: disable=import-outside-toplevel
     hooks = []
     for module in _core():
-        for paragraph in (module.__doc__ or "").split("Hooks (pure: no requests):")[1:]:
+        for paragraph in (module.__doc__ or "").split("Hooks (pure: no requests")[1:]:
             hooks += re.findall(r"``(\w+)\(", paragraph.split("\n\n")[0])
     return list(dict.fromkeys(hooks))
 

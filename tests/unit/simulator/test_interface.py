@@ -13,8 +13,8 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"instances", "pricing", "quota", "routers", "security_groups", "storage", "tasks", "thresholds",
-                                             "volumes", "waap"}
+    assert {cls.NAME for cls in classes} == {"floating_ips", "instances", "load_balancers", "pricing", "quota", "routers",
+                                             "security_groups", "ssh_keys", "storage", "tasks", "thresholds", "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
         for route in cls.ROUTES:
@@ -53,6 +53,9 @@ def test_every_seed_exists_in_the_state():
     assert all(sim.waap_domains[domain_id]["name"] == name for name, domain_id in declared["waap"]["domains"].items())
     assert all(sim.storages[storage_id]["name"].endswith(name) for name, storage_id in declared["storage"]["storages"].items())
     assert all(client_id in sim.thresholds for client_id in declared["thresholds"]["clients"])
+    assert all(sim.ssh_keys[key_id]["name"] == name for name, key_id in declared["ssh_keys"]["ssh_keys"].items())
+    sim.call("GET", "/cloud/v1/floatingips/1/76")  # the floating IPs take their ports once the instances exist
+    assert all(sim.floating_ips[fip_id]["floating_ip_address"] == address for address, fip_id in declared["floating_ips"]["floating_ips"].items())
 
 
 def test_settings_are_declared_once_with_their_defaults():
@@ -66,5 +69,6 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "instances", "routers", "security_groups", "storages",
-                                              "thresholds", "volumes"]
+    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "floating_ips", "instances", "lb_listeners",
+                                              "lb_pools", "load_balancers", "routers", "security_groups", "ssh_keys",
+                                              "storages", "thresholds", "volumes"]

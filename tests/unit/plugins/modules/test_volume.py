@@ -129,11 +129,11 @@ def test_rename_by_id_and_tags_in_one_sync_patch_keeping_read_only_tags(server):
     assert [tag["key"] for tag in server.volumes[DATA_1]["tags"]] == ["gcore-billing", "team", "env"]
 
 
-@pytest.mark.xfail(strict=True, reason="core: the diff's after side is dict(before, **differences()), and differences() holds "
-                   "what is sent (the tags' merge patch, a removed key as null), not the wanted view")
 def test_the_diff_shows_the_user_tags_after_the_change_not_the_merge_patch(server):
     result = run(server, name="data-1", tags={"team": "ops"})
-    assert result["diff"]["after"]["tags"] == {"team": "ops"}
+    assert result["diff"]["before"]["tags"] == {"env": "prod"} and result["diff"]["after"]["tags"] == {"team": "ops"}
+    kept = run(server, name="data-1", tags={"env": "prod"}, purge_tags=False)
+    assert kept["diff"]["after"]["tags"] == {"team": "ops", "env": "prod"}
 
 
 def test_extend_grows_with_one_task_and_a_smaller_size_fails_before_any_write(server):

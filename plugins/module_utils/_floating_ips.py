@@ -1,0 +1,84 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Floating IPs have no name: where the ``floating_ip`` module finds one (docs/api_reference.md section 15.4).
+
+This module is internal to the collection: its interface may change at any time.
+
+A floating IP is found by its id, by its address (every page of the listing, compared as ``ipaddress`` prints it), or
+by the port it is assigned to: the ``port_id`` given, or an instance's port (the instance by id or exact name, its
+port read from ``GET /cloud/v1/instances/{p}/{r}/{id}/interfaces``: the first interface, or the one holding
+``fixed_ip_address``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import uuid
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+
+INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"
+INTERFACES = INSTANCES + "/{id}/interfaces"
+PAGE_SIZE = 1000  # the floating IP and instance listings' largest page (docs/api_reference.md section 15.11)
+
+
+def canonical_address(value):
+    """An IP address as ``ipaddress`` prints it (a value that is none is kept as it is)."""
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
+
+
+def on_port(records, port_id, fixed_ip_address=None):
+    """The floating IPs assigned to ``port_id`` (and to ``fixed_ip_address`` when given)."""
+    return [record for record in records if record.get("port_id") == port_id
+            and (fixed_ip_address is None or canonical_address(record.get("fixed_ip_address")) == fixed_ip_address)]
+
+
+def with_address(records, address):
+    return [record for record in records if canonical_address(record.get("floating_ip_address")) == address]
+
+
+def instance_port(client, params):
+    """``(instance id, port id)`` of the instance ``params["instance"]`` (an id, or an exact name over every page of the
+    listing); None when there is no such instance. Several instances with the name, an instance without interfaces, or
+    without ``fixed_ip_address``, raise ``Refused``."""
+    scope = dict(project_id=params["project_id"], region_id=params["region_id"])
+    wanted = params["instance"]
+    where = "project %(project_id)s, region %(region_id)s" % scope
+    ident = wanted.lower() if _is_uuid(wanted) else None
+    if ident is None:
+        found = [record for record in client.paginate(INSTANCES.format(**scope), {"name": wanted}, page_size=PAGE_SIZE)
+                 if record.get("name") == wanted]
+        if len(found) > 1:
+            raise Refused("instance: %s instances of %s are named %r (ids %s); give the id of the one to use"
+                          % (len(found), where, wanted, ", ".join(str(record.get("id")) for record in found)))
+        if not found:
+            return None
+        ident = found[0]["id"]
+    try:
+        interfaces = (client.get(INTERFACES.format(id=ident, **scope)) or {}).get("results") or []
+    except ApiError as exc:
+        if exc.status == 404:
+            return None
+        raise
+    fixed = params["fixed_ip_address"]
+    if fixed is not None:
+        interfaces = [interface for interface in interfaces
+                      if any(canonical_address(item.get("ip_address")) == fixed for item in interface.get("ip_assignments") or [])]
+        if not interfaces:
+            raise Refused("fixed_ip_address: instance %s of %s has no interface with the address %s" % (wanted, where, fixed))
+    if not interfaces:
+        raise Refused("instance: instance %s of %s has no network interface to assign a floating IP to" % (wanted, where))
+    return ident, interfaces[0]["port_id"]
+
+
+def _is_uuid(value):
+    try:
+        return str(uuid.UUID(value)) == value.lower()
+    except ValueError:
+        return False

@@ -1,0 +1,314 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A load balancer's listeners, their pools, members and health monitors: options, checks, views, bodies, reading.
+
+This module is internal to the collection: its interface may change at any time.
+
+The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): the listeners and pools
+are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balancer_id=`` and ``GET
+/cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
+its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
+a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
+its writes are ``_lb_listeners.Listeners``; ``lb_changes`` tells ``changes`` by listener name and member ``address:port``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import uuid
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    ValidationError,
+    canonical_ip,
+    check_length,
+    check_pattern,
+    check_range,
+    check_uuid,
+    require,
+)
+
+NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
+NAME_RULE = "3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_'"
+URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
+LIST_PAGE_SIZE = 1000  # the largest page the load balancer, listener and pool listings serve
+DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
+MAX_LISTENERS = 51  # the create body's maxItems (50 and a Prometheus listener)
+LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
+POOL_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "PROXY", "PROXYV2"]
+ALGORITHMS = ["ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP"]
+MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]
+HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
+PERSISTENCE_TYPES = ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]
+CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
+LISTENER_PATCHED = ("allowed_cidrs", "connection_limit", "timeout_client_data")
+MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
+
+LISTENERS_PATH = "/cloud/v1/lblisteners/{project_id}/{region_id}"
+POOLS_PATH = "/cloud/v1/lbpools/{project_id}/{region_id}"
+
+MEMBER_SPEC = dict(
+    address=dict(type="str", required=True),
+    protocol_port=dict(type="int", required=True),
+    weight=dict(type="int", default=1),
+    subnet_id=dict(type="str"),
+    instance_id=dict(type="str"),
+    backup=dict(type="bool", default=False),
+    admin_state_up=dict(type="bool", default=True),
+)
+MONITOR_SPEC = dict(
+    type=dict(type="str", required=True, choices=MONITOR_TYPES),
+    delay=dict(type="int", required=True),
+    max_retries=dict(type="int", required=True),
+    timeout=dict(type="int", required=True),
+    max_retries_down=dict(type="int"),
+    url_path=dict(type="str"),
+    expected_codes=dict(type="str"),
+    http_method=dict(type="str", choices=HTTP_METHODS),
+)
+PERSISTENCE_SPEC = dict(
+    type=dict(type="str", required=True, choices=PERSISTENCE_TYPES),
+    cookie_name=dict(type="str"),
+)
+POOL_SPEC = dict(
+    name=dict(type="str", required=True),
+    lb_algorithm=dict(type="str", required=True, choices=ALGORITHMS),
+    protocol=dict(type="str", required=True, choices=POOL_PROTOCOLS),
+    members=dict(type="list", elements="dict", options=MEMBER_SPEC),
+    healthmonitor=dict(type="dict", options=MONITOR_SPEC),
+    session_persistence=dict(type="dict", options=PERSISTENCE_SPEC),
+)
+LISTENER_SPEC = dict(
+    name=dict(type="str", required=True),
+    protocol=dict(type="str", required=True, choices=LISTENER_PROTOCOLS),
+    protocol_port=dict(type="int", required=True),
+    allowed_cidrs=dict(type="list", elements="str"),
+    connection_limit=dict(type="int"),
+    timeout_client_data=dict(type="int"),
+    insert_x_forwarded=dict(type="bool"),
+    pool=dict(type="dict", options=POOL_SPEC),
+)
+
+
+# ---- checking the option ---------------------------------------------------------------------------------------
+
+def _member_key(member):
+    return "%s:%s" % (member["address"], member["protocol_port"])
+
+
+def check_member(where, member):
+    try:
+        member["address"] = canonical_ip(member["address"])
+    except ValueError:
+        raise ValidationError("%s.address: %r is not a valid IPv4 or IPv6 address" % (where, member["address"]))
+    check_range(where + ".protocol_port", member["protocol_port"], 1, 65535)
+    check_range(where + ".weight", member["weight"], 1, 256)
+    for option in ("subnet_id", "instance_id"):
+        check_uuid("%s.%s" % (where, option), member[option])
+        if member[option] is not None:
+            member[option] = str(uuid.UUID(member[option]))
+
+
+def check_monitor(where, monitor):
+    check_range(where + ".delay", monitor["delay"], 1, 2147483647)
+    check_range(where + ".max_retries", monitor["max_retries"], 1, 10)
+    check_range(where + ".max_retries_down", monitor["max_retries_down"], 1, 10)
+    check_range(where + ".timeout", monitor["timeout"], 0, 2147483)
+    require(monitor["timeout"] < monitor["delay"], where + ".timeout",
+            "must be below %s.delay (%s), the time between two checks" % (where, monitor["delay"]))
+    check_pattern(where + ".url_path", monitor["url_path"], URL_PATH_PATTERN, "a path starting with '/', without '?', '#' or '%'")
+    check_length(where + ".expected_codes", monitor["expected_codes"], 1, 64)
+    for option in ("url_path", "expected_codes", "http_method"):
+        require(monitor[option] is None or monitor["type"] in ("HTTP", "HTTPS"), "%s.%s" % (where, option),
+                "only an HTTP or HTTPS health monitor has it (type is %s)" % monitor["type"])
+
+
+def check_pool(where, pool):
+    check_pattern(where + ".name", pool["name"], NAME_PATTERN, NAME_RULE)
+    first = {}
+    for index, member in enumerate(pool["members"] or []):
+        check_member("%s.members[%s]" % (where, index), member)
+        key = _member_key(member)
+        if key in first:
+            raise ValidationError("%s.members[%s] and %s.members[%s]: each member must have its own address and "
+                                  "protocol_port; %s is given twice" % (where, first[key], where, index, key))
+        first[key] = index
+    if pool["healthmonitor"] is not None:
+        check_monitor(where + ".healthmonitor", pool["healthmonitor"])
+    persistence = pool["session_persistence"]
+    if persistence is not None:
+        check_pattern(where + ".session_persistence.cookie_name", persistence["cookie_name"], NAME_PATTERN, NAME_RULE)
+        require(persistence["cookie_name"] is None or persistence["type"] == "APP_COOKIE",
+                where + ".session_persistence.cookie_name", "only an APP_COOKIE session persistence has a cookie_name")
+        require(persistence["cookie_name"] is not None or persistence["type"] != "APP_COOKIE",
+                where + ".session_persistence.cookie_name", "required with type APP_COOKIE")
+
+
+def check_listener(where, listener):
+    """One item of ``listeners`` checked before any request; returns it canonical (CIDRs and addresses in one form)."""
+    check_pattern(where + ".name", listener["name"], NAME_PATTERN, NAME_RULE)
+    check_range(where + ".protocol_port", listener["protocol_port"], 1, 65535)
+    check_range(where + ".connection_limit", listener["connection_limit"], -1, 1000000)
+    if listener["connection_limit"] == -1:
+        listener["connection_limit"] = DEFAULT_CONNECTION_LIMIT  # what the service stores for -1
+    check_range(where + ".timeout_client_data", listener["timeout_client_data"], 0, 86400000)
+    cidrs = listener["allowed_cidrs"]
+    if cidrs is not None:
+        require(len(cidrs) <= 100, where + ".allowed_cidrs", "at most 100 CIDRs")
+        canonical = []
+        for index, cidr in enumerate(cidrs):
+            try:
+                canonical.append(str(ipaddress.ip_network(cidr, strict=False)))
+            except ValueError:
+                raise ValidationError("%s.allowed_cidrs[%s]: %r is not a valid CIDR" % (where, index, cidr))
+        listener["allowed_cidrs"] = canonical
+    require(not listener["insert_x_forwarded"] or listener["protocol"] in ("HTTP", "TERMINATED_HTTPS"),
+            where + ".insert_x_forwarded", "only an HTTP or TERMINATED_HTTPS listener inserts X-Forwarded headers")
+    if listener["pool"] is not None:
+        check_pool(where + ".pool", listener["pool"])
+    return listener
+
+
+# ---- views: what is compared, shown in the diff, and sent --------------------------------------------------------
+
+def _cidrs(value):
+    return sorted(set(str(ipaddress.ip_network(cidr, strict=False)) for cidr in value or []))
+
+
+def member_view(member):
+    return {"weight": member.get("weight"), "backup": bool(member.get("backup")),
+            "admin_state_up": member.get("admin_state_up", True) is not False, "subnet_id": member.get("subnet_id")}
+
+
+def held_members(pool):
+    return dict(("%s:%s" % (canonical_ip(member["address"]), member["protocol_port"]), member_view(member))
+                for member in pool.get("members") or [])
+
+
+def monitor_view(monitor):
+    return None if not monitor else dict((field, monitor.get(field)) for field in MONITOR_FIELDS)
+
+
+def persistence_view(persistence):
+    return None if not persistence else {"type": persistence.get("type"), "cookie_name": persistence.get("cookie_name")}
+
+
+def pool_view(pool):
+    if not pool:
+        return None
+    return {"name": pool.get("name"), "lb_algorithm": pool.get("lb_algorithm"), "protocol": pool.get("protocol"),
+            "members": held_members(pool), "healthmonitor": monitor_view(pool.get("healthmonitor")),
+            "session_persistence": persistence_view(pool.get("session_persistence"))}
+
+
+def listener_view(listener):
+    return {"protocol": listener.get("protocol"), "protocol_port": listener.get("protocol_port"),
+            "allowed_cidrs": _cidrs(listener.get("allowed_cidrs")), "connection_limit": listener.get("connection_limit"),
+            "timeout_client_data": listener.get("timeout_client_data"),
+            "insert_x_forwarded": bool((listener.get("insert_headers") or {}).get("X-Forwarded-For")),
+            "pool": pool_view(listener.get("pool"))}
+
+
+def _given(wanted, held, fields):
+    """The wanted values, a member left out (None) taking what is held."""
+    return dict((field, wanted[field] if wanted.get(field) is not None else (held or {}).get(field)) for field in fields)
+
+
+def wanted_pool(pool, held):
+    """The view a declared pool asks for, given the view of the pool held (None): a pool is whole."""
+    if pool is None:
+        return None
+    held = held or {}
+    members = dict((_member_key(member), dict(member_view(member), subnet_id=member["subnet_id"] if member["subnet_id"]
+                                              else held.get("members", {}).get(_member_key(member), {}).get("subnet_id")))
+                   for member in pool["members"] or [])
+    monitor = pool["healthmonitor"]
+    held_monitor = held.get("healthmonitor")
+    if monitor is not None:
+        same_type = held_monitor is not None and held_monitor["type"] == monitor["type"]
+        monitor = _given(monitor, held_monitor if same_type else None, MONITOR_FIELDS)
+    persistence = pool["session_persistence"]
+    if persistence is not None:
+        persistence = _given(persistence, held.get("session_persistence"), ("type", "cookie_name"))
+    return {"name": pool["name"], "lb_algorithm": pool["lb_algorithm"], "protocol": pool["protocol"], "members": members,
+            "healthmonitor": monitor, "session_persistence": persistence}
+
+
+def wanted_listener(listener, held):
+    """The view a listener item asks for, given the view held (None when it is created)."""
+    shown = _given(dict(listener, allowed_cidrs=_cidrs(listener["allowed_cidrs"]) if listener["allowed_cidrs"] is not None
+                        else None), held, ("protocol", "protocol_port", "allowed_cidrs", "connection_limit",
+                                           "timeout_client_data", "insert_x_forwarded"))
+    if held is None:
+        shown["allowed_cidrs"] = shown["allowed_cidrs"] or []
+        shown["insert_x_forwarded"] = bool(shown["insert_x_forwarded"])
+    shown["pool"] = wanted_pool(listener["pool"], (held or {}).get("pool"))
+    return shown
+
+
+def _strip(value):
+    return dict((key, item) for key, item in value.items() if item is not None)
+
+
+def member_body(member):
+    return _strip(dict((key, member[key]) for key in MEMBER_SPEC))
+
+
+def pool_body(pool):
+    body = {"name": pool["name"], "lb_algorithm": pool["lb_algorithm"], "protocol": pool["protocol"],
+            "members": [member_body(member) for member in pool["members"] or []]}
+    if pool["healthmonitor"] is not None:
+        body["healthmonitor"] = _strip(pool["healthmonitor"])
+    if pool["session_persistence"] is not None:
+        body["session_persistence"] = _strip(pool["session_persistence"])
+    return body
+
+
+def listener_body(listener):
+    body = _strip(dict((key, listener[key]) for key in LISTENER_SPEC if key != "pool"))
+    if listener["pool"] is not None:
+        body["pools"] = [pool_body(listener["pool"])]
+    return body
+
+
+# ---- reading -------------------------------------------------------------------------------------------------------
+
+def expanded(record):
+    """Whether ``record`` already holds its listener records (with their pools)."""
+    return all("protocol" in listener for listener in record.get("listeners") or [])
+
+
+def expand(client, params, record):
+    """Set the listener records, each with its ``pool`` (or None), into a load balancer record read (two listings)."""
+    if record is None or expanded(record):
+        return record
+    query = {"load_balancer_id": record["id"]}
+    listeners = list(client.paginate(LISTENERS_PATH.format(**params), dict(query), page_size=LIST_PAGE_SIZE))
+    pools = list(client.paginate(POOLS_PATH.format(**params), dict(query, details="true"), page_size=LIST_PAGE_SIZE))
+    for listener in listeners:
+        listener["pool"] = next((pool for pool in pools if {"id": listener["id"]} in (pool.get("listeners") or [])), None)
+    record["listeners"] = listeners
+    return record
+
+
+# ---- changes ---------------------------------------------------------------------------------------------------------
+
+def lb_changes(writes, params):
+    """``{listeners: {created, updated, deleted}, members: {added, removed}}`` of the ``writes`` the service accepted or the
+    state confirmed: each write of the listener set says what it does (``said``); the load balancer's create made every
+    listener and member of ``params``."""
+    listeners = {"created": [], "updated": [], "deleted": []}
+    members = {"added": [], "removed": []}
+    for write in writes:
+        said = getattr(write, "said", None)
+        if said is None and write.kind == "create":  # the load balancer's create: everything it carried
+            said = {"created": [item["name"] for item in params.get("listeners") or []],
+                    "added": [_member_key(member) for item in params.get("listeners") or []
+                              for member in ((item["pool"] or {}).get("members") or [])]}
+        for key, names in (said or {}).items():
+            target = members if key in members else listeners
+            target[key] += [name for name in names if name not in target[key]]
+    for names in list(listeners.values()) + list(members.values()):
+        names.sort()
+    return {"listeners": listeners, "members": members}

@@ -1,0 +1,290 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A load balancer's listeners as a set, for the load_balancer module (the interface of ``_attachments.Attachments``).
+
+This module is internal to the collection: its interface may change at any time.
+
+The plan (docs/api_reference.md section 15.8): a purged listener whose port a new listener takes is deleted first,
+then new listeners are created (each followed by the create of its pool), then each listener that differs gets one
+v2 PATCH with only what differs and its pool the writes below, then the other purged listeners are deleted. A declared
+pool is whole: missing, it is created; left out, the listener's pool is deleted; otherwise a health monitor to remove
+(or whose type changes) is deleted first, then one v2 PATCH carries every pool member that differs (``members`` as
+the full list, ``healthmonitor`` and ``session_persistence`` whole), then a health monitor whose type changed is
+created again. ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
+differs fails before any write, naming the listener and the option.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._lb import (
+    CREATE_ONLY,
+    LISTENER_PATCHED,
+    LISTENERS_PATH,
+    MAX_LISTENERS,
+    POOLS_PATH,
+    _member_key,
+    _strip,
+    check_listener,
+    expand,
+    held_members,
+    listener_body,
+    lb_changes,
+    listener_view,
+    member_body,
+    pool_body,
+    pool_view,
+    wanted_listener,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+
+# ---- the set --------------------------------------------------------------------------------------------------------
+
+class LateBody(Write):
+    """A write whose body is made just before it is sent: a pool created for a listener the plan creates first names
+    the listener's id, known only once that listener exists."""
+
+    def __init__(self, make_body, *args, **kwargs):
+        self.make_body = make_body
+        super().__init__(*args, **kwargs)
+
+    @property
+    def body(self):
+        return self.make_body()
+
+    @body.setter
+    def body(self, value):
+        pass
+
+
+class Listeners:
+    """A load balancer's listeners as a set keyed by name (the interface of ``_attachments.Attachments``).
+
+    ``module``: the load_balancer module, for its parameters and its client (the listeners are read with ``expand``)."""
+
+    name = option = "listeners"
+    late = "a listener"
+    planned = ()  # the writes of the last plan (check mode reports them in ``changes``)
+
+    def __init__(self, module):
+        self.module = module
+
+    # ---- the option --------------------------------------------------------------------------
+    def canonical(self, items):
+        require(len(items) <= MAX_LISTENERS, "listeners", "at most %s listeners (50 and a PROMETHEUS one)" % MAX_LISTENERS)
+        checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
+        for field, what in (("name", "name"), ("protocol_port", "protocol_port")):
+            first = {}
+            for index, item in enumerate(checked):
+                if item[field] in first:
+                    raise ValidationError("listeners[%s] and listeners[%s]: each listener must have its own %s; %s is given "
+                                          "twice" % (first[item[field]], index, what, item[field]))
+                first[item[field]] = index
+        return checked
+
+    @staticmethod
+    def in_create_body(item):
+        return True  # the create request carries every listener, pool, member and health monitor
+
+    # ---- what a record holds -----------------------------------------------------------------
+    def expand(self, record):
+        return expand(self.module.client, self.module.params, record)
+
+    def held(self, record):
+        if record is None:
+            return {}
+        listeners = self.expand(record)["listeners"]
+        by_name = {}
+        for listener in listeners:
+            by_name.setdefault(listener["name"], []).append(listener)
+        twice = dict((name, found) for name, found in by_name.items() if len(found) > 1)
+        if twice:
+            name, found = sorted(twice.items())[0]
+            ids = ", ".join(item["id"] for item in found)
+            raise ValidationError("load balancer %s has %s listeners named %r (ids %s): a listener is found by its name, "
+                                  "so rename or delete one of them first" % (record["id"], len(found), name, ids))
+        return dict((name, found[0]) for name, found in by_name.items())
+
+    def _wanted(self):
+        return self.module.params.get(self.option) or []
+
+    def _changing(self, held):
+        """``{name: (held view or None, wanted view or None)}`` of the listeners that change."""
+        purge = self.module.params.get("purge_listeners", True)
+        wanted = dict((item["name"], item) for item in self._wanted())
+        result = {}
+        for name, item in wanted.items():
+            before = listener_view(held[name]) if name in held else None
+            after = wanted_listener(item, before)
+            if before != after:
+                result[name] = (before, after)
+        for name, listener in held.items():
+            if name not in wanted and purge:
+                result[name] = (listener_view(listener), None)
+        return result
+
+    # ---- the diff ----------------------------------------------------------------------------
+    def shown(self, items):
+        held = dict((item["name"], item) for item in items)
+        return dict((name, before) for name, (before, _after) in sorted(self._changing(held).items()) if before is not None)
+
+    def wanted_view(self, wanted, record):
+        held = self.held(record)
+        return dict((name, after) for name, (_before, after) in sorted(self._changing(held).items()) if after is not None)
+
+    # ---- the plan ----------------------------------------------------------------------------
+    def plan(self, record, wanted, params):
+        held = self.held(record)
+        purge = params.get("purge_listeners", True)
+        listed = dict((item["name"], item) for item in wanted)
+        for item in wanted:  # create-only options first: nothing is sent when one differs
+            listener = held.get(item["name"])
+            if listener is None:
+                continue
+            view = listener_view(listener)
+            for option in CREATE_ONLY:
+                if item[option] is not None and item[option] != view[option]:
+                    raise ValidationError(
+                        "listeners[%s].%s: listener %r of load balancer %s has %s %r and %s cannot change on an existing "
+                        "listener; delete the listener (leave it out with purge_listeners) and create it again, or use "
+                        "another name" % (wanted.index(item), option, item["name"], record["id"], option, view[option], option))
+        purged = [listener for name, listener in sorted(held.items()) if name not in listed and purge]
+        new_ports = set(item["protocol_port"] for item in wanted if item["name"] not in held)
+        first = [listener for listener in purged if listener["protocol_port"] in new_ports]
+        writes = [self.deleting(record, listener) for listener in first]
+        for item in wanted:
+            if item["name"] not in held:
+                writes += self.creating(record, item)
+        for item in wanted:
+            if item["name"] in held:
+                writes += self.updating(record, held[item["name"]], item)
+        writes += [self.deleting(record, listener) for listener in purged if listener not in first]
+        for write in writes:
+            self.confirming(write)
+        self.planned = writes
+        return writes
+
+    def confirming(self, write):
+        """A write found applied by the state read again after an ambiguous failure is in ``changes`` at once (the
+        module's ``answered`` hook sees only the writes the service answered)."""
+        done = write.done
+
+        def confirmed(found):
+            if not done(found):
+                return False
+            module = self.module
+            if "changes" in module.result:
+                module.result["changes"] = lb_changes(module.ledger.writes() + [write], module.params)
+            return True
+        write.done = confirmed
+
+    # ---- writes ------------------------------------------------------------------------------
+    def path(self, template, ident=None):
+        path = template.format(**self.module.params)
+        return path if ident is None else "%s/%s" % (path, ident)
+
+    def v2(self, template, ident):
+        return self.path(template.replace("/v1/", "/v2/"), ident)
+
+    def find(self, found, name):
+        """The listener named ``name`` in a record read again (None when there is none)."""
+        return self.held(found).get(name) if found is not None else None
+
+    def creating(self, record, item):
+        name = item["name"]
+        body = dict(listener_body(item), load_balancer_id=record["id"])
+        body.pop("pools", None)
+        members = [_member_key(member) for member in ((item["pool"] or {}).get("members") or [])]
+        write = Write("create", "POST", self.path(LISTENERS_PATH), body, names=[name], locked=record,
+                      done=lambda found: self.find(found, name) is not None)
+        write.said = {"created": [name]}
+        writes = [write]
+        if item["pool"] is not None:
+            def pool_create_body():
+                listener = self.find(self.module.record, name)
+                return dict(pool_body(item["pool"]), listener_id=listener["id"] if listener else None)
+
+            pool = LateBody(pool_create_body, "create", "POST", self.path(POOLS_PATH), names=[item["pool"]["name"]],
+                            locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
+            pool.said = {"added": members}
+            writes.append(pool)
+        return writes
+
+    def updating(self, record, listener, item):
+        name, held = item["name"], listener_view(listener)
+        wanted = wanted_listener(item, held)
+        if wanted == held:
+            return []
+        writes = []
+        patch = dict((field, item[field]) for field in LISTENER_PATCHED if wanted[field] != held[field])
+        if patch:
+            write = Write("update", "PATCH", self.v2(LISTENERS_PATH, listener["id"]), patch, names=[name], locked=record,
+                          done=lambda found: all(listener_view(self.find(found, name) or {}).get(field) == wanted[field]
+                                                 for field in patch))
+            write.said = {"updated": [name]}
+            writes.append(write)
+        return writes + self.pool_writes(record, listener, item, held["pool"], wanted["pool"])
+
+    def pool_writes(self, record, listener, item, held, wanted):
+        name, pool = item["name"], listener.get("pool")
+        if held == wanted:
+            return []
+        if wanted is None:
+            write = Write("delete", "DELETE", self.path(POOLS_PATH, pool["id"]), names=[pool["name"]], ids=[pool["id"]],
+                          locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is None)
+            write.said = {"updated": [name], "removed": sorted(held["members"])}
+            return [write]
+        if held is None:
+            body = dict(pool_body(item["pool"]), listener_id=listener["id"])
+            write = Write("create", "POST", self.path(POOLS_PATH), body, names=[item["pool"]["name"]], locked=record,
+                          done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
+            write.said = {"updated": [name], "added": sorted(wanted["members"])}
+            return [write]
+        writes = []
+        monitor_path = self.path(POOLS_PATH, pool["id"]) + "/healthmonitor"
+        held_monitor, wanted_monitor = held["healthmonitor"], wanted["healthmonitor"]
+        retyped = held_monitor is not None and wanted_monitor is not None and held_monitor["type"] != wanted_monitor["type"]
+
+        def pool_now(found):
+            return pool_view((self.find(found, name) or {}).get("pool")) or {}
+
+        if held_monitor is not None and (wanted_monitor is None or retyped):
+            write = Write("delete", "DELETE", monitor_path, names=[name], locked=record,
+                          done=lambda found: (pool_now(found).get("healthmonitor") or {}).get("type") != held_monitor["type"])
+            write.said = {"updated": [name]}
+            writes.append(write)
+        patch = {}
+        for field in ("name", "lb_algorithm", "protocol"):
+            if held[field] != wanted[field]:
+                patch[field] = wanted[field]
+        if held["members"] != wanted["members"]:
+            patch["members"] = [member_body(member) for member in item["pool"]["members"] or []]
+        if held["session_persistence"] != wanted["session_persistence"]:
+            persistence = item["pool"]["session_persistence"]
+            patch["session_persistence"] = _strip(persistence) if persistence is not None else None
+        if wanted_monitor is not None and not retyped and held_monitor != wanted_monitor:
+            patch["healthmonitor"] = _strip(item["pool"]["healthmonitor"])
+        if patch:
+            compared = list(patch)
+            write = Write("update", "PATCH", self.v2(POOLS_PATH, pool["id"]), patch, names=[name], locked=record,
+                          done=lambda found: all(pool_now(found).get(field) == wanted[field] for field in compared))
+            write.said = {"updated": [name], "added": sorted(set(wanted["members"]) - set(held["members"])),
+                          "removed": sorted(set(held["members"]) - set(wanted["members"]))}
+            writes.append(write)
+        if retyped:
+            write = Write("create", "POST", monitor_path, _strip(item["pool"]["healthmonitor"]), names=[name], locked=record,
+                          done=lambda found: (pool_now(found).get("healthmonitor") or {}).get("type") == wanted_monitor["type"])
+            write.said = {"updated": [name]}
+            writes.append(write)
+        return writes
+
+    def deleting(self, record, listener):
+        name = listener["name"]
+        write = Write("delete", "DELETE",
+                      self.path(LISTENERS_PATH, listener["id"]) + "?delete_default_pool=true", names=[name],
+                      ids=[listener["id"]], locked=record, done=lambda found: self.find(found, name) is None)
+        write.said = {"deleted": [name], "removed": sorted(held_members(listener.get("pool") or {}))}
+        return write

@@ -1,0 +1,397 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: floating_ip
+short_description: Give an instance or a port a Gcore Cloud floating IP, move, unassign or delete one, idempotently
+version_added: 0.1.0
+description:
+  - Makes a port (an instance's, or the one given) have a floating IP, or a floating IP be as described, or removes
+    it, and does nothing when it already is so.
+  - Floating IPs have no name. One is found by O(floating_ip_id), by its O(address) (every page of
+    C(GET /cloud/v1/floatingips/{project_id}/{region_id})), or - with neither - by the port it is assigned to.
+  - With O(instance) or O(port_id) and no O(floating_ip_id) or O(address), a floating IP already assigned to that port
+    (and to O(fixed_ip_address) when given) satisfies the task; otherwise one is created already assigned
+    (C(POST /cloud/v1/floatingips/{project_id}/{region_id}) with C(port_id) and C(fixed_ip_address); its ID is read
+    from the finished task's C(created_resources.floatingips)). A second run changes nothing.
+  - With O(floating_ip_id) or O(address) and O(instance) or O(port_id), that floating IP is assigned to the port (or
+    moved there) with C(PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{floating_ip_id}) when it is not there
+    already. With neither O(instance) nor O(port_id), the floating IP must exist; its O(tags) are managed and
+    O(unassign=true) unassigns it (the same PATCH with C(port_id) V(null)).
+  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or the one assigned to the port
+    of O(instance) or O(port_id) (C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id})). Already
+    absent is no change.
+  - While a task locks the floating IP (its C(task_id) is set), the module waits for the lock to clear, up to
+    O(wait_timeout), before it sends a change or a delete.
+  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the floating IP is read again and
+    the write is never sent twice, so a lost answer never makes a second floating IP.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  state:
+    description:
+      - V(present) makes the floating IP exist (assigned as asked); V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  floating_ip_id:
+    description:
+      - ID (UUID) of an existing floating IP, in any letter case (sent lower-case).
+      - With O(state=present), an ID that does not exist fails the module (an ID cannot be created); with
+        O(state=absent) it is reported unchanged.
+      - Mutually exclusive with O(address).
+    type: str
+  address:
+    description:
+      - The public address of an existing floating IP (IPv4 or IPv6, compared as Python's C(ipaddress) prints it).
+      - With O(state=present), an address no floating IP of the project and region has fails the module (an address
+        cannot be chosen); with O(state=absent) it is reported unchanged.
+    type: str
+  instance:
+    description:
+      - The instance whose port gets the floating IP, by ID (a UUID) or exact name (every page of the instance listing;
+        two instances with the name fail the module, listing their IDs).
+      - The port is the instance's first interface, or the interface holding O(fixed_ip_address) when it is given
+        (read from C(GET /cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces)).
+      - With O(state=present) an instance that does not exist fails the module; with O(state=absent) there is nothing
+        to delete.
+      - Mutually exclusive with O(port_id).
+    type: str
+  port_id:
+    description:
+      - ID (UUID) of the port that gets the floating IP, such as a load balancer's C(vip_port_id).
+    type: str
+  fixed_ip_address:
+    description:
+      - Which IPv4 address of the port the floating IP points to; the port's first free IPv4 address otherwise.
+      - Needs O(instance) or O(port_id). With it, a floating IP on the port counts only when it points to this
+        address.
+    type: str
+  unassign:
+    description:
+      - With V(true), the floating IP given by O(floating_ip_id) or O(address) is unassigned from whatever port holds
+        it. Not with O(instance), O(port_id) or O(fixed_ip_address).
+    type: bool
+    default: false
+  tags:
+    description:
+      - The floating IP's user tags, as a mapping of key to value.
+      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
+        breaks and with no space at either end.
+      - With O(purge_tags=true), the user tags become exactly these (V({}) removes them all); with O(purge_tags=false)
+        they are added or updated and the other tags kept. Read-only tags are never changed or compared.
+      - Sent in the create body, and as a JSON merge patch in the v2 PATCH. Leaving the option out keeps the tags as
+        they are.
+    type: dict
+  purge_tags:
+    description:
+      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
+    type: bool
+    default: true
+notes:
+  - With neither O(floating_ip_id), O(address), O(instance) nor O(port_id) the module fails validation, since nothing
+    would find the floating IP on the next run.
+  - When several floating IPs are assigned to the port (to different fixed addresses) and O(fixed_ip_address) is not
+    given, O(state=present) is satisfied by any of them, and O(state=absent) fails listing their IDs (nothing is
+    sent); give O(fixed_ip_address) or O(floating_ip_id).
+  - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
+    floating IP being created is then returned as V(null).
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.gcore.WAIT
+  - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.ssh_key
+"""
+
+EXAMPLES = r"""
+- name: Give instance web-1 a floating IP (a second run finds the one it has)
+  gcore.platform.floating_ip:
+    project_id: 1
+    region_id: 76
+    instance: web-1
+    tags:
+      role: web
+  register: fip
+
+- name: Connect to it
+  ansible.builtin.debug:
+    msg: "ssh ubuntu@{{ fip.floating_ip.floating_ip_address }}"
+
+- name: Move a known floating IP to instance db-1's port
+  gcore.platform.floating_ip:
+    project_id: 1
+    region_id: 76
+    address: 203.0.113.200
+    instance: db-1
+
+- name: Unassign it, keeping the address
+  gcore.platform.floating_ip:
+    project_id: 1
+    region_id: 76
+    address: 203.0.113.200
+    unassign: true
+
+- name: Delete the floating IP of instance web-1
+  gcore.platform.floating_ip:
+    project_id: 1
+    region_id: 76
+    instance: web-1
+    state: absent
+"""
+
+RETURN = r"""
+floating_ip:
+  description:
+    - The floating IP as the service returned it when last read; its C(floating_ip_address) is what users connect to.
+    - V(null) after a delete, when O(state=absent) found none, in check mode when one would be created, and with
+      O(wait=false) when it is being created.
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Floating IP ID.
+      type: str
+      sample: 9b2d3c4e-5f60-4a7b-8c9d-0e1f2a3b4c5d
+    floating_ip_address:
+      description: The public address.
+      type: str
+      sample: 203.0.113.100
+    fixed_ip_address:
+      description: The port's address it points to, or V(null) when unassigned.
+      type: str
+      sample: 10.0.0.5
+    port_id:
+      description: The port it is assigned to, or V(null).
+      type: str
+      sample: 5daac328-24a0-5761-b2a4-61c9f3c1e8d0
+    router_id:
+      description: The router that carries it, or V(null).
+      type: str
+      sample: null
+    status:
+      description: V(ACTIVE) (assigned), V(DOWN) (unassigned) or V(ERROR).
+      type: str
+      sample: ACTIVE
+    tags:
+      description: Every tag of the floating IP, read-only ones included.
+      type: list
+      elements: dict
+      sample: [{key: role, value: web, read_only: false}]
+    project_id:
+      description: Project ID.
+      type: int
+      sample: 1
+    region_id:
+      description: Region ID.
+      type: int
+      sample: 76
+    region:
+      description: Region name.
+      type: str
+      sample: Luxembourg-2
+    created_at:
+      description: Creation time.
+      type: str
+      sample: "2026-11-26T10:00:00Z"
+    updated_at:
+      description: Time of the last change.
+      type: str
+      sample: "2026-11-26T10:05:00Z"
+    task_id:
+      description: ID of the task that currently locks the floating IP, or V(null).
+      type: str
+      sample: null
+    creator_task_id:
+      description: ID of the task that created it.
+      type: str
+      sample: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
+    instance:
+      description:
+        - The instance that holds the port (a short record), or V(null); present when the floating IP was read from
+          the listing (found by address or port, and not read again since).
+      type: dict
+      returned: when found in the listing
+      sample: {id: ecb75751-9203-556a-9ade-6721bc8360aa, name: web-1, status: ACTIVE}
+    loadbalancer:
+      description: The load balancer that holds the port, or V(null); present as RV(floating_ip.instance) is.
+      type: dict
+      returned: when found in the listing
+      sample: null
+tasks:
+  description:
+    - IDs of the asynchronous tasks the module started (empty when nothing was sent). With O(wait=true) every one of
+      them has finished when the module returns.
+  returned: success
+  type: list
+  elements: str
+  sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
+diff:
+  description:
+    - The managed members before and after the change (C(port_id), C(fixed_ip_address) when given, C(tags) as a
+      mapping of the user tags), with C(state).
+  returned: success
+  type: dict
+  sample:
+    before: {state: absent}
+    after: {state: present, port_id: 5daac328-24a0-5761-b2a4-61c9f3c1e8d0}
+"""
+
+import ipaddress
+import uuid
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
+    PAGE_SIZE,
+    canonical_address,
+    instance_port,
+    on_port,
+    with_address,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+
+NOT_FOUND = object()  # the instance given was not found
+
+
+class FloatingIp(GcoreResourceModule):
+    argument_spec = dict(
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+        floating_ip_id=dict(type="str"),
+        address=dict(type="str"),
+        instance=dict(type="str"),
+        port_id=dict(type="str"),
+        fixed_ip_address=dict(type="str"),
+        unassign=dict(type="bool", default=False),
+        **TAGS_OPTIONS
+    )
+    cloud = True
+    waits = True
+    module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])
+
+    noun = "floating IP"
+    title = "Floating IP"
+    result_key = "floating_ip"
+    scope = "project {project_id}, region {region_id}"
+    paths = dict(list="/cloud/v1/floatingips/{project_id}/{region_id}", item="/cloud/v1/floatingips/{project_id}/{region_id}/{id}",
+                 update="PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{id}")
+    id_option = "floating_ip_id"
+    name_option = None
+    page_size = PAGE_SIZE
+    asynchronous = True  # create, PATCH and delete answer {tasks} (the PATCH maybe none)
+    created_key = "floatingips"
+    lock = "task_id"
+    ready = ("status", ("ACTIVE", "DOWN"), (None,))
+    port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
+
+    @property
+    def members(self):
+        params = self.params
+        members = []
+        if self.port is not None and self.port is not NOT_FOUND:
+            given = "instance" if params["instance"] is not None else "port_id"
+            members.append(Member("port_id", option=given, want=lambda value, record: self.port))
+            if params["fixed_ip_address"] is not None:
+                members.append(Member("fixed_ip_address", read=lambda record: canonical_address(record.get("fixed_ip_address"))))
+        if params["unassign"]:
+            members.append(Member("port_id", option="unassign", want=lambda value, record: None))
+        if params["tags"] is not None:
+            members.append(tags_member(params))
+        return tuple(members)
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        for option in ("floating_ip_id", "port_id"):
+            check_uuid(option, params[option])
+            if params[option] is not None:
+                params[option] = str(uuid.UUID(params[option]))
+        if params["instance"] is not None:
+            require(params["instance"].strip() and params["instance"].isprintable(), "instance",
+                    "must be an instance ID or name, not empty and without control characters")
+        for option, versions in (("address", (4, 6)), ("fixed_ip_address", (4,))):
+            if params[option] is not None:
+                if _version(params[option]) not in versions:
+                    raise ValidationError("%s: %r is not an IPv%s address" % (option, params[option], " or IPv".join(map(str, versions))))
+                params[option] = canonical_address(params[option])
+        targeted = params["instance"] is not None or params["port_id"] is not None
+        require(params["fixed_ip_address"] is None or targeted, "fixed_ip_address", "needs instance or port_id (the port it belongs to)")
+        require(not (params["unassign"] and targeted), "unassign",
+                "cannot be true with instance, port_id or fixed_ip_address (those assign the floating IP)")
+        require(not params["unassign"] or params["state"] == "present", "unassign", "is used only with state=present")
+        require(targeted or params["floating_ip_id"] is not None or params["address"] is not None, "floating_ip_id",
+                "one of floating_ip_id, address, instance or port_id is required (nothing else finds a floating IP on the next run)")
+        require(not params["unassign"] or params["floating_ip_id"] is not None or params["address"] is not None, "unassign",
+                "needs floating_ip_id or address")
+        check_tags(params["tags"])
+
+    def target(self):
+        """The port the task is about (resolved once): port_id, or the instance's port; NOT_FOUND when the instance is not."""
+        if self.port is None:
+            params = self.params
+            if params["port_id"] is not None:
+                self.port = params["port_id"]
+            elif params["instance"] is not None:
+                found = instance_port(self.client, params)
+                if found is None and params["state"] == "present":
+                    raise Refused("instance: no instance %r in %s" % (params["instance"], self.where()))
+                self.port = found[1] if found else NOT_FOUND
+        return self.port
+
+    def resolve(self):
+        self.target()
+
+    def find(self):
+        """By address, or by the port it is assigned to (floating IPs have no name: ``_floating_ips``)."""
+        params = self.params
+        present = params["state"] == "present"
+        port = self.port
+        if params["address"] is not None:
+            matches = with_address(self.listing(), params["address"])
+            if not matches and present:
+                raise Refused("address: no floating IP of %s has the address %s, and an address cannot be chosen: leave "
+                              "address out to create one" % (self.where(), params["address"]))
+            return matches[0] if matches else None
+        if port is None or port is NOT_FOUND:
+            return None
+        matches = on_port(self.listing(), port, params["fixed_ip_address"])
+        if len(matches) > 1 and not present:
+            raise Refused("%s floating IPs of %s are assigned to port %s (ids %s); give fixed_ip_address or floating_ip_id to "
+                          "say which to delete (nothing was sent)" % (len(matches), self.where(), port,
+                                                                      ", ".join(record["id"] for record in matches)))
+        return matches[0] if matches else None
+
+    def create_body(self):
+        params = self.params
+        body = {"port_id": self.port}
+        if params["fixed_ip_address"] is not None:
+            body["fixed_ip_address"] = params["fixed_ip_address"]
+        if params["tags"] is not None:
+            body["tags"] = params["tags"]
+        return body
+
+    def update_body(self, changes, record):
+        body = dict(changes)
+        if "fixed_ip_address" in body and "port_id" not in body:
+            body["port_id"] = self.port  # the v2 PATCH names the port with the address
+        return body
+
+
+def _version(address):
+    try:
+        return ipaddress.ip_address(address).version
+    except ValueError:
+        return None
+
+
+def main():
+    FloatingIp.main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,558 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: load_balancer
+short_description: Create, update and delete a Gcore Cloud load balancer with its listeners, pools and members
+version_added: 0.2.0
+description:
+  - Makes a Gcore Cloud load balancer match what you describe, with its listeners, each listener's pool, the pool's
+    members, health monitor and session persistence, all in one task; or removes it. Does nothing when it already
+    matches.
+  - The load balancer is found by O(load_balancer_id) when it is given, otherwise by its exact O(name) over every page
+    of the load balancer list. More than one load balancer with that name fails the module and lists their IDs.
+  - A missing load balancer is created with one C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}) carrying
+    every listener, pool, member and health monitor; its ID is read from the finished task's
+    C(created_resources.loadbalancers), then the module waits until its C(provisioning_status) is C(ACTIVE).
+  - On an existing load balancer, its listeners and pools are read with one listing each and only the differences
+    are sent (see O(listeners)); O(name) and O(tags) change with
+    C(PATCH /cloud/v2/loadbalancers/{project_id}/{region_id}/{load_balancer_id}).
+  - Each write waits for its task, and for the load balancer to be unlocked again, before the next is sent (the
+    service refuses a change while the load balancer is not C(ACTIVE); such a C(409 Conflict) answer applied nothing
+    and is sent again once the load balancer is unlocked, at most 3 times and never more than O(api_retries)).
+  - A load balancer whose C(provisioning_status) becomes C(ERROR) fails the module, naming its ID.
+  - O(state=absent) deletes the load balancer with one C(DELETE /cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id});
+    the service deletes its listeners and pools with it.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  state:
+    description:
+      - V(present) creates or updates the load balancer; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  load_balancer_id:
+    description:
+      - ID (UUID) of the load balancer, in any letter case (sent lower-case).
+      - When given, the load balancer is found by this ID and O(name) is its desired name.
+      - With O(state=present), an ID that does not exist fails the module (an ID cannot be created).
+      - One of O(load_balancer_id) and O(name) is required.
+    type: str
+  name:
+    description:
+      - Name of the load balancer, matched exactly; required to create one.
+      - 3 to 63 letters, digits, spaces, V(.), V(_) or V(-); first a letter or digit, last a letter, digit, V(.) or V(_).
+    type: str
+  flavor:
+    description:
+      - Load balancer flavor name, for example V(lb1-1-2). Create-only.
+      - On an existing load balancer whose flavor differs, the module fails before any write, naming both flavors.
+      - When not given, the service chooses its default flavor.
+    type: str
+  vip_network_id:
+    description:
+      - ID of the network of the virtual IP; when not given, the region's default external network. Used at create only
+        and not compared.
+    type: str
+  vip_subnet_id:
+    description:
+      - ID of the subnet of the virtual IP, within O(vip_network_id). Used at create only and not compared.
+    type: str
+  vip_port_id:
+    description:
+      - ID of an existing reserved fixed IP port to use as the virtual IP; not with O(vip_network_id). Used at create
+        only and not compared.
+    type: str
+  vip_ip_family:
+    description:
+      - IP family of the virtual IP, when the subnet is chosen automatically. Used at create only and not compared.
+    type: str
+    choices: [dual, ipv4, ipv6]
+  floating_ip:
+    description:
+      - A floating IP for the virtual IP. Used at create only and not compared.
+    type: dict
+    suboptions:
+      source:
+        description:
+          - V(new) makes a floating IP; V(existing) uses O(floating_ip.existing_floating_id).
+        type: str
+        choices: [new, existing]
+        required: true
+      existing_floating_id:
+        description:
+          - ID of the floating IP; required with O(floating_ip.source=existing), not accepted with V(new).
+        type: str
+  listeners:
+    description:
+      - The listeners of the load balancer, as a set identified by O(listeners[].name).
+      - A listener missing is created with C(POST /cloud/v1/lblisteners/{project_id}/{region_id}), then its pool with
+        C(POST /cloud/v1/lbpools/{project_id}/{region_id}).
+      - A listener that differs gets one C(PATCH /cloud/v2/lblisteners/{project_id}/{region_id}/{listener_id}) with
+        only the options that differ; O(listeners[].protocol), O(listeners[].protocol_port) and
+        O(listeners[].insert_x_forwarded) cannot change, and when one differs the module fails before any write,
+        naming the listener and the option (delete the listener and create it again, or use another name).
+      - With O(purge_listeners=true), listeners not listed are deleted with their pool
+        (C(DELETE /cloud/v1/lblisteners/{project_id}/{region_id}/{listener_id}?delete_default_pool=true)); a listener
+        whose port a new listener takes is deleted first, the others after the creates and updates.
+      - When left out, the listeners are not managed. Two items with one name, or with one port, fail naming both
+        indices. At most 51 listeners (50 and a V(PROMETHEUS) one).
+      - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the load balancer is read
+        again and the request is never sent twice; when the state shows the write took effect, the module goes on
+        and warns.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description:
+          - Name of the listener, its identity within the load balancer (the same rule as O(name)).
+        type: str
+        required: true
+      protocol:
+        description:
+          - Protocol of the listener. Create-only.
+        type: str
+        required: true
+        choices: [HTTP, HTTPS, TCP, UDP, TERMINATED_HTTPS, PROMETHEUS]
+      protocol_port:
+        description:
+          - Port the listener listens on, V(1) to V(65535). Create-only.
+        type: int
+        required: true
+      allowed_cidrs:
+        description:
+          - The CIDRs allowed to connect, as a set (at most 100); V([]) allows everyone. When not given, not managed.
+        type: list
+        elements: str
+      connection_limit:
+        description:
+          - Largest number of connections, V(-1) to V(1000000) (V(-1) is the service's default, 100000). When not
+            given, not managed.
+        type: int
+      timeout_client_data:
+        description:
+          - Client inactivity timeout in milliseconds, V(0) to V(86400000). When not given, not managed.
+        type: int
+      insert_x_forwarded:
+        description:
+          - Whether the listener adds C(X-Forwarded-For) and C(X-Forwarded-Port) headers; only V(HTTP) and
+            V(TERMINATED_HTTPS) listeners. Create-only; when not given, not compared.
+        type: bool
+      pool:
+        description:
+          - The listener's pool, declared whole. When left out, the listener has no pool, and an existing one is deleted
+            (C(DELETE /cloud/v1/lbpools/{project_id}/{region_id}/{pool_id})).
+          - A pool that differs gets one C(PATCH /cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}) carrying
+            whatever differs; its members are sent as the full list (members equal by address and port are kept).
+          - A health monitor left out is removed (C(DELETE .../{pool_id}/healthmonitor)); one whose O(listeners[].pool.healthmonitor.type)
+            differs is deleted and created again (C(POST .../{pool_id}/healthmonitor)), as the service cannot change a type.
+        type: dict
+        suboptions:
+          name:
+            description:
+              - Name of the pool (the same rule as O(name)).
+            type: str
+            required: true
+          lb_algorithm:
+            description:
+              - How connections are spread over the members.
+            type: str
+            required: true
+            choices: [ROUND_ROBIN, LEAST_CONNECTIONS, SOURCE_IP]
+          protocol:
+            description:
+              - Protocol to the members.
+            type: str
+            required: true
+            choices: [HTTP, HTTPS, TCP, UDP, PROXY, PROXYV2]
+          members:
+            description:
+              - The members, as a set keyed by O(listeners[].pool.members[].address) and
+                O(listeners[].pool.members[].protocol_port); left out means none. A key given twice fails naming both
+                indices.
+            type: list
+            elements: dict
+            suboptions:
+              address:
+                description:
+                  - IPv4 or IPv6 address of the member.
+                type: str
+                required: true
+              protocol_port:
+                description:
+                  - Port of the member, V(1) to V(65535).
+                type: int
+                required: true
+              weight:
+                description:
+                  - Weight of the member, V(1) to V(256).
+                type: int
+                default: 1
+              subnet_id:
+                description:
+                  - ID of the member's subnet. When not given, whatever subnet the member has is accepted.
+                type: str
+              instance_id:
+                description:
+                  - ID of the member's instance. The service does not show it, so it is used when the member is added
+                    and not compared.
+                type: str
+              backup:
+                description:
+                  - Whether the member is a backup, used only when every other member is down.
+                type: bool
+                default: false
+              admin_state_up:
+                description:
+                  - Whether the member is enabled.
+                type: bool
+                default: true
+          healthmonitor:
+            description:
+              - The pool's health monitor; left out means none.
+              - Its options not given are not compared (the service fills its defaults).
+            type: dict
+            suboptions:
+              type:
+                description:
+                  - Kind of check; it cannot change, so a different type deletes the health monitor and creates it again.
+                type: str
+                required: true
+                choices: [HTTP, HTTPS, K8S, PING, TCP, TLS-HELLO, UDP-CONNECT]
+              delay:
+                description:
+                  - Seconds between two checks, V(1) to V(2147483647).
+                type: int
+                required: true
+              max_retries:
+                description:
+                  - Checks that must pass to mark a member up, V(1) to V(10).
+                type: int
+                required: true
+              timeout:
+                description:
+                  - Seconds a check may take, V(0) to V(2147483) and below O(listeners[].pool.healthmonitor.delay).
+                type: int
+                required: true
+              max_retries_down:
+                description:
+                  - Checks that must fail to mark a member down, V(1) to V(10).
+                type: int
+              url_path:
+                description:
+                  - Path requested (V(HTTP) and V(HTTPS) only), starting with V(/).
+                type: str
+              expected_codes:
+                description:
+                  - Status codes that mean healthy (V(HTTP) and V(HTTPS) only), for example V(200,202,300-302).
+                type: str
+              http_method:
+                description:
+                  - Method of the request (V(HTTP) and V(HTTPS) only).
+                type: str
+                choices: [CONNECT, DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT, TRACE]
+          session_persistence:
+            description:
+              - How a client sticks to one member; left out means none.
+            type: dict
+            suboptions:
+              type:
+                description:
+                  - Kind of persistence.
+                type: str
+                required: true
+                choices: [APP_COOKIE, HTTP_COOKIE, SOURCE_IP]
+              cookie_name:
+                description:
+                  - Name of the application's cookie; required with V(APP_COOKIE), not accepted otherwise.
+                type: str
+  purge_listeners:
+    description:
+      - Whether listeners of the load balancer not in O(listeners) are deleted. Ignored when O(listeners) is left out.
+    type: bool
+    default: true
+  tags:
+    description:
+      - User tags of the load balancer (keys without whitespace or V(=); values without tabs or line breaks and no
+        space at either end; both 1 to 255 characters). When not given, not managed; read-only tags are never touched.
+    type: dict
+  purge_tags:
+    description:
+      - With V(true), the user tags become exactly O(tags); with V(false), O(tags) are added or updated and the others kept.
+    type: bool
+    default: true
+notes:
+  - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
+    C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
+  - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them; a write sent while the
+    load balancer is still busy waits for it all the same (the service refuses it meanwhile).
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.gcore.WAIT
+  - gcore.platform.attributes
+"""
+
+EXAMPLES = r"""
+- name: A load balancer with an HTTP listener, its pool of two members and a health monitor
+  gcore.platform.load_balancer:
+    project_id: 1
+    region_id: 76
+    name: web-lb
+    flavor: lb1-1-2
+    tags:
+      env: production
+    listeners:
+      - name: http
+        protocol: HTTP
+        protocol_port: 80
+        insert_x_forwarded: true
+        pool:
+          name: web-pool
+          lb_algorithm: ROUND_ROBIN
+          protocol: HTTP
+          members:
+            - address: 10.0.0.11
+              protocol_port: 8080
+            - address: 10.0.0.12
+              protocol_port: 8080
+              weight: 5
+          healthmonitor:
+            type: HTTP
+            delay: 10
+            max_retries: 3
+            timeout: 5
+            url_path: /health
+  register: lb
+
+- name: Add a TCP listener without touching the others
+  gcore.platform.load_balancer:
+    project_id: 1
+    region_id: 76
+    load_balancer_id: "{{ lb.load_balancer.id }}"
+    purge_listeners: false
+    listeners:
+      - name: postgres
+        protocol: TCP
+        protocol_port: 5432
+        allowed_cidrs: [10.0.0.0/8]
+        pool:
+          name: db-pool
+          lb_algorithm: LEAST_CONNECTIONS
+          protocol: TCP
+          members:
+            - address: 10.0.0.21
+              protocol_port: 5432
+
+- name: Delete the load balancer with its listeners and pools
+  gcore.platform.load_balancer:
+    project_id: 1
+    region_id: 76
+    name: web-lb
+    state: absent
+"""
+
+RETURN = r"""
+load_balancer:
+  description:
+    - The load balancer as the service returned it when last read, with C(listeners) holding the listener records,
+      each with its C(pool) record (members and health monitor included) or V(null).
+    - V(null) after a delete, when O(state=absent) found none, and in check mode when it would be created.
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Load balancer ID.
+      type: str
+      sample: 5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+    name:
+      description: Name.
+      type: str
+      sample: web-lb
+    provisioning_status:
+      description: C(ACTIVE), C(PENDING_CREATE), C(PENDING_UPDATE), C(PENDING_DELETE), C(ERROR) or C(DELETED).
+      type: str
+      sample: ACTIVE
+    operating_status:
+      description: C(ONLINE), C(OFFLINE), C(DEGRADED), C(DRAINING), C(NO_MONITOR) or C(ERROR).
+      type: str
+      sample: ONLINE
+    vip_address:
+      description: The virtual IP address.
+      type: str
+      sample: 203.0.113.11
+    flavor:
+      description: The flavor, with C(flavor_id), C(flavor_name), C(vcpus) and C(ram).
+      type: dict
+      sample: {flavor_id: lb1-1-2, flavor_name: lb1-1-2, vcpus: 1, ram: 2048}
+    tags_v2:
+      description: Tags as C({key, value, read_only}) items.
+      type: list
+      elements: dict
+      sample: [{key: env, value: production, read_only: false}]
+    listeners:
+      description:
+        - The listener records (C(id), C(name), C(protocol), C(protocol_port), C(allowed_cidrs), C(connection_limit),
+          C(timeout_client_data), C(insert_headers), C(provisioning_status), ...), each with C(pool), the pool record
+          (C(id), C(name), C(lb_algorithm), C(protocol), C(members), C(healthmonitor), C(session_persistence), ...) or V(null).
+      type: list
+      elements: dict
+      sample:
+        - id: 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+          name: http
+          protocol: HTTP
+          protocol_port: 80
+          pool:
+            name: web-pool
+            lb_algorithm: ROUND_ROBIN
+            members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
+            healthmonitor: {type: HTTP, delay: 10, max_retries: 3, timeout: 5}
+    task_id:
+      description: ID of the task that currently locks the load balancer, or V(null).
+      type: str
+      sample: null
+changes:
+  description:
+    - What the service accepted (or the state read afterwards confirmed), on success and on failure; in check mode,
+      what would be sent.
+    - C(listeners) lists listener names C(created), C(updated) (the listener or its pool) and C(deleted); C(members) the
+      members C(added) and C(removed), as C(address:port).
+  returned: when O(state=present)
+  type: dict
+  sample: {listeners: {created: [http], updated: [], deleted: []}, members: {added: ["10.0.0.11:8080"], removed: []}}
+tasks:
+  description: IDs of the tasks the run started (with O(wait=true) every one of them has finished).
+  returned: success
+  type: list
+  elements: str
+  sample: [d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a]
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_pattern, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._lb import (
+    LIST_PAGE_SIZE,
+    LISTENER_SPEC,
+    NAME_PATTERN,
+    NAME_RULE,
+    expand,
+    lb_changes,
+    listener_body,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import Listeners
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member, Write
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+
+
+class LoadBalancer(GcoreResourceModule):
+    argument_spec = dict(
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+        load_balancer_id=dict(type="str"),
+        name=dict(type="str"),
+        flavor=dict(type="str"),
+        vip_network_id=dict(type="str"),
+        vip_subnet_id=dict(type="str"),
+        vip_port_id=dict(type="str"),
+        vip_ip_family=dict(type="str", choices=["dual", "ipv4", "ipv6"]),
+        floating_ip=dict(type="dict", options=dict(
+            source=dict(type="str", required=True, choices=["new", "existing"]),
+            existing_floating_id=dict(type="str"),
+        )),
+        listeners=dict(type="list", elements="dict", options=LISTENER_SPEC),
+        purge_listeners=dict(type="bool", default=True),
+        **TAGS_OPTIONS
+    )
+    cloud = True
+    waits = True
+    module_kwargs = dict(required_one_of=[("load_balancer_id", "name")], mutually_exclusive=[("vip_network_id", "vip_port_id")])
+
+    # ---- the resource ----------------------------------------------------------------------
+    noun = "load balancer"
+    result_key = "load_balancer"
+    scope = "project {project_id}, region {region_id}"
+    paths = dict(
+        list="/cloud/v1/loadbalancers/{project_id}/{region_id}",
+        item="/cloud/v1/loadbalancers/{project_id}/{region_id}/{id}",
+        update="/cloud/v2/loadbalancers/{project_id}/{region_id}/{id}",
+    )
+    page_size = LIST_PAGE_SIZE
+    id_option = "load_balancer_id"
+    asynchronous = True  # every write answers {tasks} (docs/api_reference.md section 15.12), but a health monitor delete (204)
+    created_key = "loadbalancers"
+    lock = "task_id"
+    ready = ("provisioning_status", ("ACTIVE",), ("PENDING_CREATE", "PENDING_UPDATE"))
+
+    @property
+    def members(self):
+        return (Member("name"), tags_member(self.params, "tags_v2"))
+
+    @property
+    def attachments(self):
+        """The listeners, with their pools: a set read with two listings and written one request at a time (_lb_listeners)."""
+        if "_listeners" not in self.__dict__:
+            self.__dict__["_listeners"] = (Listeners(self),)
+        return self.__dict__["_listeners"]
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        for option in ("load_balancer_id", "vip_network_id", "vip_subnet_id", "vip_port_id"):
+            check_uuid(option, params[option])
+            if params[option] is not None:
+                params[option] = params[option].lower()
+        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
+        check_tags(params["tags"])
+        floating = params["floating_ip"]
+        if floating:
+            check_uuid("floating_ip.existing_floating_id", floating["existing_floating_id"])
+            require((floating["source"] == "existing") == (floating["existing_floating_id"] is not None),
+                    "floating_ip.existing_floating_id", "required with floating_ip.source existing, not accepted with new")
+
+    # ---- hooks -----------------------------------------------------------------------------
+    def report(self, record):
+        if self.params["state"] == "present":
+            self.result["changes"] = lb_changes([], self.params)  # nothing yet: a failure before any write says so
+        wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
+        if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":
+            raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "
+                                  "delete the load balancer and create it again, or use another name for %r"
+                                  % (record["id"], held, wanted))
+
+    def create_body(self):
+        params = self.params
+        keys = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
+        body = dict((key, params[key]) for key in keys if params[key] is not None)
+        if params["floating_ip"]:
+            body["floating_ip"] = dict((key, value) for key, value in params["floating_ip"].items() if value is not None)
+        if params["tags"]:
+            body["tags"] = params["tags"]
+        if params["listeners"]:
+            body["listeners"] = [listener_body(item) for item in params["listeners"]]
+        return body
+
+    def answered(self, write, answer):
+        if "changes" in self.result:
+            self.result["changes"] = lb_changes(self.ledger.writes(), self.params)
+
+    def returned(self, record):
+        if "changes" in self.result:
+            if not self.check_mode:
+                writes = self.ledger.writes()
+            elif self.exists_after(record):  # check mode: what would be sent
+                writes = self.attachments[0].planned
+            else:
+                writes = [Write("create", "POST", self.path("create"))]
+            self.result["changes"] = lb_changes(writes, self.params)
+        return expand(self.client, self.params, record) if self.exists_after(record) else None
+
+
+def main():
+    LoadBalancer.main()
+
+
+if __name__ == "__main__":
+    main()
