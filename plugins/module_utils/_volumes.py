@@ -70,7 +70,7 @@ class SingleAttachment(Attachments):
         super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option=option,
                          attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
                          same=lambda desired, current: desired["instance_id"] == current["instance_id"],
-                         in_create_body=lambda item: True)
+                         in_create_body=lambda item: True, before_delete=True)
 
     def plan(self, record, wanted, params):
         held = self.held(record)

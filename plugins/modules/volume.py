@@ -436,20 +436,14 @@ class Volume(GcoreResourceModule):
             ident, _record = find_instance(self.client, self.params, instance)
             self.params["_attach"] = [{"instance_id": ident, "attachment_tag": self.params["attachment_tag"]}]
 
-    def plan(self, record, absent):
-        """The flow's plan, with the two rules of a volume the core has no setting for: a delete of an attached volume
-        detaches it first, and with ``wait=false`` at most one task is started (a later one would need its result)."""
-        writes = super().plan(record, absent)
-        if absent and writes:
-            writes = [self.attaching(write) for write in ATTACHMENT.plan(record, [], self.params)] + writes
-        tasks = [write for write in writes if write.method != "PATCH"]
-        if not self.waiting() and len(tasks) > 1:
+    def report(self, record):
+        """A volume's own rule: with ``wait=false`` at most one task is started (a later one would need its result)."""
+        tasks = [] if record is None or self.waiting() else [
+            write for write in self.plan(record, self.params["state"] == "absent") if write.method != "PATCH"]
+        if len(tasks) > 1:
             raise ValidationError("wait: this run needs %s tasks, each started once the one before has finished (%s), and "
                                   "wait=false does not wait; set wait=true, or make one change per run (nothing was sent)"
                                   % (len(tasks), ", then ".join(repr(write) for write in tasks)))
-        return writes
-
-    def report(self, record):
         status = (record or {}).get("status") or ""
         if status.startswith("error"):
             self.module.warn("Volume %s is %s: the service could not finish a step on it; check it, or delete it and create "
