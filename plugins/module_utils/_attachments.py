@@ -27,10 +27,11 @@ class Attachments:
     attached again); ``attach``/``detach``: ``(method, path template)`` of the requests, whose bodies are
     ``attach_body(item)``/``detach_body(item)``; ``check(where, item)``: one item of the option checked (raises
     ValidationError) and canonical; ``in_create_body(item)``: whether the create body carries the item (the others are
-    attached once the resource exists, so creating with them needs ``wait: true``; ``late`` says which those are)."""
+    attached once the resource exists, so creating with them needs ``wait: true``; ``late`` says which those are);
+    ``before_delete``: every held item is detached before the resource is deleted (the service refuses otherwise)."""
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
-                 check=None, in_create_body=None, late="an item the create request cannot carry"):
+                 check=None, in_create_body=None, late="an item the create request cannot carry", before_delete=False):
         self.name = name
         self.option = option or name
         self.key = key
@@ -43,6 +44,7 @@ class Attachments:
         self.check = check or (lambda where, item: item)
         self.in_create_body = in_create_body or (lambda item: False)
         self.late = late
+        self.before_delete = before_delete
 
     def canonical(self, items):
         """The option's items checked and canonical; an identity given twice fails naming both indices."""

@@ -182,8 +182,9 @@ class GcoreResourceModule(Flow):
                 return []
             self.check_create()
             return [self.creating()]
-        if absent:
-            return [self.deleting(record)]
+        if absent:  # what must be detached first, then the delete
+            return [self.attaching(write) for member in self.attachments if getattr(member, "before_delete", False)
+                    for write in member.plan(record, [], self.params)] + [self.deleting(record)]
         attached = [self.attaching(write) for member in self.attachments if self.params.get(member.option) is not None
                     for write in member.plan(record, self.params[member.option], self.params)]
         changes = differences(self.members, record, self.params)

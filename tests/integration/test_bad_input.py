@@ -857,3 +857,72 @@ def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_not
     assert result.get("changed") in (None, False)
     assert KEY not in json.dumps(result) and "b3BlbnNzaC1rZXktdjEAAAAA" not in json.dumps(result)  # not even in invocation
     assert attempts == []
+
+
+# ---- issue 27: volume and volume_info (every option checked before any request, per source) ----
+VOLUME = {"name": "data", "size": 10}
+
+VOLUME_CASES = [
+    ("name too short", "volume", dict(VOLUME, name="ab"), "name: length 2"),
+    ("name ending with a dash", "volume", dict(VOLUME, name="data-"), "name:"),
+    ("name with a control character", "volume", dict(VOLUME, name="da\x01ta"), "name:"),
+    ("id not a UUID", "volume", {"volume_id": "vol-1"}, "volume_id: 'vol-1' is not a UUID"),
+    ("neither id nor name", "volume", {"size": 1}, "one of the following is required: volume_id, name"),
+    ("size zero", "volume", dict(VOLUME, size=0), "size: 0 is out of range"),
+    ("size negative", "volume", dict(VOLUME, size=-5), "size: -5 is out of range"),
+    ("size nan", "volume", dict(VOLUME, size="nan"), "size"),
+    ("size inf", "volume", dict(VOLUME, size="inf"), "size"),
+    ("size a boolean", "volume", dict(VOLUME, size=True), "size"),
+    ("size a word", "volume", dict(VOLUME, size="big"), "size"),
+    ("source unknown", "volume", dict(VOLUME, source="disk"), "source"),
+    ("image source without image_id", "volume", dict(VOLUME, source="image"), "image_id: required with source=image"),
+    ("image_id with a new volume", "volume", dict(VOLUME, image_id=UUID), "image_id: only with source=image"),
+    ("image_id not a UUID", "volume", dict(VOLUME, source="image", image_id="ubuntu"), "image_id: 'ubuntu' is not a UUID"),
+    ("snapshot source without snapshot_id", "volume", {"name": "data", "source": "snapshot"}, "snapshot_id: required with source=snapshot"),
+    ("snapshot_id with an image source", "volume", dict(VOLUME, source="image", image_id=UUID, snapshot_id=UUID),
+     "snapshot_id: only with source=snapshot"),
+    ("type unknown", "volume", dict(VOLUME, type_name="nvme"), "type_name"),
+    ("instance name with a slash", "volume", dict(VOLUME, instance="web/1"), "instance:"),
+    ("instance name with a newline", "volume", dict(VOLUME, instance="web-1\n"), "instance:"),
+    ("instance with state absent", "volume", {"name": "data", "state": "absent", "instance": "web-1"}, "instance: only with state=present"),
+    ("attachment_tag without instance", "volume", dict(VOLUME, attachment_tag="data"), "attachment_tag: only with a non-empty instance"),
+    ("attachment_tag with a detach", "volume", dict(VOLUME, instance="", attachment_tag="data"), "attachment_tag: only with a non-empty instance"),
+    ("attachment_tag with a comma", "volume", dict(VOLUME, instance=UUID, attachment_tag="a,b"), "attachment_tag:"),
+    ("attachment_tag too long", "volume", dict(VOLUME, instance=UUID, attachment_tag="t" * 61), "attachment_tag:"),
+    ("tag key with a space", "volume", dict(VOLUME, tags={"a b": "c"}), "tags: key 'a b'"),
+    ("tag value with a newline", "volume", dict(VOLUME, tags={"a": "b\nc"}), "tags.a:"),
+    ("wait_timeout zero", "volume", dict(VOLUME, wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("state unknown", "volume", dict(VOLUME, state="gone"), "state"),
+    ("info: id not a UUID", "volume_info", {"volume_id": "vol-1"}, "volume_id: 'vol-1' is not a UUID"),
+    ("info: name with a tab", "volume_info", {"name": "da\tta"}, "name"),
+    ("info: id and name", "volume_info", {"volume_id": UUID, "name": "data"}, "mutually exclusive"),
+    ("info: instance with a slash", "volume_info", {"instance": "web/1"}, "instance:"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", VOLUME_CASES, ids=[case[0] for case in VOLUME_CASES])
+def test_volume_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+VOLUME_REFUSALS = [
+    ("/cloud/v1/volumes/1/76", {"name": "data", "size": 1}, "source: field required"),
+    ("/cloud/v1/volumes/1/76", {"source": "new-volume", "name": "data", "size": 1, "type_name": "nvme"}, "type_name: value is not one of"),
+    ("/cloud/v1/volumes/1/76", {"source": "new-volume", "name": "data", "size": 0}, "size: value is out of range"),
+    ("/cloud/v1/volumes/1/76", {"source": "snapshot", "name": "data", "size": 1}, "snapshot_id: field required"),
+    ("/cloud/v1/volumes/1/76", {"source": "new-volume", "name": "data", "size": 1, "attachment_tag": "x"}, "attachment_tag: only used together"),
+]
+
+
+@pytest.mark.parametrize("path, body, reason", VOLUME_REFUSALS, ids=[refusal[2] for refusal in VOLUME_REFUSALS])
+def test_the_simulator_refuses_what_the_volume_schemas_refuse(sim, path, body, reason):
+    answer = requests.post(sim.url + path, json=body, headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["exception_class"] == "UnprocessableEntity"
+    assert reason in answer.json()["message"]

@@ -249,3 +249,23 @@ def test_one_place_ends_a_run_and_no_file_of_the_flow_is_over_400_lines():
         if path.parent.name == "module_utils":
             assert len(text.splitlines()) <= 400, "%s has more than 400 lines" % path.name
     assert len(calls) == 3 and all(call.startswith("_base.py:") for call in calls), calls
+
+
+def test_no_resource_module_defines_a_flow_method():
+    """A resource module is a declaration: it defines settings, hooks and validate(), never a method of the flow."""
+    from ansible_collections.gcore.platform.plugins.module_utils._writes import Flow  # pylint: disable=import-outside-toplevel
+    flow = _flow_classes()
+    allowed = set(_hooks()) | {"validate", "main"}
+    flow_methods = set(name for cls in flow for name, value in vars(cls).items() if callable(value)) - allowed
+    assert {"run", "plan", "lookup", "apply", "attempt"} <= flow_methods
+    overrides = {}
+    for path in sorted((ROOT / "plugins" / "modules").glob("*.py")):
+        module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % path.stem)
+        for cls in vars(module).values():
+            if isinstance(cls, type) and issubclass(cls, Flow) and cls not in flow:
+                for base in cls.__mro__:
+                    if base not in flow and base is not object:
+                        found = sorted(set(vars(base)) & flow_methods)
+                        if found:
+                            overrides["%s (%s)" % (path.stem, base.__name__)] = found
+    assert overrides == {}, "flow methods overridden by a declaration: %s" % overrides

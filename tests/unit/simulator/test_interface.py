@@ -14,7 +14,7 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
     assert {cls.NAME for cls in classes} == {"floating_ips", "instances", "load_balancers", "pricing", "quota", "routers",
-                                             "security_groups", "ssh_keys", "storage", "tasks", "thresholds", "waap"}
+                                             "security_groups", "ssh_keys", "storage", "tasks", "thresholds", "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
         for route in cls.ROUTES:
@@ -71,4 +71,4 @@ def test_settings_are_declared_once_with_their_defaults():
 def test_state_shows_what_each_resource_declares():
     assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "floating_ips", "instances", "lb_listeners",
                                               "lb_pools", "load_balancers", "routers", "security_groups", "ssh_keys",
-                                              "storages", "thresholds"]
+                                              "storages", "thresholds", "volumes"]
