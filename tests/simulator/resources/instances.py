@@ -26,7 +26,10 @@
   (tags a JSON merge patch), answered with the record (synchronous).
 - ``DELETE`` same path, query ``delete_floatings`` (bool), ``floatings``, ``reserved_fixed_ips``, ``volumes``
   (comma-separated ids; ``delete_floatings`` with ``floatings`` is a 400): a ``delete_vm`` task; the instance goes
-  when it finishes. The volumes it deleted are kept in ``sim.deleted_volumes``.
+  when it finishes. The volumes it deleted are kept in ``sim.deleted_volumes``. With the volume family
+  (``volumes.py``), a new instance's volumes are records of its store, attached to the instance (an
+  ``existing-volume`` must be there and available, else 404 or 400), and a delete removes the volumes it deletes from
+  that store (the others are detached by the volume family).
 - ``POST /cloud/v2/instances/{p}/{r}/{id}/action``: ``{action: start|stop|reboot|reboot_hard|suspend|resume}``
   (``activate_profile`` with start); another action is a 400 "Wrong action". ``start`` needs ``SHUTOFF``, ``stop``
   ``ACTIVE`` or ``SHUTOFF``, ``reboot`` ``ACTIVE`` (else 400). A task applies it: ``SHUTOFF`` after stop, ``ACTIVE``
@@ -488,6 +491,45 @@ class Instances(Resource):
             self.sim.instance_ports[record["id"]] = derived_interfaces(record)
         return self.sim.instance_ports[record["id"]]
 
+    def volume_family(self):
+        """The volumes resource, when the simulator has it."""
+        return next((resource for resource in self.sim.resources if resource.NAME == "volumes"), None)
+
+    def volumes_for(self, body, name, project_id, region_id):
+        """The new instance's ``volumes`` (``[{id, delete_on_termination}]``). With the volume family, every volume but an
+        ``existing-volume`` is one of its records (made ready by ``attach_volumes``); an existing volume must be there."""
+        family = self.volume_family()
+        found = []
+        for index, volume in enumerate(body["volumes"]):
+            ident = volume.get("volume_id")
+            if ident is not None and family is not None:
+                existing = self.sim.volumes.get(ident)
+                if existing is None or existing["project_id"] != project_id or existing["region_id"] != region_id:
+                    raise ApiFailure(404, "Volume %s not found" % ident)
+                if existing["attachments"] or existing["status"] != "available":
+                    raise ApiFailure(400, "Volume %s is %s, not available" % (ident, existing["status"]))
+            found.append({"id": ident or str(uuid.uuid4()), "delete_on_termination": volume.get("delete_on_termination", False)})
+        return found
+
+    def attach_volumes(self, record, volumes):
+        """With the volume family: the new instance's volumes in its store, attached to the instance."""
+        family = self.volume_family()
+        if family is None:
+            return
+        held = record["volumes"]
+        record["volumes"] = []
+        for index, (volume, item) in enumerate(zip(volumes, held)):
+            if volume["source"] == "existing-volume":
+                family.attach_to(self.sim.volumes[volume["volume_id"]], record)
+                continue
+            ident = family.add_volume(volume.get("name") or "%s-volume-%d" % (record["name"], index), volume.get("size") or 10,
+                                      record["project_id"], record["region_id"], volume.get("type_name") or "standard",
+                                      image_id=volume.get("image_id"), root=index == 0, tags=volume.get("tags"))
+            self.sim.volumes[ident]["id"] = item["id"]
+            self.sim.volumes[item["id"]] = self.sim.volumes.pop(ident)
+            family.attach_to(self.sim.volumes[item["id"]], record)
+        record["volumes"] = held
+
     def floating_family(self):
         """The floating IPs resource, when the simulator has it."""
         return next((resource for resource in self.sim.resources if resource.NAME == "floating_ips"), None)
@@ -588,8 +630,7 @@ class Instances(Resource):
                                                    "fixed_ip_address": port["ip_assignments"][0]["ip_address"]})
                 addresses[network].append({"addr": address, "type": "floating"})
         wanted_groups = [groups[group["id"]] for group in body.get("security_groups", [])] or ["default"]
-        volumes = [{"id": volume.get("volume_id") or str(uuid.uuid4()), "delete_on_termination": volume.get("delete_on_termination", False)}
-                   for volume in body["volumes"]]
+        volumes = self.volumes_for(body, name, project_id, region_id)
         record = instance_record(name, project_id, region_id, status="BUILD", flavor=body["flavor"], addresses=addresses,
                                  tags=[(key, value, False) for key, value in (body.get("tags") or {}).items()],
                                  security_groups=dict.fromkeys(wanted_groups))
@@ -614,6 +655,7 @@ class Instances(Resource):
         if self.sim.tasks[task_id]["error"]:
             record.update(status="ERROR", vm_state="error", task_id=None)
         self.sim.instances.append(record)
+        self.attach_volumes(record, body["volumes"])
         self.sim.instance_ports[ident] = ports
         self.by_pair = None
         return {"tasks": [task_id]}
@@ -681,7 +723,11 @@ class Instances(Resource):
                     item.update(port_id=None, fixed_ip_address=None, status="DOWN", updated_at=now_iso())
             self.sim.instances[:] = [item for item in self.sim.instances if item["id"] != record["id"]]
             self.sim.instance_ports.pop(record["id"], None)
-            self.sim.deleted_volumes.extend(volumes + [volume["id"] for volume in record["volumes"] if volume["delete_on_termination"]])
+            gone = volumes + [volume["id"] for volume in record["volumes"] if volume["delete_on_termination"]]
+            self.sim.deleted_volumes.extend(gone)
+            family = self.volume_family()
+            if family is not None:
+                family.remove_volumes(gone)  # the others are detached by the volume family (their instance went away)
             self.by_pair = None
 
         task_id = self.sim.start_task("delete_vm", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
