@@ -220,3 +220,46 @@ def test_the_fallback_security_group_listing_filters_by_exact_name_in_pages_of_t
     assert [group["name"] for group in answer["results"]] == ["shared-sg", "shared-sg"]
     assert sim.call("GET", "/cloud/v1/securitygroups/1/76", query="name=shared")[1]["count"] == 0
     assert json.dumps(sim.call("GET", "/cloud/v1/securitygroups/1/1")[1]) == json.dumps({"count": 0, "results": []})
+
+
+def test_a_new_instance_s_volumes_are_the_volume_family_s_records_attached_to_it(sim):
+    ident = created(sim, volumes=[{"source": "image", "image_id": UBUNTU, "size": 10, "boot_index": 0},
+                                  {"source": "new-volume", "size": 5, "name": "data-vol", "delete_on_termination": True}])
+    volumes = get(sim, ident)[1]["volumes"]
+    assert [volume["delete_on_termination"] for volume in volumes] == [False, True]
+    records = [sim.call("GET", "/cloud/v1/volumes/1/76/" + volume["id"])[1] for volume in volumes]
+    assert [(record["status"], record["size"], record["attachments"][0]["server_id"]) for record in records] == [
+        ("in-use", 10, ident), ("in-use", 5, ident)]
+    assert records[0]["bootable"] and records[1]["name"] == "data-vol"
+    sim.call("DELETE", "%s/%s" % (LIST, ident))
+    assert get(sim, ident)[0] == 404
+    kept = sim.call("GET", "/cloud/v1/volumes/1/76/" + volumes[0]["id"])[1]
+    assert kept["status"] == "available" and kept["attachments"] == []  # left behind, detached
+    assert sim.call("GET", "/cloud/v1/volumes/1/76/" + volumes[1]["id"])[0] == 404  # deleted with the instance
+
+
+def test_an_existing_volume_must_be_available_to_boot_a_new_instance(sim):
+    data = sim.seeds["volumes"]["volumes"]["data_1"]
+    ident = created(sim, volumes=[{"source": "existing-volume", "volume_id": data, "boot_index": 0}])
+    assert sim.call("GET", "/cloud/v1/volumes/1/76/" + data)[1]["attachments"][0]["server_id"] == ident
+    status, answer = sim.call("POST", CREATE, body(name="vm-2", volumes=[{"source": "existing-volume", "volume_id": data}]))
+    assert status == 400 and "not available" in answer["message"]
+    assert sim.call("POST", CREATE, body(name="vm-3", volumes=[{"source": "existing-volume", "volume_id": LEGACY_SG}]))[0] == 404
+
+
+def test_a_new_instance_s_floating_ip_is_the_floating_ip_family_s_record_on_its_port(sim):
+    ident = created(sim)
+    ports = sim.call("GET", "%s/%s/interfaces" % (LIST, ident))[1]["results"]
+    floating = [item for item in sim.call("GET", "/cloud/v1/floatingips/1/76")[1]["results"] if item["port_id"] == ports[1]["port_id"]]
+    assert len(floating) == 1 and floating[0]["status"] == "ACTIVE"
+    assert floating[0]["fixed_ip_address"] == ports[1]["ip_assignments"][0]["ip_address"]
+    assert [item["id"] for item in ports[1]["floatingip_details"]] == [floating[0]["id"]]
+    addresses = [entry["addr"] for entries in get(sim, ident)[1]["addresses"].values() for entry in entries if entry["type"] == "floating"]
+    assert addresses == [floating[0]["floating_ip_address"]]
+    sim.call("DELETE", "%s/%s" % (LIST, ident))
+    assert sim.call("GET", "/cloud/v1/floatingips/1/76/" + floating[0]["id"])[1]["status"] == "DOWN"  # unassigned, kept
+    other = created(sim, name="vm-2")
+    port = sim.call("GET", "%s/%s/interfaces" % (LIST, other))[1]["results"][1]
+    (fip,) = port["floatingip_details"]
+    sim.call("DELETE", "%s/%s" % (LIST, other), query="delete_floatings=true")
+    assert sim.call("GET", "/cloud/v1/floatingips/1/76/" + fip["id"])[0] == 404
