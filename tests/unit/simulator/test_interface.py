@@ -13,7 +13,7 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"instances", "pricing", "quota", "routers", "storage", "tasks", "thresholds", "waap"}
+    assert {cls.NAME for cls in classes} == {"instances", "networks", "pricing", "quota", "routers", "storage", "tasks", "thresholds", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
         for route in cls.ROUTES:
@@ -52,6 +52,11 @@ def test_every_seed_exists_in_the_state():
     assert all(sim.waap_domains[domain_id]["name"] == name for name, domain_id in declared["waap"]["domains"].items())
     assert all(sim.storages[storage_id]["name"].endswith(name) for name, storage_id in declared["storage"]["storages"].items())
     assert all(client_id in sim.thresholds for client_id in declared["thresholds"]["clients"])
+    networks = declared["networks"]
+    assert all(sim.networks[network_id]["name"] == name.replace("_", "-") for name, network_id in networks["networks"].items())
+    assert [sim.networks[network_id]["name"] for network_id in networks["twin_net"]] == ["twin-net", "twin-net"]
+    assert all(sim.subnets[subnet_id]["name"] == name.replace("_", "-") for name, subnet_id in networks["subnets"].items())
+    assert set(routers["private_subnets"]) == set(networks["subnets"].values())
 
 
 def test_settings_are_declared_once_with_their_defaults():
@@ -65,4 +70,5 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "instances", "routers", "storages", "thresholds"]
+    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "instances", "networks", "routers", "storages", "subnets",
+                                           "thresholds"]
