@@ -54,7 +54,8 @@ collection             the rules' path segment, ``custom-rules`` or ``firewall-r
 firewall               the rules are a domain's firewall rules: their fields and conditions (``WaapRuleSet``)
 =====================  =========================================================================================
 
-Hooks (pure: no requests): ``exists(record)``, ``gone(error)``, ``returned(record)``, ``create_body()``,
+Hooks (pure: no requests): ``exists(record)``, ``gone(error)``, ``returned(record)``, ``list_query()`` (the query of the
+listing searched by exact name: ``{name}`` by default), ``create_body()``,
 ``update_body(changes, record)``, ``shown(record)``, ``report(record)`` (warnings about what was found),
 ``answered(write, answer)`` (what an accepted write answered, before anything else is read: one-time secrets are
 kept in the result here, so a later failure, such as the ``ready`` wait's, still returns them). A hook
@@ -130,6 +131,10 @@ class GcoreResourceModule(Writer, GcoreModule):
         """The record as the result shows it."""
         return record if record is not None and self.exists(record) else None
 
+    def list_query(self):
+        """The query of the listing ``lookup`` searches by exact name (the service's filter; names are compared after)."""
+        return {"name": self.params[self.name_option]}
+
     def create_body(self):
         raise NotImplementedError
 
@@ -181,7 +186,7 @@ class GcoreResourceModule(Writer, GcoreModule):
             return self.read(params[self.id_option])
         if self.name_option:
             name = params[self.name_option]
-            matches = [record for record in self.listing({"name": name}) if record.get("name") == name]
+            matches = [record for record in self.listing(self.list_query()) if record.get("name") == name]
             if len(matches) > 1:
                 raise Refused("%s; give the id of the one to manage" % self.named(name, matches))
             return matches[0] if matches else None
