@@ -19,6 +19,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, canonical_ip, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
 PAGE_SIZE = 1000  # the largest page the network and subnet listings serve
 NAME_FILTER_MAX = 61  # the network listing's name filter takes at most 61 characters; a longer name is not sent
@@ -124,3 +125,18 @@ def found(client, list_path, item_path, ident=None, name=None, query=None):
         return [] if record is None else [record]
     return [record for record in client.paginate(list_path, query or None, page_size=PAGE_SIZE)
             if name is None or record.get("name") == name]
+
+
+def tags(params):
+    """The ``tags`` member (``_tags.tags_member``) with the diff showing the user tags wanted, not the merge patch: the
+    patch is made by ``patch_body`` for the PATCH alone (the flow's diff shows what ``differences`` holds)."""
+    member = tags_member(params)
+    member.send = lambda desired, current: desired
+    return member
+
+
+def patch_body(changes, record):
+    """The PATCH body of ``changes``: ``tags`` as the JSON merge patch from the record's user tags."""
+    if "tags" not in changes:
+        return changes
+    return dict(changes, tags=merge_patch(changes["tags"], user_tags(record)))

@@ -235,10 +235,10 @@ diff:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, create_only, patch_body, tags
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
 
 
 class Network(GcoreResourceModule):
@@ -268,7 +268,7 @@ class Network(GcoreResourceModule):
 
     @property
     def members(self):
-        return (Member("name"), create_only("type", lambda record: record.get("type"), "network"), tags_member(self.params))
+        return (Member("name"), create_only("type", lambda record: record.get("type"), "network"), tags(self.params))
 
     def validate(self):
         super().validate()
@@ -281,6 +281,9 @@ class Network(GcoreResourceModule):
     def list_query(self):
         name = self.params["name"]
         return {"name": name} if len(name) <= NAME_FILTER_MAX else {}
+
+    def update_body(self, changes, record):
+        return patch_body(changes, record)
 
     def create_body(self):
         params = self.params

@@ -321,11 +321,13 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     check_host_routes,
     check_nameservers,
     create_only,
+    patch_body,
     strict_network,
+    tags,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE, canonical_routes
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
 
 DISABLE = "disable"
 
@@ -380,7 +382,7 @@ class Subnet(GcoreResourceModule):
             Member("dns_nameservers", read=lambda record: canonical_addresses(record.get("dns_nameservers"))),
             Member("host_routes", read=lambda record: canonical_routes(record.get("host_routes")),
                    want=lambda value, record: canonical_routes(value)),
-            tags_member(self.params),
+            tags(self.params),
         )
 
     def validate(self):
@@ -423,6 +425,9 @@ class Subnet(GcoreResourceModule):
 
     def list_query(self):
         return {"network_id": self.params["network_id"]}  # the subnet listing has no name filter
+
+    def update_body(self, changes, record):
+        return patch_body(changes, record)
 
     def create_body(self):
         params = self.params
