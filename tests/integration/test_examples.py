@@ -57,6 +57,12 @@ FIRST_RUN = {
         [("POST", r"^/waap/v1/domains/1002/custom-rules$", 2)],
         lambda sim: {"Example: block admin from outside", "Example: captcha for curl"} <= set(names(sim.custom_rules[1002])),
     ),
+    "network.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v1/subnets/1/76$", 1)],
+        lambda sim: [subnet["cidr"] for subnet in sim.subnets.values() if subnet["name"] == "example-app-subnet"] == ["10.42.0.0/24"]
+        and [network["subnets"] for network in sim.networks.values() if network["name"] == "example-app-net"]
+        == [[subnet_id for subnet_id, subnet in sim.subnets.items() if subnet["name"] == "example-app-subnet"]],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
