@@ -116,7 +116,6 @@ def canonical_gateway(value):
     return canonical_addresses([value])[0] if value else None
 
 
-
 def found(client, list_path, item_path, ident=None, name=None, query=None):
     """What an info module returns: the record ``ident`` (none when it does not exist), else every record of every page of
     ``list_path`` (``query`` sent) whose name is exactly ``name`` (all when ``name`` is None)."""

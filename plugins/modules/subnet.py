@@ -22,7 +22,7 @@ description:
     the members that differ among O(name), O(enable_dhcp), O(gateway_ip), O(dns_nameservers), O(host_routes) and
     O(tags) (as a JSON merge patch); the service answers with the subnet at once (no task).
   - O(state=absent) deletes the subnet with C(DELETE /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}) and waits
-    for the task. A subnet a router is attached to cannot be deleted: detach it first (M(gcore.platform.router),
+    for the task. A subnet a router is attached to cannot be deleted; detach it first (M(gcore.platform.router),
     O(gcore.platform.router#module:interfaces)).
   - Only the options you give are managed; an option you leave out keeps whatever the subnet has.
   - While a task locks the subnet (its C(task_id) is set), the module waits for the lock to clear, up to
@@ -57,7 +57,8 @@ options:
     description:
       - ID (UUID) of the network the subnet belongs to, in any letter case (sent lower-case).
       - Required to create a subnet and to find one by O(name).
-      - A subnet cannot move: with O(subnet_id), a subnet of another network fails the module before any write.
+      - A subnet cannot move to another network; with O(subnet_id), a subnet of another network fails the module before any
+        write.
     type: str
   cidr:
     description:

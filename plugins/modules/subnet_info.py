@@ -13,7 +13,7 @@ description:
   - Reads the subnets of a Gcore Cloud project and region, and changes nothing.
   - With O(subnet_id), reads that subnet with C(GET /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}); a subnet
     that does not exist gives an empty RV(subnets).
-  - With O(network_id), reads every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...): the
+  - With O(network_id), reads every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...), the
     subnets of that network, and with O(name) only those whose name is exactly O(name) (the service has no name filter
     for subnets).
   - With neither, returns every subnet the project owns in the region, reading every page.

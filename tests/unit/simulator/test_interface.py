@@ -70,5 +70,5 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "instances", "networks", "routers", "storages", "subnets",
-                                           "thresholds"]
+    assert sorted(Simulator().snapshot()) == [
+        "custom_rules", "firewall_rules", "instances", "networks", "routers", "storages", "subnets", "thresholds"]

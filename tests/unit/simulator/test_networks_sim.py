@@ -74,7 +74,7 @@ def test_a_subnet_has_the_real_shape_a_picked_gateway_and_joins_its_network(sim)
 def test_a_record_is_locked_by_its_create_task_and_a_failed_create_removes_it(sim):
     sim.hold()
     answer = sim.call("POST", NETS, {"name": "net-held"})[1]
-    listed = [record for record in sim.call("GET", NETS, query="name=net-held")[1]["results"]]
+    listed = sim.call("GET", NETS, query="name=net-held")[1]["results"]
     assert [record["task_id"] for record in listed] == answer["tasks"]
     status, body = sim.call("PATCH", NETS + "/" + listed[0]["id"], {"name": "renamed"})
     assert status == 409 and "locked" in body["message"]

@@ -75,7 +75,8 @@ SUBNET = dict(name="app-subnet", cidr="10.10.0.0/24")
      "router_id: not with connect_to_network_router false"),
     (subnet, dict(SUBNET, network_id=NET_2, router_id="nope"), "router_id: 'nope' is not a UUID"),
     (subnet, dict(SUBNET, network_id=NET_2, dns_nameservers=["8.8.8.8", "1.1.1.999"]), "dns_nameservers[1]: '1.1.1.999' is not a valid"),
-    (subnet, dict(SUBNET, network_id=NET_2, dns_nameservers=["8.8.8.8", "1.1.1.1", "8.8.8.8"]), "dns_nameservers[2]: 8.8.8.8 is listed twice (also dns_nameservers[0])"),
+    (subnet, dict(SUBNET, network_id=NET_2, dns_nameservers=["8.8.8.8", "1.1.1.1", "8.8.8.8"]),
+     "dns_nameservers[2]: 8.8.8.8 is listed twice (also dns_nameservers[0])"),
     (subnet, dict(SUBNET, network_id=NET_2, host_routes=[{"destination": "10.9.0.1/16", "nexthop": "10.10.0.9"}]),
      "host_routes[0].destination: '10.9.0.1/16' has host bits set"),
     (subnet, dict(SUBNET, network_id=NET_2, host_routes=[{"destination": "10.9.0.0/16", "nexthop": "fd00::9"}]),
@@ -260,8 +261,8 @@ def test_subnet_update_sends_only_the_members_that_differ(server):
     server.log = []
     result = run(server, subnet, subnet_id=subnet_id, name="app-subnet-2", gateway_ip="disable", enable_dhcp=False,
                  dns_nameservers=[], host_routes=[])
-    assert writes(server) == [("PATCH", SUBS + "/" + subnet_id, {"name": "app-subnet-2", "gateway_ip": None, "enable_dhcp": False,
-                                                                  "dns_nameservers": [], "host_routes": []})]
+    sent = {"name": "app-subnet-2", "gateway_ip": None, "enable_dhcp": False, "dns_nameservers": [], "host_routes": []}
+    assert writes(server) == [("PATCH", SUBS + "/" + subnet_id, sent)]
     assert result["diff"]["before"]["gateway_ip"] == "10.10.0.1" and result["diff"]["after"]["gateway_ip"] is None
     server.log = []
     assert run(server, subnet, subnet_id=subnet_id, gateway_ip="disable", dns_nameservers=[], host_routes=[])["changed"] is False
@@ -273,7 +274,7 @@ def test_subnet_update_sends_only_the_members_that_differ(server):
 def test_gateway_disable_on_create_sends_null_and_no_router(server):
     network_id = make_network(server)
     server.log = []
-    result = run(server, subnet, **dict(SUBNET, network_id=network_id, cidr="fd00:10::/64", gateway_ip="disable"))
+    result = run(server, subnet, name="app-subnet", network_id=network_id, cidr="fd00:10::/64", gateway_ip="disable")
     assert writes(server)[0][2] == {"name": "app-subnet", "network_id": network_id, "cidr": "fd00:10::/64",
                                     "gateway_ip": None, "connect_to_network_router": False}
     assert result["subnet"]["gateway_ip"] is None and result["subnet"]["ip_version"] == 6
@@ -369,7 +370,7 @@ def test_network_info_by_id_by_exact_name_and_all(server):
 def test_subnet_info_by_id_by_network_and_name_and_all(server):
     network_id = make_network(server)
     run(server, subnet, **dict(SUBNET, network_id=network_id))
-    run(server, subnet, **dict(SUBNET, name="other-subnet", cidr="10.10.1.0/24", network_id=network_id))
+    run(server, subnet, name="other-subnet", cidr="10.10.1.0/24", network_id=network_id)
     of_network = harness.run(server, subnet_info, dict(BASE, network_id=network_id))
     assert [record["name"] for record in of_network["subnets"]] == ["app-subnet", "other-subnet"]
     named = harness.run(server, subnet_info, dict(BASE, network_id=network_id, name="app-subnet"))
