@@ -9,7 +9,7 @@ This module is internal to the collection: its interface may change at any time.
 
 Addresses are compared in the form Python's ``ipaddress`` prints; ``dns_nameservers`` is an ordered list, ``host_routes``
 a set of (destination, nexthop) pairs. A create-only option that differs from the record fails before any write
-(``create_only``), naming the option, both values, and what to do.
+(``create_only`` in ``_writes``), naming the option, both values, and what to do.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import ipaddress
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, canonical_ip, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
 from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
 PAGE_SIZE = 1000  # the largest page the network and subnet listings serve
@@ -81,18 +80,6 @@ def check_host_routes(option, routes):
         if destination.version != nexthop.version:
             raise ValidationError("%s.nexthop: %s is an IPv%s address but the destination %s is IPv%s"
                                   % (where, nexthop, nexthop.version, destination, destination.version))
-
-
-def create_only(option, read, noun, want=None, rule="it can only be set when the %s is created"):
-    """A member the service cannot change: one that differs from the record fails before any write."""
-    def wanted(value, record):
-        desired = want(value) if want else value
-        if record is not None and read(record) != desired:
-            raise ValidationError("%s: %s %s has %s %r, not %r; %s: delete the %s and create it again, or use another name "
-                                  "(nothing was sent)" % (option, noun, record.get("id"), option, read(record), desired,
-                                                          rule % noun, noun))
-        return desired
-    return Member(option, read=read, want=wanted)
 
 
 def canonical_cidr(value):

@@ -234,8 +234,8 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
-from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, create_only, patch_body, tags
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, patch_body, tags
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags

@@ -310,7 +310,7 @@ diff:
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern, require
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     PAGE_SIZE,
     address,
@@ -321,7 +321,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     check_gateway,
     check_host_routes,
     check_nameservers,
-    create_only,
     patch_body,
     strict_network,
     tags,
