@@ -69,6 +69,7 @@ FIRST_RUN = {
          ("POST", r"^/storage/v4/sftp_storages$", 1)],
         lambda sim: sorted(record["name"] for record in sim.storages.values() if record["name"].startswith("1-example-"))
         == ["1-example-media", "1-example-partner-drop"],
+    ),
     "network.yml": (
         [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v1/subnets/1/76$", 1)],
         lambda sim: [subnet["cidr"] for subnet in sim.subnets.values() if subnet["name"] == "example-app-subnet"] == ["10.42.0.0/24"]
