@@ -16,7 +16,8 @@
   error body, in every region.
 - ``POST /cloud/v2/instances/{p}/{r}``: ``CreateInstanceSerializerV2`` checked strictly (unknown members, the
   interface and volume ``oneOf`` variants, the NAME pattern, ``user_data`` must be base64, tags); an unknown flavor
-  answers 400, an unknown image or security group 404. Answers 200 ``{tasks}``. The instance appears at once in
+  answers 400, an unknown image or security group 404, and with the networks family (``networks.py``) an unknown
+  network, or a subnet not of the interface's network, 404 (an ``any_subnet`` network without a subnet: 400). Answers 200 ``{tasks}``. The instance appears at once in
   ``BUILD``, locked by its ``create_vm`` task; the finished task names it in ``created_resources.instances`` (and
   its volumes and ports). It then boots: a ``boot_instance`` task (not locking the record) brings it to ``ACTIVE``;
   ``instances_boot_held: true`` starts that task held (the instance stays in ``BUILD`` until ``release``), and
@@ -616,7 +617,7 @@ class Instances(Resource):
             "{two_ip_octets}", "0-10").replace("{one_ip_octet}", "10")
         addresses, ports, floatings = {}, [], []
         for index, item in enumerate(body["interfaces"]):
-            port = self.interface_port(ident, index, item)
+            port = self.interface_port(ident, index, item, project_id, region_id)
             ports.append(port)
             network = port["network_details"]["name"]
             for assignment in port["ip_assignments"]:
@@ -660,7 +661,7 @@ class Instances(Resource):
         self.by_pair = None
         return {"tasks": [task_id]}
 
-    def interface_port(self, ident, index, item):
+    def interface_port(self, ident, index, item, project_id=1, region_id=76):
         """The port an interface of a new instance gets: an address of its subnet (or of the external network)."""
         kind = item["type"]
         host = 10 + sum(len(ports) for ports in self.sim.instance_ports.values()) + index
@@ -672,16 +673,25 @@ class Instances(Resource):
             return dict(self.new_port(str(uuid.uuid5(NAMESPACE, "reserved")), "reserved",
                                       [("10.99.0.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "reserved-subnet")))],
                                       item.get("interface_name")), port_id=item["port_id"])
-        subnet_id = item.get("subnet_id")
-        subnets = getattr(self.sim, "subnets", None)
-        cidr = None
-        if isinstance(subnets, dict) and subnet_id in subnets:
-            cidr = subnets[subnet_id].get("cidr")
+        subnet_id, name, cidr = item.get("subnet_id"), "net-%s" % item["network_id"][:8], None
+        networks, subnets = getattr(self.sim, "networks", None), getattr(self.sim, "subnets", None)
+        if isinstance(networks, dict) and isinstance(subnets, dict):  # the networks family: they must be there
+            network = networks.get(item["network_id"])
+            if network is None or (network.get("project_id"), network.get("region_id")) != (project_id, region_id):
+                raise ApiFailure(404, "Network %s not found" % item["network_id"])
+            held = [subnets[ident] for ident in network.get("subnets") or [] if ident in subnets]
+            if kind == "subnet" and subnet_id not in [subnet["id"] for subnet in held]:
+                raise ApiFailure(404, "Subnet %s not found in network %s" % (subnet_id, item["network_id"]))
+            if kind == "any_subnet":
+                if not held:
+                    raise ApiFailure(400, "Network %s has no subnet" % item["network_id"])
+                subnet_id = held[0]["id"]
+            name, cidr = network["name"], subnets[subnet_id]["cidr"]
         elif subnet_id in PRIVATE_SUBNETS:
             cidr = PRIVATE_SUBNETS[subnet_id]["cidr"]
         network = ipaddress.ip_network(cidr or "10.%d.0.0/24" % (int(uuid.UUID(item["network_id"])) % 200))
         address = item.get("ip_address") or str(network.network_address + 100 + host % 100)
-        return self.new_port(item["network_id"], "net-%s" % item["network_id"][:8], [(address, subnet_id or str(uuid.uuid5(NAMESPACE, item["network_id"])))],
+        return self.new_port(item["network_id"], name, [(address, subnet_id or str(uuid.uuid5(NAMESPACE, item["network_id"])))],
                              item.get("interface_name"))
 
     # ---- changes ------------------------------------------------------------------------------

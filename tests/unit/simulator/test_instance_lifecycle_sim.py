@@ -263,3 +263,14 @@ def test_a_new_instance_s_floating_ip_is_the_floating_ip_family_s_record_on_its_
     (fip,) = port["floatingip_details"]
     sim.call("DELETE", "%s/%s" % (LIST, other), query="delete_floatings=true")
     assert sim.call("GET", "/cloud/v1/floatingips/1/76/" + fip["id"])[0] == 404
+
+
+def test_interfaces_need_the_networks_family_s_network_and_subnet(sim):
+    other_net = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a02"
+    status, answer = sim.call("POST", CREATE, body(interfaces=[{"type": "subnet", "network_id": other_net, "subnet_id": SUBNET}]))
+    assert status == 404 and "Subnet %s not found" % SUBNET in answer["message"]
+    assert sim.call("POST", CREATE, body(interfaces=[{"type": "any_subnet", "network_id": UBUNTU}]))[0] == 404
+    assert sim.call("POST", CREATE, body(interfaces=[{"type": "any_subnet", "network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a11"}]))[0] == 400
+    ident = created(sim, interfaces=[{"type": "any_subnet", "network_id": other_net}])
+    (address,) = get(sim, ident)[1]["addresses"]["router-net-2"]
+    assert address["addr"].startswith("192.168.20.") and address["subnet_id"] == "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"
