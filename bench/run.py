@@ -36,6 +36,7 @@ SET_SIZE = 200  # rules of a domain kept as code (issue 13)
 GATHERED = 1000
 LOOP = ROOT / "bench" / "waap_policy_loop.yml"  # the per-rule loop waap_policy was, kept as the reference
 INSTANCES = 5000  # the inventory side by side (issue 19): 1,250 in each of the simulator's 4 project/region pairs
+NETWORK_RULES = 50  # a security group declared with its rules (issue 26), beside a network and a subnet
 LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 10 members each
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
 
@@ -284,6 +285,41 @@ class Bench:
         self.row("%s, one member added: writes" % label, ", ".join(sent), "PATCH lbpools", sent == ["PATCH lbpools"])
         self.sim.configure(task_delay=0.3)
 
+    def networks(self):
+        """A declared network, subnet and security group of 50 rules: the second run's requests and wall time."""
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        rules = [{"direction": "ingress", "protocol": "tcp", "port_range_min": 1000 + number, "remote_ip_prefix": "10.%s.0.0/16" % number}
+                 for number in range(NETWORK_RULES - 1)] + [{"direction": "egress", "protocol": "tcp", "port_range_min": 443}]
+        first, variables = self.tmp / "network_first.json", self.tmp / "network.json"
+        first.write_text(json.dumps({"rules": rules, "first": True}))
+        variables.write_text(json.dumps({"rules": rules, "first": False}))
+        stack = self.play("network_stack", [
+            {"name": "Network", "register": "net", "gcore.platform.network": {"name": "bench-net"}},
+            {"name": "Subnet", "register": "subnet", "gcore.platform.subnet": {
+                "name": "bench-subnet", "network_id": "{{ net.network.id }}", "cidr": "10.77.0.0/24"}},
+            {"name": "Security group", "register": "group", "gcore.platform.security_group": {"name": "bench-sg", "rules": "{{ rules }}"}},
+            {"name": "Check", "ansible.builtin.assert": {"that": [
+                "(net.changed or subnet.changed or group.changed) == first", "group.security_group.security_group_rules | length == %s" % NETWORK_RULES]}}])
+        label = "network + subnet + security group of %s rules" % NETWORK_RULES
+        requests, writes, _elapsed, _log = self.measure(stack, first)
+        self.row("%s, first run: requests (writes)" % label, "%s (%s)" % (requests, writes), "report", None)
+        requests, writes, _elapsed, log = self.measure(stack, variables)
+        reads = ", ".join("%s %s" % (entry["method"], entry["path"].split("/")[3]) for entry in log)
+        self.row("%s, second run: requests (writes)" % label, "%s (%s)" % (requests, writes), "3 (0): one read each",
+                 requests == 3 and writes == 0)
+        self.row("  the reads", reads, "-", None)
+        three = self.play("three_tasks", [{"name": "Module %s" % number, "gcore.platform.notification_threshold_info": {"client_id": 1}}
+                                          for number in range(3)])
+        times = {"stack": [], "three": []}
+        for repeat in range(REPEATS):  # paired, in rotating order
+            for name in (("stack", "three") if repeat % 2 else ("three", "stack")):
+                times[name].append(self.run(stack, extra_vars=variables) if name == "stack" else self.run(three))
+        ratio = statistics.median(times["stack"]) / statistics.median(times["three"])
+        self.row("%s, second run: wall time / a play of three one-read tasks (medians of %s)" % (label, REPEATS),
+                 "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["stack"]), statistics.median(times["three"])), "report", None)
+        self.sim.configure(task_delay=0.3)
+
     # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
     def inventory_list(self, source, *args):
         """One ``ansible-inventory --list`` run: (seconds, requests, the inventory)."""
@@ -374,7 +410,7 @@ class Bench:
 def main():
     bench = Bench()
     try:
-        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.load_balancers,
+        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.networks, bench.load_balancers,
                  bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:

@@ -252,3 +252,34 @@ def _valid_host(host):
     except ValueError:
         return False
     return bool(re.fullmatch(_HOST_NAME, host))
+
+
+def gcore_argument_spec(cloud=False, waits=False):
+    """The options every module has (plugins/doc_fragments/gcore.py), plus cloud scope (``cloud="project"``: the project
+    alone) and wait options."""
+    spec = dict(
+        api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["GCORE_API_KEY"])),
+        api_url=dict(type="str", default=DEFAULT_API_URL, fallback=(env_fallback, ["GCORE_API_URL", "GCORE_BASE_URL"])),
+        api_timeout=dict(type="int", default=30),
+        api_retries=dict(type="int", default=3),
+        validate_certs=dict(type="bool", default=True),
+    )
+    if cloud:
+        spec.update(project_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_PROJECT_ID"])))
+    if cloud and cloud != "project":
+        spec.update(region_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_REGION_ID"])))
+    if waits:
+        spec.update(
+            wait=dict(type="bool", default=True),
+            wait_timeout=dict(type="int", default=600),
+        )
+    return spec
+
+
+def strip_none(value):
+    """A copy without the members that are None, at every depth (Ansible fills every unset suboption with None)."""
+    if isinstance(value, dict):
+        return dict((key, strip_none(item)) for key, item in value.items() if item is not None)
+    if isinstance(value, list):
+        return [strip_none(item) for item in value]
+    return value

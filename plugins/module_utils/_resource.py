@@ -6,11 +6,9 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-A module declares its resource as class attributes (settings) and pure hooks of a ``GcoreResourceModule`` subclass;
-the flow owns check mode, diff, ``changed``, locks, tasks, readiness and the recovery after an ambiguous write. The
-plan of a resource that exists is its update (the members that differ) and its attachment writes; of a resource that
-does not, its create, followed (once created and ready) by the plan of the created record: whatever the create body
-could not carry. Settings beyond ``Flow``'s (``_writes``; tests/unit/test_declarations.py keeps this table true):
+The plan of a resource that exists is its update (the members that differ) and its attachment writes; of one that
+does not, its create, followed (once created and ready) by the plan of the created record: what the create body could
+not carry; of one to delete, what must be detached first, then the delete. Settings beyond ``Flow``'s (``_writes``):
 
 =================  ===========================================================================================
 setting            meaning
@@ -28,14 +26,11 @@ attachments        sub-resources attached and detached one by one (``Attachments
 
 Hooks (pure: no requests, but for the three that look: ``resolve``, ``find`` and ``report``): ``exists(record)``,
 ``returned(record)``, ``create_body()``, ``update_body(changes, record)`` (built when the update is sent),
-``shown(record)``, ``report(record)`` (warnings about what the lookup found, and the read that says why nothing was), ``list_query()`` (the query of the
-listing searched by exact name: ``{name}`` by default), ``resolve()`` (the reads the module needs before the lookup, such as an instance
-named by an option turned into its port: the one place a declaration reads), ``find()`` (the record when neither an id
-nor a name is given:
-the one record at ``paths["item"]`` by default; a module whose resource has no name finds it its own way, and may read
-to do so: it is the lookup), and ``Flow``'s ``gone(error)`` and
-``answered(write, answer)``. A hook that must stop the run raises ``ValidationError`` (bad input) or ``Refused``;
-``GcoreModule.execute`` turns every typed error into the result.
+``shown(record)``, ``report(record)`` (warnings about what the lookup found; may read why nothing was), ``list_query()``
+(the query of the listing searched by exact name), ``resolve()`` (reads needed before the lookup: another resource
+named by an option, turned into its id), ``find()`` (the record of a resource without a name: its own lookup), and
+``Flow``'s ``gone(error)`` and ``answered(write, answer)``. A hook stops the run by raising ``ValidationError`` (bad
+input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 PAGE_SIZE = 1000  # the largest page the volume and instance listings serve (docs/api_reference.md section 15.11)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
@@ -42,18 +42,6 @@ def is_uuid(value):
     except (TypeError, ValueError, AttributeError):
         return False
     return True
-
-
-def create_only(option, read, noun, want=None):
-    """A member the service cannot change: one that differs from the record fails before any write."""
-    def wanted(value, record):
-        desired = want(value) if want else value
-        if record is not None and read(record) != desired:
-            raise ValidationError("%s: %s %s has %s %r, not %r; it can only be set when the %s is created: delete the %s and "
-                                  "create it again, or use another name (nothing was sent)"
-                                  % (option, noun, record.get("id"), option, read(record), desired, noun, noun))
-        return desired
-    return Member(option, read=read, want=wanted)
 
 
 def attached_instances(record):

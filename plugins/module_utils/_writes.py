@@ -42,6 +42,7 @@ accepted write answered, seen once, right after it: one-time secrets are kept in
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
@@ -81,6 +82,19 @@ class Member:
         self.after = after or (lambda desired, current: desired)
         self.created = created
         self.reset = reset
+
+
+def create_only(option, read, noun, want=None, rule="it can only be set when the %s is created"):
+    """A member the service cannot change (*create-only*): an option that differs from the record fails before any write,
+    naming the option, the current and the wanted value, and saying to delete and create the resource."""
+    def wanted(value, record):
+        desired = want(value) if want else value
+        if record is not None and read(record) != desired:
+            raise ValidationError("%s: %s %s has %s %r, not %r; %s: delete the %s and create it again, or use another name "
+                                  "(nothing was sent)" % (option, noun, record.get("id"), option, read(record), desired,
+                                                          rule % noun, noun))
+        return desired
+    return Member(option, read=read, want=wanted)
 
 
 def differences(members, record, values, replace=False, views=False):

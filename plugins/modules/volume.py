@@ -346,11 +346,10 @@ from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     TYPES,
     Extension,
     SingleAttachment,
-    create_only,
     find_instance,
     is_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import UNSET, Member
+from ansible_collections.gcore.platform.plugins.module_utils._writes import UNSET, Member, create_only
 
 ITEM = "/cloud/v1/volumes/{project_id}/{region_id}/{id}"
 V2_ITEM = "/cloud/v2/volumes/{project_id}/{region_id}/{id}"

@@ -185,6 +185,24 @@ CASES = [
     ("storage_info", {"type": "ftp"}, "type"),
     ("storage_ssh_key", {"name": "deploy", "public_key": "ssh-ed25519"}, "public_key"),
     ("storage_ssh_key", {"name": "a\tb"}, "name"),
+    # issue 26: networks and subnets
+    ("network", {"name": "ab"}, "name"),
+    ("network", {"name": "net\x07bell"}, "name"),
+    ("network", {"network_id": "net-1"}, "network_id"),
+    ("network", {"name": "app-net", "type": "flat"}, "type"),
+    ("network", {"name": "app-net", "tags": {"a=b": "c"}}, "tags"),
+    ("network", {"name": "app-net", "tags": {"k": "line\nbreak"}}, "tags.k"),
+    ("network", {"name": "app-net", "wait_timeout": "nan"}, "wait_timeout"),
+    ("network_info", {"network_id": NET, "name": "app-net"}, "network_id|name"),
+    ("subnet", {"name": "app-subnet", "cidr": "10.0.0.0/24"}, "network_id"),
+    ("subnet", {"name": "app-subnet", "network_id": NET, "cidr": "10.0.0.1/24"}, "cidr"),
+    ("subnet", {"name": "app-subnet", "network_id": NET, "cidr": "10.0.0.0/24", "gateway_ip": "10.0.1.1"}, "gateway_ip"),
+    ("subnet", {"name": "app-subnet", "network_id": NET, "cidr": "10.0.0.0/24", "dns_nameservers": ["8.8.8.8\t"]}, "dns_nameservers[0]"),
+    ("subnet", {"name": "app-subnet", "network_id": NET, "cidr": "10.0.0.0/24",
+                "host_routes": [{"destination": "10.1.0.0/16", "nexthop": "fd00::1"}]}, "host_routes[0].nexthop"),
+    ("subnet", {"name": "app-subnet", "network_id": NET, "cidr": "10.0.0.0/24", "enable_dhcp": "perhaps"}, "enable_dhcp"),
+    ("subnet_info", {"name": "app-subnet"}, "network_id"),
+    ("subnet_info", {"subnet_id": "s-1"}, "subnet_id"),
 ]
 
 
@@ -647,6 +665,11 @@ SCHEMA_REFUSALS = [
                                           "volumes": [{"source": "image", "type_name": "nvme"}]}, "volumes.0.type_name: value is not one of"),
     ("/cloud/v2/pricing/1/76/instances", {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": EXTERNAL,
                                           "volumes": [{"source": "image", "bootable": True}]}, "volumes.0.bootable: extra fields not permitted"),
+    ("/cloud/v1/networks/1/76", {"name": "app-net", "type": "flat"}, "type: value is not one of vlan, vxlan"),
+    ("/cloud/v1/networks/1/76", {"name": "app-net", "mtu": 9000}, "mtu: extra fields not permitted"),
+    ("/cloud/v1/subnets/1/76", {"name": "app-subnet", "network_id": NET}, "cidr: field required"),
+    ("/cloud/v1/subnets/1/76", {"name": "app-subnet", "network_id": NET, "cidr": "10.0.0.0/24", "gateway_ip": None},
+     "connect_to_network_router: must be explicitly false when gateway_ip is null"),
 ]
 
 

@@ -70,6 +70,12 @@ FIRST_RUN = {
         lambda sim: sorted(record["name"] for record in sim.storages.values() if record["name"].startswith("1-example-"))
         == ["1-example-media", "1-example-partner-drop"],
     ),
+    "network.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v1/subnets/1/76$", 1)],
+        lambda sim: [subnet["cidr"] for subnet in sim.subnets.values() if subnet["name"] == "example-app-subnet"] == ["10.42.0.0/24"]
+        and [network["subnets"] for network in sim.networks.values() if network["name"] == "example-app-net"]
+        == [[subnet_id for subnet_id, subnet in sim.subnets.items() if subnet["name"] == "example-app-subnet"]],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"

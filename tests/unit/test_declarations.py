@@ -228,8 +228,16 @@ def test_every_hook_of_the_core_is_documented_defined_and_used_by_two_modules():
     flow = _flow_classes()
     assert [hook for hook in hooks if not any(callable(getattr(cls, hook, None)) for cls in flow)] == []
     uses = _uses()
-    lonely = [(hook, uses.get(hook, [])) for hook in hooks if len(uses.get(hook, [])) < 2]
-    assert lonely == [], "a hook with one user: %s" % lonely
+    lonely = dict((hook, uses.get(hook, [])) for hook in hooks if len(uses.get(hook, [])) < 2)
+    assert lonely == ONE_USER, "a hook with one user (or one listed here that has gained a second): %s" % lonely
+
+
+# The hooks one module alone overrides, each with why it stays in the core rather than in that module: the test above
+# fails on any other, and on one of these once a second module uses it (then it leaves this list).
+ONE_USER = {
+    "gone": ["storage"],  # the deprecated v1 storage delete says "absent" with a 400, not a 404; the flow asks it on every read
+    "find": ["floating_ip"],  # the one resource found neither by id nor by name (by address, or by the port it is on)
+}
 
 
 def test_the_counting_of_users_sees_a_setting_a_module_sets_and_one_it_inherits():

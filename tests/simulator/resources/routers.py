@@ -23,8 +23,10 @@
 Every interface is a port of its own: its port id, MAC and address (the next free host of the subnet, unless one
 is asked for) differ per router, as they would on the service.
 
-State: ``sim.routers`` (router id -> record). Seeded: two external networks (``EXTERNAL_NETWORKS``),
-three private subnets on three networks (``PRIVATE_SUBNETS``), a router ``legacy-router`` with a gateway, a route
+The private subnets are the network family's (``networks.py``, ``sim.subnets``): one store, so a subnet created with
+``POST /cloud/v1/subnets`` can be attached; an unknown subnet, or one of another project or region, is a 404.
+
+State: ``sim.routers`` (router id -> record). Seeded: two external networks (``EXTERNAL_NETWORKS``), a router ``legacy-router`` with a gateway, a route
 and an interface, and two routers both named ``shared-edge`` (project 1, region 76).
 """
 
@@ -36,6 +38,7 @@ import re
 import uuid
 
 from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
+from simulator.resources.networks import SEEDED_SUBNETS
 from simulator.validation import check_bool, check_object, invalid
 
 LIST = r"/cloud/v1/routers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -51,12 +54,8 @@ EXTERNAL_NETWORKS = {
     PUBLIC_NETWORK_ID: {"subnet_id": "1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a01", "cidr": "203.0.113.0/24"},
     PUBLIC_2_NETWORK_ID: {"subnet_id": "1b5e0f2a-3c4d-4e5f-8a9b-0c1d2e3f4a02", "cidr": "198.51.100.0/24"},
 }
-# Private subnets a router may be attached to (at create, or with attach).
-PRIVATE_SUBNETS = {
-    "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01": {"network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "cidr": "192.168.10.0/24"},
-    "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02": {"network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a02", "cidr": "192.168.20.0/24"},
-    "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b03": {"network_id": "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a03", "cidr": "192.168.30.0/24"},
-}
+# The seeded private subnets (networks.py seeds them): id -> {network_id, cidr}.
+PRIVATE_SUBNETS = SEEDED_SUBNETS
 SEEDED = [
     {"id": "e1a7c0de-0000-4000-8000-000000000001", "name": "legacy-router", "gateway": (PUBLIC_NETWORK_ID, True),
      "routes": [{"destination": "10.20.0.0/16", "nexthop": "192.168.10.254"}],
@@ -148,7 +147,7 @@ class Routers(Resource):
 
     def interface_record(self, subnet_id, address=None):
         """A new port of its own in the subnet: the next free host address unless ``address`` is given."""
-        subnet = PRIVATE_SUBNETS[subnet_id]
+        subnet = self.sim.subnets[subnet_id]
         if address is None:
             used = self.used_addresses(subnet_id)
             address = next(str(host) for host in ipaddress.ip_network(subnet["cidr"]).hosts() if str(host) not in used)
@@ -240,8 +239,7 @@ class Routers(Resource):
                 invalid(where + ".type", "unexpected value; permitted: 'subnet'")
             if not is_uuid(interface["subnet_id"]):
                 invalid(where + ".subnet_id", "value is not a valid uuid")
-            if interface["subnet_id"] not in PRIVATE_SUBNETS:
-                raise ApiFailure(404, "Subnet %s not found" % interface["subnet_id"])
+            self.private_subnet(interface["subnet_id"], project_id, region_id)
             subnets.append(interface["subnet_id"])
         router_id = str(uuid.uuid4())
 
@@ -319,13 +317,18 @@ class Routers(Resource):
         record["task_id"] = task_id
         return {"tasks": [task_id]}
 
-    def subnet_of(self, body, allowed):
+    def private_subnet(self, subnet_id, project_id, region_id):
+        """The subnet record (the network family's store); 404 when there is none in the project and region."""
+        subnet = self.sim.subnets.get(subnet_id)
+        if subnet is None or subnet["project_id"] != project_id or subnet["region_id"] != region_id:
+            raise ApiFailure(404, "Subnet %s not found" % subnet_id)
+        return subnet
+
+    def subnet_of(self, record, body, allowed):
         check_object("body", body, ("subnet_id",), allowed)
         if not is_uuid(body["subnet_id"]):
             invalid("subnet_id", "value is not a valid uuid")
-        if body["subnet_id"] not in PRIVATE_SUBNETS:
-            raise ApiFailure(404, "Subnet %s not found" % body["subnet_id"])
-        return body["subnet_id"]
+        return self.private_subnet(body["subnet_id"], record["project_id"], record["region_id"])
 
     @staticmethod
     def attached(record, subnet_id):
@@ -335,15 +338,16 @@ class Routers(Resource):
     def attach_subnet(self, request):
         record = self.unlocked(self.router_of(request))
         body = request.json
-        subnet_id = self.subnet_of(body, ("subnet_id", "ip_address"))
+        subnet = self.subnet_of(record, body, ("subnet_id", "ip_address"))
+        subnet_id = subnet["id"]
         address = body.get("ip_address")
         if address is not None:
             try:
                 address = ipaddress.ip_address(address)
             except (TypeError, ValueError):
                 invalid("ip_address", "value is not a valid IPv4 or IPv6 address")
-            if address not in ipaddress.ip_network(PRIVATE_SUBNETS[subnet_id]["cidr"]):
-                raise ApiFailure(400, "IP address %s is not in subnet %s (%s)" % (address, subnet_id, PRIVATE_SUBNETS[subnet_id]["cidr"]))
+            if address not in ipaddress.ip_network(subnet["cidr"]):
+                raise ApiFailure(400, "IP address %s is not in subnet %s (%s)" % (address, subnet_id, subnet["cidr"]))
             address = str(address)
             if address in self.used_addresses(subnet_id):
                 raise ApiFailure(400, "IP address %s is already in use in subnet %s" % (address, subnet_id))
@@ -355,7 +359,7 @@ class Routers(Resource):
 
     def detach_subnet(self, request):
         record = self.unlocked(self.router_of(request))
-        subnet_id = self.subnet_of(request.json, ("subnet_id",))
+        subnet_id = self.subnet_of(record, request.json, ("subnet_id",))["id"]
         if not self.attached(record, subnet_id):
             raise ApiFailure(400, "Router %s has no interface on subnet %s" % (record["id"], subnet_id))
         record["interfaces"] = [interface for interface in record["interfaces"] if interface not in self.attached(record, subnet_id)]

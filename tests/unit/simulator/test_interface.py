@@ -13,8 +13,9 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"floating_ips", "instances", "load_balancers", "pricing", "quota", "routers",
-                                             "security_groups", "ssh_keys", "storage", "tasks", "thresholds", "volumes", "waap"}
+    assert {cls.NAME for cls in classes} == {"floating_ips", "instances", "load_balancers", "networks", "pricing", "quota",
+                                             "routers", "security_groups", "ssh_keys", "storage", "tasks", "thresholds",
+                                             "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
         for route in cls.ROUTES:
@@ -56,6 +57,11 @@ def test_every_seed_exists_in_the_state():
     assert all(sim.ssh_keys[key_id]["name"] == name for name, key_id in declared["ssh_keys"]["ssh_keys"].items())
     sim.call("GET", "/cloud/v1/floatingips/1/76")  # the floating IPs take their ports once the instances exist
     assert all(sim.floating_ips[fip_id]["floating_ip_address"] == address for address, fip_id in declared["floating_ips"]["floating_ips"].items())
+    networks = declared["networks"]
+    assert all(sim.networks[network_id]["name"] == name.replace("_", "-") for name, network_id in networks["networks"].items())
+    assert [sim.networks[network_id]["name"] for network_id in networks["twin_net"]] == ["twin-net", "twin-net"]
+    assert all(sim.subnets[subnet_id]["name"] == name.replace("_", "-") for name, subnet_id in networks["subnets"].items())
+    assert set(routers["private_subnets"]) == set(networks["subnets"].values())
 
 
 def test_settings_are_declared_once_with_their_defaults():
@@ -70,5 +76,5 @@ def test_settings_are_declared_once_with_their_defaults():
 
 def test_state_shows_what_each_resource_declares():
     assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "floating_ips", "instances", "lb_listeners",
-                                              "lb_pools", "load_balancers", "routers", "security_groups", "ssh_keys",
-                                              "storages", "thresholds", "volumes"]
+                                              "lb_pools", "load_balancers", "networks", "routers", "security_groups", "ssh_keys",
+                                              "storages", "subnets", "thresholds", "volumes"]

@@ -35,8 +35,8 @@ def documented_always(module):
     return sorted(key for key, spec in (yaml.safe_load(block(module, "RETURN")) or {}).items() if spec.get("returned") == "always")
 
 
-class One(jinja2.Undefined):
-    """A variable the example leaves to its play: 1 (an ID, a count)."""
+class One(jinja2.ChainableUndefined):
+    """A variable the example leaves to its play (or a member of one: net.network.id): 1 (an ID, a count)."""
 
     def __str__(self):
         return "1"

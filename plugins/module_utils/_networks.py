@@ -1,0 +1,128 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Networks and subnets: option checks, canonical forms and the members the ``network`` and ``subnet`` modules compare
+(docs/api_reference.md sections 15.1 and 15.2).
+
+This module is internal to the collection: its interface may change at any time.
+
+Addresses are compared in the form Python's ``ipaddress`` prints; ``dns_nameservers`` is an ordered list, ``host_routes``
+a set of (destination, nexthop) pairs. A create-only option that differs from the record fails before any write
+(``create_only`` in ``_writes``), naming the option, both values, and what to do.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import uuid
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, canonical_ip, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
+
+PAGE_SIZE = 1000  # the largest page the network and subnet listings serve
+NAME_FILTER_MAX = 61  # the network listing's name filter takes at most 61 characters; a longer name is not sent
+
+
+def canonical_uuid(params, option):
+    """Check a UUID option and keep it lower-case in its canonical form (the service's ids are lower-case)."""
+    check_uuid(option, params[option])
+    if params[option] is not None:
+        params[option] = str(uuid.UUID(params[option]))
+
+
+def strict_network(option, value):
+    """A network address in strict CIDR notation (IPv4 or IPv6), as ``ipaddress`` prints it."""
+    try:
+        return ipaddress.ip_network(value, strict=True)
+    except ValueError as exc:
+        try:
+            loose = ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ValidationError("%s: %r is not a network in CIDR notation (%s)" % (option, value, exc))
+        raise ValidationError("%s: %r has host bits set; use the network address %s" % (option, value, loose))
+
+
+def address(option, value):
+    try:
+        return canonical_ip(value)
+    except ValueError:
+        raise ValidationError("%s: %r is not a valid IPv4 or IPv6 address" % (option, value))
+
+
+def check_gateway(option, value, network, where):
+    """``value`` (canonical) is a host address of ``network`` (the subnet's cidr, ``where`` saying whose)."""
+    host = ipaddress.ip_address(value)
+    if host not in network or host == network.network_address or (
+            network.version == 4 and network.prefixlen < 31 and host == network.broadcast_address):
+        raise ValidationError("%s: %s is not a host address of %s %s" % (option, value, where, network))
+
+
+def check_nameservers(option, values):
+    """Each an IP address, each once; returned canonical, in the order given."""
+    seen = {}
+    result = []
+    for index, value in enumerate(values):
+        canonical = address("%s[%d]" % (option, index), value)
+        if canonical in seen:
+            raise ValidationError("%s[%d]: %s is listed twice (also %s[%d])" % (option, index, canonical, option, seen[canonical]))
+        seen[canonical] = index
+        result.append(canonical)
+    return result
+
+
+def check_host_routes(option, routes):
+    """Each ``{destination: strict CIDR, nexthop: IP}`` of one IP version."""
+    for index, route in enumerate(routes):
+        where = "%s[%d]" % (option, index)
+        destination = strict_network(where + ".destination", route["destination"])
+        nexthop = ipaddress.ip_address(address(where + ".nexthop", route["nexthop"]))
+        if destination.version != nexthop.version:
+            raise ValidationError("%s.nexthop: %s is an IPv%s address but the destination %s is IPv%s"
+                                  % (where, nexthop, nexthop.version, destination, destination.version))
+
+
+def canonical_cidr(value):
+    try:
+        return str(ipaddress.ip_network(value, strict=False)) if value else value
+    except ValueError:
+        return value
+
+
+def canonical_addresses(values):
+    result = []
+    for value in values or []:
+        try:
+            result.append(canonical_ip(value))
+        except ValueError:
+            result.append(value)
+    return result
+
+
+def canonical_gateway(value):
+    return canonical_addresses([value])[0] if value else None
+
+
+def found(client, list_path, item_path, ident=None, name=None, query=None):
+    """What an info module returns: the record ``ident`` (none when it does not exist), else every record of every page of
+    ``list_path`` (``query`` sent) whose name is exactly ``name`` (all when ``name`` is None)."""
+    if ident is not None:
+        record = client.get_or_none(item_path % ident)
+        return [] if record is None else [record]
+    return [record for record in client.paginate(list_path, query or None, page_size=PAGE_SIZE)
+            if name is None or record.get("name") == name]
+
+
+def tags(params):
+    """The ``tags`` member (``_tags.tags_member``) with the diff showing the user tags wanted, not the merge patch: the
+    patch is made by ``patch_body`` for the PATCH alone (the flow's diff shows what ``differences`` holds)."""
+    member = tags_member(params)
+    member.send = lambda desired, current: desired
+    return member
+
+
+def patch_body(changes, record):
+    """The PATCH body of ``changes``: ``tags`` as the JSON merge patch from the record's user tags."""
+    if "tags" not in changes:
+        return changes
+    return dict(changes, tags=merge_patch(changes["tags"], user_tags(record)))

@@ -1,0 +1,301 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: network
+short_description: Create, update and delete a Gcore Cloud network
+version_added: 0.1.0
+description:
+  - Makes a Gcore Cloud network match what you describe, or removes it, and does nothing when it already matches.
+  - The network is found by O(network_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/networks/{project_id}/{region_id}) (the service's name filter is not trusted to match exactly).
+    More than one network with that name fails the module, lists their IDs and sends no write.
+  - A missing network is created with C(POST /cloud/v1/networks/{project_id}/{region_id}); its ID is read from the
+    finished task's C(created_resources.networks).
+  - An existing network is updated with C(PATCH /cloud/v1/networks/{project_id}/{region_id}/{network_id}), sending
+    only the members that differ (O(name), and O(tags) as a JSON merge patch); the service answers with the network at
+    once (no task).
+  - O(state=absent) deletes the network (and its subnets) with
+    C(DELETE /cloud/v1/networks/{project_id}/{region_id}/{network_id}) and waits for the task.
+  - Only the options you give are managed; an option you leave out keeps whatever the network has.
+  - While a task locks the network (its C(task_id) is set), the module waits for the lock to clear, up to
+    O(wait_timeout), before it sends a change or a delete.
+  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the network is read again and
+    the write is never sent twice; when the network shows it took effect, the module goes on and warns.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  state:
+    description:
+      - V(present) creates or updates the network; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  network_id:
+    description:
+      - ID (UUID) of the network, in any letter case (sent lower-case).
+      - When given, the network is found by this ID and O(name) is its desired name (a rename).
+      - With O(state=present), an ID that does not exist fails the module (an ID cannot be created); with
+        O(state=absent) it is reported unchanged.
+      - One of O(network_id) and O(name) is required.
+    type: str
+  name:
+    description:
+      - Name of the network, 3 to 63 characters matching C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$)
+        (letters, digits, spaces, C(.), C(_) and C(-); it starts with a letter or digit and ends with a letter,
+        digit, C(.) or C(_)).
+      - Without O(network_id), the network whose name is exactly this one; it is created when there is none.
+      - Required to create a network.
+    type: str
+  type:
+    description:
+      - The network type. Sent only when given; the service makes V(vxlan) networks by default.
+      - Create-only. An existing network of another type fails the module before any write, naming both types; delete
+        the network and create it again (or use another name).
+    type: str
+    choices: [vxlan, vlan]
+  create_router:
+    description:
+      - Whether the service also makes a router for the new network (the service's default is V(true)).
+      - Used only when the network is created, and sent only when given; the network record does not show it, so it is
+        never compared.
+    type: bool
+  tags:
+    description:
+      - The network's user tags, as a mapping of key to value.
+      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
+        breaks and with no space at either end.
+      - With O(purge_tags=true), the network's user tags become exactly these (V({}) removes them all); with
+        O(purge_tags=false) they are added or updated and the other tags kept.
+      - Read-only tags (set by the service) are never changed or compared.
+      - Sent in the create body, and as a JSON merge patch in the PATCH (a removed key is sent as V(null)).
+      - Leaving the option out keeps the tags as they are.
+    type: dict
+  purge_tags:
+    description:
+      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
+    type: bool
+    default: true
+notes:
+  - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
+    network being created is then returned as V(null), and after a PATCH RV(network) is the network as read before it.
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.gcore.WAIT
+  - gcore.platform.attributes
+"""
+
+EXAMPLES = r"""
+- name: A private network with two tags
+  gcore.platform.network:
+    project_id: 1
+    region_id: 76
+    name: app-net
+    create_router: false
+    tags:
+      env: prod
+      team: web
+  register: net
+
+- name: Rename it by ID and add a tag, keeping the others
+  gcore.platform.network:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.network.id }}"
+    name: app-net-2
+    tags:
+      owner: ops
+    purge_tags: false
+
+- name: Start creating a VLAN network without waiting for the task
+  gcore.platform.network:
+    project_id: 1
+    region_id: 76
+    name: lab-vlan
+    type: vlan
+    wait: false
+  register: started
+
+- name: Delete the networks
+  gcore.platform.network:
+    project_id: 1
+    region_id: 76
+    name: "{{ item }}"
+    state: absent
+  loop: [app-net-2, lab-vlan]
+"""
+
+RETURN = r"""
+network:
+  description:
+    - The network as the service returned it when last read.
+    - V(null) after a delete, when O(state=absent) found no network, in check mode when the network would be created,
+      and with O(wait=false) when it is being created.
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Network ID.
+      type: str
+      sample: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
+    name:
+      description: Network name.
+      type: str
+      sample: app-net
+    type:
+      description: Network type, V(vxlan) or V(vlan).
+      type: str
+      sample: vxlan
+    mtu:
+      description: Maximum transmission unit.
+      type: int
+      sample: 1450
+    segmentation_id:
+      description: The network's segmentation ID, or V(null).
+      type: int
+      sample: 1001
+    external:
+      description: Whether the network is external.
+      type: bool
+      sample: false
+    default:
+      description: Whether this is the project's default network (V(null) when unknown).
+      type: bool
+      sample: false
+    shared:
+      description: Whether the network is shared with other projects.
+      type: bool
+      sample: false
+    port_security_enabled:
+      description: Whether port security is enabled.
+      type: bool
+      sample: true
+    subnets:
+      description: IDs of the network's subnets.
+      type: list
+      elements: str
+      sample: [5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01]
+    tags:
+      description: Every tag of the network, read-only ones included.
+      type: list
+      elements: dict
+      sample: [{key: env, value: prod, read_only: false}]
+    project_id:
+      description: Project ID.
+      type: int
+      sample: 1
+    region_id:
+      description: Region ID.
+      type: int
+      sample: 76
+    region:
+      description: Region name.
+      type: str
+      sample: Luxembourg-2
+    created_at:
+      description: Creation time.
+      type: str
+      sample: "2026-11-26T10:00:00Z"
+    updated_at:
+      description: Time of the last change.
+      type: str
+      sample: "2026-11-26T10:05:00Z"
+    task_id:
+      description: ID of the task that currently locks the network, or V(null).
+      type: str
+      sample: null
+    creator_task_id:
+      description: ID of the task that created the network.
+      type: str
+      sample: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
+tasks:
+  description:
+    - IDs of the asynchronous tasks the module started (empty when nothing was sent, and after a PATCH alone, which
+      starts none).
+    - With O(wait=true) every one of them has finished when the module returns.
+  returned: success
+  type: list
+  elements: str
+  sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
+diff:
+  description:
+    - The managed members before and after the change (C(name), C(type), C(tags) as a mapping of the user tags), with
+      C(state).
+  returned: success
+  type: dict
+  sample:
+    before: {state: present, name: app-net, type: vxlan, tags: {env: dev}}
+    after: {state: present, name: app-net, type: vxlan, tags: {env: prod}}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, patch_body, tags
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
+
+
+class Network(GcoreResourceModule):
+    argument_spec = dict(
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+        network_id=dict(type="str"),
+        name=dict(type="str"),
+        type=dict(type="str", choices=["vxlan", "vlan"]),
+        create_router=dict(type="bool"),
+        **TAGS_OPTIONS
+    )
+    cloud = True
+    waits = True
+    module_kwargs = dict(required_one_of=[("network_id", "name")])
+
+    noun = "network"
+    result_key = "network"
+    scope = "project {project_id}, region {region_id}"
+    paths = dict(list="/cloud/v1/networks/{project_id}/{region_id}", item="/cloud/v1/networks/{project_id}/{region_id}/{id}")
+    id_option = "network_id"
+    page_size = PAGE_SIZE
+    required_to_create = ("name",)
+    read_after_update = False  # the PATCH answers the network (docs/api_reference.md section 15.1)
+    asynchronous = True  # create and delete answer {tasks}
+    created_key = "networks"
+    lock = "task_id"
+
+    @property
+    def members(self):
+        return (Member("name"), create_only("type", lambda record: record.get("type"), "network"), tags(self.params))
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        canonical_uuid(params, "network_id")
+        check_length("name", params["name"], 3, 63)
+        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
+        check_tags(params["tags"])
+
+    def list_query(self):
+        name = self.params["name"]
+        return {"name": name} if len(name) <= NAME_FILTER_MAX else {}
+
+    def update_body(self, changes, record):
+        return patch_body(changes, record)
+
+    def create_body(self):
+        params = self.params
+        body = dict((option, params[option]) for option in ("name", "type", "create_router") if params[option] is not None)
+        if params["tags"] is not None:
+            body["tags"] = params["tags"]
+        return body
+
+
+def main():
+    Network.main()
+
+
+if __name__ == "__main__":
+    main()

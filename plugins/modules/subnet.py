@@ -1,0 +1,454 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: subnet
+short_description: Create, update and delete a subnet of a Gcore Cloud network
+version_added: 0.1.0
+description:
+  - Makes a subnet of a Gcore Cloud network match what you describe, or removes it, and does nothing when it already
+    matches.
+  - The subnet is found by O(subnet_id) when it is given, otherwise by its exact O(name) among the subnets of
+    O(network_id), reading every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...) (the service
+    has no name filter for subnets). More than one subnet with that name in the network fails the module, lists their
+    IDs and sends no write.
+  - A missing subnet is created with C(POST /cloud/v1/subnets/{project_id}/{region_id}); its ID is read from the
+    finished task's C(created_resources.subnets).
+  - An existing subnet is updated with C(PATCH /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}), sending only
+    the members that differ among O(name), O(enable_dhcp), O(gateway_ip), O(dns_nameservers), O(host_routes) and
+    O(tags) (as a JSON merge patch); the service answers with the subnet at once (no task).
+  - O(state=absent) deletes the subnet with C(DELETE /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}) and waits
+    for the task. A subnet a router is attached to cannot be deleted; detach it first (M(gcore.platform.router),
+    O(gcore.platform.router#module:interfaces)).
+  - Only the options you give are managed; an option you leave out keeps whatever the subnet has.
+  - While a task locks the subnet (its C(task_id) is set), the module waits for the lock to clear, up to
+    O(wait_timeout), before it sends a change or a delete.
+  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the subnet is read again and the
+    write is never sent twice; when the subnet shows it took effect, the module goes on and warns.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  state:
+    description:
+      - V(present) creates or updates the subnet; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  subnet_id:
+    description:
+      - ID (UUID) of the subnet, in any letter case (sent lower-case).
+      - When given, the subnet is found by this ID and O(name) is its desired name (a rename).
+      - With O(state=present), an ID that does not exist fails the module (an ID cannot be created); with
+        O(state=absent) it is reported unchanged.
+      - One of O(subnet_id) and O(name) is required.
+    type: str
+  name:
+    description:
+      - Name of the subnet, 3 to 63 characters matching C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$).
+      - Without O(subnet_id), the subnet of O(network_id) whose name is exactly this one; it is created when there is
+        none.
+      - Required to create a subnet.
+    type: str
+  network_id:
+    description:
+      - ID (UUID) of the network the subnet belongs to, in any letter case (sent lower-case).
+      - Required to create a subnet and to find one by O(name).
+      - A subnet cannot move to another network; with O(subnet_id), a subnet of another network fails the module before any
+        write.
+    type: str
+  cidr:
+    description:
+      - The subnet's address range, a network address in strict CIDR notation, IPv4 or IPv6, for example
+        V(192.168.10.0/24) or V(fd00:10::/64). V(192.168.10.1/24) (host bits set) fails validation.
+      - Required to create a subnet. Create-only; an existing subnet with another range fails the module before any
+        write, naming both; delete the subnet and create it again (or use another name).
+    type: str
+  enable_dhcp:
+    description:
+      - Whether DHCP is enabled in the subnet. The service enables it by default.
+    type: bool
+  gateway_ip:
+    description:
+      - The gateway address, a host address inside O(cidr), or V(disable) for no gateway.
+      - Left out when the subnet is created, the service picks one; left out on an existing subnet, the gateway is not
+        compared.
+      - V(disable) on a new subnet sends C(gateway_ip) V(null) and C(connect_to_network_router) V(false); on an
+        existing one, C(gateway_ip) V(null).
+    type: str
+  dns_nameservers:
+    description:
+      - The DNS servers handed out by DHCP, as IP addresses, in order (the order counts; each address once).
+      - V([]) removes them all; leaving the option out keeps them as they are.
+    type: list
+    elements: str
+  host_routes:
+    description:
+      - Static routes handed out by DHCP, as the complete list.
+      - Compared as a set of (destination, nexthop) pairs in canonical form, so order, duplicates and the spelling of an
+        address do not count as a difference.
+      - V([]) removes them all; leaving the option out keeps them as they are.
+    type: list
+    elements: dict
+    suboptions:
+      destination:
+        description:
+          - Destination network in strict CIDR notation, IPv4 or IPv6.
+        type: str
+        required: true
+      nexthop:
+        description:
+          - IP address to send the traffic to, of the same IP version as the destination.
+        type: str
+        required: true
+  connect_to_network_router:
+    description:
+      - Whether the new subnet is connected to a router (O(router_id), or else the router made with the network). The
+        service's default is V(true).
+      - Used only when the subnet is created and sent only when given; the subnet record does not show it, so it is
+        never compared.
+      - Must not be V(true) with O(gateway_ip=disable).
+    type: bool
+  router_id:
+    description:
+      - ID (UUID) of a router to connect the new subnet to (sent as C(router_id_to_connect)); the router gets an
+        interface at the subnet's gateway.
+      - Used only when the subnet is created; the subnet record does not show it, so it is never compared. To attach
+        an existing subnet to a router, use O(gcore.platform.router#module:interfaces).
+      - Not with O(gateway_ip=disable) nor O(connect_to_network_router=false).
+    type: str
+  tags:
+    description:
+      - The subnet's user tags, as a mapping of key to value.
+      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
+        breaks and with no space at either end.
+      - With O(purge_tags=true), the subnet's user tags become exactly these (V({}) removes them all); with
+        O(purge_tags=false) they are added or updated and the other tags kept.
+      - Read-only tags (set by the service) are never changed or compared.
+      - Leaving the option out keeps the tags as they are.
+    type: dict
+  purge_tags:
+    description:
+      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
+    type: bool
+    default: true
+notes:
+  - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
+    subnet being created is then returned as V(null), and after a PATCH RV(subnet) is the subnet as read before it.
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.gcore.WAIT
+  - gcore.platform.attributes
+"""
+
+EXAMPLES = r"""
+- name: A network for the application
+  gcore.platform.network:
+    project_id: 1
+    region_id: 76
+    name: app-net
+    create_router: false
+  register: net
+
+- name: A subnet with two DNS servers and a static route
+  gcore.platform.subnet:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.network.id }}"
+    name: app-subnet
+    cidr: 10.10.0.0/24
+    dns_nameservers: [8.8.8.8, 1.1.1.1]
+    host_routes:
+      - destination: 10.20.0.0/16
+        nexthop: 10.10.0.254
+    tags:
+      env: prod
+  register: sub
+
+- name: An IPv6 subnet without a gateway and without DHCP
+  gcore.platform.subnet:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.network.id }}"
+    name: app-subnet-v6
+    cidr: fd00:10::/64
+    gateway_ip: disable
+    enable_dhcp: false
+
+- name: Change the DNS servers and drop the routes
+  gcore.platform.subnet:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.network.id }}"
+    name: app-subnet
+    dns_nameservers: [1.1.1.1]
+    host_routes: []
+
+- name: Delete both subnets by name
+  gcore.platform.subnet:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.network.id }}"
+    name: "{{ item }}"
+    state: absent
+  loop: [app-subnet, app-subnet-v6]
+"""
+
+RETURN = r"""
+subnet:
+  description:
+    - The subnet as the service returned it when last read.
+    - V(null) after a delete, when O(state=absent) found no subnet, in check mode when the subnet would be created,
+      and with O(wait=false) when it is being created.
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Subnet ID.
+      type: str
+      sample: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+    name:
+      description: Subnet name.
+      type: str
+      sample: app-subnet
+    network_id:
+      description: ID of the subnet's network.
+      type: str
+      sample: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
+    cidr:
+      description: The subnet's address range.
+      type: str
+      sample: 10.10.0.0/24
+    ip_version:
+      description: V(4) or V(6).
+      type: int
+      sample: 4
+    enable_dhcp:
+      description: Whether DHCP is enabled.
+      type: bool
+      sample: true
+    gateway_ip:
+      description: The gateway address, or V(null) without a gateway.
+      type: str
+      sample: 10.10.0.1
+    dns_nameservers:
+      description: DNS servers, in order.
+      type: list
+      elements: str
+      sample: [8.8.8.8, 1.1.1.1]
+    host_routes:
+      description: Static routes, each with C(destination) and C(nexthop).
+      type: list
+      elements: dict
+      sample: [{destination: 10.20.0.0/16, nexthop: 10.10.0.254}]
+    total_ips:
+      description: How many addresses the subnet has.
+      type: int
+      sample: 254
+    available_ips:
+      description: How many of them are free.
+      type: int
+      sample: 253
+    tags:
+      description: Every tag of the subnet, read-only ones included.
+      type: list
+      elements: dict
+      sample: [{key: env, value: prod, read_only: false}]
+    project_id:
+      description: Project ID.
+      type: int
+      sample: 1
+    region_id:
+      description: Region ID.
+      type: int
+      sample: 76
+    region:
+      description: Region name.
+      type: str
+      sample: Luxembourg-2
+    created_at:
+      description: Creation time.
+      type: str
+      sample: "2026-11-26T10:00:00Z"
+    updated_at:
+      description: Time of the last change.
+      type: str
+      sample: "2026-11-26T10:05:00Z"
+    task_id:
+      description: ID of the task that currently locks the subnet, or V(null).
+      type: str
+      sample: null
+    creator_task_id:
+      description: ID of the task that created the subnet.
+      type: str
+      sample: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
+tasks:
+  description:
+    - IDs of the asynchronous tasks the module started (empty when nothing was sent, and after a PATCH alone, which
+      starts none).
+    - With O(wait=true) every one of them has finished when the module returns.
+  returned: success
+  type: list
+  elements: str
+  sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
+diff:
+  description:
+    - The managed members before and after the change, with C(state) (C(name), C(network_id), C(cidr),
+      C(enable_dhcp), C(gateway_ip) (V(null) without a gateway), C(dns_nameservers) in order, C(host_routes) in
+      canonical order, C(tags) as a mapping of the user tags).
+  returned: success
+  type: dict
+  sample:
+    before: {state: present, name: app-subnet, cidr: 10.10.0.0/24, dns_nameservers: [8.8.8.8], host_routes: []}
+    after: {state: present, name: app-subnet, cidr: 10.10.0.0/24, dns_nameservers: [1.1.1.1], host_routes: []}
+"""
+
+import ipaddress
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern, require
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._networks import (
+    PAGE_SIZE,
+    address,
+    canonical_addresses,
+    canonical_cidr,
+    canonical_gateway,
+    canonical_uuid,
+    check_gateway,
+    check_host_routes,
+    check_nameservers,
+    patch_body,
+    strict_network,
+    tags,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE, canonical_routes
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
+
+DISABLE = "disable"
+
+
+class Subnet(GcoreResourceModule):
+    argument_spec = dict(
+        state=dict(type="str", choices=["present", "absent"], default="present"),
+        subnet_id=dict(type="str"),
+        name=dict(type="str"),
+        network_id=dict(type="str"),
+        cidr=dict(type="str"),
+        enable_dhcp=dict(type="bool"),
+        gateway_ip=dict(type="str"),
+        dns_nameservers=dict(type="list", elements="str"),
+        host_routes=dict(type="list", elements="dict", options=dict(
+            destination=dict(type="str", required=True),
+            nexthop=dict(type="str", required=True),
+        )),
+        connect_to_network_router=dict(type="bool"),
+        router_id=dict(type="str"),
+        **TAGS_OPTIONS
+    )
+    cloud = True
+    waits = True
+    module_kwargs = dict(required_one_of=[("subnet_id", "name")])
+
+    noun = "subnet"
+    result_key = "subnet"
+    paths = dict(list="/cloud/v1/subnets/{project_id}/{region_id}", item="/cloud/v1/subnets/{project_id}/{region_id}/{id}")
+    id_option = "subnet_id"
+    page_size = PAGE_SIZE
+    required_to_create = ("name", "network_id", "cidr")
+    read_after_update = False  # the PATCH answers the subnet (docs/api_reference.md section 15.2)
+    asynchronous = True  # create and delete answer {tasks}
+    created_key = "subnets"
+    lock = "task_id"
+
+    @property
+    def scope(self):
+        where = "project {project_id}, region {region_id}"
+        return ("network {network_id} of " + where) if self.params["network_id"] else where
+
+    @property
+    def members(self):
+        return (
+            Member("name"),
+            create_only("network_id", lambda record: record.get("network_id"), "subnet",
+                        rule="a %s cannot move to another network"),
+            create_only("cidr", lambda record: canonical_cidr(record.get("cidr")), "subnet", want=canonical_cidr),
+            Member("enable_dhcp"),
+            Member("gateway_ip", read=lambda record: canonical_gateway(record.get("gateway_ip")), want=self.wanted_gateway),
+            Member("dns_nameservers", read=lambda record: canonical_addresses(record.get("dns_nameservers"))),
+            Member("host_routes", read=lambda record: canonical_routes(record.get("host_routes")),
+                   want=lambda value, record: canonical_routes(value)),
+            tags(self.params),
+        )
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        for option in ("subnet_id", "network_id", "router_id"):
+            canonical_uuid(params, option)
+        check_length("name", params["name"], 3, 63)
+        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
+        require(params["subnet_id"] is not None or params["network_id"] is not None, "network_id",
+                "required to find a subnet by name (subnets are listed per network)")
+        network = None
+        if params["cidr"] is not None:
+            network = strict_network("cidr", params["cidr"])
+            params["cidr"] = str(network)
+        gateway = params["gateway_ip"]
+        if gateway is not None and gateway != DISABLE:
+            params["gateway_ip"] = address("gateway_ip", gateway)
+            if network is not None:
+                check_gateway("gateway_ip", params["gateway_ip"], network, "cidr")
+        if gateway == DISABLE:
+            require(params["connect_to_network_router"] is not True, "connect_to_network_router",
+                    "must not be true with gateway_ip disable (a subnet without a gateway cannot be connected to a router)")
+            require(params["router_id"] is None, "router_id", "not with gateway_ip disable (the router connects at the gateway)")
+        require(params["router_id"] is None or params["connect_to_network_router"] is not False, "router_id",
+                "not with connect_to_network_router false")
+        if params["dns_nameservers"] is not None:
+            params["dns_nameservers"] = check_nameservers("dns_nameservers", params["dns_nameservers"])
+        if params["host_routes"] is not None:
+            check_host_routes("host_routes", params["host_routes"])
+        check_tags(params["tags"])
+
+    def wanted_gateway(self, value, record):
+        """The canonical gateway (None for ``disable``); one outside the existing subnet's range fails before any write."""
+        if value == DISABLE:
+            return None
+        if record is not None and record.get("cidr"):
+            check_gateway("gateway_ip", value, ipaddress.ip_network(record["cidr"], strict=False), "subnet %s" % record.get("id"))
+        return value
+
+    def list_query(self):
+        return {"network_id": self.params["network_id"]}  # the subnet listing has no name filter
+
+    def update_body(self, changes, record):
+        return patch_body(changes, record)
+
+    def create_body(self):
+        params = self.params
+        body = dict((option, params[option]) for option in ("name", "network_id", "cidr", "enable_dhcp", "dns_nameservers",
+                                                            "connect_to_network_router") if params[option] is not None)
+        if params["gateway_ip"] == DISABLE:
+            body.update(gateway_ip=None, connect_to_network_router=False)
+        elif params["gateway_ip"] is not None:
+            body["gateway_ip"] = params["gateway_ip"]
+        if params["host_routes"] is not None:
+            body["host_routes"] = canonical_routes(params["host_routes"])
+        if params["router_id"] is not None:
+            body["router_id_to_connect"] = params["router_id"]
+        if params["tags"] is not None:
+            body["tags"] = params["tags"]
+        return body
+
+
+def main():
+    Subnet.main()
+
+
+if __name__ == "__main__":
+    main()

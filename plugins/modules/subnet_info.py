@@ -1,0 +1,157 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: subnet_info
+short_description: Read subnets of Gcore Cloud networks
+version_added: 0.1.0
+description:
+  - Reads the subnets of a Gcore Cloud project and region, and changes nothing.
+  - With O(subnet_id), reads that subnet with C(GET /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}); a subnet
+    that does not exist gives an empty RV(subnets).
+  - With O(network_id), reads every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...), the
+    subnets of that network, and with O(name) only those whose name is exactly O(name) (the service has no name filter
+    for subnets).
+  - With neither, returns every subnet the project owns in the region, reading every page.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  subnet_id:
+    description:
+      - ID (UUID) of the subnet to read, in any letter case.
+      - Mutually exclusive with O(network_id) and O(name).
+    type: str
+  network_id:
+    description:
+      - ID (UUID) of the network whose subnets to read, in any letter case.
+    type: str
+  name:
+    description:
+      - Exact name of the subnets to read within O(network_id) (required with it), 3 to 63 characters matching
+        C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$).
+      - Subnet names are not unique, so more than one subnet may be returned.
+    type: str
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.gcore.CLOUD
+  - gcore.platform.attributes.INFO_MODULE
+seealso:
+  - module: gcore.platform.subnet
+  - module: gcore.platform.network_info
+"""
+
+EXAMPLES = r"""
+- name: The network router-net-1
+  gcore.platform.network_info:
+    project_id: 1
+    region_id: 76
+    name: router-net-1
+  register: net
+
+- name: Every subnet of that network
+  gcore.platform.subnet_info:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.networks[0].id }}"
+  register: of_network
+
+- name: Show their ranges
+  ansible.builtin.debug:
+    msg: "{{ of_network.subnets | map(attribute='cidr') | list }}"
+
+- name: The subnet of that network named exactly router-subnet-1
+  gcore.platform.subnet_info:
+    project_id: 1
+    region_id: 76
+    network_id: "{{ net.networks[0].id }}"
+    name: router-subnet-1
+  register: named
+
+- name: One subnet by its ID (an empty list when it does not exist)
+  gcore.platform.subnet_info:
+    project_id: 1
+    region_id: 76
+    subnet_id: "{{ named.subnets[0].id }}"
+  when: named.subnets | length > 0
+
+- name: Every subnet of project 1 in region 76
+  gcore.platform.subnet_info:
+    project_id: 1
+    region_id: 76
+  register: all_subnets
+"""
+
+RETURN = r"""
+subnets:
+  description:
+    - The subnets found, as the service returns them, in the service's order (every page read).
+    - Empty when no subnet matches, or when the subnet O(subnet_id) does not exist.
+    - Each item is a subnet record as M(gcore.platform.subnet) returns in RV(gcore.platform.subnet#module:subnet),
+      which documents every member; the members used most are listed here.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: The subnet's ID, to pass as O(gcore.platform.router#module:interfaces[].subnet_id).
+      type: str
+      sample: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
+    name:
+      description: The subnet's name.
+      type: str
+      sample: app-subnet
+    network_id:
+      description: ID of the subnet's network.
+      type: str
+      sample: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
+    cidr:
+      description: The subnet's address range.
+      type: str
+      sample: 10.10.0.0/24
+    gateway_ip:
+      description: The gateway address, or V(null) without a gateway.
+      type: str
+      sample: 10.10.0.1
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._networks import canonical_uuid, found
+from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+
+LIST = "/cloud/v1/subnets/%s/%s"
+
+
+class SubnetInfo(GcoreModule):
+    argument_spec = dict(
+        subnet_id=dict(type="str"),
+        network_id=dict(type="str"),
+        name=dict(type="str"),
+    )
+    cloud = True
+    module_kwargs = dict(mutually_exclusive=[("subnet_id", "network_id"), ("subnet_id", "name")],
+                         required_by={"name": "network_id"})
+
+    def validate(self):
+        super().validate()
+        for option in ("subnet_id", "network_id"):
+            canonical_uuid(self.params, option)
+        check_length("name", self.params["name"], 3, 63)
+        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
+
+    def run(self):
+        params = self.params
+        query = {"network_id": params["network_id"]} if params["network_id"] else None
+        return {"subnets": found(self.client, self.cloud_path(LIST), self.cloud_path(LIST + "/%s", "%s"),
+                                 params["subnet_id"], params["name"], query)}
+
+
+def main():
+    SubnetInfo.main()
+
+
+if __name__ == "__main__":
+    main()

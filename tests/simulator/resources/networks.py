@@ -1,0 +1,441 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Cloud networks and subnets (docs/api_reference.md sections 15.1 and 15.2), one store of subnets for the whole service:
+the subnets a router attaches (``routers.py``) are these.
+
+- ``GET /cloud/v1/networks/{p}/{r}``: ``{count, results}``, newest first (the service's default order
+  ``created_at.desc``); ``limit`` 1-1000 (default 1000), ``offset``; ``name`` (at most 61 characters) matches as a
+  substring (the published text does not say how it matches: the simulator takes the reading a module must survive).
+- ``POST /cloud/v1/networks/{p}/{r}`` (``CreateNetworkSerializer``: ``name``, ``type``, ``create_router``, ``tags``):
+  200 ``{tasks}``; the network appears at once, locked by its ``create_network`` task (``task_id``), and the finished
+  task names it in ``created_resources.networks``. A failed create task removes it. ``create_router`` is checked and
+  kept in the task's data; no router is made (the simulator does not model the network's own router).
+- ``GET .../{network_id}``: the record (``NetworkSerializer``: ``mtu`` 1450, ``type`` vxlan by default, ``subnets``
+  the ids of its subnets, ``tags`` as ``[{key, value, read_only}]``).
+- ``PATCH .../{network_id}`` (``name``, ``tags`` as a JSON merge patch): synchronous, answers the record.
+- ``DELETE .../{network_id}``: a ``delete_network`` task; the network and its subnets go when it finishes. A network
+  with a subnet a router is attached to is refused (400): detach it first.
+- ``GET /cloud/v1/subnets/{p}/{r}``: ``{count, results}`` ordered by ``cidr`` (the default ``cidr.asc``), ``limit``,
+  ``offset``, ``network_id`` filter; no ``name`` filter.
+- ``POST /cloud/v1/subnets/{p}/{r}`` (``CreateSubnetSerializer``): 200 ``{tasks}``, ``created_resources.subnets``.
+  ``cidr`` must be a network address (host bits: 400) not overlapping another subnet of the network (400);
+  ``gateway_ip`` omitted: the first host; ``null``: no gateway, which needs ``connect_to_network_router: false`` (422);
+  a ``gateway_ip`` outside the cidr: 400. ``router_id_to_connect`` (needs ``connect_to_network_router`` true): the
+  router is attached to the subnet at its gateway when the task finishes (404 for an unknown router).
+- ``PATCH /cloud/v1/subnets/{p}/{r}/{id}`` (``name``, ``enable_dhcp``, ``gateway_ip``, ``dns_nameservers``,
+  ``host_routes``, ``tags``): synchronous, answers the record; ``null`` for the two lists leaves them as they are.
+- ``DELETE .../{subnet_id}``: a ``delete_subnet`` task; a subnet a router is attached to is refused (400).
+- A PATCH or DELETE of a locked record (``task_id`` set) answers 409. Unknown body members answer 422 (the published
+  schemas do not forbid them; the simulator is strict so that a misspelt member is seen).
+
+State: ``sim.networks`` and ``sim.subnets`` (id -> record). Seeded (project 1, region 76): three networks
+``router-net-1..3`` with one subnet each (``router-subnet-1..3``, 192.168.10/20/30.0/24: the subnets the router stories
+attach), and two networks both named ``twin-net``.
+"""
+
+from __future__ import annotations
+
+import copy
+import ipaddress
+import re
+import uuid
+
+from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
+from simulator.validation import check_bool, check_enum, check_object, invalid
+
+NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+NETWORK = NETWORKS + r"/(?P<network_id>[^/]+)"
+SUBNETS = r"/cloud/v1/subnets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+SUBNET = SUBNETS + r"/(?P<subnet_id>[^/]+)"
+NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
+TAG_KEY = re.compile(r"^[^\s=]+$")
+TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
+REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
+SEED_PROJECT, SEED_REGION = 1, 76
+MTU = 1450
+
+# (network id, name, [(subnet id, name, cidr)])
+SEEDED = [
+    ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "router-net-1", [("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01", "router-subnet-1", "192.168.10.0/24")]),
+    ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a02", "router-net-2", [("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02", "router-subnet-2", "192.168.20.0/24")]),
+    ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a03", "router-net-3", [("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b03", "router-subnet-3", "192.168.30.0/24")]),
+    ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a11", "twin-net", []),
+    ("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a12", "twin-net", []),
+]
+# The seeded subnets: id -> {network_id, cidr} (what the router stories attach).
+SEEDED_SUBNETS = dict((subnet_id, {"network_id": network_id, "cidr": cidr})
+                      for network_id, _name, subnets in SEEDED for subnet_id, _subnet_name, cidr in subnets)
+
+
+def check_name(value, field="name"):
+    if not isinstance(value, str) or not NAME_PATTERN.match(value):
+        invalid(field, "string does not match pattern %s" % NAME_PATTERN.pattern)
+
+
+def check_tags(tags, field="tags", patch=False):
+    """``CreateTagsSerializer`` (``patch``: ``UpdateTagsSerializer``, values may be null)."""
+    if not isinstance(tags, dict):
+        invalid(field, "a JSON object is required")
+    for key, value in tags.items():
+        if not TAG_KEY.match(key) or len(key) > 255:
+            invalid("%s.%s" % (field, key), "the key does not match pattern %s or is longer than 255" % TAG_KEY.pattern)
+        if value is None and patch:
+            continue
+        if not isinstance(value, str) or not TAG_VALUE.match(value) or len(value) > 255:
+            invalid("%s.%s" % (field, key), "the value does not match pattern %s or is longer than 255" % TAG_VALUE.pattern)
+
+
+def tag_list(tags):
+    return [{"key": key, "value": value, "read_only": False} for key, value in tags.items()]
+
+
+def merge_tags(record, patch):
+    """Apply an ``UpdateTagsSerializer`` value (a JSON merge patch; null removes every user tag); read-only tags stay."""
+    kept = [tag for tag in record["tags"] if tag["read_only"]]
+    user = dict((tag["key"], tag["value"]) for tag in record["tags"] if not tag["read_only"])
+    if patch is None:
+        user = {}
+    else:
+        for key, value in patch.items():
+            if value is None:
+                user.pop(key, None)
+            else:
+                user[key] = value
+    fixed = set(tag["key"] for tag in kept)
+    record["tags"] = kept + [tag for tag in tag_list(user) if tag["key"] not in fixed]
+
+
+def check_ip(field, value):
+    try:
+        return ipaddress.ip_address(value)
+    except (TypeError, ValueError):
+        invalid(field, "value is not a valid IPv4 or IPv6 address")
+
+
+def check_network_text(field, value):
+    try:
+        return ipaddress.ip_network(value, strict=False)
+    except (TypeError, ValueError):
+        invalid(field, "value is not a valid IPv4 or IPv6 network")
+
+
+def check_ip_list(field, value):
+    if not isinstance(value, list):
+        invalid(field, "value is not a valid list")
+    return [str(check_ip("%s.%s" % (field, index), item)) for index, item in enumerate(value)]
+
+
+def check_host_routes(field, value):
+    if not isinstance(value, list):
+        invalid(field, "value is not a valid list")
+    routes = []
+    for index, route in enumerate(value):
+        where = "%s.%s" % (field, index)
+        check_object(where, route, ("destination", "nexthop"), ("destination", "nexthop"))
+        destination = check_network_text(where + ".destination", route["destination"])
+        nexthop = check_ip(where + ".nexthop", route["nexthop"])
+        routes.append({"destination": str(destination), "nexthop": str(nexthop)})
+    return routes
+
+
+def page(request, records):
+    limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
+    offset = int_param(request.arg("offset", "0"), "offset", low=0)
+    return {"count": len(records), "results": copy.deepcopy(records[offset:offset + limit])}
+
+
+class Networks(Resource):
+    NAME = "networks"
+    STATE = ("networks", "subnets")
+    SEEDS = {
+        "project_id": SEED_PROJECT, "region_id": SEED_REGION,
+        "networks": dict((name.replace("-", "_"), network_id) for network_id, name, _subnets in SEEDED[:3]),
+        "twin_net": [network_id for network_id, name, _subnets in SEEDED if name == "twin-net"],
+        "subnets": dict((subnet_name.replace("-", "_"), subnet_id)
+                        for _network_id, _name, subnets in SEEDED for subnet_id, subnet_name, _cidr in subnets),
+    }
+    ROUTES = (
+        Route("GET", NETWORKS, "list_networks"),
+        Route("POST", NETWORKS, "create_network"),
+        Route("GET", NETWORK, "get_network"),
+        Route("PATCH", NETWORK, "patch_network"),
+        Route("DELETE", NETWORK, "delete_network"),
+        Route("GET", SUBNETS, "list_subnets"),
+        Route("POST", SUBNETS, "create_subnet"),
+        Route("GET", SUBNET, "get_subnet"),
+        Route("PATCH", SUBNET, "patch_subnet"),
+        Route("DELETE", SUBNET, "delete_subnet"),
+    )
+
+    # ---- state ----------------------------------------------------------------------------------
+    def reset(self):
+        self.segments = 1000  # the next vxlan segmentation id
+        self.sim.networks = {}
+        self.sim.subnets = {}
+        for network_id, name, subnets in SEEDED:
+            self.sim.networks[network_id] = self.network_record(network_id, name, SEED_PROJECT, SEED_REGION, "vxlan", {})
+            for subnet_id, subnet_name, cidr in subnets:
+                network = ipaddress.ip_network(cidr)
+                self.add_subnet(self.subnet_record(subnet_id, subnet_name, network_id, SEED_PROJECT, SEED_REGION, network,
+                                                   str(next(network.hosts())), True, [], [], {}))
+
+    def stamp(self, project_id, region_id):
+        stamp = now_iso()
+        return {"project_id": project_id, "region_id": region_id, "region": REGIONS.get(region_id, "Region %s" % region_id),
+                "created_at": stamp, "updated_at": stamp}
+
+    def network_record(self, network_id, name, project_id, region_id, kind, tags, task_id=None):
+        self.segments += 1
+        return dict(self.stamp(project_id, region_id), id=network_id, name=name, type=kind, mtu=MTU,
+                    segmentation_id=self.segments, external=False, default=False, shared=False,
+                    port_security_enabled=True, subnets=[], tags=tag_list(tags), task_id=task_id, creator_task_id=task_id)
+
+    def subnet_record(self, subnet_id, name, network_id, project_id, region_id, network, gateway_ip, enable_dhcp,
+                      dns_nameservers, host_routes, tags, task_id=None):
+        total = network.num_addresses - (2 if network.version == 4 else 1)
+        return dict(self.stamp(project_id, region_id), id=subnet_id, name=name, network_id=network_id,
+                    ip_version=network.version, enable_dhcp=enable_dhcp, cidr=str(network), gateway_ip=gateway_ip,
+                    dns_nameservers=dns_nameservers, host_routes=host_routes, total_ips=total,
+                    available_ips=total - (1 if gateway_ip else 0), has_router=False, tags=tag_list(tags),
+                    task_id=task_id, creator_task_id=task_id)
+
+    def add_subnet(self, record):
+        self.sim.subnets[record["id"]] = record
+        self.sim.networks[record["network_id"]]["subnets"].append(record["id"])
+
+    def remove_subnet(self, subnet_id):
+        record = self.sim.subnets.pop(subnet_id, None)
+        network = self.sim.networks.get(record["network_id"]) if record else None
+        if network and subnet_id in network["subnets"]:
+            network["subnets"].remove(subnet_id)
+
+    def sync(self):
+        """Release the lock of every record whose task failed; a failed create removes what it made."""
+        for store, remove in ((self.sim.subnets, self.remove_subnet), (self.sim.networks, self.sim.networks.pop)):
+            for ident, record in list(store.items()):
+                task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
+                if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
+                    if record["task_id"] == record["creator_task_id"] and task and task["record"]["task_type"].startswith("create"):
+                        remove(ident)
+                    else:
+                        record["task_id"] = None
+
+    def scope(self, request):
+        return (int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id"))
+
+    def in_scope(self, records, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        return [record for record in records if record["project_id"] == project_id and record["region_id"] == region_id]
+
+    def one(self, store, ident, request, noun):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        record = store.get(ident)
+        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
+            raise ApiFailure(404, "%s %s not found" % (noun, ident))
+        return record
+
+    @staticmethod
+    def unlocked(record, noun):
+        if record["task_id"]:
+            raise ApiFailure(409, "%s %s is locked by task %s; try again when it has finished" % (noun, record["id"], record["task_id"]))
+        return record
+
+    def routers_on(self, subnet_ids):
+        """(router id, subnet id) of every router interface in one of ``subnet_ids``."""
+        return [(router["id"], assignment["subnet_id"]) for router in getattr(self.sim, "routers", {}).values()
+                for interface in router["interfaces"] for assignment in interface["ip_assignments"]
+                if assignment["subnet_id"] in subnet_ids]
+
+    def start(self, task_type, record, apply, data=None):
+        return self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"], data=data)
+
+    # ---- networks -------------------------------------------------------------------------------
+    def list_networks(self, request):
+        name = request.arg("name")
+        if name is not None and len(name) > 61:
+            invalid("name", "ensure this value has at most 61 characters")
+        records = [record for record in reversed(list(self.sim.networks.values())) if name is None or name in record["name"]]
+        return page(request, self.in_scope(records, request))
+
+    def get_network(self, request):
+        return copy.deepcopy(self.one(self.sim.networks, request.params["network_id"], request, "Network"))
+
+    def create_network(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        body = request.json
+        check_object("body", body, ("name",), ("name", "type", "create_router", "tags"))
+        check_name(body["name"])
+        check_enum("type", body.get("type", "vxlan"), ("vlan", "vxlan"))
+        if "create_router" in body:
+            check_bool("create_router", body["create_router"])
+        check_tags(body.get("tags", {}))
+        network_id = str(uuid.uuid4())
+
+        def apply():
+            record = self.sim.networks.get(network_id)
+            if record is not None:
+                record.update(task_id=None, updated_at=now_iso())
+            return {"networks": [network_id]}
+
+        task_id = self.sim.start_task("create_network", apply=apply, project_id=project_id, region_id=region_id, data=body)
+        self.sim.networks[network_id] = self.network_record(network_id, body["name"], project_id, region_id,
+                                                            body.get("type", "vxlan"), body.get("tags", {}), task_id)
+        return {"tasks": [task_id]}
+
+    def patch_network(self, request):
+        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
+        body = request.json
+        check_object("body", body, (), ("name", "tags"))
+        if "name" in body:
+            check_name(body["name"])
+        if body.get("tags") is not None:
+            check_tags(body["tags"], patch=True)
+        if "name" in body:
+            record["name"] = body["name"]
+        if "tags" in body:
+            merge_tags(record, body["tags"])
+        record["updated_at"] = now_iso()
+        return copy.deepcopy(record)
+
+    def delete_network(self, request):
+        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
+        in_use = self.routers_on(set(record["subnets"]))
+        if in_use:
+            raise ApiFailure(400, "Network %s has ports in use: router %s is attached to subnet %s; detach it first"
+                             % (record["id"], in_use[0][0], in_use[0][1]))
+
+        def apply():
+            for subnet_id in list(record["subnets"]):
+                self.remove_subnet(subnet_id)
+            self.sim.networks.pop(record["id"], None)
+
+        record["task_id"] = self.start("delete_network", record, apply)
+        return {"tasks": [record["task_id"]]}
+
+    # ---- subnets --------------------------------------------------------------------------------
+    def list_subnets(self, request):
+        network_id = request.arg("network_id")
+        if network_id is not None and not is_uuid(network_id):
+            invalid("network_id", "value is not a valid uuid")
+        records = [record for record in self.sim.subnets.values() if network_id is None or record["network_id"] == network_id]
+        records.sort(key=lambda record: (ipaddress.ip_network(record["cidr"]).version, ipaddress.ip_network(record["cidr"])))
+        return page(request, self.in_scope(records, request))
+
+    def get_subnet(self, request):
+        return copy.deepcopy(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"))
+
+    @staticmethod
+    def check_gateway(field, value, network):
+        address = check_ip(field, value)
+        if address not in network or address in (network.network_address, network.broadcast_address):
+            raise ApiFailure(400, "%s: %s is not a host address of %s" % (field, address, network))
+        return str(address)
+
+    def create_subnet(self, request):
+        project_id, region_id = self.scope(request)
+        self.sync()
+        body = request.json
+        check_object("body", body, ("name", "network_id", "cidr"),
+                     ("name", "network_id", "cidr", "ip_version", "enable_dhcp", "gateway_ip", "connect_to_network_router",
+                      "router_id_to_connect", "dns_nameservers", "host_routes", "tags"))
+        check_name(body["name"])
+        if not is_uuid(body["network_id"]):
+            invalid("network_id", "value is not a valid uuid")
+        network = check_network_text("cidr", body["cidr"])
+        if "ip_version" in body:
+            check_enum("ip_version", body["ip_version"], (4, 6))
+            if body["ip_version"] != network.version:
+                invalid("ip_version", "does not match the cidr's IP version %s" % network.version)
+        for option in ("enable_dhcp", "connect_to_network_router"):
+            if option in body:
+                check_bool(option, body[option])
+        connect = body.get("connect_to_network_router", True)
+        router_id = body.get("router_id_to_connect")
+        if router_id is not None:
+            if not is_uuid(router_id):
+                invalid("router_id_to_connect", "value is not a valid uuid")
+            if not connect:
+                invalid("router_id_to_connect", "requires connect_to_network_router to be true")
+        if "gateway_ip" in body and body["gateway_ip"] is None and connect:
+            invalid("connect_to_network_router", "must be explicitly false when gateway_ip is null")
+        dns = check_ip_list("dns_nameservers", body["dns_nameservers"]) if body.get("dns_nameservers") is not None else []
+        routes = check_host_routes("host_routes", body["host_routes"]) if body.get("host_routes") is not None else []
+        check_tags(body.get("tags", {}))
+        try:
+            ipaddress.ip_network(body["cidr"], strict=True)
+        except ValueError:
+            raise ApiFailure(400, "cidr: %s has host bits set" % body["cidr"])
+        parent = self.sim.networks.get(body["network_id"])
+        if parent is None or parent["project_id"] != project_id or parent["region_id"] != region_id:
+            raise ApiFailure(404, "Network %s not found" % body["network_id"])
+        for other in self.sim.subnets.values():
+            if other["network_id"] == parent["id"] and ipaddress.ip_network(other["cidr"]).overlaps(network):
+                raise ApiFailure(400, "cidr %s overlaps subnet %s (%s) of network %s" % (network, other["id"], other["cidr"], parent["id"]))
+        if "gateway_ip" in body:
+            gateway = None if body["gateway_ip"] is None else self.check_gateway("gateway_ip", body["gateway_ip"], network)
+        else:
+            gateway = str(next(network.hosts()))
+        routers = getattr(self.sim, "routers", {})
+        if router_id is not None and (router_id not in routers or routers[router_id]["project_id"] != project_id):
+            raise ApiFailure(404, "Router %s not found" % router_id)
+        subnet_id = str(uuid.uuid4())
+
+        def apply():
+            record = self.sim.subnets.get(subnet_id)
+            if record is not None:
+                record.update(task_id=None, updated_at=now_iso())
+                if router_id is not None and router_id in routers:
+                    routers[router_id]["interfaces"].append(self.router_port(record, gateway))
+            return {"subnets": [subnet_id]}
+
+        task_id = self.sim.start_task("create_subnet", apply=apply, project_id=project_id, region_id=region_id, data=body)
+        self.add_subnet(self.subnet_record(subnet_id, body["name"], parent["id"], project_id, region_id, network, gateway,
+                                           body.get("enable_dhcp", True), dns, routes, body.get("tags", {}), task_id))
+        return {"tasks": [task_id]}
+
+    def router_port(self, subnet, address):
+        """A router port in ``subnet`` at ``address`` (the router resource makes them; see routers.py)."""
+        routers = next(resource for resource in self.sim.resources if resource.NAME == "routers")
+        return routers.interface_record(subnet["id"], address)
+
+    def patch_subnet(self, request):
+        record = self.unlocked(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"), "Subnet")
+        body = request.json
+        check_object("body", body, (), ("name", "enable_dhcp", "gateway_ip", "dns_nameservers", "host_routes", "tags"))
+        changes = {}
+        if body.get("name") is not None:
+            check_name(body["name"])
+            changes["name"] = body["name"]
+        if "enable_dhcp" in body:
+            check_bool("enable_dhcp", body["enable_dhcp"])
+            changes["enable_dhcp"] = body["enable_dhcp"]
+        if "gateway_ip" in body:
+            network = ipaddress.ip_network(record["cidr"])
+            changes["gateway_ip"] = None if body["gateway_ip"] is None else self.check_gateway("gateway_ip", body["gateway_ip"], network)
+        if body.get("dns_nameservers") is not None:
+            changes["dns_nameservers"] = check_ip_list("dns_nameservers", body["dns_nameservers"])
+        if body.get("host_routes") is not None:
+            changes["host_routes"] = check_host_routes("host_routes", body["host_routes"])
+        if body.get("tags") is not None:
+            check_tags(body["tags"], patch=True)
+        record.update(changes)
+        if "tags" in body:
+            merge_tags(record, body["tags"])
+        record["updated_at"] = now_iso()
+        return copy.deepcopy(record)
+
+    def delete_subnet(self, request):
+        record = self.unlocked(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"), "Subnet")
+        in_use = self.routers_on({record["id"]})
+        if in_use:
+            raise ApiFailure(400, "Subnet %s has ports in use: router %s is attached to it; detach it first" % (record["id"], in_use[0][0]))
+
+        def apply():
+            self.remove_subnet(record["id"])
+
+        record["task_id"] = self.start("delete_subnet", record, apply)
+        return {"tasks": [record["task_id"]]}
