@@ -201,6 +201,21 @@ def test_the_stack_builds_converges_and_tears_down(playbook, sim):
     assert sim.writes(sim.log[mark:]) == [], "a second teardown wrote"
 
 
+def test_the_stack_guide_shows_the_stack_as_it_is():
+    """Every YAML block of the guide "From quota to host" is a part of examples/stack.yml or stack.gcore.yml."""
+    guide = (ROOT / "docs" / "docsite" / "rst" / "guide_quota_to_host.rst").read_text(encoding="utf-8")
+    blocks = re.findall(r"\.\. code-block:: yaml\n\n((?:(?: {2}.*)?\n)+)", guide)
+    assert len(blocks) == 4, blocks
+
+    def lines(text):
+        return [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+
+    sources = [lines((EXAMPLES / name).read_text(encoding="utf-8")) for name in ("stack.yml", "stack.gcore.yml")]
+    for block in blocks:
+        wanted = lines(block)
+        assert any(source[index:index + len(wanted)] == wanted for source in sources for index in range(len(source))), block
+
+
 def test_the_demo_runs_and_shows_a_rule_set(playbook, sim):
     run = playbook(str(EXAMPLES / "demo.yml"), verbosity=None)
     assert run.rc == 0, run
