@@ -140,14 +140,15 @@ STACK = "example-stack"
 
 def stack_left(sim):
     """What the stack left in the simulator, by store: the names (or ids) of its records."""
-    named = lambda records: sorted(record["name"] for record in records if record["name"].startswith(STACK))
+    def named(records):
+        return sorted(record["name"] for record in records if record["name"].startswith(STACK))
+
     return {
         "networks": named(sim.networks.values()), "subnets": named(sim.subnets.values()),
         "routers": named(sim.routers.values()), "security_groups": named(sim.security_groups.values()),
         "ssh_keys": named(sim.ssh_keys.values()), "instances": named(sim.instances), "volumes": named(sim.volumes.values()),
         "floating_ips": sorted(record["id"] for record in sim.floating_ips.values()
-                               if (record.get("tags") or []) and {"key": "stack", "value": "example"}
-                               in [dict(key=tag["key"], value=tag["value"]) for tag in record["tags"]]),
+                               if ("stack", "example") in [(tag["key"], tag["value"]) for tag in record.get("tags") or []]),
     }
 
 
@@ -189,6 +190,7 @@ def test_the_stack_builds_converges_and_tears_down(playbook, sim):
     run, changed = run_ok(playbook, EXAMPLES / "stack.yml", inventory=inventory, extra_vars={"stack_state": "absent"})
     assert changed > 0, run
     assert stack_left(sim) == {key: [] for key in left}, stack_left(sim)
+    assert floating["id"] not in sim.floating_ips
     boot = [volume["id"] for volume in instance["volumes"]]
     assert boot and set(boot) <= set(sim.deleted_volumes), (boot, sim.deleted_volumes)
     deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
