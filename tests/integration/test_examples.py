@@ -5,7 +5,8 @@
 
 A user runs them with only the GCORE_* variables set (the ``playbook`` fixture sets them, as AWX would): no
 id is swapped. Each play must send its requests, leave the simulated service as it says, and a second run
-must report ``changed=0`` and send no write. The demo (examples/demo.yml, what ``make demo`` runs) runs once
+must report ``changed=0`` and send no write. The stack (examples/stack.yml, from quota to host) runs on its
+inventory file twice, then is torn down with ``stack_state=absent``. The demo (examples/demo.yml, what ``make demo`` runs) runs once
 on a fresh simulator. No ad hoc command in the docs passes the API key on the command line.
 """
 
@@ -18,7 +19,9 @@ import pytest
 from conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
-PLAYS = sorted(path.name for path in EXAMPLES.glob("*.yml") if path.name != "demo.yml")
+# stack.yml runs on its inventory file (stack.gcore.yml, not a playbook) and is torn down: its own test below.
+PLAYS = sorted(path.name for path in EXAMPLES.glob("*.yml")
+               if path.name not in ("demo.yml", "stack.yml") and not path.name.endswith(".gcore.yml"))
 RECAP = re.compile(r"localhost\s*:\s*ok=\d+\s+changed=(\d+)\s+unreachable=0\s+failed=0")
 
 
@@ -130,6 +133,89 @@ def test_example_runs_and_converges(playbook, sim, play, tmp_path):
     assert changed == 0, run
     assert sim.writes(sim.log[mark:]) == [], "the second run of examples/%s wrote" % play
     assert sim.log[mark:], "the second run of examples/%s sent no request" % play
+
+
+STACK = "example-stack"
+
+
+def stack_left(sim):
+    """What the stack left in the simulator, by store: the names (or ids) of its records."""
+    def named(records):
+        return sorted(record["name"] for record in records if record["name"].startswith(STACK))
+
+    return {
+        "networks": named(sim.networks.values()), "subnets": named(sim.subnets.values()),
+        "routers": named(sim.routers.values()), "security_groups": named(sim.security_groups.values()),
+        "ssh_keys": named(sim.ssh_keys.values()), "instances": named(sim.instances), "volumes": named(sim.volumes.values()),
+        "floating_ips": sorted(record["id"] for record in sim.floating_ips.values()
+                               if ("stack", "example") in [(tag["key"], tag["value"]) for tag in record.get("tags") or []]),
+    }
+
+
+def test_the_stack_builds_converges_and_tears_down(playbook, sim):
+    inventory = str(EXAMPLES / "stack.gcore.yml")
+    run, changed = run_ok(playbook, EXAMPLES / "stack.yml", inventory=inventory)
+    assert changed > 0, run
+    # The preflight asked for the instance's quota and price before anything was written.
+    first_write = sim.log.index(sim.writes()[0])
+    assert [entry["path"] for entry in sim.log[:first_write] if entry["path"].endswith(("check_limits", "/instances"))
+            and entry["method"] == "POST"] == ["/cloud/v2/instances/1/76/check_limits", "/cloud/v2/pricing/1/76/instances"]
+    left = stack_left(sim)
+    assert {key: value for key, value in left.items() if key != "floating_ips"} == {
+        "networks": [STACK + "-net"], "subnets": [STACK + "-subnet"], "routers": [STACK + "-router"],
+        "security_groups": [STACK + "-ssh"], "ssh_keys": [STACK + "-key"], "instances": [STACK + "-web"],
+        "volumes": [STACK + "-web-data"]}, left
+    assert len(left["floating_ips"]) == 1, left
+    instance = next(record for record in sim.instances if record["name"] == STACK + "-web")
+    floating = sim.floating_ips[left["floating_ips"][0]]
+    data = next(record for record in sim.volumes.values() if record["name"] == STACK + "-web-data")
+    router = router_named(sim, STACK + "-router")
+    subnet_id = next(key for key, record in sim.subnets.items() if record["name"] == STACK + "-subnet")
+    assert instance["status"] == "ACTIVE" and instance["ssh_key_name"] == STACK + "-key"
+    assert [group["name"] for group in instance["security_groups"]] == [STACK + "-ssh"]
+    assert [attachment["server_id"] for attachment in data["attachments"]] == [instance["id"]]
+    assert floating["port_id"] == sim.instance_ports[instance["id"]][0]["port_id"]
+    assert subnet_id in addresses(router) and router["external_gateway_info"]
+    # refresh_inventory: the inventory plugin lists the new host on its floating IP.
+    shown = "%s is in the inventory, ansible_host %s" % (STACK + "-web", floating["floating_ip_address"])
+    assert shown in run.output, run
+
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, EXAMPLES / "stack.yml", inventory=inventory)
+    assert changed == 0, run
+    assert sim.writes(sim.log[mark:]) == [], [(entry["method"], entry["path"]) for entry in sim.writes(sim.log[mark:])]
+    assert shown in run.output, run
+
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, EXAMPLES / "stack.yml", inventory=inventory, extra_vars={"stack_state": "absent"})
+    assert changed > 0, run
+    assert stack_left(sim) == {key: [] for key in left}, stack_left(sim)
+    assert floating["id"] not in sim.floating_ips
+    boot = [volume["id"] for volume in instance["volumes"]]
+    assert boot and set(boot) <= set(sim.deleted_volumes), (boot, sim.deleted_volumes)
+    deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
+    assert deletes == ["floatingips", "volumes", "instances", "ssh_keys", "securitygroups", "routers", "subnets",
+                       "networks"], deletes
+
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, EXAMPLES / "stack.yml", inventory=inventory, extra_vars={"stack_state": "absent"})
+    assert changed == 0, run
+    assert sim.writes(sim.log[mark:]) == [], "a second teardown wrote"
+
+
+def test_the_stack_guide_shows_the_stack_as_it_is():
+    """Every YAML block of the guide "From quota to host" is a part of examples/stack.yml or stack.gcore.yml."""
+    guide = (ROOT / "docs" / "docsite" / "rst" / "guide_quota_to_host.rst").read_text(encoding="utf-8")
+    blocks = re.findall(r"\.\. code-block:: yaml\n\n((?:(?: {2}.*)?\n)+)", guide)
+    assert len(blocks) == 4, blocks
+
+    def lines(text):
+        return [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+
+    sources = [lines((EXAMPLES / name).read_text(encoding="utf-8")) for name in ("stack.yml", "stack.gcore.yml")]
+    for block in blocks:
+        wanted = lines(block)
+        assert any(source[index:index + len(wanted)] == wanted for source in sources for index in range(len(source))), block
 
 
 def test_the_demo_runs_and_shows_a_rule_set(playbook, sim):
