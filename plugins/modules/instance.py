@@ -214,7 +214,7 @@ options:
 notes:
   - With O(wait=false) the module returns once the service accepted each request, with their task ids in
     RV(tasks); RV(instance) is then V(null) after a create. Stopping a new instance needs O(wait=true).
-  - The inventory plugin M(gcore.platform.cloud) lists the instances this module creates.
+  - The inventory plugin P(gcore.platform.cloud#inventory) lists the instances this module creates.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
@@ -336,7 +336,7 @@ instance:
     status: ACTIVE
 addresses:
   description:
-    - The instance's addresses in four lists, classified as the inventory plugin M(gcore.platform.cloud) does.
+    - The instance's addresses in four lists, classified as the inventory plugin P(gcore.platform.cloud#inventory) does.
     - C(floating_ipv4) holds the floating IPv4 addresses; C(private_ipv4) those in 10.0.0.0/8, 172.16.0.0/12,
       192.168.0.0/16 and 100.64.0.0/10; C(public_ipv4) the others (floating ones included); C(public_ipv6) the
       IPv6 addresses outside fc00::/7. Each in the record's order; empty lists when there is no instance.
