@@ -164,7 +164,7 @@ def test_the_stack_builds_converges_and_tears_down(playbook, sim):
     assert {key: value for key, value in left.items() if key != "floating_ips"} == {
         "networks": [STACK + "-net"], "subnets": [STACK + "-subnet"], "routers": [STACK + "-router"],
         "security_groups": [STACK + "-ssh"], "ssh_keys": [STACK + "-key"], "instances": [STACK + "-web"],
-        "volumes": [STACK + "-web-data"]}, left
+        "volumes": [STACK + "-web-boot", STACK + "-web-data"]}, left
     assert len(left["floating_ips"]) == 1, left
     instance = next(record for record in sim.instances if record["name"] == STACK + "-web")
     floating = sim.floating_ips[left["floating_ips"][0]]

@@ -83,10 +83,10 @@ def test_credential_type_is_a_valid_custom_type(credential_type):
 
 def test_injected_variables_are_the_ones_the_modules_read(credential_type):
     fragment = (ROOT / "plugins" / "doc_fragments" / "gcore.py").read_text(encoding="utf-8")
-    base = (ROOT / "plugins" / "module_utils" / "_base.py").read_text(encoding="utf-8")
+    base = (ROOT / "plugins" / "module_utils" / "_checks.py").read_text(encoding="utf-8")  # the common options and their fallbacks
     for name in credential_type["injectors"]["env"]:
         assert "E(%s)" % name in fragment, "%s is not documented as a module fallback" % name
-        assert '"%s"' % name in base, "%s is not read by the module base" % name
+        assert '"%s"' % name in base, "%s is not read by the common options (_checks)" % name
 
 
 def test_injectors_render_as_awx_renders_them(credential_type):
