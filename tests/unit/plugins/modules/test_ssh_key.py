@@ -63,7 +63,7 @@ def test_every_option_limit_fails_before_any_request(args, expected):
 def test_the_project_comes_from_the_environment_and_there_is_no_region(server, monkeypatch):
     monkeypatch.setenv("GCORE_CLOUD_PROJECT_ID", "1")
     server.log = []
-    result = harness.run(server, ssh_key, dict(name="deploy"))
+    result = harness.run(server, ssh_key, dict(name="deploy", **harness.ECHOED))
     assert result["changed"] is False and result["ssh_key"]["name"] == "deploy"
     assert "region_id" not in result["invocation"]["module_args"]
 

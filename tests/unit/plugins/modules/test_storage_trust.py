@@ -47,7 +47,7 @@ def reads(server):
 
 @pytest.mark.parametrize("key", [PRIVATE_KEY, PRIVATE_KEY.strip(), "  " + PRIVATE_KEY])
 def test_a_private_key_is_refused_and_masked_in_the_echoed_arguments(key):
-    args = dict(name="deploy", public_key=key, api_key="unit-test-key", api_url="http://127.0.0.1:9")
+    args = dict(name="deploy", public_key=key, api_key="unit-test-key", api_url="http://127.0.0.1:9", **harness.ECHOED)
     result = harness.result_of(storage_ssh_key, args)
     assert result["failed"] is True and "public_key: holds a private key (not shown)" in result["msg"]
     assert "invocation" in result and "public_key" in result["invocation"]["module_args"]
