@@ -13,7 +13,7 @@ not satisfy its listed one is detached and attached again, then the items not li
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 
@@ -26,12 +26,11 @@ class Attachments:
     dicts; ``same(desired, current)``: whether a held item satisfies a listed one (one that does not is detached and
     attached again); ``attach``/``detach``: ``(method, path template)`` of the requests, whose bodies are
     ``attach_body(item)``/``detach_body(item)``; ``check(where, item)``: one item of the option checked (raises
-    ValidationError) and canonical; ``in_create_body(item)``: whether the create body carries the item (the others are
-    attached once the resource exists, so creating with them needs ``wait: true``; ``late`` says which those are);
+    ValidationError) and canonical (what the create body cannot carry is attached once the resource exists);
     ``before_delete``: every held item is detached before the resource is deleted (the service refuses otherwise)."""
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
-                 check=None, in_create_body=None, late="an item the create request cannot carry", before_delete=False):
+                 check=None, before_delete=False):
         self.name = name
         self.option = option or name
         self.key = key
@@ -42,8 +41,6 @@ class Attachments:
         self.detach_body = detach_body or (lambda item: {key: item[key]})
         self.same = same or _satisfies
         self.check = check or (lambda where, item: item)
-        self.in_create_body = in_create_body or (lambda item: False)
-        self.late = late
         self.before_delete = before_delete
 
     def canonical(self, items):

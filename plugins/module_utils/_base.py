@@ -14,7 +14,7 @@ The flow of the idempotent modules built on it is ``Flow`` in ``_writes.py``.
 setting         meaning
 =============== ======================================================================================
 argument_spec   the module's own options (the common ones are added)
-cloud           the module has ``project_id`` and ``region_id`` (``"project"``: ``project_id`` only)
+cloud           the module has ``project_id`` and ``region_id``
 waits           the module has ``wait`` and ``wait_timeout``
 module_kwargs   more AnsibleModule arguments, such as ``required_if``
 =============== ======================================================================================
@@ -31,25 +31,16 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     ApiError,
     Client,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._checks import (  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     API_RETRIES_RANGE,
     API_TIMEOUT_RANGE,
     Refused,
     ValidationError,
     check_api_url,
-    clean_api_key,
-    env_fallback,
-    gcore_argument_spec,
-    strip_none,
-    require,
-    check_uuid,
-    canonical_ip,
-    check_number,
-    check_range,
-    check_length,
-    check_pattern,
-    check_not_blank,
     check_numbers,
+    check_range,
+    clean_api_key,
+    gcore_argument_spec,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError, TaskWaiter
 
@@ -145,8 +136,7 @@ class GcoreModule:
         check_range("api_retries", params["api_retries"], *API_RETRIES_RANGE)
         if self.cloud:
             check_range("project_id", params["project_id"], low=1)
-            if self.cloud != "project":
-                check_range("region_id", params["region_id"], low=1)
+            check_range("region_id", params["region_id"], low=1)
         if self.waits:
             check_range("wait_timeout", params["wait_timeout"], low=1)
 

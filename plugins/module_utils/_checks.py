@@ -255,8 +255,7 @@ def _valid_host(host):
 
 
 def gcore_argument_spec(cloud=False, waits=False):
-    """The options every module has (plugins/doc_fragments/gcore.py), plus cloud scope (``cloud="project"``: the project
-    alone) and wait options."""
+    """The options every module has (plugins/doc_fragments/gcore.py), plus cloud scope and wait options."""
     spec = dict(
         api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["GCORE_API_KEY"])),
         api_url=dict(type="str", default=DEFAULT_API_URL, fallback=(env_fallback, ["GCORE_API_URL", "GCORE_BASE_URL"])),
@@ -265,9 +264,8 @@ def gcore_argument_spec(cloud=False, waits=False):
         validate_certs=dict(type="bool", default=True),
     )
     if cloud:
-        spec.update(project_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_PROJECT_ID"])))
-    if cloud and cloud != "project":
-        spec.update(region_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_REGION_ID"])))
+        spec.update(project_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_PROJECT_ID"])),
+                    region_id=dict(type="int", required=True, fallback=(env_fallback, ["GCORE_CLOUD_REGION_ID"])))
     if waits:
         spec.update(
             wait=dict(type="bool", default=True),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ipaddress
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 
 INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"

@@ -21,7 +21,7 @@ import base64
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     Refused,
     ValidationError,
     check_length,
@@ -143,8 +143,6 @@ class Setting:
     params)``: the one ``Write`` that makes it ``wanted`` (None when the record already satisfies it).
     """
 
-    late = "a setting"
-
     def __init__(self, name, option, read, write):
         self.name = name
         self.option = option
@@ -153,9 +151,6 @@ class Setting:
 
     def canonical(self, items):
         return items
-
-    def in_create_body(self, item):
-        return True  # a create with wait=false that needs it is refused by the module itself
 
     def held(self, record):
         return {} if record is None else {self.name: {self.name: self.read(record)}}
@@ -209,7 +204,7 @@ def check_group(where, item):
 
 # The instance's security groups, by name (the record shows names only; docs/api_reference.md section 15.7).
 SECURITY_GROUPS = Attachments(
-    "security_groups", key="name", check=check_group, in_create_body=lambda item: True,
+    "security_groups", key="name", check=check_group,
     items=lambda record: [{"name": group.get("name")} for group in record.get("security_groups") or []],
     attach=("POST", BASE + "/{id}/addsecuritygroup"), detach=("POST", BASE + "/{id}/delsecuritygroup"),
     attach_body=lambda item: {"name": item["name"]},

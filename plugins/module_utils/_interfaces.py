@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_uuid, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid, strip_none
 
 INTERFACE_TYPES = ("external", "subnet", "any_subnet", "reserved_fixed_ip")
 IP_FAMILIES = ("ipv4", "ipv6", "dual")

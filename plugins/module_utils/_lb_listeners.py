@@ -66,7 +66,6 @@ class Listeners:
     ``module``: the load_balancer module, for its parameters and its client (the listeners are read with ``expand``)."""
 
     name = option = "listeners"
-    late = "a listener"
     planned = ()  # the writes of the last plan (check mode reports them in ``changes``)
 
     def __init__(self, module):
@@ -84,10 +83,6 @@ class Listeners:
                                           "twice" % (first[item[field]], index, what, item[field]))
                 first[item[field]] = index
         return checked
-
-    @staticmethod
-    def in_create_body(item):
-        return True  # the create request carries every listener, pool, member and health monitor
 
     # ---- what a record holds -----------------------------------------------------------------
     def expand(self, record):

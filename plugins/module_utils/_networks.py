@@ -17,7 +17,7 @@ from __future__ import annotations
 import ipaddress
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, canonical_ip, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
 PAGE_SIZE = 1000  # the largest page the network and subnet listings serve

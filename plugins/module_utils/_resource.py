@@ -35,7 +35,7 @@ input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the 
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import (  # noqa: F401  pylint: disable=unused-import
     GONE,
     UNSET,
@@ -268,13 +268,6 @@ class GcoreResourceModule(Flow):
         missing = self.missing(params)
         if missing:
             raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, params.get(self.name_option or "")))
-        for member in self.attachments if not self.waiting() else ():
-            late = [index for index, item in enumerate(params.get(member.option) or []) if not member.in_create_body(item)]
-            if late:
-                raise ValidationError(
-                    "%s[%s]: %s is attached only once the %s exists, and a create with wait=false does not wait "
-                    "for that; set wait=true, or create the %s first and attach it in a later run (nothing was sent)"
-                    % (member.option, late[0], member.late, self.noun, self.noun))
 
     # ---- the flow ----------------------------------------------------------------------------
     def run(self):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ipaddress
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, canonical_ip, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, differences
 
@@ -138,13 +138,12 @@ INTERFACES = Attachments(
     attach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/attach"),
     detach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/detach"),
     attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
-    in_create_body=lambda item: item["ip_address"] is None, late="an interface with an ip_address",
 )
 
 
 def create_interfaces(items):
     """The ``interfaces`` of the create body: the listed subnets without an address (the others are attached later)."""
-    return [{"type": "subnet", "subnet_id": item["subnet_id"]} for item in items if INTERFACES.in_create_body(item)]
+    return [{"type": "subnet", "subnet_id": item["subnet_id"]} for item in items if item["ip_address"] is None]
 
 
 # The members the router module manages: how GET shows them, what the options ask for, in one view shape.

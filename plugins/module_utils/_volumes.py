@@ -22,7 +22,7 @@ from __future__ import annotations
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 PAGE_SIZE = 1000  # the largest page the volume and instance listings serve (docs/api_reference.md section 15.11)
@@ -58,7 +58,7 @@ class SingleAttachment(Attachments):
         super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option=option,
                          attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
                          same=lambda desired, current: desired["instance_id"] == current["instance_id"],
-                         in_create_body=lambda item: True, before_delete=True)
+                         before_delete=True)
 
     def plan(self, record, wanted, params):
         held = self.held(record)
@@ -77,7 +77,6 @@ class Extension:
     attachment (``GcoreResourceModule.attachments``): ``plan``, ``held``, ``shown``, ``wanted_view``."""
 
     name = "size"
-    late = "a size"
 
     def __init__(self, option, path, noun="volume"):
         self.option = option
@@ -87,10 +86,6 @@ class Extension:
     @staticmethod
     def canonical(items):
         return items
-
-    @staticmethod
-    def in_create_body(_item):
-        return True
 
     @staticmethod
     def held(record):

@@ -18,7 +18,7 @@ import ipaddress
 import json
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError,
     canonical_ip,
     check_length,
@@ -29,7 +29,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import (
     strip_none,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
-from ansible_collections.gcore.platform.plugins.module_utils._resource_list import STATES
+
+STATES = ("merged", "replaced", "overridden", "deleted", "gathered")  # the list modules' states
 from ansible_collections.gcore.platform.plugins.module_utils._waap_kinds import (  # noqa: F401  pylint: disable=unused-import
     CONDITION_KINDS,
     DEFAULT_MATCH_TYPE,

@@ -14,7 +14,7 @@ a **plan** is the writes in the order they are sent; the **ledger** (``Ledger``)
 the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it may have been applied);
 a **rejection** (any other error) applied nothing; **gone**: a delete that finds the resource already gone.
 
-``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_resource_list``) share: where the
+``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_waap_rules``) share: where the
 resource lives, reading it, and ``apply``. Settings (tests/unit/test_declarations.py keeps the tables true):
 
 =============== =========================================================================================

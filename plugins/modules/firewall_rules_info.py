@@ -100,7 +100,8 @@ count:
   sample: 250
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_ACTIONS, MAX_OFFSET, ORDERING, list_params
 
 PATH = "/waap/v2/firewall-rules"

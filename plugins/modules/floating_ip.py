@@ -245,7 +245,7 @@ diff:
 import ipaddress
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
     PAGE_SIZE,
     canonical_address,

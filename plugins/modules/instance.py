@@ -376,7 +376,7 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_pattern
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     BASE,
     FLAVOR,

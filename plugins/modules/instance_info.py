@@ -89,7 +89,8 @@ instances:
 
 import json
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._instance import canonical_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE

@@ -433,7 +433,7 @@ tasks:
   sample: [d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_pattern, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     LIST_PAGE_SIZE,
     LISTENER_SPEC,

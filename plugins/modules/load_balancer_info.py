@@ -76,7 +76,8 @@ load_balancers:
             members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._lb import LIST_PAGE_SIZE, expand
 

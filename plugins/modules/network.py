@@ -233,7 +233,7 @@ diff:
     after: {state: present, name: app-net, type: vxlan, tags: {env: prod}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, patch_body, tags
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule

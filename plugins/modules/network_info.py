@@ -103,7 +103,8 @@ networks:
       sample: [{key: env, value: prod, read_only: false}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
 from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, canonical_uuid, found
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 

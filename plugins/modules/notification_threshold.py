@@ -83,7 +83,7 @@ diff:
     after: {threshold: 90, state: present}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 
 DEFAULT_THRESHOLD = 80

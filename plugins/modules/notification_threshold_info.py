@@ -73,7 +73,8 @@ notification_threshold:
             cpu_count_limit: {limit: 100, usage: 85}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 
 PATH = "/cloud/v2/client_quotas/%s/notification_threshold"
 

@@ -186,14 +186,8 @@ price:
 
 from decimal import Decimal, InvalidOperation
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    GcoreModule,
-    Refused,
-    ValidationError,
-    check_range,
-    check_uuid,
-    strip_none,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, check_uuid, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     interfaces_body,
     interfaces_option,

@@ -273,8 +273,8 @@ within_limits:
   sample: false
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    GcoreModule,
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     Refused,
     ValidationError,
     check_length,

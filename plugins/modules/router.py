@@ -346,13 +346,7 @@ diff:
           ip_address: 192.168.10.1
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    ValidationError,
-    check_length,
-    check_pattern,
-    check_uuid,
-    require,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import (
     INTERFACES,
@@ -430,6 +424,11 @@ class Router(GcoreResourceModule):
 
     def create_body(self):
         params = self.params
+        late = [index for index, item in enumerate(params["interfaces"] or []) if item["ip_address"] is not None]
+        if late and not params["wait"]:
+            raise ValidationError("interfaces[%s]: an interface with an ip_address is attached only once the router exists, "
+                                  "and a create with wait=false does not wait for that; set wait=true, or create the router "
+                                  "first and attach it in a later run (nothing was sent)" % late[0])
         body = {"name": params["name"]}
         if params["routes"] is not None:
             body["routes"] = canonical_routes(params["routes"])

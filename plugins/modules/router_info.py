@@ -107,7 +107,8 @@ routers:
                 mac_address: "fa:16:3e:00:00:01"}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._router import LIST_PAGE_SIZE, NAME_PATTERN, NAME_RULE, find_by_name
 

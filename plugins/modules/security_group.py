@@ -339,12 +339,7 @@ diff:
       rules: {}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    ValidationError,
-    check_length,
-    check_pattern,
-    check_uuid,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE

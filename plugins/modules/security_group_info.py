@@ -126,7 +126,8 @@ security_groups:
       sample: "2026-11-22T16:21:30Z"
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 

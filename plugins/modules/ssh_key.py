@@ -191,7 +191,15 @@ diff:
 import re
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, check_length, check_pattern, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    ValidationError,
+    check_length,
+    check_pattern,
+    check_range,
+    check_uuid,
+    gcore_argument_spec,
+    require,
+)
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 
@@ -227,8 +235,8 @@ class SshKey(GcoreResourceModule):
         name=dict(type="str", required=True),
         public_key=dict(type="str", no_log=False),
         shared_in_project=dict(type="bool"),
+        project_id=gcore_argument_spec(cloud=True)["project_id"],  # project-scoped: SSH keys have no region
     )
-    cloud = "project"  # project_id only: SSH keys have no region
     waits = True
 
     noun = "SSH key"
@@ -249,6 +257,7 @@ class SshKey(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
+        check_range("project_id", params["project_id"], low=1)
         check_uuid("ssh_key_id", params["ssh_key_id"])
         if params["ssh_key_id"] is not None:
             params["ssh_key_id"] = str(uuid.UUID(params["ssh_key_id"]))

@@ -155,7 +155,7 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 

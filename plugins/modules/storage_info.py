@@ -91,7 +91,8 @@ storages:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 
 LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}

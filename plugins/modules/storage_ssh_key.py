@@ -102,7 +102,7 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -309,7 +309,7 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_length, check_pattern, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, require
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     PAGE_SIZE,

@@ -118,7 +118,8 @@ subnets:
       sample: 10.10.0.1
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
 from ansible_collections.gcore.platform.plugins.module_utils._networks import canonical_uuid, found
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 

@@ -326,7 +326,7 @@ diff:
       instance_id: 169942e0-9b53-42df-95ef-1a8b6525c2bd
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError,
     check_length,
     check_pattern,

@@ -101,12 +101,8 @@ volumes:
       creator_task_id: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    GcoreModule,
-    check_length,
-    check_pattern,
-    check_uuid,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import PAGE_SIZE, find_instance, is_uuid
 

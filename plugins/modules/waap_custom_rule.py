@@ -179,7 +179,7 @@ diff:
     after: {state: present, name: Block scrapers, action: {captcha: {}}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import check_range
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     CUSTOM_RULE_MEMBERS,

@@ -86,7 +86,8 @@ custom_rules:
       conditions: [{user_agent: {user_agent: badbot, match_type: Contains, negation: false}}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._waap import MAX_OFFSET, ORDERING, PAGE_SIZE, RULE_ACTIONS, list_params
 
 PATH = "/waap/v1/domains/%s/custom-rules"

@@ -151,7 +151,7 @@ def test_role_item_options_agree_with_the_module_options(role, option):
 
 # ---- the settings and hooks of the core: documented in its tables, each used by at least two modules ----------
 
-CORE_FILES = ("_base", "_writes", "_resource", "_resource_list")
+CORE_FILES = ("_base", "_writes", "_resource", "_waap_rules")  # _waap_rules: the list flow, beside its one family
 
 
 def _core():
@@ -182,8 +182,9 @@ def _hooks():
 
 
 def _flow_classes():
-    from ansible_collections.gcore.platform.plugins.module_utils import _base, _resource, _resource_list, _writes  # pylint: disable=import-outside-toplevel
-    return (_base.GcoreModule, _writes.Flow, _resource.GcoreResourceModule, _resource_list.GcoreResourceList)
+    """The core's classes, and the list flow of the one family that has lists (``_waap_rules.RuleList``)."""
+    from ansible_collections.gcore.platform.plugins.module_utils import _base, _resource, _waap_rules, _writes  # pylint: disable=import-outside-toplevel
+    return (_base.GcoreModule, _writes.Flow, _resource.GcoreResourceModule, _waap_rules.RuleList)
 
 
 def _declared(cls):

@@ -13,7 +13,7 @@ import types
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 
 
 cloud = None  # the plugin module, imported by imported_plugin() below

@@ -8,9 +8,18 @@ from __future__ import annotations
 import pytest
 from ansible.module_utils.errors import AnsibleFallbackNotFound
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import (
-    ValidationError, check_api_url, check_length, check_numbers, check_pattern, check_range, check_uuid, clean_api_key,
-    env_fallback, require)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    ValidationError,
+    check_api_url,
+    check_length,
+    check_numbers,
+    check_pattern,
+    check_range,
+    check_uuid,
+    clean_api_key,
+    env_fallback,
+    require,
+)
 
 
 def test_env_fallback_skips_empty_variables(monkeypatch):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     FIELDS,
     INTERFACE_SPEC,

@@ -14,9 +14,10 @@ import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, differences
-from ansible_collections.gcore.platform.plugins.module_utils._resource_list import GcoreResourceList, Plan, check_names, plan_list
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import Plan, check_names, plan_list
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RuleList
 from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
-from ansible_collections.gcore.platform.plugins.module_utils._base import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 
 MEMBERS = (Member("name"), Member("size"), Member("enabled", reset=True))
 NAMES = ["r%d" % number for number in range(12)]
@@ -30,7 +31,7 @@ def random_case(rng):
     return held, wanted
 
 
-class Rules(GcoreResourceList):
+class Rules(RuleList):
     """A list declaration, built without AnsibleModule: only its ``writes`` (the order the flow sends) are used."""
 
     paths = {"list": "/rules", "item": "/rules/{id}", "bulk_delete": "/rules/bulk_delete"}

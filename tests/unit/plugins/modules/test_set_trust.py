@@ -118,7 +118,7 @@ def test_router_and_subnet_uuids_compare_case_insensitively_and_are_sent_lower_c
 
 
 def test_an_ipv4_mapped_address_keeps_its_dotted_form():
-    from ansible_collections.gcore.platform.plugins.module_utils._base import canonical_ip  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils._checks import canonical_ip  # pylint: disable=import-outside-toplevel
     assert canonical_ip("::ffff:10.0.0.1") == "::ffff:10.0.0.1"
     assert canonical_ip("::FFFF:0a00:0001") == "::ffff:10.0.0.1"
     assert canonical_ip("2001:DB8::1") == "2001:db8::1" and canonical_ip("10.0.0.1") == "10.0.0.1"
