@@ -189,7 +189,10 @@ class GcoreModule:
         return msg
 
     def conclude(self, msg=None, error=None, **extra):
-        """The result of the run: success without ``msg``, else a failure with the result so far."""
+        """The result of the run: success without ``msg``, else a failure with the result so far. The parameters a
+        declaration adds for itself (named ``_...``) are dropped first: ``invocation`` shows the task's own."""
+        for name in [name for name in self.params if name.startswith("_")]:
+            del self.params[name]
         if msg is None:
             self.module.exit_json(**self.result)
         self.module.fail_json(msg=self.outcome(msg, error), **dict(self.result, **extra))

@@ -401,7 +401,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_O
 
 IMAGES = "/cloud/v1/images/{project_id}/{region_id}"
 GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
-INTERNAL = ("_flavor", "_power", "_delete_query")  # parameters the declaration fills in validate
 GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
 
 
@@ -521,8 +520,6 @@ class Instance(GcoreResourceModule):
             self.params["_power"] = None  # a new instance has just booted: no restart
 
     def returned(self, record):
-        for internal in INTERNAL:  # the run is over: keep the parameters as the task gave them
-            self.params.pop(internal, None)
         found = super().returned(record)
         self.result["addresses"] = address_lists((found or {}).get("addresses"))
         if self.params["security_groups"] is not None:

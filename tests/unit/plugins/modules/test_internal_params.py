@@ -1,0 +1,57 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The parameters a declaration fills in for itself (``_power``, ``_flavor``, ``_delete_query`` of instance; ``_extend``,
+``_attach`` of volume) never reach ``invocation``: not after a success, not after a failure at any point of the run."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from ansible.module_utils.common import warnings as ansible_warnings
+
+from ansible_collections.gcore.platform.plugins.modules import instance, volume
+
+import harness
+
+SCOPE = dict(project_id=1, region_id=76)
+INSTANCE = dict(SCOPE, name="srv-internal", flavor="g1-standard-2-4", state="restarted",
+                volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0}],
+                interfaces=[{"type": "external"}])
+
+
+@pytest.fixture(autouse=True)
+def fresh(server):
+    server.reset()
+    server.configure(task_delay=0)
+    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
+        yield
+
+
+def module_args(result):
+    return (result.get("invocation") or {}).get("module_args") or {}
+
+
+CASES = {
+    "instance created": (instance, INSTANCE, None),
+    "instance refused after the lookup (an image name matching nothing)": (
+        instance, dict(INSTANCE, volumes=[{"source": "image", "image_name": "no-such-image", "size": 10, "boot_index": 0}]), "no-such-image"),
+    "instance absent, nothing there": (instance, dict(SCOPE, name="srv-none", state="absent", delete_volumes=True), None),
+    "volume created": (volume, dict(SCOPE, name="vol-internal", source="new-volume", size=12, instance=""), None),
+    "volume refused after the lookup (an instance name matching nothing)": (
+        volume, dict(SCOPE, name="vol-internal", source="new-volume", size=12, instance="no-such-instance"), "no-such-instance"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_invocation_shows_the_task_parameters_only(server, case):
+    module, args, failing = CASES[case]
+    result = harness.run(server, module, dict(args, **harness.ECHOED))
+    assert bool(result.get("failed")) is (failing is not None), result.get("msg")
+    if failing:
+        assert failing in result["msg"]
+    shown = module_args(result)
+    assert shown, "the echo is asked for: the arguments are shown"
+    assert [name for name in shown if name.startswith("_")] == []
+    assert set(args) <= set(shown)
