@@ -144,30 +144,22 @@ class GcoreResourceModule(Flow):
         if not self.ready or record is None or not self.params.get("wait", True):
             return record
         member, good, waiting = self.ready
-        timeout = self.params["wait_timeout"]
-        held = [record]
+        seen = [record]
 
         def stop(why):
-            return Refused("%s %s %s" % (self.called(), held[0].get("id"), why), **{self.result_key: self.returned(held[0])})
+            return Refused("%s %s %s" % (self.called(), seen[0].get("id"), why), **{self.result_key: self.returned(seen[0])})
 
-        def judged():
-            value = held[0].get(member)
+        def pending(found):
+            seen[0], value = found, found.get(member)
             if value not in good and value not in waiting:
                 raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
-            return value in good
+            return value not in good
 
-        def settled():
-            if judged():
-                return True
-            found = self.read(held[0]["id"])
-            if found is None:
-                raise stop("went away while it was %s" % held[0].get(member))
-            held[0] = found
-            return judged()
-
-        self.tasks.poll(settled, self.tasks.deadline(timeout),
-                        lambda: stop("is still %s after wait_timeout=%ss" % (held[0].get(member), timeout)))
-        return held[0]
+        found = self.watch(record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
+            last.get(member), self.params["wait_timeout"])))
+        if found is None:
+            raise stop("went away while it was %s" % seen[0].get(member))
+        return found
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, absent):

@@ -321,24 +321,28 @@ class Flow(GcoreModule):
                     raise
         return None  # not reached
 
-    def wait_unlocked(self, record, deadline=None):
-        """Wait while the record is locked by a task; return it as read last (None when it went away)."""
-        timeout = self.params["wait_timeout"]
+    def watch(self, record, waiting, stop, deadline=None):
+        """The one wait on a record: read it again while ``waiting(record)`` (which may raise), up to ``deadline``
+        (default: ``wait_timeout``), then ``stop(record as read last)`` is raised. Returns the record as read last (None
+        when it went away)."""
         held = [record, False]  # the record as read last; whether to read it again before looking
 
-        def unlocked():
+        def settled():
             if held[1]:
                 held[0] = self.read(held[0]["id"])
             held[1] = True
-            return not (held[0] and held[0].get(self.lock))
+            return held[0] is None or not waiting(held[0])
 
-        def timed_out():
-            task = self.tasks.get(held[0][self.lock])
-            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
-                self.called(), held[0]["id"], held[0][self.lock], task.get("state"), timeout), task)
-
-        self.tasks.poll(unlocked, deadline or self.tasks.deadline(timeout), timed_out)
+        self.tasks.poll(settled, deadline or self.tasks.deadline(self.params["wait_timeout"]), lambda: stop(held[0]))
         return held[0]
+
+    def wait_unlocked(self, record, deadline=None):
+        """Wait while the record is locked by a task; return it as read last (None when it went away)."""
+        def stop(last):
+            task = self.tasks.get(last[self.lock])
+            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
+                self.called(), last["id"], last[self.lock], task.get("state"), self.params["wait_timeout"]), task)
+        return self.watch(record, lambda found: found.get(self.lock), stop, deadline)
 
     def outcome(self, msg, error):
         """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""

@@ -112,7 +112,8 @@ def test_create_waits_until_ready_then_one_update_of_what_the_create_could_not_c
     assert result["thing"] == {"id": 1, "name": "a", "status": "up", "size": 5}
     assert result["credentials"] == {"secret": "s3cr3t-once"}
     assert "s3cr3t-once" not in json.dumps(dict((key, value) for key, value in result.items() if key != "credentials"))
-    assert result["sleeps"] == [0.5], "one wait, on the injected clock of the one waiter"
+    assert result["sleeps"] == [0.5, 0.5], ("one wait for the task, one for readiness (a record showing a waiting value "
+                                            "is read again only after a wait), on the injected clock of the one waiter")
     again = run(name="a", size=5)
     assert again["changed"] is False and "credentials" not in again and len(Service.writes) == 2
 
