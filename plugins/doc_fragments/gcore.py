@@ -105,6 +105,27 @@ options:
     default: 600
 """
 
+    # User tags of a cloud resource (plugins/module_utils/_tags.py: TAGS_OPTIONS, check_tags, tags_member).
+    TAGS = r"""
+options:
+  tags:
+    description:
+      - User tags, as a mapping of key to value.
+      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
+        breaks and with no space at either end.
+      - With O(purge_tags=true), the user tags become exactly these (V({}) removes them all); with
+        O(purge_tags=false) they are added or updated and the other tags kept.
+      - Read-only tags (set by the service) are never changed or compared.
+      - Sent in the create request, and as a JSON merge patch in the PATCH (a removed key is sent as V(null)).
+      - Leaving the option out keeps the tags as they are.
+    type: dict
+  purge_tags:
+    description:
+      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
+    type: bool
+    default: true
+"""
+
     # Cloud client scope: the account a client-level setting belongs to.
     CLIENT = r"""
 options:

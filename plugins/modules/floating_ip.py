@@ -77,21 +77,6 @@ options:
         it. Not with O(instance), O(port_id) or O(fixed_ip_address).
     type: bool
     default: false
-  tags:
-    description:
-      - The floating IP's user tags, as a mapping of key to value.
-      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
-        breaks and with no space at either end.
-      - With O(purge_tags=true), the user tags become exactly these (V({}) removes them all); with O(purge_tags=false)
-        they are added or updated and the other tags kept. Read-only tags are never changed or compared.
-      - Sent in the create body, and as a JSON merge patch in the v2 PATCH. Leaving the option out keeps the tags as
-        they are.
-    type: dict
-  purge_tags:
-    description:
-      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
-    type: bool
-    default: true
 notes:
   - With neither O(floating_ip_id), O(address), O(instance) nor O(port_id) the module fails validation, since nothing
     would find the floating IP on the next run.
@@ -104,6 +89,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.ssh_key

@@ -180,19 +180,6 @@ options:
     description:
       - UUID of a server group (placement policy) to put the instance in. Used at create only.
     type: str
-  tags:
-    description:
-      - User tags of the instance. With O(purge_tags=true) the instance's user tags become exactly these; read-only
-        tags are never touched.
-      - Keys are 1 to 255 characters without whitespace or C(=); values 1 to 255 characters without tabs or line
-        breaks and no space at either end.
-      - When not set, the tags are not managed.
-    type: dict
-  purge_tags:
-    description:
-      - Remove user tags not in O(tags). With V(false), O(tags) are added or updated and the others kept.
-    type: bool
-    default: true
   delete_floating_ips:
     description:
       - With O(state=absent), delete the floating IPs assigned to the instance with it.
@@ -219,6 +206,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.interfaces
   - gcore.platform.attributes
 """

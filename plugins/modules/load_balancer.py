@@ -276,16 +276,6 @@ options:
       - Whether listeners of the load balancer not in O(listeners) are deleted. Ignored when O(listeners) is left out.
     type: bool
     default: true
-  tags:
-    description:
-      - User tags of the load balancer (keys without whitespace or V(=); values without tabs or line breaks and no
-        space at either end; both 1 to 255 characters). When not given, not managed; read-only tags are never touched.
-    type: dict
-  purge_tags:
-    description:
-      - With V(true), the user tags become exactly O(tags); with V(false), O(tags) are added or updated and the others kept.
-    type: bool
-    default: true
 notes:
   - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
     C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
@@ -295,6 +285,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 """
 

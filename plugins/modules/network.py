@@ -64,22 +64,6 @@ options:
       - Used only when the network is created, and sent only when given; the network record does not show it, so it is
         never compared.
     type: bool
-  tags:
-    description:
-      - The network's user tags, as a mapping of key to value.
-      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
-        breaks and with no space at either end.
-      - With O(purge_tags=true), the network's user tags become exactly these (V({}) removes them all); with
-        O(purge_tags=false) they are added or updated and the other tags kept.
-      - Read-only tags (set by the service) are never changed or compared.
-      - Sent in the create body, and as a JSON merge patch in the PATCH (a removed key is sent as V(null)).
-      - Leaving the option out keeps the tags as they are.
-    type: dict
-  purge_tags:
-    description:
-      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
-    type: bool
-    default: true
 notes:
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     network being created is then returned as V(null), and after a PATCH RV(network) is the network as read before it.
@@ -87,6 +71,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 """
 

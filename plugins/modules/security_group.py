@@ -126,20 +126,6 @@ options:
       - Has no effect when O(rules) is left out.
     type: bool
     default: true
-  tags:
-    description:
-      - The group's user tags, a dict of strings. Keys are 1 to 255 characters without whitespace or C(=);
-        values are 1 to 255 characters without tabs or line breaks, and no space at either end.
-      - Read-only tags the service sets are never changed or compared.
-      - Sent in the create request, and changed with the PATCH as a JSON merge patch (a removed key is sent as V(null)).
-      - Leaving the option out keeps the group's tags as they are.
-    type: dict
-  purge_tags:
-    description:
-      - With V(true), the user tags that O(tags) does not list are removed; with V(false) they are kept.
-      - Has no effect when O(tags) is left out.
-    type: bool
-    default: true
 notes:
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(security_group) is
     the group as read before the change (V(null) when it is being created). Removing the default egress rules after a
@@ -151,6 +137,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 """
 

@@ -120,21 +120,6 @@ options:
         an existing subnet to a router, use O(gcore.platform.router#module:interfaces).
       - Not with O(gateway_ip=disable) nor O(connect_to_network_router=false).
     type: str
-  tags:
-    description:
-      - The subnet's user tags, as a mapping of key to value.
-      - A key is 1 to 255 characters without whitespace or C(=); a value 1 to 255 characters without tabs or line
-        breaks and with no space at either end.
-      - With O(purge_tags=true), the subnet's user tags become exactly these (V({}) removes them all); with
-        O(purge_tags=false) they are added or updated and the other tags kept.
-      - Read-only tags (set by the service) are never changed or compared.
-      - Leaving the option out keeps the tags as they are.
-    type: dict
-  purge_tags:
-    description:
-      - Whether user tags not in O(tags) are removed. Has no effect without O(tags).
-    type: bool
-    default: true
 notes:
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     subnet being created is then returned as V(null), and after a PATCH RV(subnet) is the subnet as read before it.
@@ -142,6 +127,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 """
 

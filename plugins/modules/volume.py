@@ -111,20 +111,6 @@ options:
       - Sent with the attach (or the create that attaches); the volume does not show it, so it is not compared.
       - Only with a non-empty O(instance).
     type: str
-  tags:
-    description:
-      - User tags of the volume, a mapping of key to value. A key is 1 to 255 characters without whitespace or C(=); a
-        value is 1 to 255 characters without tabs or line breaks and without a space at either end.
-      - Sent in the create request, and changed with the volume's C(PATCH) as a JSON merge patch (a removed key is sent
-        as V(null)). Read-only tags the service sets are never touched or compared.
-      - Leaving the option out keeps the volume's tags as they are.
-    type: dict
-  purge_tags:
-    description:
-      - With V(true), after the run the volume's user tags are exactly O(tags); with V(false), O(tags) are added or
-        changed and other user tags kept.
-    type: bool
-    default: true
 notes:
   - "O(wait=false): the module returns once the service accepted the write, with the task IDs in RV(tasks), and
     RV(volume) is the volume as read before the change (V(null) when it is being created). A run that needs the result
@@ -138,6 +124,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.volume_info

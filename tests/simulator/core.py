@@ -617,3 +617,34 @@ def is_uuid(value):
     except ValueError:
         return False
     return isinstance(value, str)
+
+
+# ---- what several cloud families share: pages and user tags ---------------------------------
+def page(request, records, show=copy.deepcopy, default_limit=1000):
+    """A cloud list's answer ``{count, results}``: the page of ``records`` that the query's ``limit`` (1 to 1000,
+    ``default_limit`` when not given) and ``offset`` (at least 0) ask for, each out of range a 422; every result
+    goes through ``show`` (a copy by default)."""
+    limit = int_param(request.arg("limit", str(default_limit)), "limit", low=1, high=1000)
+    offset = int_param(request.arg("offset", "0"), "offset", low=0)
+    return {"count": len(records), "results": [show(record) for record in records[offset:offset + limit]]}
+
+
+def tag_list(tags, read_only=False):
+    """User tags ``{key: value}`` as a record shows them: ``[{key, value, read_only}]``."""
+    return [{"key": key, "value": value, "read_only": read_only} for key, value in tags.items()]
+
+
+def merge_tags(record, patch):
+    """Apply an ``UpdateTagsSerializer`` value (a JSON merge patch; null removes every user tag); read-only tags stay."""
+    kept = [tag for tag in record["tags"] if tag["read_only"]]
+    user = dict((tag["key"], tag["value"]) for tag in record["tags"] if not tag["read_only"])
+    if patch is None:
+        user = {}
+    else:
+        for key, value in patch.items():
+            if value is None:
+                user.pop(key, None)
+            else:
+                user[key] = value
+    fixed = set(tag["key"] for tag in kept)
+    record["tags"] = kept + [tag for tag in tag_list(user) if tag["key"] not in fixed]

@@ -15,7 +15,7 @@ import copy
 import ipaddress
 import re
 
-from simulator.core import ApiFailure, is_uuid
+from simulator.core import ApiFailure, is_uuid, merge_tags, now_iso
 
 
 # ---- cloud ---------------------------------------------------------------------------------------
@@ -78,6 +78,46 @@ def check_list(loc, value):
 def check_bool(loc, value):
     if not isinstance(value, bool):
         invalid(loc, "value is not a valid boolean")
+
+
+# The cloud name rule (networks, subnets, volumes) and the user tags of docs/api_reference.md section 15.0.
+NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
+TAG_KEY = re.compile(r"^[^\s=]+$")
+TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
+
+
+def check_name(loc, value):
+    if not isinstance(value, str) or not NAME_PATTERN.match(value):
+        invalid(loc, "string does not match pattern %s" % NAME_PATTERN.pattern)
+
+
+def check_tags(loc, tags, patch=False):
+    """``CreateTagsSerializer`` (``patch``: ``UpdateTagsSerializer``, values may be null)."""
+    if not isinstance(tags, dict):
+        invalid(loc, "a JSON object is required")
+    for key, value in tags.items():
+        if not TAG_KEY.match(key) or len(key) > 255:
+            invalid("%s.%s" % (loc, key), "the key does not match pattern %s or is longer than 255" % TAG_KEY.pattern)
+        if value is None and patch:
+            continue
+        if not isinstance(value, str) or not TAG_VALUE.match(value) or len(value) > 255:
+            invalid("%s.%s" % (loc, key), "the value does not match pattern %s or is longer than 255" % TAG_VALUE.pattern)
+
+
+def patch_name_and_tags(record, body):
+    """A synchronous PATCH of ``name`` and ``tags`` (a JSON merge patch; null removes every user tag): the whole body
+    is checked before ``record`` changes; ``updated_at`` is stamped."""
+    check_object("body", body, (), ("name", "tags"))
+    if "name" in body:
+        check_name("name", body["name"])
+    if body.get("tags") is not None:
+        check_tags("tags", body["tags"], patch=True)
+    if "name" in body:
+        record["name"] = body["name"]
+    if "tags" in body:
+        merge_tags(record, body["tags"])
+    record["updated_at"] = now_iso()
+    return record
 
 
 def body_of(request, required_body=False):

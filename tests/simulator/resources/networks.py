@@ -38,19 +38,15 @@ from __future__ import annotations
 
 import copy
 import ipaddress
-import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
-from simulator.validation import check_bool, check_enum, check_object, invalid
+from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, merge_tags, now_iso, page, tag_list
+from simulator.validation import check_bool, check_enum, check_name, check_object, check_tags, invalid, patch_name_and_tags
 
 NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 NETWORK = NETWORKS + r"/(?P<network_id>[^/]+)"
 SUBNETS = r"/cloud/v1/subnets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 SUBNET = SUBNETS + r"/(?P<subnet_id>[^/]+)"
-NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
-TAG_KEY = re.compile(r"^[^\s=]+$")
-TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 SEED_PROJECT, SEED_REGION = 1, 76
 MTU = 1450
@@ -66,44 +62,6 @@ SEEDED = [
 # The seeded subnets: id -> {network_id, cidr} (what the router stories attach).
 SEEDED_SUBNETS = dict((subnet_id, {"network_id": network_id, "cidr": cidr})
                       for network_id, _name, subnets in SEEDED for subnet_id, _subnet_name, cidr in subnets)
-
-
-def check_name(value, field="name"):
-    if not isinstance(value, str) or not NAME_PATTERN.match(value):
-        invalid(field, "string does not match pattern %s" % NAME_PATTERN.pattern)
-
-
-def check_tags(tags, field="tags", patch=False):
-    """``CreateTagsSerializer`` (``patch``: ``UpdateTagsSerializer``, values may be null)."""
-    if not isinstance(tags, dict):
-        invalid(field, "a JSON object is required")
-    for key, value in tags.items():
-        if not TAG_KEY.match(key) or len(key) > 255:
-            invalid("%s.%s" % (field, key), "the key does not match pattern %s or is longer than 255" % TAG_KEY.pattern)
-        if value is None and patch:
-            continue
-        if not isinstance(value, str) or not TAG_VALUE.match(value) or len(value) > 255:
-            invalid("%s.%s" % (field, key), "the value does not match pattern %s or is longer than 255" % TAG_VALUE.pattern)
-
-
-def tag_list(tags):
-    return [{"key": key, "value": value, "read_only": False} for key, value in tags.items()]
-
-
-def merge_tags(record, patch):
-    """Apply an ``UpdateTagsSerializer`` value (a JSON merge patch; null removes every user tag); read-only tags stay."""
-    kept = [tag for tag in record["tags"] if tag["read_only"]]
-    user = dict((tag["key"], tag["value"]) for tag in record["tags"] if not tag["read_only"])
-    if patch is None:
-        user = {}
-    else:
-        for key, value in patch.items():
-            if value is None:
-                user.pop(key, None)
-            else:
-                user[key] = value
-    fixed = set(tag["key"] for tag in kept)
-    record["tags"] = kept + [tag for tag in tag_list(user) if tag["key"] not in fixed]
 
 
 def check_ip(field, value):
@@ -137,12 +95,6 @@ def check_host_routes(field, value):
         nexthop = check_ip(where + ".nexthop", route["nexthop"])
         routes.append({"destination": str(destination), "nexthop": str(nexthop)})
     return routes
-
-
-def page(request, records):
-    limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
-    offset = int_param(request.arg("offset", "0"), "offset", low=0)
-    return {"count": len(records), "results": copy.deepcopy(records[offset:offset + limit])}
 
 
 class Networks(Resource):
@@ -268,11 +220,11 @@ class Networks(Resource):
         self.sync()
         body = request.json
         check_object("body", body, ("name",), ("name", "type", "create_router", "tags"))
-        check_name(body["name"])
+        check_name("name", body["name"])
         check_enum("type", body.get("type", "vxlan"), ("vlan", "vxlan"))
         if "create_router" in body:
             check_bool("create_router", body["create_router"])
-        check_tags(body.get("tags", {}))
+        check_tags("tags", body.get("tags", {}))
         network_id = str(uuid.uuid4())
 
         def apply():
@@ -288,18 +240,7 @@ class Networks(Resource):
 
     def patch_network(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
-        body = request.json
-        check_object("body", body, (), ("name", "tags"))
-        if "name" in body:
-            check_name(body["name"])
-        if body.get("tags") is not None:
-            check_tags(body["tags"], patch=True)
-        if "name" in body:
-            record["name"] = body["name"]
-        if "tags" in body:
-            merge_tags(record, body["tags"])
-        record["updated_at"] = now_iso()
-        return copy.deepcopy(record)
+        return copy.deepcopy(patch_name_and_tags(record, request.json))
 
     def delete_network(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
@@ -342,7 +283,7 @@ class Networks(Resource):
         check_object("body", body, ("name", "network_id", "cidr"),
                      ("name", "network_id", "cidr", "ip_version", "enable_dhcp", "gateway_ip", "connect_to_network_router",
                       "router_id_to_connect", "dns_nameservers", "host_routes", "tags"))
-        check_name(body["name"])
+        check_name("name", body["name"])
         if not is_uuid(body["network_id"]):
             invalid("network_id", "value is not a valid uuid")
         network = check_network_text("cidr", body["cidr"])
@@ -364,7 +305,7 @@ class Networks(Resource):
             invalid("connect_to_network_router", "must be explicitly false when gateway_ip is null")
         dns = check_ip_list("dns_nameservers", body["dns_nameservers"]) if body.get("dns_nameservers") is not None else []
         routes = check_host_routes("host_routes", body["host_routes"]) if body.get("host_routes") is not None else []
-        check_tags(body.get("tags", {}))
+        check_tags("tags", body.get("tags", {}))
         try:
             ipaddress.ip_network(body["cidr"], strict=True)
         except ValueError:
@@ -408,7 +349,7 @@ class Networks(Resource):
         check_object("body", body, (), ("name", "enable_dhcp", "gateway_ip", "dns_nameservers", "host_routes", "tags"))
         changes = {}
         if body.get("name") is not None:
-            check_name(body["name"])
+            check_name("name", body["name"])
             changes["name"] = body["name"]
         if "enable_dhcp" in body:
             check_bool("enable_dhcp", body["enable_dhcp"])
@@ -421,7 +362,7 @@ class Networks(Resource):
         if body.get("host_routes") is not None:
             changes["host_routes"] = check_host_routes("host_routes", body["host_routes"])
         if body.get("tags") is not None:
-            check_tags(body["tags"], patch=True)
+            check_tags("tags", body["tags"], patch=True)
         record.update(changes)
         if "tags" in body:
             merge_tags(record, body["tags"])

@@ -58,15 +58,12 @@ import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
-from simulator.validation import check_enum, check_int, check_object, check_uuid, invalid
+from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso, page, tag_list
+from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 LIST = r"/cloud/v1/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ONE = LIST + r"/(?P<volume_id>[^/]+)"
 V2_ONE = r"/cloud/v2/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<volume_id>[^/]+)"
-NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
-TAG_KEY = re.compile(r"^[^\s=]+$")
-TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
 ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
 TYPES = ("cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra")
 SOURCES = ("new-volume", "image", "snapshot")
@@ -100,44 +97,6 @@ STEPS = {
     "detach": ("detaching", "available", None),
     "delete": ("deleting", None, "error_deleting"),
 }
-
-
-def check_name(value, field="name"):
-    if not isinstance(value, str) or not NAME_PATTERN.match(value):
-        invalid(field, "string does not match pattern %s" % NAME_PATTERN.pattern)
-
-
-def check_tags(tags, field="tags", patch=False):
-    """``CreateTagsSerializer`` (``patch``: ``UpdateTagsSerializer``, values may be null)."""
-    if not isinstance(tags, dict):
-        invalid(field, "a JSON object is required")
-    for key, value in tags.items():
-        if not TAG_KEY.match(key) or len(key) > 255:
-            invalid("%s.%s" % (field, key), "the key does not match pattern %s or is longer than 255" % TAG_KEY.pattern)
-        if value is None and patch:
-            continue
-        if not isinstance(value, str) or not TAG_VALUE.match(value) or len(value) > 255:
-            invalid("%s.%s" % (field, key), "the value does not match pattern %s or is longer than 255" % TAG_VALUE.pattern)
-
-
-def tag_list(tags, read_only=False):
-    return [{"key": key, "value": value, "read_only": read_only} for key, value in tags.items()]
-
-
-def merge_tags(record, patch):
-    """Apply an ``UpdateTagsSerializer`` value (a JSON merge patch; null removes every user tag); read-only tags stay."""
-    kept = [tag for tag in record["tags"] if tag["read_only"]]
-    user = dict((tag["key"], tag["value"]) for tag in record["tags"] if not tag["read_only"])
-    if patch is None:
-        user = {}
-    else:
-        for key, value in patch.items():
-            if value is None:
-                user.pop(key, None)
-            else:
-                user[key] = value
-    fixed = set(tag["key"] for tag in kept)
-    record["tags"] = kept + [tag for tag in tag_list(user) if tag["key"] not in fixed]
 
 
 def instance_store(sim):
@@ -341,8 +300,6 @@ class Volumes(Resource):
     def list_volumes(self, request):
         project_id, region_id = self.scope(request)
         self.sync()
-        limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
         tests = []
         name_part, id_part, instance_id = request.arg("name_part"), request.arg("id_part"), request.arg("instance_id")
         if name_part is not None:
@@ -363,7 +320,7 @@ class Volumes(Resource):
             tests.append(lambda record, key=key: any(tag["key"] == key for tag in record["tags"]))
         matches = [record for record in self.sim.volumes.values() if record["project_id"] == project_id
                    and record["region_id"] == region_id and all(test(record) for test in tests)]
-        return {"count": len(matches), "results": [self.shown(record) for record in matches[offset:offset + limit]]}
+        return page(request, matches, show=self.shown)
 
     def get_volume(self, request):
         return self.shown(self.volume_of(request))
@@ -381,13 +338,13 @@ class Volumes(Resource):
         required = {"new-volume": ("name", "size"), "image": ("name", "image_id", "size"), "snapshot": ("name", "snapshot_id")}[source]
         allowed = COMMON + {"new-volume": (), "image": ("image_id",), "snapshot": ("snapshot_id",)}[source]
         check_object("", body, required, allowed)
-        check_name(body["name"])
+        check_name("name", body["name"])
         if "size" in body:
             check_int("size", body["size"], low=1)
         if "type_name" in body:
             check_enum("type_name", body["type_name"], TYPES)
         if "tags" in body:
-            check_tags(body["tags"])
+            check_tags("tags", body["tags"])
         if "lifecycle_policy_ids" in body:
             if not isinstance(body["lifecycle_policy_ids"], list):
                 invalid("lifecycle_policy_ids", "a list is required")
@@ -457,18 +414,7 @@ class Volumes(Resource):
 
     def patch_volume(self, request):
         record = self.unlocked(self.volume_of(request))
-        body = request.json
-        check_object("body", body, (), ("name", "tags"))
-        if "name" in body:
-            check_name(body["name"])
-        if body.get("tags") is not None:
-            check_tags(body["tags"], patch=True)
-        if "name" in body:
-            record["name"] = body["name"]
-        if "tags" in body:
-            merge_tags(record, body["tags"])
-        record["updated_at"] = now_iso()
-        return self.shown(record)
+        return self.shown(patch_name_and_tags(record, request.json))
 
     def extend_volume(self, request):
         record = self.unlocked(self.volume_of(request))

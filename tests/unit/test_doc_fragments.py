@@ -1,0 +1,45 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The tags options are worded once, in plugins/doc_fragments/gcore.py (``TAGS``): every module that takes
+``tags``/``purge_tags`` as ``_tags.TAGS_OPTIONS`` declares them documents them through that fragment alone, and the
+fragment agrees with the argument spec it documents."""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+
+import pytest
+import yaml
+
+from ansible_collections.gcore.platform.plugins.doc_fragments.gcore import ModuleDocFragment
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODULES = sorted(path.stem for path in (ROOT / "plugins" / "modules").glob("*.py"))
+
+
+def _module(name):
+    module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
+    classes = [value for value in vars(module).values() if isinstance(value, type) and getattr(value, "argument_spec", None)
+               and value.__module__ == module.__name__]
+    return yaml.safe_load(module.DOCUMENTATION), classes[0].argument_spec
+
+
+def test_the_tags_fragment_documents_the_tags_options():
+    documented = yaml.safe_load(ModuleDocFragment.TAGS)["options"]
+    assert list(documented) == list(TAGS_OPTIONS)
+    for option, spec in TAGS_OPTIONS.items():
+        assert documented[option]["type"] == spec["type"], option
+        assert documented[option].get("default") == spec.get("default"), option
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_a_module_with_tags_takes_their_words_from_the_fragment(name):
+    doc, spec = _module(name)
+    fragments = doc.get("extends_documentation_fragment", [])
+    takes_tags = all(spec.get(option) == entry for option, entry in TAGS_OPTIONS.items())
+    assert ("gcore.platform.gcore.TAGS" in fragments) == takes_tags
+    if takes_tags:
+        assert not set(TAGS_OPTIONS) & set(doc.get("options", {})), "tags and purge_tags are worded once, in the fragment"
