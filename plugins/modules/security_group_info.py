@@ -67,27 +67,23 @@ RETURN = r"""
 security_groups:
   description:
     - The groups found, in the service's order; empty when none matches.
+    - Each item is a security group record as M(gcore.platform.security_group) returns in
+      RV(gcore.platform.security_group#module:security_group), which documents every member (rules, tags, region and
+      timestamps); the members used most are listed here.
   returned: success
   type: list
   elements: dict
   contains:
     id:
-      description: Security group ID.
+      description: Security group ID, to pass as O(gcore.platform.security_group#module:security_group_id).
       type: str
       sample: 2f6c1c64-8c3e-4c2b-9bb5-0a8cbb2f1c11
     name:
       description: Security group name.
       type: str
       sample: web
-    description:
-      description: Description, or V(null).
-      type: str
-      sample: Web servers
     security_group_rules:
-      description:
-        - The rules, each with C(id), C(security_group_id), C(direction), C(ethertype), C(protocol) (V(null) or C(any)
-          for every protocol), C(port_range_min), C(port_range_max), C(remote_ip_prefix), C(remote_group_id),
-          C(description), C(revision_number), C(created_at) and C(updated_at).
+      description: The rules, each as RV(gcore.platform.security_group#module:security_group.security_group_rules) shows.
       type: list
       elements: dict
       sample:
@@ -95,35 +91,6 @@ security_groups:
            direction: ingress, ethertype: IPv4, protocol: tcp, port_range_min: 22, port_range_max: 22,
            remote_ip_prefix: 10.0.0.0/8, remote_group_id: null, description: ssh, revision_number: 0,
            created_at: "2026-11-22T16:20:00Z", updated_at: "2026-11-22T16:20:00Z"}
-    tags_v2:
-      description: Tags, each C({key, value, read_only}).
-      type: list
-      elements: dict
-      sample: [{key: env, value: prod, read_only: false}]
-    project_id:
-      description: Project ID.
-      type: int
-      sample: 1
-    region_id:
-      description: Region ID.
-      type: int
-      sample: 76
-    region:
-      description: Region name.
-      type: str
-      sample: Luxembourg-2
-    revision_number:
-      description: How many times the group was changed.
-      type: int
-      sample: 0
-    created_at:
-      description: Creation time.
-      type: str
-      sample: "2026-11-22T16:20:00Z"
-    updated_at:
-      description: Time of the last change.
-      type: str
-      sample: "2026-11-22T16:21:30Z"
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
