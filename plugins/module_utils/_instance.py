@@ -8,7 +8,6 @@ This module is internal to the collection: its interface may change at any time.
 
 - ``VOLUME_SPEC``, ``check_volumes`` and ``volumes_body``: the five volume sources of a new instance, each with the
   fields its variant has (a field of another source, or a missing required one, fails naming ``volumes[i].field``).
-- ``create_only``: a member the service cannot change; one that differs fails before any write, naming it.
 - ``Setting``: one setting of an instance changed by a request of its own (the power state through the v2 action, the
   flavor through changeflavor), declared like an ``Attachments`` (``_attachments``) so the one flow plans, sends,
   waits for and recovers it like any attachment write: ``plan(record, wanted, params)`` gives at most one write.
@@ -119,16 +118,6 @@ def volumes_body(volumes, images):
 def user_data_body(text):
     """``user_data`` as the service takes it: the text, UTF-8, base64-encoded."""
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
-def create_only(option, read, rule="it can only be set when the instance is created"):
-    """A member the service cannot change: one that differs from the record fails before any write."""
-    def wanted(value, record):
-        if record is not None and read(record) != value:
-            raise Refused("%s: instance %s has %s %r, not %r; %s: delete the instance and create it again, or use another "
-                          "name (nothing was sent)" % (option, record.get("id"), option, read(record), value, rule))
-        return value
-    return Member(option, read=read, want=wanted)
 
 
 def flavor_of(record):

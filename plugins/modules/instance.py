@@ -375,14 +375,13 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     WAITING,
     canonical_uuid,
     check_volumes,
-    create_only,
     delete_query,
     group_changes,
     user_data_body,
     volumes_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
@@ -437,7 +436,7 @@ class Instance(GcoreResourceModule):
 
     @property
     def members(self):
-        return (Member("name"), create_only("ssh_key_name", lambda record: record.get("ssh_key_name")), tags_member(self.params))
+        return (Member("name"), create_only("ssh_key_name", lambda record: record.get("ssh_key_name"), "instance"), tags_member(self.params))
 
     def validate(self):
         super().validate()
