@@ -30,7 +30,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = "/cloud/v1/instances/{project_id}/{region_id}"
 ACTION = "/cloud/v2/instances/{project_id}/{region_id}/{id}/action"
