@@ -297,8 +297,8 @@ def _key(value):
 
 def same_conditions(desired, current):
     """Whether two condition lists match after normalisation (the order of conditions does not matter)."""
-    return (sorted(_key(item) for item in normalise_conditions(desired))
-            == sorted(_key(item) for item in normalise_conditions(current)))
+    desired, current = normalise_conditions(desired), normalise_conditions(current)
+    return desired == current or sorted(_key(item) for item in desired) == sorted(_key(item) for item in current)
 
 
 def normalise_action(action):
