@@ -248,6 +248,8 @@ import uuid
 from ansible_collections.gcore.platform.plugins.module_utils._base import Refused, ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
     PAGE_SIZE,
+    OtherFloatingIps,
+    addresses,
     canonical_address,
     instance_port,
     on_port,
@@ -288,6 +290,15 @@ class FloatingIp(GcoreResourceModule):
     lock = "task_id"
     ready = ("status", ("ACTIVE", "DOWN"), (None,))
     port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
+    others = ()  # state=absent by the port: the floating IPs on it besides the one the flow deletes
+
+    @property
+    def attachments(self):
+        """Deleted before the flow's own DELETE: the other floating IPs on the port (``_floating_ips.OtherFloatingIps``)."""
+        if not self.others:
+            return ()
+        return (OtherFloatingIps(self.others, lambda ident: self.path("item", ident),
+                                 lambda ident: self.settled(self.read(ident))),)
 
     @property
     def members(self):
@@ -360,11 +371,21 @@ class FloatingIp(GcoreResourceModule):
         if port is None or port is NOT_FOUND:
             return None
         matches = on_port(self.listing(), port, params["fixed_ip_address"])
-        if len(matches) > 1 and not present:
-            raise Refused("%s floating IPs of %s are assigned to port %s (ids %s); give fixed_ip_address or floating_ip_id to "
-                          "say which to delete (nothing was sent)" % (len(matches), self.where(), port,
-                                                                      ", ".join(record["id"] for record in matches)))
+        if not present:  # every one on the port is deleted: the first by the flow, the others before it
+            others = matches[1:]
+            if others and not self.check_mode and params["wait"]:
+                others = [found for found in (self.wait_unlocked(record) if record.get(self.lock) else record for record in others)
+                          if found is not None]  # each DELETE is sent once its floating IP is unlocked
+            self.others = others
         return matches[0] if matches else None
+
+    def shown(self, record):
+        """The managed members; deleting by the port, also the address of every floating IP on it (all are deleted)."""
+        shown = super().shown(record)
+        params = self.params
+        if params["state"] == "absent" and params["floating_ip_id"] is None and params["address"] is None:
+            shown["floating_ip_addresses"] = addresses([record] + list(self.others))
+        return shown
 
     def create_body(self):
         params = self.params
