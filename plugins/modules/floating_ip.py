@@ -22,9 +22,10 @@ description:
     moved there) with C(PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{floating_ip_id}) when it is not there
     already. With neither O(instance) nor O(port_id), the floating IP must exist; its O(tags) are managed and
     O(unassign=true) unassigns it (the same PATCH with C(port_id) V(null)).
-  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or the one assigned to the port
-    of O(instance) or O(port_id) (C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id})). Already
-    absent is no change.
+  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or every floating IP assigned to
+    the port of O(instance) or O(port_id) (to O(fixed_ip_address) only, when given): one
+    C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id}) each, each its own task. Already absent
+    (none on the port) is no change; after a failure the re-run deletes the ones left.
   - While a task locks the floating IP (its C(task_id) is set), the module waits for the lock to clear, up to
     O(wait_timeout), before it sends a change or a delete.
   - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the floating IP is read again and
@@ -96,8 +97,8 @@ notes:
   - With neither O(floating_ip_id), O(address), O(instance) nor O(port_id) the module fails validation, since nothing
     would find the floating IP on the next run.
   - When several floating IPs are assigned to the port (to different fixed addresses) and O(fixed_ip_address) is not
-    given, O(state=present) is satisfied by any of them, and O(state=absent) fails listing their IDs (nothing is
-    sent); give O(fixed_ip_address) or O(floating_ip_id).
+    given, O(state=present) is satisfied by any of them, and O(state=absent) deletes them all; give
+    O(fixed_ip_address) or O(floating_ip_id) to delete one.
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     floating IP being created is then returned as V(null).
 extends_documentation_fragment:
@@ -137,7 +138,7 @@ EXAMPLES = r"""
     address: 203.0.113.200
     unassign: true
 
-- name: Delete the floating IP of instance web-1
+- name: Delete every floating IP of instance web-1's port
   gcore.platform.floating_ip:
     project_id: 1
     region_id: 76
@@ -235,6 +236,8 @@ diff:
   description:
     - The managed members before and after the change (C(port_id), C(fixed_ip_address) when given, C(tags) as a
       mapping of the user tags), with C(state).
+    - With O(state=absent) by O(instance) or O(port_id), C(before) also has C(floating_ip_addresses), the sorted
+      addresses of every floating IP on the port (each of them is deleted).
   returned: success
   type: dict
   sample:
