@@ -23,7 +23,7 @@ description:
     already. With neither O(instance) nor O(port_id), the floating IP must exist; its O(tags) are managed and
     O(unassign=true) unassigns it (the same PATCH with C(port_id) V(null)).
   - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or every floating IP assigned to
-    the port of O(instance) or O(port_id) (to O(fixed_ip_address) only, when given): one
+    the port of O(instance) or O(port_id) (only the one on O(fixed_ip_address) when it is given), with one
     C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id}) each, each its own task. Already absent
     (none on the port) is no change; after a failure the re-run deletes the ones left.
   - While a task locks the floating IP (its C(task_id) is set), the module waits for the lock to clear, up to

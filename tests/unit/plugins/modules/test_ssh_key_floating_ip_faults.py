@@ -39,6 +39,23 @@ FAULTS = {
     "403 rejection": (dict(status=403, body="injected rejection"), False),
 }
 
+MULTI = {"id": "22222222-2222-4222-8222-222222222222", "name": "multi", "project_id": 1, "region_id": 76, "status": "ACTIVE",
+         "addresses": {"net": [{"addr": "10.1.0.5", "type": "fixed", "interface_name": "eth0"},
+                               {"addr": "10.1.0.6", "type": "fixed", "interface_name": "eth0"}]}}
+
+
+def two_on_one_port(server):
+    """Instance ``multi``, one port with two fixed addresses, a floating IP on each: ``{first, second}`` (their ids)."""
+    server.instances.append(copy.deepcopy(MULTI))
+    made = {}
+    for name, fixed in (("first", "10.1.0.5"), ("second", "10.1.0.6")):
+        body = {"port_id": port_id_of(MULTI["id"], "eth0"), "fixed_ip_address": fixed}
+        status, answer = server.call("POST", "/cloud/v1/floatingips/1/76", body)
+        assert status == 200, answer
+        made[name] = server.call("GET", "/cloud/v1/tasks/%s" % answer["tasks"][0])[1]["created_resources"]["floatingips"][0]
+    return made
+
+
 # A plan: the module, its arguments, and the writes in the order they are sent (method, path regex).
 PLANS = {
     "key upload": dict(module=ssh_key, args=dict(project_id=1, name="uploaded", public_key=KEY),
@@ -61,24 +78,9 @@ PLANS = {
                        writes=[("DELETE", r"^/cloud/v1/floatingips/1/76/[0-9a-f-]+$")]),
     # two floating IPs on one port: each deleted (the one listed second first), one DELETE each
     "fip delete two": dict(module=floating_ip, args=dict(CLOUD, instance="multi", state="absent"),
-                           setup=lambda server: two_on_one_port(server),
+                           setup=two_on_one_port,
                            writes=[("DELETE", r"^/cloud/v1/floatingips/1/76/{second}$"), ("DELETE", r"^/cloud/v1/floatingips/1/76/{first}$")]),
 }
-MULTI = {"id": "22222222-2222-4222-8222-222222222222", "name": "multi", "project_id": 1, "region_id": 76, "status": "ACTIVE",
-         "addresses": {"net": [{"addr": "10.1.0.5", "type": "fixed", "interface_name": "eth0"},
-                               {"addr": "10.1.0.6", "type": "fixed", "interface_name": "eth0"}]}}
-
-
-def two_on_one_port(server):
-    """Instance ``multi``, one port with two fixed addresses, a floating IP on each: ``{first, second}`` (their ids)."""
-    server.instances.append(copy.deepcopy(MULTI))
-    made = {}
-    for name, fixed in (("first", "10.1.0.5"), ("second", "10.1.0.6")):
-        status, answer = server.call("POST", "/cloud/v1/floatingips/1/76", {"port_id": port_id_of(MULTI["id"], "eth0"),
-                                                                           "fixed_ip_address": fixed})
-        assert status == 200, answer
-        made[name] = server.call("GET", "/cloud/v1/tasks/%s" % answer["tasks"][0])[1]["created_resources"]["floatingips"][0]
-    return made
 
 
 def run(server, module, args):
