@@ -376,9 +376,9 @@ class FloatingIp(GcoreResourceModule):
         matches = on_port(self.listing(), port, params["fixed_ip_address"])
         if not present:  # every one on the port is deleted: the first by the flow, the others before it
             others = matches[1:]
-            if others and not self.check_mode and params["wait"]:
+            if others and not self.check_mode:  # each DELETE is sent once its floating IP is unlocked (as the flow's own)
                 others = [found for found in (self.wait_unlocked(record) if record.get(self.lock) else record for record in others)
-                          if found is not None]  # each DELETE is sent once its floating IP is unlocked
+                          if found is not None]
             self.others = others
         return matches[0] if matches else None
 
