@@ -39,6 +39,17 @@ INSTANCES = 5000  # the inventory side by side (issue 19): 1,250 in each of the 
 NETWORK_RULES = 50  # a security group declared with its rules (issue 26), beside a network and a subnet
 LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 10 members each
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
+STACK_MODULE_TASKS = 10  # the module tasks of examples/stack.yml's second run (Bench.stack)
+BOOT_SECONDS = (5.0, 60.0)  # an instance that becomes ACTIVE after this long (issue 27)
+
+
+def kind_of(path):
+    """What a request is about: the path's resource kind (``/cloud/v1/instances/1/76/...`` -> ``instances``), with the
+    sub-resource of an item (``instances/interfaces``)."""
+    parts = path.strip("/").split("/")
+    kind = parts[2] if len(parts) > 2 and parts[0] == "cloud" else "/".join(parts[:3])
+    tail = [part for part in parts[5:] if not any(char.isdigit() for char in part)]
+    return "/".join([kind] + tail[-1:])
 
 
 class Bench:
@@ -53,10 +64,10 @@ class Bench:
         path.write_text(json.dumps([{"name": name, "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
         return path
 
-    def run(self, playbook, check=True, extra_vars=None):
+    def run(self, playbook, check=True, extra_vars=None, inventory="localhost,"):
         env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path(), GCORE_API_URL=self.sim.url,
                    GCORE_API_KEY=self.sim.api_key, GCORE_CLOUD_PROJECT_ID="1", GCORE_CLOUD_REGION_ID="76")
-        command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook), "-i", "localhost,",
+        command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook), "-i", str(inventory),
                    "-c", "local", "-e", "ansible_python_interpreter=%s" % sys.executable]
         if extra_vars is not None:
             command += ["-e", "@%s" % extra_vars]
@@ -161,10 +172,10 @@ class Bench:
         self.sim.configure(latency=0.0)
 
     # ---- 5. a domain's rules as code: the set module against the per-rule loop --------------------
-    def measure(self, playbook, extra_vars=None):
+    def measure(self, playbook, extra_vars=None, inventory="localhost,"):
         """Run once: (requests, writes, seconds, the log of the run)."""
         self.sim.mark = len(self.sim.log)
-        elapsed = self.run(playbook, extra_vars=extra_vars)
+        elapsed = self.run(playbook, extra_vars=extra_vars, inventory=inventory)
         log = self.sim.log[self.sim.mark:]
         return len(log), len(self.sim.writes(log)), elapsed, log
 
@@ -320,6 +331,65 @@ class Bench:
                  "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["stack"]), statistics.median(times["three"])), "report", None)
         self.sim.configure(task_delay=0.3)
 
+    # ---- 8. compute as code (issue 27): the stack's second run, and the wait for an instance to be ACTIVE -----------
+    def stack(self):
+        """examples/stack.yml on its inventory file (as tests/integration/test_examples.py runs it): built once, then
+        run again. The second run's requests, by resource (the path's kind), and its writes; then its wall time against
+        a play of one-read tasks, one per module task the stack runs: STACK_MODULE_TASKS (the preflight role's
+        quota_check and price_preview, then network, subnet, router, security_group, ssh_key, instance, volume and
+        floating_ip). Each module task is one process, the bulk of a play's time; the stack's controller-side tasks
+        (include_role, set_fact, assert, meta) and its inventory plugin (read at the start and at refresh_inventory)
+        are not in the reference play, so they count against the stack."""
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        playbook, inventory = ROOT / "examples" / "stack.yml", ROOT / "examples" / "stack.gcore.yml"
+        requests, writes, elapsed, _log = self.measure(playbook, inventory=inventory)
+        self.row("stack (examples/stack.yml), first run: requests (writes)", "%s (%s)" % (requests, writes), "report", None)
+        requests, writes, _elapsed, log = self.measure(playbook, inventory=inventory)
+        label = "stack, second run"
+        self.row("%s: requests (writes)" % label, "%s (%s)" % (requests, writes), "0 writes", writes == 0)
+        kinds = {}
+        for entry in log:
+            kind = "%s %s" % (entry["method"], kind_of(entry["path"]))
+            kinds[kind] = kinds.get(kind, 0) + 1
+        self.row("  by resource", ", ".join("%s x%s" % item for item in sorted(kinds.items())), "one read each", None)
+        one_read = self.play("stack_reference", [{"name": "Module %s" % number, "gcore.platform.notification_threshold_info": {"client_id": 1}}
+                                                 for number in range(STACK_MODULE_TASKS)])
+        times = {"stack": [], "reference": []}
+        for repeat in range(REPEATS):  # paired, in rotating order
+            for name in (("stack", "reference") if repeat % 2 else ("reference", "stack")):
+                times[name].append(self.run(playbook, inventory=inventory) if name == "stack" else self.run(one_read))
+        median = dict((name, statistics.median(values)) for name, values in times.items())
+        ratio = median["stack"] / median["reference"]
+        self.row("%s: wall time / a play of %s one-read tasks (medians of %s)" % (label, STACK_MODULE_TASKS, REPEATS),
+                 "%.2f (%.3f s / %.3f s)" % (ratio, median["stack"], median["reference"]), "report", None)
+        self.row("  per module task", "%.3f s / %.3f s" % (median["stack"] / STACK_MODULE_TASKS, median["reference"] / STACK_MODULE_TASKS),
+                 "-", None)
+        self.sim.configure(task_delay=0.3)
+
+    def instance_wait(self):
+        """The wait overshoot of an instance created with ``wait: true``: the simulator boots it in N seconds of its clock
+        (``instances_boot_seconds``; the boot starts at the module's first read of the created instance); the
+        overshoot runs from the moment the boot ends (the instance is ACTIVE) to the module's last request (its result
+        follows at once). Goals: <= 0.5 s, and <= 10 % of the wait."""
+        for seconds in BOOT_SECONDS:
+            self.sim.reset()
+            self.sim.configure(task_delay=0.05, instances_boot_seconds=seconds)
+            create = self.play("instance_wait", [{"name": "Instance", "register": "r", "gcore.platform.instance": {
+                "name": "wait-%s" % int(seconds), "flavor": "g1-standard-2-4", "interfaces": [{"type": "external"}],
+                "volumes": [{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0}]}},
+                {"name": "Check", "ansible.builtin.assert": {"that": ["r.changed", "r.instance.status == 'ACTIVE'"]}}])
+            offset = time.time() - time.monotonic()  # the simulator's task clock (monotonic) as wall time, like its log
+            _requests, _writes, elapsed, log = self.measure(create)
+            boot = [task for task in self.sim.tasks.values() if task["record"]["task_type"] == "boot_instance"]
+            active_at = boot[0]["started"] + boot[0]["delay"] + offset
+            polls = [entry for entry in log if entry["method"] == "GET" and entry["time"] >= boot[0]["started"] + offset]
+            overshoot = log[-1]["time"] - active_at
+            self.row("instance ACTIVE after %.0f s: wait overshoot" % seconds, round(overshoot, 3), "<= 0.5", 0 <= overshoot <= 0.5, "s")
+            self.row("  overshoot / wait", "%.1f %%" % (100 * overshoot / seconds), "<= 10 %", 0 <= overshoot <= 0.1 * seconds)
+            self.row("  reads while booting (play wall time)", "%s (%.1f s)" % (len(polls), elapsed), "-", None)
+        self.sim.configure(task_delay=0.3, instances_boot_seconds=None)
+
     # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
     def inventory_list(self, source, *args):
         """One ``ansible-inventory --list`` run: (seconds, requests, the inventory)."""
@@ -411,7 +481,7 @@ def main():
     bench = Bench()
     try:
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.networks, bench.load_balancers,
-                 bench.inventory)
+                 bench.stack, bench.instance_wait, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

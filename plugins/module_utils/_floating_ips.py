@@ -10,6 +10,10 @@ A floating IP is found by its id, by its address (every page of the listing, com
 by the port it is assigned to: the ``port_id`` given, or an instance's port (the instance by id or exact name, its
 port read from ``GET /cloud/v1/instances/{p}/{r}/{id}/interfaces``: the first interface, or the one holding
 ``fixed_ip_address``).
+
+``OtherFloatingIps``: ``state: absent`` by the port deletes every floating IP assigned to it. The one-resource flow
+deletes one record; the others on the port are planned as its before-delete attachment: one DELETE each (each its own
+task), sent before the flow's own DELETE.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"
 INTERFACES = INSTANCES + "/{id}/interfaces"
@@ -41,6 +46,42 @@ def on_port(records, port_id, fixed_ip_address=None):
 
 def with_address(records, address):
     return [record for record in records if canonical_address(record.get("floating_ip_address")) == address]
+
+
+class OtherFloatingIps:
+    """The floating IPs on the port besides the one the flow deletes, planned like an attachment that is detached before
+    the delete (``GcoreResourceModule.attachments`` with ``before_delete``): ``plan`` gives one ``DELETE`` per floating
+    IP. ``path(id)``: its DELETE path; ``settled(id)``: the floating IP read again once its lock is clear (None: gone),
+    which tells whether a DELETE whose answer was lost took effect. It has no option: it is planned only before a
+    delete, never compared or shown as a member (the diff lists the addresses through the module's ``shown``)."""
+
+    name = "floating_ips"
+    option = None
+    before_delete = True
+    late = "another floating IP of the port"
+
+    def __init__(self, records, path, settled):
+        self.records = list(records)
+        self.path = path
+        self.settled = settled
+
+    @staticmethod
+    def canonical(items):
+        return items
+
+    @staticmethod
+    def in_create_body(_item):
+        return True
+
+    def plan(self, record, _wanted, _params):
+        return [Write("delete", "DELETE", self.path(other["id"]), names=[other.get("floating_ip_address")], locked=record,
+                      done=lambda _state, ident=other["id"]: self.settled(ident) is None) for other in self.records]
+
+
+def addresses(records):
+    """The floating addresses of ``records``, sorted as ``ipaddress`` orders them."""
+    found = [ipaddress.ip_address(record["floating_ip_address"]) for record in records]
+    return [str(address) for address in sorted(found, key=lambda address: (address.version, address))]
 
 
 def instance_port(client, params):

@@ -22,9 +22,10 @@ description:
     moved there) with C(PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{floating_ip_id}) when it is not there
     already. With neither O(instance) nor O(port_id), the floating IP must exist; its O(tags) are managed and
     O(unassign=true) unassigns it (the same PATCH with C(port_id) V(null)).
-  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or the one assigned to the port
-    of O(instance) or O(port_id) (C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id})). Already
-    absent is no change.
+  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or every floating IP assigned to
+    the port of O(instance) or O(port_id) (only the one on O(fixed_ip_address) when it is given), with one
+    C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id}) each, each its own task. Already absent
+    (none on the port) is no change; after a failure the re-run deletes the ones left.
   - While a task locks the floating IP (its C(task_id) is set), the module waits for the lock to clear, up to
     O(wait_timeout), before it sends a change or a delete.
   - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the floating IP is read again and
@@ -81,8 +82,8 @@ notes:
   - With neither O(floating_ip_id), O(address), O(instance) nor O(port_id) the module fails validation, since nothing
     would find the floating IP on the next run.
   - When several floating IPs are assigned to the port (to different fixed addresses) and O(fixed_ip_address) is not
-    given, O(state=present) is satisfied by any of them, and O(state=absent) fails listing their IDs (nothing is
-    sent); give O(fixed_ip_address) or O(floating_ip_id).
+    given, O(state=present) is satisfied by any of them, and O(state=absent) deletes them all; give
+    O(fixed_ip_address) or O(floating_ip_id) to delete one.
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     floating IP being created is then returned as V(null).
 extends_documentation_fragment:
@@ -123,7 +124,7 @@ EXAMPLES = r"""
     address: 203.0.113.200
     unassign: true
 
-- name: Delete the floating IP of instance web-1
+- name: Delete every floating IP of instance web-1's port
   gcore.platform.floating_ip:
     project_id: 1
     region_id: 76
@@ -221,6 +222,8 @@ diff:
   description:
     - The managed members before and after the change (C(port_id), C(fixed_ip_address) when given, C(tags) as a
       mapping of the user tags), with C(state).
+    - With O(state=absent) by O(instance) or O(port_id), C(before) also has C(floating_ip_addresses), the sorted
+      addresses of every floating IP on the port (each of them is deleted).
   returned: success
   type: dict
   sample:
@@ -234,6 +237,8 @@ import uuid
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
     PAGE_SIZE,
+    OtherFloatingIps,
+    addresses,
     canonical_address,
     instance_port,
     on_port,
@@ -274,6 +279,15 @@ class FloatingIp(GcoreResourceModule):
     lock = "task_id"
     ready = ("status", ("ACTIVE", "DOWN"), (None,))
     port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
+    others = ()  # state=absent by the port: the floating IPs on it besides the one the flow deletes
+
+    @property
+    def attachments(self):
+        """Deleted before the flow's own DELETE: the other floating IPs on the port (``_floating_ips.OtherFloatingIps``)."""
+        if not self.others:
+            return ()
+        return (OtherFloatingIps(self.others, lambda ident: self.path("item", ident),
+                                 lambda ident: self.settled(self.read(ident))),)
 
     @property
     def members(self):
@@ -346,11 +360,21 @@ class FloatingIp(GcoreResourceModule):
         if port is None or port is NOT_FOUND:
             return None
         matches = on_port(self.listing(), port, params["fixed_ip_address"])
-        if len(matches) > 1 and not present:
-            raise Refused("%s floating IPs of %s are assigned to port %s (ids %s); give fixed_ip_address or floating_ip_id to "
-                          "say which to delete (nothing was sent)" % (len(matches), self.where(), port,
-                                                                      ", ".join(record["id"] for record in matches)))
+        if not present:  # every one on the port is deleted: the first by the flow, the others before it
+            others = matches[1:]
+            if others and not self.check_mode:  # each DELETE is sent once its floating IP is unlocked (as the flow's own)
+                others = [found for found in (self.wait_unlocked(record) if record.get(self.lock) else record for record in others)
+                          if found is not None]
+            self.others = others
         return matches[0] if matches else None
+
+    def shown(self, record):
+        """The managed members; deleting by the port, also the address of every floating IP on it (all are deleted)."""
+        shown = super().shown(record)
+        params = self.params
+        if params["state"] == "absent" and params["floating_ip_id"] is None and params["address"] is None:
+            shown["floating_ip_addresses"] = addresses([record] + list(self.others))
+        return shown
 
     def create_body(self):
         params = self.params

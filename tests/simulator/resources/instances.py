@@ -21,7 +21,8 @@
   Answers 200 ``{tasks}``. The instance appears at once in ``BUILD``, locked by its ``create_vm`` task; the finished
   task names it in ``created_resources.instances`` (and its volumes and ports). It then boots: a ``boot_instance``
   task (not locking the record) brings it to ``ACTIVE``; ``instances_boot_held: true`` starts that task held (the
-  instance stays in ``BUILD`` until ``release``), and ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A
+  instance stays in ``BUILD`` until ``release``), ``instances_boot_seconds: N`` makes that task take N seconds
+  (default: ``task_delay``), and ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A
   failed ``create_vm`` task leaves the instance in ``ERROR``.
 - ``GET /cloud/v1/instances/{p}/{r}/{id}``: the record; 404 cloud body. ``PATCH`` same path: ``{name, tags}``
   (tags a JSON merge patch), answered with the record (synchronous).
@@ -60,6 +61,10 @@ run), statuses ACTIVE, SHUTOFF and BUILD. Images (``SEEDS["images"]``): ``ubuntu
 Control ``POST /_sim/instances`` ``{count, pairs?: [[project, region], ...], replace?: true}``: ``count``
 generated instances (``host-00001`` ...) spread evenly over the pairs (default: the four seeded pairs), replacing
 every instance unless ``replace`` is false. Answers ``{"instances": total, "per_pair": {"p/r": n}}``.
+
+Control ``POST /_sim/instance_address`` ``{instance_id, addr}``: one more fixed IPv4 address on the instance's first
+port (its ``ip_assignments`` and the instance's ``addresses``), so that the port can hold two floating IPs. Answers
+``{"port_id": ...}``.
 """
 
 from __future__ import annotations
@@ -322,6 +327,7 @@ class Instances(Resource):
     SETTINGS = {
         "instances_forbidden_projects": ([FORBIDDEN_PROJECT], control.listing(control.integer(low=1))),
         "instances_boot_held": (False, control.boolean),
+        "instances_boot_seconds": (None, control.optional(control.number(high=3600))),
     }
     SEEDS = {
         "pairs": [list(pair) for pair in PAIRS],
@@ -332,7 +338,7 @@ class Instances(Resource):
         "images": IMAGE_IDS,
         "flavors": sorted(VM_FLAVORS),
     }
-    CONTROLS = {"instances": "seed_instances"}
+    CONTROLS = {"instances": "seed_instances", "instance_address": "add_address"}
     ROUTES = (
         Route("GET", LIST, "list_instances"),
         Route("POST", CREATE + r"/check_limits", "check_limits", read_only=True),
@@ -384,6 +390,26 @@ class Instances(Resource):
         self.by_pair = None
         return {"instances": len(self.sim.instances), "per_pair": per_pair}
 
+    def add_address(self, body):
+        """Control ``instance_address``: one more fixed IPv4 address on the instance's first port (the module docstring)."""
+        control.record({"instance_id": control.text, "addr": control.text}, required=("instance_id", "addr"))("instance_address", body)
+        record = self.find(body["instance_id"])
+        if record is None:
+            raise control.ControlError("instance_id: no instance %s" % body["instance_id"])
+        try:
+            ipaddress.IPv4Address(body["addr"])
+        except ValueError:
+            raise control.ControlError("addr: %r is not an IPv4 address" % body["addr"]) from None
+        ports = self.ports_of(record)
+        if not ports:
+            raise control.ControlError("instance_id: instance %s has no interface" % body["instance_id"])
+        port = ports[0]
+        subnet_id = (port["ip_assignments"] or [{}])[0].get("subnet_id")
+        port["ip_assignments"].append({"ip_address": body["addr"], "subnet_id": subnet_id})
+        record["addresses"].setdefault(port["network_details"]["name"], []).append(
+            {"addr": body["addr"], "type": "fixed", "interface_name": port.get("interface_name") or "eth0", "subnet_id": subnet_id})
+        return {"port_id": port["port_id"]}
+
     # ---- scope, lookup, locks -----------------------------------------------------------------
     def scope(self, request):
         project_id = int_param(request.params["project_id"], "project_id")
@@ -406,6 +432,8 @@ class Instances(Resource):
                                                                     region_id=record["region_id"])
                 if self.sim.config["instances_boot_held"]:
                     self.sim.tasks[task_id]["held"] = True
+                if self.sim.config["instances_boot_seconds"] is not None:
+                    self.sim.tasks[task_id]["delay"] = self.sim.config["instances_boot_seconds"]
                 self.sim.advance()  # a boot with no delay is over at once
             task = self.sim.tasks[task_id]
             if task["done"]:

@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from simulator.control import ControlError
 from simulator.core import Simulator
 from simulator.resources.instances import FALLBACK_GROUPS, IMAGE_IDS
 
@@ -274,3 +275,29 @@ def test_interfaces_need_the_networks_family_s_network_and_subnet(sim):
     ident = created(sim, interfaces=[{"type": "any_subnet", "network_id": other_net}])
     (address,) = get(sim, ident)[1]["addresses"]["router-net-2"]
     assert address["addr"].startswith("192.168.20.") and address["subnet_id"] == "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"
+
+
+def test_a_boot_takes_instances_boot_seconds_when_set(sim):
+    sim.configure(instances_boot_seconds=600)
+    ident = created(sim)
+    assert get(sim, ident)[1]["status"] == "BUILD"  # the boot task started at this read, 600 s long
+    boots = [value for value in sim.tasks.values() if value["record"]["task_type"] == "boot_instance"]
+    assert [(boot["delay"], boot["done"]) for boot in boots] == [(600, False)]
+    sim.configure(instances_boot_seconds=None)
+    get(sim, created(sim, name="vm-2"))
+    boots = [value for value in sim.tasks.values() if value["record"]["task_type"] == "boot_instance"]
+    assert [boot["delay"] for boot in boots] == [600, 0], "unset: the boot takes task_delay"
+
+
+def test_a_second_fixed_address_on_the_first_port(sim):
+    ident = created(sim)
+    port = sim.call("GET", "%s/%s/interfaces" % (LIST, ident))[1]["results"][0]
+    answer = sim.control("POST", "/_sim/instance_address", {"instance_id": ident, "addr": "10.0.0.77"})
+    assert answer == {"port_id": port["port_id"]}
+    again = sim.call("GET", "%s/%s/interfaces" % (LIST, ident))[1]["results"][0]
+    assert [item["ip_address"] for item in again["ip_assignments"]][-1] == "10.0.0.77"
+    added = get(sim, ident)[1]["addresses"][port["network_details"]["name"]][-1]
+    assert (added["addr"], added["type"], added["interface_name"]) == ("10.0.0.77", "fixed", port["interface_name"] or "eth0")
+    for bad in ({"instance_id": ident, "addr": "nope"}, {"instance_id": "no-such", "addr": "10.0.0.78"}, {"addr": "10.0.0.78"}):
+        with pytest.raises(ControlError):
+            sim.control("POST", "/_sim/instance_address", bad)

@@ -7,6 +7,7 @@ instance; tags as a merge patch; check mode, diff, wait=false, the lock, and eac
 
 from __future__ import annotations
 
+import copy
 from unittest import mock
 
 import pytest
@@ -176,19 +177,67 @@ def test_two_instances_with_the_name_fail_listing_their_ids(server):
     assert "11111111-1111-4111-8111-111111111111" in result["msg"] and writes(server) == []
 
 
-def test_two_floating_ips_on_the_port_make_absent_ask_which(server):
-    server.instances.append({"id": "22222222-2222-4222-8222-222222222222", "name": "multi", "project_id": 1, "region_id": 76,
-                             "status": "ACTIVE", "addresses": {"net": [
-                                 {"addr": "10.1.0.5", "type": "fixed", "interface_name": "eth0"},
-                                 {"addr": "10.1.0.6", "type": "fixed", "interface_name": "eth0"}]}})
+MULTI = {"id": "22222222-2222-4222-8222-222222222222", "name": "multi", "project_id": 1, "region_id": 76, "status": "ACTIVE",
+         "addresses": {"net": [{"addr": "10.1.0.5", "type": "fixed", "interface_name": "eth0"},
+                               {"addr": "10.1.0.6", "type": "fixed", "interface_name": "eth0"}]}}
+
+
+def two_on_one_port(server):
+    """Instance ``multi`` with one port of two fixed addresses, each with a floating IP; their records."""
+    server.instances.append(copy.deepcopy(MULTI))
     first = run(server, instance="multi", fixed_ip_address="10.1.0.5")
     second = run(server, instance="multi", fixed_ip_address="10.1.0.6")
     assert first["changed"] and second["changed"] and first["floating_ip"]["id"] != second["floating_ip"]["id"]
-    assert run(server, instance="multi")["changed"] is False
-    refused = run(server, instance="multi", state="absent")
-    assert refused["failed"] is True and "2 floating IPs" in refused["msg"] and "give fixed_ip_address" in refused["msg"]
-    assert writes(server) == []
-    assert run(server, instance="multi", fixed_ip_address="10.1.0.6", state="absent")["changed"] is True
+    return first["floating_ip"], second["floating_ip"]
+
+
+def test_two_floating_ips_on_the_port_satisfy_present_and_absent_deletes_both(server):
+    first, second = two_on_one_port(server)
+    assert run(server, instance="multi")["changed"] is False and writes(server) == []
+    check = run(server, instance="multi", state="absent", _ansible_check_mode=True)
+    assert check["changed"] is True and writes(server) == []
+    assert check["diff"] == {"before": {"state": "present", "port_id": first["port_id"],
+                                        "floating_ip_addresses": sorted([first["floating_ip_address"], second["floating_ip_address"]])},
+                             "after": {"state": "absent"}}
+    gone = run(server, instance="multi", state="absent")
+    assert not gone.get("failed"), gone["msg"]
+    assert gone["changed"] is True and gone["floating_ip"] is None and len(gone["tasks"]) == 2
+    assert gone["diff"] == check["diff"]
+    assert writes(server) == [("DELETE", "%s/%s" % (FIPS, second["id"]), None), ("DELETE", "%s/%s" % (FIPS, first["id"]), None)]
+    assert [record for record in server.floating_ips.values() if record["port_id"] == first["port_id"]] == []
+    again = run(server, instance="multi", state="absent")
+    assert again["changed"] is False and writes(server) == []
+
+
+def test_absent_by_the_port_with_a_fixed_address_deletes_that_one_only(server):
+    first, second = two_on_one_port(server)
+    result = run(server, instance="multi", fixed_ip_address="10.1.0.6", state="absent")
+    assert result["changed"] is True and writes(server) == [("DELETE", "%s/%s" % (FIPS, second["id"]), None)]
+    assert result["diff"]["before"]["floating_ip_addresses"] == [second["floating_ip_address"]]
+    assert first["id"] in server.floating_ips
+
+
+def test_a_rejected_second_delete_reports_the_first_as_changed_and_the_rerun_sends_the_rest(server):
+    first, second = two_on_one_port(server)
+    server.log = []
+    server.add_fault(method="DELETE", path="/floatingips/1/76/%s$" % first["id"], status=403, body="injected rejection")
+    failed = run(server, instance="multi", state="absent")
+    assert failed["failed"] is True and failed["changed"] is True, failed
+    assert "the writes before it were accepted (DELETE %s/%s)" % (FIPS, second["id"]) in failed["msg"]
+    rerun = run(server, instance="multi", state="absent")
+    assert rerun["changed"] is True and writes(server) == [("DELETE", "%s/%s" % (FIPS, first["id"]), None)]
+
+
+def test_another_floating_ip_of_the_port_that_is_locked_is_waited_for_before_its_delete(server):
+    first, second = two_on_one_port(server)
+    server.hold()
+    server.call("PATCH", "%s/%s" % (V2, second["id"]), {"tags": {"env": "staging"}})
+    server.release(after={"method": "GET", "path": "/floatingips/1/76/%s$" % second["id"], "times": 1})
+    result = run(server, instance="multi", state="absent")
+    assert not result.get("failed"), result["msg"]
+    assert writes(server) == [("DELETE", "%s/%s" % (FIPS, second["id"]), None), ("DELETE", "%s/%s" % (FIPS, first["id"]), None)]
+    sent = [(entry["method"], entry["path"]) for entry in server.requests()]
+    assert sent.index(("GET", "%s/%s" % (FIPS, second["id"]))) < sent.index(("DELETE", "%s/%s" % (FIPS, second["id"]))), sent
 
 
 def test_wait_false_returns_the_task_and_no_record(server):

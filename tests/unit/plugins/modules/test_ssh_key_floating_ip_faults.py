@@ -2,7 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The fault matrix of the ssh_key and floating_ip writes: for each write of a plan (key upload, key generation, the
-sharing PATCH, the key DELETE; floating IP create for an instance, assign, unassign and tags with the v2 PATCH, DELETE)
+sharing PATCH, the key DELETE; floating IP create for an instance, assign, unassign and tags with the v2 PATCH, DELETE,
+and the two DELETEs of a port with two floating IPs)
 and each fault kind (a 500 after the service applied the write, a connection dropped after it applied it, a clear 400
 or 403 rejection that applied nothing), the run reports the truth (``changed``), sends no write twice, never makes a
 second key or floating IP, keeps a generated private key under ``private_key`` only (null when the create's answer was
@@ -12,6 +13,7 @@ The modules run in-process (their ``main``) against the real simulator over HTTP
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections import Counter
@@ -20,7 +22,7 @@ import pytest
 from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import floating_ip, ssh_key
-from simulator.resources.floating_ips import FloatingIps
+from simulator.resources.floating_ips import FloatingIps, port_id_of
 from simulator.resources.ssh_keys import PRIVATE_MARK
 
 import harness
@@ -36,6 +38,23 @@ FAULTS = {
     "400 rejection": (dict(status=400, body="injected rejection"), False),
     "403 rejection": (dict(status=403, body="injected rejection"), False),
 }
+
+MULTI = {"id": "22222222-2222-4222-8222-222222222222", "name": "multi", "project_id": 1, "region_id": 76, "status": "ACTIVE",
+         "addresses": {"net": [{"addr": "10.1.0.5", "type": "fixed", "interface_name": "eth0"},
+                               {"addr": "10.1.0.6", "type": "fixed", "interface_name": "eth0"}]}}
+
+
+def two_on_one_port(server):
+    """Instance ``multi``, one port with two fixed addresses, a floating IP on each: ``{first, second}`` (their ids)."""
+    server.instances.append(copy.deepcopy(MULTI))
+    made = {}
+    for name, fixed in (("first", "10.1.0.5"), ("second", "10.1.0.6")):
+        body = {"port_id": port_id_of(MULTI["id"], "eth0"), "fixed_ip_address": fixed}
+        status, answer = server.call("POST", "/cloud/v1/floatingips/1/76", body)
+        assert status == 200, answer
+        made[name] = server.call("GET", "/cloud/v1/tasks/%s" % answer["tasks"][0])[1]["created_resources"]["floatingips"][0]
+    return made
+
 
 # A plan: the module, its arguments, and the writes in the order they are sent (method, path regex).
 PLANS = {
@@ -57,6 +76,10 @@ PLANS = {
                      writes=[("PATCH", r"^/cloud/v2/floatingips/1/76/%s$" % FREE)]),
     "fip delete": dict(module=floating_ip, args=dict(CLOUD, instance="web-1", state="absent"),
                        writes=[("DELETE", r"^/cloud/v1/floatingips/1/76/[0-9a-f-]+$")]),
+    # two floating IPs on one port: each deleted (the one listed second first), one DELETE each
+    "fip delete two": dict(module=floating_ip, args=dict(CLOUD, instance="multi", state="absent"),
+                           setup=two_on_one_port,
+                           writes=[("DELETE", r"^/cloud/v1/floatingips/1/76/{second}$"), ("DELETE", r"^/cloud/v1/floatingips/1/76/{first}$")]),
 }
 
 
@@ -86,15 +109,17 @@ def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_reru
     spec = PLANS[plan]
     server.reset()
     server.configure(task_delay=0)
+    made = spec["setup"](server) if "setup" in spec else {}
+    planned = [(method, path.format(**made)) for method, path in spec["writes"]]
     server.log = []
-    method, path = spec["writes"][position]
+    method, path = planned[position]
     extra, applied = FAULTS[fault]
     server.add_fault(method=method, path=path, **extra)
     result = run(server, spec["module"], spec["args"])
     sent = writes(server)
     assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
     assert len(sent) == (len(spec["writes"]) if applied else position + 1), sent
-    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], sent):
+    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(planned, sent):
         assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
     no_duplicates(server)
     assert PRIVATE_MARK not in outside_private_key(result), "a private key outside private_key: %s" % result
