@@ -49,33 +49,34 @@ def with_address(records, address):
 
 
 class OtherFloatingIps:
-    """The floating IPs on the port besides the one the flow deletes, planned like an attachment that is detached before
-    the delete (``GcoreResourceModule.attachments`` with ``before_delete``): ``plan`` gives one ``DELETE`` per floating
-    IP. ``path(id)``: its DELETE path; ``settled(id)``: the floating IP read again once its lock is clear (None: gone),
-    which tells whether a DELETE whose answer was lost took effect. It has no option: it is planned only before a
-    delete, never compared or shown as a member (the diff lists the addresses through the module's ``shown``)."""
+    """The floating IPs on the port besides the one the flow deletes: planned like an attachment detached before the
+    delete (``before_delete``), one ``DELETE`` each. Each write is about its own floating IP (``module``: the floating_ip
+    module, for its paths and reads): sent once that one is unlocked and, after an ambiguous failure, read again to tell
+    whether it went. No option: never compared or shown as a member (the module's ``shown`` lists the addresses)."""
 
     name = "floating_ips"
     option = None
     before_delete = True
-    late = "another floating IP of the port"
 
-    def __init__(self, records, path, settled):
+    def __init__(self, module, records):
+        self.module = module
         self.records = list(records)
-        self.path = path
-        self.settled = settled
 
     @staticmethod
     def canonical(items):
         return items
 
-    @staticmethod
-    def in_create_body(_item):
-        return True
+    def plan(self, _record, _wanted, _params):
+        return [self.deleting(other) for other in self.records]
 
-    def plan(self, record, _wanted, _params):
-        return [Write("delete", "DELETE", self.path(other["id"]), names=[other.get("floating_ip_address")], locked=record,
-                      done=lambda _state, ident=other["id"]: self.settled(ident) is None) for other in self.records]
+    def deleting(self, other):
+        module, ident = self.module, other["id"]
+
+        def prepare():
+            if other.get(module.lock):
+                module.wait_unlocked(other)
+        return Write("delete", "DELETE", module.path("item", ident), names=[other.get("floating_ip_address")], locked=other,
+                     reread=lambda: module.settled(module.read(ident)), done=lambda found: found is None, prepare=prepare)
 
 
 def addresses(records):

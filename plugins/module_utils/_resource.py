@@ -209,7 +209,10 @@ class GcoreResourceModule(Flow):
         return write
 
     def attaching(self, write):
-        """An attachment write: sent once the record's lock is clear; the record read again after it."""
+        """An attachment write: sent once the record's lock is clear; the record read again after it. A write about
+        another record brings its own ``prepare`` (and ``reread``): it is sent as it is."""
+        if write.prepare:
+            return write
         ident = write.locked["id"]
 
         def then(_accepted, _value):

@@ -286,8 +286,7 @@ class FloatingIp(GcoreResourceModule):
         """Deleted before the flow's own DELETE: the other floating IPs on the port (``_floating_ips.OtherFloatingIps``)."""
         if not self.others:
             return ()
-        return (OtherFloatingIps(self.others, lambda ident: self.path("item", ident),
-                                 lambda ident: self.settled(self.read(ident))),)
+        return (OtherFloatingIps(self, self.others),)
 
     @property
     def members(self):
@@ -361,11 +360,7 @@ class FloatingIp(GcoreResourceModule):
             return None
         matches = on_port(self.listing(), port, params["fixed_ip_address"])
         if not present:  # every one on the port is deleted: the first by the flow, the others before it
-            others = matches[1:]
-            if others and not self.check_mode:  # each DELETE is sent once its floating IP is unlocked (as the flow's own)
-                others = [found for found in (self.wait_unlocked(record) if record.get(self.lock) else record for record in others)
-                          if found is not None]
-            self.others = others
+            self.others = matches[1:]
         return matches[0] if matches else None
 
     def shown(self, record):
