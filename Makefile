@@ -42,9 +42,8 @@ demo: venv
 	@tests/tools/demo.sh
 
 # ---- the pinned core: every suite ----
-# More workers than the 2 cores: many unit tests wait (task polls, held tasks); extra workers fill the waits.
 unit: venv
-	$(TIMED) "2.19 unit" $(BIN)/pytest -q -n 4 tests/unit
+	$(TIMED) "2.19 unit" $(BIN)/pytest -q -n 2 tests/unit
 
 integration: venv
 	rm -rf tests/output/requests

@@ -10,9 +10,6 @@
 # pinned core's `make sanity`: the code is the same on every core, and the unit and smoke suites below run it on this
 # core's ansible and Python anyway. What checks compatibility with this core stays whole: validate-modules, import,
 # compile, ansible-doc, runtime-metadata, and this core's own pylint (its own checkers, e.g. deprecated) on plugins/.
-#
-# More pytest workers than the 2 cores (unit -n 4, smoke -n 3): many unit tests and stories wait (task polls,
-# Retry-After, held tasks) and the extra workers fill those waits (measured: unit ~25% and smoke ~10% less wall time).
 # A machine without the core's Python reports the combination as NOT RUN (CI=true turns that into a failure).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -26,7 +23,7 @@ fi
 tests/tools/venv.sh "${venv}" "${python}" "requirements-core-${core}.txt" || exit 1
 label="${core} (Py ${python})"
 status=0
-tests/tools/timed.sh "${label} unit" "${venv}/bin/pytest" -q -n 4 tests/unit || status=1
+tests/tools/timed.sh "${label} unit" "${venv}/bin/pytest" -q -n 2 tests/unit || status=1
 # shellcheck disable=SC2016 # the inner script expands its own variables
 ANSIBLE_TEST="${venv}/bin/ansible-test" PYTHON_VERSION="${python}" GCORE_BUILD_ROOT="${PWD}/.build/core-${core}" \
     tests/tools/timed.sh "${label} sanity" bash -c 'status=0
@@ -34,5 +31,5 @@ ANSIBLE_TEST="${venv}/bin/ansible-test" PYTHON_VERSION="${python}" GCORE_BUILD_R
         tests/tools/ansible-test.sh sanity --requirements --test pylint plugins/ || status=1
         exit "${status}"' || status=1
 GCORE_REQUEST_ARCHIVE="${PWD}/tests/output/requests-${core}" \
-    tests/tools/timed.sh "${label} smoke stories" "${venv}/bin/pytest" -q -n 3 -m smoke tests/integration || status=1
+    tests/tools/timed.sh "${label} smoke stories" "${venv}/bin/pytest" -q -n 2 -m smoke tests/integration || status=1
 exit "${status}"
