@@ -22,7 +22,7 @@ COLLECTIONS = collections_path()
 if COLLECTIONS not in sys.path:
     sys.path.insert(0, COLLECTIONS)
 
-from ansible_collections.gcore.platform.plugins.module_utils import _client  # noqa: E402  pylint: disable=wrong-import-position
+from ansible_collections.gcore.platform.plugins.module_utils import _client, _tasks  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 
 
@@ -36,6 +36,18 @@ def near_service_clock(monkeypatch):
     ``slow_page=0`` or installs its own clock (test_client.py pins the threshold itself on a stub clock).
     """
     monkeypatch.setattr(_client, "time", types.SimpleNamespace(monotonic=lambda: 0.0, time=time.time, sleep=time.sleep))
+
+
+@pytest.fixture(autouse=True)
+def quick_polls(request, monkeypatch):
+    """The module tests (tests/unit/plugins/modules) poll tasks and locks without the real pauses between polls.
+
+    What a module does while it waits is decided by the simulator there (held tasks, locks released after so many
+    requests), never by time, so the pause between polls only costs wall time: ``poll_interval`` becomes a hundredth of
+    a second. What it is (growing, capped) is tested in tests/unit/plugins/module_utils/test_tasks.py, which keeps it.
+    """
+    if pathlib.Path(str(request.fspath)).parent.name == "modules":
+        monkeypatch.setattr(_tasks, "poll_interval", lambda elapsed: 0.01)
 
 
 @pytest.fixture(scope="module")
