@@ -41,7 +41,7 @@ import ipaddress
 import json
 import uuid
 
-from simulator.core import ApiFailure, Request, Resource, Route, int_param, is_uuid, now_iso
+from simulator.core import ApiFailure, Request, Resource, Route, int_param, is_uuid, merge_tags, now_iso
 from simulator.validation import check_object, check_str, invalid
 
 LIST = r"/cloud/v1/floatingips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -390,20 +390,10 @@ class FloatingIps(Resource):
                 invalid("fixed_ip_address", "needs a port_id: the floating IP is not assigned", status=400)
             port_id, fixed = self.assignment(record["project_id"], record["region_id"], dict(body, port_id=record["port_id"]),
                                              current=record)
-        tags = copy.deepcopy(record["tags"])
+        patched = {"tags": copy.deepcopy(record["tags"])}
         if "tags" in body:
-            patch = body["tags"]
-            kept = [tag for tag in tags if tag["read_only"]]
-            user = dict((tag["key"], tag["value"]) for tag in tags if not tag["read_only"])
-            if patch is None:
-                user = {}
-            else:
-                for key, value in patch.items():
-                    if value is None:
-                        user.pop(key, None)
-                    else:
-                        user[key] = value
-            tags = kept + [{"key": key, "value": value, "read_only": False} for key, value in user.items()]
+            merge_tags(patched, body["tags"])
+        tags = patched["tags"]
         if (port_id, fixed) == (record["port_id"], record["fixed_ip_address"]) and tags == record["tags"]:
             return {"tasks": []}  # already as asked: no task (docs/api_reference.md section 15.4)
 

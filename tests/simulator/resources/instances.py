@@ -79,7 +79,7 @@ import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_uuid, now_iso
+from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_uuid, merge_tags, now_iso
 from simulator.resources.floating_ips import derived_interfaces
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
@@ -304,21 +304,6 @@ def check_volumes(volumes):
 def check_name(loc, value, pattern=NAME_PATTERN):
     if not isinstance(value, str) or not pattern.match(value):
         invalid(loc, "string does not match pattern %s" % pattern.pattern)
-
-
-def merge_tags(record, patch):
-    """Apply a JSON merge patch of user tags (``None``: every user tag removed); read-only tags stay."""
-    kept = [tag for tag in record["tags"] if tag["read_only"]]
-    user = dict((tag["key"], tag["value"]) for tag in record["tags"] if not tag["read_only"])
-    if patch is None:
-        user = {}
-    else:
-        for key, value in patch.items():
-            if value is None:
-                user.pop(key, None)
-            else:
-                user[key] = value
-    record["tags"] = kept + [{"key": key, "value": value, "read_only": False} for key, value in user.items()]
 
 
 class Instances(Resource):
