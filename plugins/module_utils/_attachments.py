@@ -6,9 +6,8 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-An ``Attachments`` declaration names the option, the identity of an item and the two requests. Its ``plan`` attaches
-first, so a failed attach leaves every attached item attached: new items are attached, then each held item that does
-not satisfy its listed one is detached and attached again, then the items not listed are detached.
+The ``plan`` attaches first, so a failed attach leaves every attached item attached: new items are attached, then each
+held item that does not satisfy its listed one is detached and attached again, then the items not listed are detached.
 """
 
 from __future__ import annotations
@@ -31,17 +30,10 @@ class Attachments:
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
                  check=None, before_delete=False):
-        self.name = name
-        self.option = option or name
-        self.key = key
-        self.items = items
-        self.attach = attach
-        self.detach = detach
+        self.name, self.option, self.key, self.items, self.attach, self.detach = name, option or name, key, items, attach, detach
         self.attach_body = attach_body or (lambda item: item)
         self.detach_body = detach_body or (lambda item: {key: item[key]})
-        self.same = same or _satisfies
-        self.check = check or (lambda where, item: item)
-        self.before_delete = before_delete
+        self.same, self.check, self.before_delete = same or _satisfies, check or (lambda where, item: item), before_delete
 
     def canonical(self, items):
         """The option's items checked and canonical; an identity given twice fails naming both indices."""

@@ -150,6 +150,12 @@ def retry_policy(retries, safe):
     )
 
 
+def cap_warning(warn, listing, cap):
+    """The one offset-cap warning, ``on_cap`` of ``paginate``: ``listing`` names what was listed, ``warn`` says it."""
+    return lambda offset: warn("The %s stopped at offset %s, the most the service serves (%s); items beyond it were not "
+                               "read (narrow the listing with its filters)" % (listing, offset, cap))
+
+
 class Client:
     """One session per module run; every path is relative to ``api_url``."""
 

@@ -24,28 +24,20 @@ delete_returns     the result after a delete: None, "before" (the record) or "re
 attachments        sub-resources attached and detached one by one (``Attachments``, ``_attachments``)
 =================  ===========================================================================================
 
-Hooks (pure: no requests, but for the three that look: ``resolve``, ``find`` and ``report``): ``exists(record)``,
-``returned(record)``, ``create_body()``, ``update_body(changes, record)`` (built when the update is sent),
-``shown(record)``, ``report(record)`` (warnings about what the lookup found; may read why nothing was), ``list_query()``
-(the query of the listing searched by exact name), ``resolve()`` (reads needed before the lookup: another resource
-named by an option, turned into its id), ``find()`` (the record of a resource without a name: its own lookup), and
-``Flow``'s ``gone(error)`` and ``answered(write, answer)``. A hook stops the run by raising ``ValidationError`` (bad
-input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
+Hooks (pure: no requests, but ``resolve``, ``find`` and ``report``, which may read): ``exists(record)`` (a record read
+counts as the resource), ``returned(record)`` (the record as the result shows it), ``create_body()``,
+``update_body(changes, record)`` (built when the update is sent), ``shown(record)`` (as the diff shows it),
+``report(record)`` (warnings about what the lookup found), ``list_query()`` (the query of the listing searched by
+exact name), ``resolve()`` (reads before the lookup: another resource an option names, turned into its id), ``find()``
+(the record when neither an id nor a name is given), and ``Flow``'s. A hook stops the run by raising
+``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._writes import (  # noqa: F401  pylint: disable=unused-import
-    GONE,
-    UNSET,
-    Flow,
-    Member,
-    Write,
-    created_view,
-    differences,
-    view,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Member  # noqa: F401  pylint: disable=unused-import
 
 
 def _diff_side(shown):
@@ -72,31 +64,24 @@ class GcoreResourceModule(Flow):
             if items is not None:
                 items[:] = member.canonical(items)
 
-    # ---- declaration hooks (pure: no requests, no flow) --------------------------------------
+    # ---- declaration hooks (the module docstring) ----------------------------------------------
     def exists(self, record):
-        """Whether a record read counts as the resource being there."""
         return record is not None
 
     def returned(self, record):
-        """The record as the result shows it."""
         return record if self.exists_after(record) else None
 
     def create_body(self):
         raise NotImplementedError
 
-    def update_body(self, changes, record):
-        return changes
-
     def shown(self, record):
-        """The record as the diff shows it: its managed members."""
         return view(self.members, record)
 
     def report(self, record):
-        """Warnings and deprecations about what the lookup found (``self.module.warn``/``deprecate``)."""
+        """Warnings and deprecations (``self.module.warn``/``deprecate``)."""
 
     def list_query(self):
-        """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
-        return {"name": self.params[self.name_option]}
+        return {"name": self.params[self.name_option]}  # the service's filter; the names are compared after
 
     # ---- reading -----------------------------------------------------------------------------
     def exists_after(self, found):
@@ -116,11 +101,10 @@ class GcoreResourceModule(Flow):
         return self.find()
 
     def resolve(self):
-        """The reads the module needs before the lookup (another resource named by the options, turned into its id)."""
+        """Reads before the lookup."""
 
     def find(self):
-        """The record when neither an id nor a name is given: the one record at ``paths["item"]``."""
-        return self.read()
+        return self.read()  # the one record at ``paths["item"]``
 
     def waiting(self):
         return not self.asynchronous or self.params.get("wait", True)
@@ -155,8 +139,8 @@ class GcoreResourceModule(Flow):
                 raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
             return value not in good
 
-        found = self.watch(record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
-            last.get(member), self.params["wait_timeout"])))
+        found = self.tasks.watch(self.read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
+            last.get(member), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
         if found is None:
             raise stop("went away while it was %s" % seen[0].get(member))
         return found
@@ -241,19 +225,17 @@ class GcoreResourceModule(Flow):
                      done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
-    def wanted_view(self, record=None):
-        shown = created_view(self.members, self.params) if record is None else {}
-        for member in self.attachments:
-            if self.params.get(member.option) is not None:
-                shown[member.name] = member.wanted_view(self.params[member.option], record)
-        return shown
-
-    def current_view(self, record):
-        shown = self.shown(record)
-        for member in self.attachments:
-            if self.params.get(member.option) is not None:
-                shown[member.name] = member.shown(list(member.held(record).values()))
-        return shown
+    def views(self, record, absent):
+        """The diff's sides (None: absent): the managed members, and the attachments listed, as held and as wanted."""
+        listed = [member for member in self.attachments if self.params.get(member.option) is not None]
+        before = after = None
+        if self.exists_after(record):
+            before = dict(self.shown(record), **dict((member.name, member.shown(list(member.held(record).values()))) for member in listed))
+        if not absent:
+            after = created_view(self.members, self.params) if before is None else dict(
+                before, **differences(self.members, record, self.params, views=True))
+            after.update((member.name, member.wanted_view(self.params[member.option], None if before is None else record)) for member in listed)
+        return before, after
 
     def check_create(self):
         params = self.params
@@ -275,16 +257,8 @@ class GcoreResourceModule(Flow):
         if plan and self.exists_after(record) and self.lock and record.get(self.lock) and not self.check_mode:
             record = self.wait_unlocked(record)  # settle first, then compare what the lock left
             plan = self.plan(record, absent)
-        exists = self.exists_after(record)
         self.record = record
-        self.before = self.current_view(record) if exists else None
-        if absent:
-            after = None
-        elif not exists:
-            after = self.wanted_view()
-        else:
-            after = dict(self.before, **differences(self.members, record, self.params, views=True))
-            after.update(self.wanted_view(record))
+        self.before, after = self.views(record, absent)
         self.result["changed"] = bool(plan)
         if plan and not self.check_mode:
             self.apply(plan)

@@ -75,6 +75,20 @@ class TaskWaiter:
                 raise on_timeout()
             self.sleep(min(poll_interval(now - start), max(deadline - now, 0.0)))
 
+    def watch(self, read, record, waiting, stop, deadline):
+        """The one wait on a record: read it again (``read(id)``) while ``waiting(record)`` (which may raise), up to
+        ``deadline``, then raise ``stop(record as read last)``. Returns the record as read last (None: it went away)."""
+        held = [record, False]  # the record as read last; whether to read it again before looking
+
+        def step():
+            if held[1]:
+                held[0] = read(held[0]["id"])
+            held[1] = True
+            return held[0] is None or not waiting(held[0])
+
+        self.poll(step, deadline, lambda: stop(held[0]))
+        return held[0]
+
     def wait(self, task_ids, timeout):
         """Return the finished task records, in the order of ``task_ids``."""
         pending = list(task_ids)

@@ -6,16 +6,15 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-Words used everywhere in the flow: a **write** (``Write``) is one request that changes state, of one ``kind``
-(``create``, ``update``, ``delete``, ``attach``, ``detach``), knowing how to read the state again (``reread``), how to
-tell from it that it took effect (``done``) and what follows it (``then``, which may return more writes, sent next);
-a **plan** is the writes in the order they are sent; the **ledger** (``Ledger``) holds the writes the service
-**accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed`` and ``changes`` come from it, never from
-the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it may have been applied);
-a **rejection** (any other error) applied nothing; **gone**: a delete that finds the resource already gone.
+A **write** (``Write``) is one request that changes state, of one ``kind`` (create, update, delete, attach, detach),
+knowing how to read the state again (``reread``), how to tell from it that it took effect (``done``) and what follows
+it (``then``: more writes, sent next); a **plan** is the writes in the order they are sent; the **ledger** holds the
+writes the service **accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed`` and ``changes`` come
+from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it
+may have been applied); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing to delete.
 
-``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_waap_rules``) share: where the
-resource lives, reading it, and ``apply``. Settings (tests/unit/test_declarations.py keeps the tables true):
+``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_list``) share. Settings
+(tests/unit/test_declarations.py keeps the tables true):
 
 =============== =========================================================================================
 setting         meaning
@@ -35,30 +34,25 @@ asynchronous    writes answer ``{tasks}``, waited for through the run's one ``Ta
 lock            the record member naming the task that locks it (writes wait; a 409 is sent again)
 =============== =========================================================================================
 
-Hooks (pure: no requests): ``gone(error)`` (an error that means "not there") and ``answered(write, answer)`` (what an
-accepted write answered, seen once, right after it: one-time secrets are kept in the result here).
+Hooks (pure: no requests): ``gone(error)`` (an error that means "not there"), ``answered(write, answer)`` (what an
+accepted write answered, seen once, right after it: one-time secrets are kept in the result here) and
+``update_body(changes, record)`` (the body of an update; default: the changes).
 """
 
 from __future__ import annotations
 
+import operator
+
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
 ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
-
-
-# ---- members: how a record shows a managed field, what an option asks for, how the two compare ----------------
-
 UNSET = object()  # a Member without a ``created`` or ``reset`` value
-
-
-def _same(desired, current):
-    return desired == current
 
 
 class Member:
@@ -72,16 +66,12 @@ class Member:
     ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged).
     """
 
-    def __init__(self, name, option=None, read=None, want=None, same=_same, send=None, created=UNSET, reset=UNSET, after=None):
-        self.name = name
-        self.option = option or name
+    def __init__(self, name, option=None, read=None, want=None, same=operator.eq, send=None, created=UNSET, reset=UNSET, after=None):
+        self.name, self.option, self.same, self.created, self.reset = name, option or name, same, created, reset
         self.read = read or (lambda record: record.get(name))
         self.want = want or (lambda value, record: value)
-        self.same = same
         self.send = send or (lambda desired, current: desired)
         self.after = after or (lambda desired, current: desired)
-        self.created = created
-        self.reset = reset
 
 
 def create_only(option, read, noun, want=None, rule="it can only be set when the %s is created"):
@@ -130,13 +120,6 @@ def created_view(members, values):
     return result
 
 
-# ---- writes -----------------------------------------------------------------------------------------------------
-
-def sorted_ids(ids):
-    """IDs in order: numbers by value (10 after 9), text by text."""
-    return sorted(ids, key=lambda ident: (type(ident).__name__, ident))
-
-
 def ambiguous(error):
     """Whether the service may have applied a write that failed with ``error`` (no answer, or a 5xx)."""
     return error.status is None or error.status >= 500
@@ -151,51 +134,34 @@ class Write:
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
                  prepare=None):
-        self.kind = kind
-        self.method = method
-        self.path = path
-        self.body = body
-        self.names = list(names)
-        self.ids = list(ids)
-        self.done = done or (lambda state: False)
-        self.reread = reread
-        self.locked = locked
-        self.then = then
-        self.prepare = prepare
+        self.kind, self.method, self.path, self.body, self.names, self.ids = kind, method, path, body, list(names), list(ids)
+        self.done, self.reread, self.locked, self.then, self.prepare = done or (lambda state: False), reread, locked, then, prepare
 
     def __repr__(self):
         return "%s %s" % (self.method, self.path)
 
 
 def changes_of(writes):
-    """``{created, updated, deleted: [names], deleted_ids: [ids]}`` of ``writes``, each list sorted."""
-    names = dict((kind, sorted(str(name) for write in writes if write.kind == kind for name in write.names))
-                 for kind in ("create", "update", "delete"))
+    """``{created, updated, deleted: [names], deleted_ids: [ids]}`` of ``writes``, each sorted (ids: numbers by value)."""
+    names = dict((kind, sorted(str(name) for write in writes if write.kind == kind for name in write.names)) for kind in ("create", "update", "delete"))
     return {"created": names["create"], "updated": names["update"], "deleted": names["delete"],
-            "deleted_ids": sorted_ids(ident for write in writes for ident in write.ids)}
+            "deleted_ids": sorted((ident for write in writes for ident in write.ids), key=lambda ident: (type(ident).__name__, ident))}
 
 
 class Ledger:
     """The writes the service accepted, and those the state read afterwards confirmed."""
 
     def __init__(self):
-        self.accepted = []
-        self.confirmed = []
+        self.accepted, self.confirmed = [], []
 
     def __bool__(self):
         return bool(self.accepted or self.confirmed)
-
-    def record(self, write, confirmed=False):
-        (self.confirmed if confirmed else self.accepted).append(write)
 
     def writes(self):
         return self.accepted + self.confirmed
 
     def changes(self):
         return changes_of(self.writes())
-
-    def said(self):
-        return ", ".join(repr(write) for write in self.writes())
 
 
 class Flow(GcoreModule):
@@ -222,6 +188,9 @@ class Flow(GcoreModule):
     def answered(self, write, answer):
         """What an accepted ``write`` answered, seen once, right after it."""
 
+    def update_body(self, changes, record):
+        return changes
+
     # ---- where it lives ----------------------------------------------------------------------
     def called(self):
         return self.title or self.noun.capitalize()
@@ -243,7 +212,7 @@ class Flow(GcoreModule):
 
     def listing(self, params=None):
         return self.client.paginate(self.path("list"), params, page_size=self.page_size, max_offset=self.max_offset,
-                                    on_cap=self.cap_warning("%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
+                                    on_cap=cap_warning(self.module.warn, "%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
 
     def named(self, name, matches):
         return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.of_scope(), name,
@@ -293,16 +262,15 @@ class Flow(GcoreModule):
             if not write.done(state):
                 raise  # the state read again shows the write did not happen
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
-            self.ledger.record(write, confirmed=True)
+            self.ledger.confirmed.append(write)
             return False, state
         if answer is GONE:
             return False, GONE
-        self.ledger.record(write)  # accepted: from now on ``changed`` is true, whatever fails later
+        self.ledger.accepted.append(write)  # accepted: from now on ``changed`` is true, whatever fails later
         self.answered(write, answer)
         ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
-        if ids:
-            self.result["tasks"].extend(ids)
-        return True, (answer, self.wait_for(ids))
+        self.result.get("tasks", []).extend(ids)
+        return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and self.params.get("wait", True) else [])
 
     def send(self, write):
         """One request; a 409 (locked) waits for the lock and is sent again (GONE: the resource went away meanwhile)."""
@@ -321,36 +289,23 @@ class Flow(GcoreModule):
                     raise
         return None  # not reached
 
-    def watch(self, record, waiting, stop, deadline=None):
-        """The one wait on a record: read it again while ``waiting(record)`` (which may raise), up to ``deadline``
-        (default: ``wait_timeout``), then ``stop(record as read last)`` is raised. Returns the record as read last (None
-        when it went away)."""
-        held = [record, False]  # the record as read last; whether to read it again before looking
-
-        def settled():
-            if held[1]:
-                held[0] = self.read(held[0]["id"])
-            held[1] = True
-            return held[0] is None or not waiting(held[0])
-
-        self.tasks.poll(settled, deadline or self.tasks.deadline(self.params["wait_timeout"]), lambda: stop(held[0]))
-        return held[0]
-
     def wait_unlocked(self, record, deadline=None):
         """Wait while the record is locked by a task; return it as read last (None when it went away)."""
         def stop(last):
             task = self.tasks.get(last[self.lock])
             return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
                 self.called(), last["id"], last[self.lock], task.get("state"), self.params["wait_timeout"]), task)
-        return self.watch(record, lambda found: found.get(self.lock), stop, deadline)
+        return self.tasks.watch(self.read, record, lambda found: found.get(self.lock), stop,
+                                deadline or self.tasks.deadline(self.params["wait_timeout"]))
 
     def outcome(self, msg, error):
         """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""
         if self.check_mode or self.ledger is None:
             return msg
         self.result["changed"] = bool(self.ledger)
-        if not self.ledger:
+        said = ", ".join(repr(write) for write in self.ledger.writes())
+        if not said:
             return msg
         if getattr(error, "rejected", None) is not None:
-            return "%s; the writes before it were accepted (%s)" % (msg, self.ledger.said())
-        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, self.ledger.said())
+            return "%s; the writes before it were accepted (%s)" % (msg, said)
+        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said)

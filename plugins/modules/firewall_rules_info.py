@@ -102,6 +102,7 @@ count:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
+from ansible_collections.gcore.platform.plugins.module_utils._client import cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_ACTIONS, MAX_OFFSET, ORDERING, list_params
 
 PATH = "/waap/v2/firewall-rules"
@@ -128,7 +129,7 @@ class FirewallRulesInfo(GcoreModule):
     def run(self):
         rules = list(self.client.paginate(PATH, list_params(self.params, FILTERS), page_size=self.params["page_size"],
                                           max_offset=MAX_OFFSET, max_results=self.params["max_results"],
-                                          on_cap=self.cap_warning("firewall rule listing", MAX_OFFSET)))
+                                          on_cap=cap_warning(self.module.warn, "firewall rule listing", MAX_OFFSET)))
         return {"firewall_rules": rules, "count": len(rules)}
 
 

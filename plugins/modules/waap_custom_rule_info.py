@@ -88,6 +88,7 @@ custom_rules:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
+from ansible_collections.gcore.platform.plugins.module_utils._client import cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._waap import MAX_OFFSET, ORDERING, PAGE_SIZE, RULE_ACTIONS, list_params
 
 PATH = "/waap/v1/domains/%s/custom-rules"
@@ -111,7 +112,7 @@ class WaapCustomRuleInfo(GcoreModule):
     def run(self):
         rules = list(self.client.paginate(PATH % self.params["domain_id"], list_params(self.params, FILTERS),
                                           page_size=PAGE_SIZE, max_offset=MAX_OFFSET,
-                                          on_cap=self.cap_warning("custom rule listing of domain %s" % self.params["domain_id"], MAX_OFFSET)))
+                                          on_cap=cap_warning(self.module.warn, "custom rule listing of domain %s" % self.params["domain_id"], MAX_OFFSET)))
         return {"custom_rules": rules, "count": len(rules)}
 
 

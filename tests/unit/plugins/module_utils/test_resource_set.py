@@ -14,10 +14,10 @@ from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils import _waap_rules
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RuleList
+from ansible_collections.gcore.platform.plugins.module_utils import _list
+from ansible_collections.gcore.platform.plugins.module_utils._list import RuleList
 
 CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
 
@@ -124,7 +124,7 @@ def test_check_mode_reports_and_sends_nothing():
 
 
 def test_replaced_resets_members_left_out_and_overridden_deletes_the_rest_in_chunks_first(monkeypatch):
-    monkeypatch.setattr(_waap_rules, "BULK_SIZE", 2)
+    monkeypatch.setattr(_list, "BULK_SIZE", 2)
     service = Service(held() + [{"id": 4, "name": "d", "size": 4, "enabled": True}])
     result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1}]})
     assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c", "d"], "deleted_ids": [1, 3, 4]}
