@@ -134,8 +134,10 @@ class Write:
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
                  prepare=None):
-        self.kind, self.method, self.path, self.body, self.names, self.ids = kind, method, path, body, list(names), list(ids)
-        self.done, self.reread, self.locked, self.then, self.prepare = done or (lambda state: False), reread, locked, then, prepare
+        self.kind, self.method, self.path, self.body = kind, method, path, body  # the request
+        self.names, self.ids = list(names), list(ids)  # what ``changes`` reports
+        self.done, self.reread, self.locked = done or (lambda state: False), reread, locked  # telling what it did
+        self.then, self.prepare = then, prepare  # what comes after and before it
 
     def __repr__(self):
         return "%s %s" % (self.method, self.path)
