@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Make ``ansible_collections.gcore.platform`` importable from the working tree; run the paginator on a stub clock."""
+"""Make ``ansible_collections.gcore.platform`` importable from the working tree; run the paginator on a stub clock;
+start every module test that uses the simulator from a fresh one."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import pathlib
 import sys
 import time
 import types
+from unittest import mock
 
 import pytest
+from ansible.module_utils.common import warnings as ansible_warnings
 
 TESTS = str(pathlib.Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:
@@ -46,8 +49,27 @@ def quick_polls(request, monkeypatch):
     requests), never by time, so the pause between polls only costs wall time: ``poll_interval`` becomes a hundredth of
     a second. What it is (growing, capped) is tested in tests/unit/plugins/module_utils/test_tasks.py, which keeps it.
     """
-    if pathlib.Path(str(request.fspath)).parent.name == "modules":
+    if _module_test(request):
         monkeypatch.setattr(_tasks, "poll_interval", lambda elapsed: 0.01)
+
+
+@pytest.fixture(autouse=True)
+def fresh(request):
+    """A module test (tests/unit/plugins/modules) that uses ``server`` starts on a reset simulator whose tasks finish at
+    once (``task_delay=0``), and with none of the warnings an earlier module run left in ansible's process-wide registry
+    (a real module runs once per process). A test that wants other settings configures them itself."""
+    if not (_module_test(request) and "server" in request.fixturenames):
+        yield
+        return
+    server = request.getfixturevalue("server")
+    server.reset()
+    server.configure(task_delay=0)
+    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
+        yield
+
+
+def _module_test(request):
+    return pathlib.Path(str(request.fspath)).parent.name == "modules"
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,8 @@ instance; tags as a merge patch; check mode, diff, wait=false, the lock, and eac
 from __future__ import annotations
 
 import copy
-from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import floating_ip
 from simulator.resources.floating_ips import FloatingIps
@@ -23,14 +21,6 @@ FIPS = "/cloud/v1/floatingips/1/76"
 V2 = "/cloud/v2/floatingips/1/76"
 FREE = "203.0.113.200"  # seeded, unassigned, tag env=prod (and a read-only tag)
 ON_WEB = "203.0.113.10"  # seeded, on web-1's first port
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, **args):

@@ -13,10 +13,8 @@ import base64
 import json
 import pathlib
 from urllib.parse import parse_qs
-from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
 from ansible_collections.gcore.platform.plugins.modules import instance, instance_info
@@ -32,14 +30,6 @@ ARGS = dict(project_id=1, region_id=76, name="srv-1", flavor="g1-standard-2-4",
             volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0},
                      {"source": "new-volume", "size": 20, "type_name": "ssd_hiiops"}],
             interfaces=[{"type": "external"}, {"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "floating_ip": {"source": "new"}}])
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, module=instance, **args):

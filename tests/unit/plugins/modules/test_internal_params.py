@@ -6,10 +6,7 @@
 
 from __future__ import annotations
 
-from unittest import mock
-
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import instance, volume
 
@@ -19,14 +16,6 @@ SCOPE = dict(project_id=1, region_id=76)
 INSTANCE = dict(SCOPE, name="srv-internal", flavor="g1-standard-2-4", state="restarted",
                 volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0}],
                 interfaces=[{"type": "external"}])
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def module_args(result):

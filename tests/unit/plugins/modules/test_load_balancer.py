@@ -8,10 +8,8 @@ changed and purged, create-only options refused, every nested option checked bef
 from __future__ import annotations
 
 import copy
-from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import load_balancer, load_balancer_info
 from simulator.resources.load_balancers import SEEDED
@@ -28,14 +26,6 @@ TCP = {"name": "postgres", "protocol": "TCP", "protocol_port": 5432, "allowed_ci
     "name": "db-pool", "lb_algorithm": "LEAST_CONNECTIONS", "protocol": "TCP",
     "members": [{"address": "10.0.0.21", "protocol_port": 5432}]}}
 LB = dict(SCOPE, name="web-lb", flavor="lb1-1-2", tags={"env": "prod"}, listeners=[HTTP, TCP])
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, args, **options):

@@ -8,10 +8,8 @@ merge patch), delete, create-only options refused, names exact (twins refused), 
 from __future__ import annotations
 
 import json
-from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import network, network_info, router, subnet, subnet_info
 from simulator.resources.networks import SEEDED
@@ -24,14 +22,6 @@ NETS = "/cloud/v1/networks/1/76"
 SUBS = "/cloud/v1/subnets/1/76"
 NET_2 = SEEDED[1][0]  # router-net-2, with router-subnet-2 (192.168.20.0/24)
 TWIN_NETS = [SEEDED[3][0], SEEDED[4][0]]
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, module, **args):

@@ -7,10 +7,7 @@ nothing, one PATCH carrying the whole rule list, ``purge_rules``, ``changes``, t
 
 from __future__ import annotations
 
-from unittest import mock
-
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import security_group, security_group_info
 from simulator.resources.security_groups import LEGACY_ID, SHARED_IDS
@@ -26,14 +23,6 @@ HTTPS = dict(direction="ingress", protocol="tcp", port_range_min=443, port_range
              description="https")
 LEGACY_SSH = dict(direction="ingress", protocol="tcp", port_range_min=22, port_range_max=22, remote_ip_prefix="0.0.0.0/0")
 EGRESS = [dict(direction="egress", ethertype="IPv4", protocol="any"), dict(direction="egress", ethertype="IPv6", protocol="any")]
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, module=security_group, **args):

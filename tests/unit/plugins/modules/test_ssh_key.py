@@ -8,10 +8,8 @@ check mode, diff, sharing, and each refusal before any write."""
 from __future__ import annotations
 
 import json
-from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import ssh_key
 from simulator.resources.ssh_keys import DEPLOY_KEY, PRIVATE_MARK
@@ -21,13 +19,6 @@ from harness import writes
 
 KEYS = "/cloud/v1/ssh_keys/1"
 OTHER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther0nJ8oVbQ0r3mXq5nYwq9Hh9m2xRr8m4Sx3kQ9aZt other@host"
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, **args):

@@ -10,7 +10,6 @@ import json
 from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.modules import storage
@@ -21,14 +20,6 @@ import harness
 from harness import writes
 
 MARK = sim_storage.CREDENTIAL_MARK
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, **args):

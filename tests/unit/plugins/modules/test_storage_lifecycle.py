@@ -6,10 +6,7 @@ refused before any request, the requests made, one PATCH of only what differs.""
 
 from __future__ import annotations
 
-from unittest import mock
-
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import storage_bucket, storage_info, storage_ssh_key
 
@@ -18,14 +15,6 @@ from harness import fail_message, writes
 
 BUCKETS = "/storage/v4/object_storages/101/buckets"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB2v0nJ8oVbQ0r3mXq5nYwq9Hh9m2xRr8m4Sx3kQ9aZt deploy@ci"
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, module, **args):

@@ -10,10 +10,8 @@ compared as a duration."""
 from __future__ import annotations
 
 import json
-from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import storage, storage_bucket, storage_ssh_key
 from simulator.resources import storage as sim_storage
@@ -24,14 +22,6 @@ from harness import writes
 MARK = sim_storage.CREDENTIAL_MARK
 PRIVATE_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ"
 PRIVATE_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\n%s\n-----END OPENSSH PRIVATE KEY-----\n" % PRIVATE_BODY
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, module=storage, check=False, **args):

@@ -12,7 +12,6 @@ import copy
 from unittest import mock
 
 import pytest
-from ansible.module_utils.common import warnings as ansible_warnings
 
 from ansible_collections.gcore.platform.plugins.modules import volume, volume_info
 from simulator.resources.volumes import IMAGES, SEEDED, SNAPSHOTS, instance_store
@@ -26,14 +25,6 @@ DATA_1, ATTACHED_1 = SEEDED[0][0], SEEDED[1][0]
 TWINS = [SEEDED[2][0], SEEDED[3][0]]
 IMAGE_ID = next(iter(IMAGES))
 SNAPSHOT_ID = next(iter(SNAPSHOTS))
-
-
-@pytest.fixture(autouse=True)
-def fresh(server):
-    server.reset()
-    server.configure(task_delay=0)
-    with mock.patch.dict(ansible_warnings._global_warnings, clear=True):  # pylint: disable=protected-access
-        yield
 
 
 def run(server, **args):
