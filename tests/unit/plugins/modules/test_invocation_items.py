@@ -20,7 +20,6 @@ def echoed(result, option):
 
 
 def test_the_items_of_a_list_option_are_echoed_without_their_unset_suboptions(server):
-    server.reset()
     domain = server.seeds["waap"]["empty_domain_id"]
     result = harness.run(server, waap_custom_rules, dict(domain_id=domain, state="merged", config=[RULE], **harness.ECHOED))
     assert result["changed"] is True, result
@@ -28,7 +27,6 @@ def test_the_items_of_a_list_option_are_echoed_without_their_unset_suboptions(se
 
 
 def test_after_a_failure_too(server):
-    server.reset()
     result = harness.run(server, security_group, dict(project_id=1, region_id=76, name="sg-echo", rules=[SG_RULE],
                                                       security_group_id="00000000-0000-4000-8000-000000000000", **harness.ECHOED))
     assert "does not exist" in result["msg"], result["msg"]
