@@ -6,7 +6,7 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-The words of the docs are in ``_waap_docs`` (re-exported here); a domain's rules as a set are
+The words of the docs are in ``_waap_docs`` (only the docs generator reads them); a domain's rules as a set are
 ``WaapRuleSet`` in ``_waap_rules``. One table, ``CONDITION_KINDS``, describes the 18 custom-rule condition kinds (docs/api_reference.md section 9.2):
 the argument spec, the validation before any request and the normalisation before a comparison are
 all derived from it, so the three cannot drift apart.
@@ -58,13 +58,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap_kinds import 
     STATUS_CODES,
     URL_PATTERN,
     USER_TAG_PATTERN,
-)
-from ansible_collections.gcore.platform.plugins.module_utils._waap_docs import (  # noqa: F401  pylint: disable=unused-import
-    ACTION_DOCS,
-    CONDITION_DOCS,
-    FIREWALL_CONDITIONS_DOC,
-    NEGATION_DOC,
-    RULE_ITEM_DOCS,
 )
 
 

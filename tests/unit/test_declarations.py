@@ -16,7 +16,8 @@ import yaml
 from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces as interfaces_fragment
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
-from ansible_collections.gcore.platform.plugins.module_utils._waap import CONDITION_DOCS, CONDITION_KINDS, RULE_ACTIONS
+from ansible_collections.gcore.platform.plugins.module_utils._waap import CONDITION_KINDS, RULE_ACTIONS
+from ansible_collections.gcore.platform.plugins.module_utils._waap_docs import CONDITION_DOCS
 from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
