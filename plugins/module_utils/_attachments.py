@@ -30,10 +30,11 @@ class Attachments:
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
                  check=None, before_delete=False):
-        self.name, self.option, self.key, self.items, self.attach, self.detach = name, option or name, key, items, attach, detach
-        self.attach_body = attach_body or (lambda item: item)
-        self.detach_body = detach_body or (lambda item: {key: item[key]})
-        self.same, self.check, self.before_delete = same or _satisfies, check or (lambda where, item: item), before_delete
+        self.name, self.option, self.key = name, option or name, key
+        self.items, self.same, self.check = items, same or _satisfies, check or (lambda where, item: item)
+        self.attach, self.attach_body = attach, attach_body or (lambda item: item)
+        self.detach, self.detach_body = detach, detach_body or (lambda item: {key: item[key]})
+        self.before_delete = before_delete
 
     def canonical(self, items):
         """The option's items checked and canonical; an identity given twice fails naming both indices."""

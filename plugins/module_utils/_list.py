@@ -113,9 +113,10 @@ class RuleList(Flow):
         plan = plan_list(held, wanted, state, self.differ)
         index = dict((item["name"], position) for position, item in enumerate(wanted))
         for item in plan.creates:
-            if self.missing(item):
+            missing = self.missing(item)
+            if missing:
                 raise ValidationError("config[%d]: %s required to create the %s %r (no %s of %s has that name)" % (
-                    index[item["name"]], " and ".join(self.missing(item)), self.noun, item["name"], self.noun, self.where()))
+                    index[item["name"]], " and ".join(missing), self.noun, item["name"], self.noun, self.where()))
         self.result["diff"] = self.diff(plan)
         writes = self.writes(plan, held)
         self.result["changes"], self.result["changed"] = changes_of(writes), bool(writes)  # in check mode: what would be sent
@@ -163,11 +164,14 @@ class RuleList(Flow):
     def deleting(self, ids, names, bulk=False):
         """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
         method, path = ("POST", self.path("bulk_delete")) if bulk else self.request("delete", ids[0])
-        left = dict(zip(ids, names))
+        wanted = dict(zip(ids, names))
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids,
-                     reread=self.everything, done=lambda listing: not any(found.get("id") in left for found in listing),
-                     then=lambda _accepted, value: [self.deleting([found["id"]], [left[found["id"]]]) for found in self.everything()
-                                                    if found.get("id") in left] if bulk and value is GONE else [])
+                     reread=self.everything, done=lambda listing: not any(found.get("id") in wanted for found in listing),
+                     then=lambda _accepted, value: self.left(wanted) if bulk and value is GONE else [])
+
+    def left(self, wanted):
+        """What is left of a bulk delete answered 404, one delete each (a 404 there: gone too)."""
+        return [self.deleting([found["id"]], [wanted[found["id"]]]) for found in self.everything() if found.get("id") in wanted]
 
     def outcome(self, msg, error):
         if not self.check_mode and self.ledger is not None and "changes" in self.result:

@@ -66,22 +66,26 @@ class GcoreResourceModule(Flow):
 
     # ---- declaration hooks (the module docstring) ----------------------------------------------
     def exists(self, record):
+        """Whether a record read counts as the resource being there."""
         return record is not None
 
     def returned(self, record):
+        """The record as the result shows it."""
         return record if self.exists_after(record) else None
 
     def create_body(self):
         raise NotImplementedError
 
     def shown(self, record):
+        """The record as the diff shows it: its managed members."""
         return view(self.members, record)
 
     def report(self, record):
         """Warnings and deprecations (``self.module.warn``/``deprecate``)."""
 
     def list_query(self):
-        return {"name": self.params[self.name_option]}  # the service's filter; the names are compared after
+        """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
+        return {"name": self.params[self.name_option]}
 
     # ---- reading -----------------------------------------------------------------------------
     def exists_after(self, found):
@@ -101,10 +105,11 @@ class GcoreResourceModule(Flow):
         return self.find()
 
     def resolve(self):
-        """Reads before the lookup."""
+        """Reads before the lookup: another resource an option names, turned into its id."""
 
     def find(self):
-        return self.read()  # the one record at ``paths["item"]``
+        """The record when neither an id nor a name is given: by default the one record at ``paths["item"]``."""
+        return self.read()
 
     def waiting(self):
         return not self.asynchronous or self.params.get("wait", True)

@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Waiting for asynchronous cloud tasks.
+"""The one waiter: asynchronous cloud tasks, and a record while it shows a waiting value (``watch``).
 
 This module is internal to the collection: its interface may change at any time.
 """
@@ -41,7 +41,7 @@ def poll_interval(elapsed):
 
 
 class TaskWaiter:
-    """Polls every task id until all are FINISHED; fails on the first ERROR or on timeout."""
+    """Polls every task id until all are FINISHED (fails on the first ERROR or on timeout), or a record (``watch``)."""
 
     def __init__(self, client, clock=time.monotonic, sleep=time.sleep):
         self.client = client

@@ -6,7 +6,7 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-The words of the docs are in ``_waap_docs`` (only the docs generator reads them); a domain's rules as a set are
+The words of the docs are in ``_waap_docs`` (read by the docs generator and the tests, never by a module); a domain's rules as a set are
 ``WaapRuleSet`` in ``_waap_rules``. One table, ``CONDITION_KINDS``, describes the 18 custom-rule condition kinds (docs/api_reference.md section 9.2):
 the argument spec, the validation before any request and the normalisation before a comparison are
 all derived from it, so the three cannot drift apart.

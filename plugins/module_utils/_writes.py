@@ -67,11 +67,12 @@ class Member:
     """
 
     def __init__(self, name, option=None, read=None, want=None, same=operator.eq, send=None, created=UNSET, reset=UNSET, after=None):
-        self.name, self.option, self.same, self.created, self.reset = name, option or name, same, created, reset
+        self.name, self.option = name, option or name
         self.read = read or (lambda record: record.get(name))
         self.want = want or (lambda value, record: value)
         self.send = send or (lambda desired, current: desired)
         self.after = after or (lambda desired, current: desired)
+        self.same, self.created, self.reset = same, created, reset
 
 
 def create_only(option, read, noun, want=None, rule="it can only be set when the %s is created"):
@@ -271,7 +272,8 @@ class Flow(GcoreModule):
         self.ledger.accepted.append(write)  # accepted: from now on ``changed`` is true, whatever fails later
         self.answered(write, answer)
         ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
-        self.result.get("tasks", []).extend(ids)
+        if ids:
+            self.result["tasks"].extend(ids)
         return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and self.params.get("wait", True) else [])
 
     def send(self, write):
