@@ -142,8 +142,10 @@ INTERFACES = Attachments(
 
 
 def create_interfaces(items):
-    """The ``interfaces`` of the create body: the listed subnets without an address (the others are attached later)."""
-    return [{"type": "subnet", "subnet_id": item["subnet_id"]} for item in items if item["ip_address"] is None]
+    """``(the interfaces of the create body, the indices of those attached once the router exists)``: a subnet with an
+    ``ip_address`` cannot be in the create body."""
+    return ([{"type": "subnet", "subnet_id": item["subnet_id"]} for item in items if item["ip_address"] is None],
+            [index for index, item in enumerate(items) if item["ip_address"] is not None])
 
 
 # The members the router module manages: how GET shows them, what the options ask for, in one view shape.

@@ -424,7 +424,7 @@ class Router(GcoreResourceModule):
 
     def create_body(self):
         params = self.params
-        late = [index for index, item in enumerate(params["interfaces"] or []) if item["ip_address"] is not None]
+        interfaces, late = create_interfaces(params["interfaces"] or [])
         if late and not params["wait"]:
             raise ValidationError("interfaces[%s]: an interface with an ip_address is attached only once the router exists, "
                                   "and a create with wait=false does not wait for that; set wait=true, or create the router "
@@ -436,8 +436,8 @@ class Router(GcoreResourceModule):
         if gateway and gateway["type"] != "none":
             body["external_gateway_info"] = dict((key, value) for key, value in gateway.items() if value is not None)
             body["external_gateway_info"].setdefault("enable_snat", True)
-        if create_interfaces(params["interfaces"] or []):
-            body["interfaces"] = create_interfaces(params["interfaces"])
+        if interfaces:
+            body["interfaces"] = interfaces
         return body
 
     def update_body(self, changes, record):
