@@ -51,6 +51,13 @@ def check_uuid(option, value):
         raise ValidationError("%s: %r is not a UUID" % (option, value))
 
 
+def canonical_uuid(params, option):
+    """Check a UUID option and keep it in its canonical form, lower-case (the service's ids are lower-case)."""
+    check_uuid(option, params.get(option))
+    if params.get(option) is not None:
+        params[option] = str(uuid.UUID(params[option]))
+
+
 def canonical_ip(value):
     """An IP address in one text form: ``ipaddress``'s, except that an IPv4-mapped IPv6 address keeps its dotted
     tail (``::ffff:10.0.0.1``, the form the service expects, where ``ipaddress`` prints ``::ffff:a00:1``).

@@ -19,7 +19,8 @@ record in the ``config`` shape; raises ``Refused`` for one the module cannot rep
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of, created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of
 
 BULK_SIZE = 100  # ids in one bulk delete
 

@@ -36,8 +36,8 @@ exact name), ``resolve()`` (reads before the lookup: another resource an option 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write
 
 
 def _diff_side(shown):

@@ -21,7 +21,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, differences
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \

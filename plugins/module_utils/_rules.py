@@ -20,7 +20,7 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 # SecurityGroupProtocolEnumV2 (the v1 record may also show "any", which the bodies send as null)
 PROTOCOLS = ("ah", "dccp", "egp", "esp", "gre", "icmp", "igmp", "ipencap", "ipip", "ipv6-encap", "ipv6-frag",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 TAG_KEY = re.compile(r"[^\s=]{1,255}")
 TAG_VALUE = re.compile(r"[^ \t\n\r\f\v]([^\t\n\r\f\v]{0,253}[^ \t\n\r\f\v])?")

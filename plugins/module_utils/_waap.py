@@ -28,7 +28,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     require,
     strip_none,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")  # the list modules' states
 from ansible_collections.gcore.platform.plugins.module_utils._waap_kinds import (  # noqa: F401  pylint: disable=unused-import

@@ -41,10 +41,7 @@ accepted write answered, seen once, right after it: one-time secrets are kept in
 
 from __future__ import annotations
 
-import operator
-
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
@@ -52,73 +49,6 @@ ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
-UNSET = object()  # a Member without a ``created`` or ``reset`` value
-
-
-class Member:
-    """One managed member of a resource.
-
-    ``read(record)``: the member as a record shows it (the view, compared and shown in the diff);
-    ``want(value, record)``: the view the option ``value`` asks for (``record``: the record as read, None when
-    the resource is created); ``same(desired, current)``: whether the two views match; ``send(desired,
-    current)``: the value sent for a difference; ``after(desired, current)``: what the diff's after side shows for it
-    (default: the desired view). ``created``: the view on create when the option is left out (UNSET: not shown);
-    ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged).
-    """
-
-    def __init__(self, name, option=None, read=None, want=None, same=operator.eq, send=None, created=UNSET, reset=UNSET, after=None):
-        self.name, self.option = name, option or name
-        self.read = read or (lambda record: record.get(name))
-        self.want = want or (lambda value, record: value)
-        self.send = send or (lambda desired, current: desired)
-        self.after = after or (lambda desired, current: desired)
-        self.same, self.created, self.reset = same, created, reset
-
-
-def create_only(option, read, noun, want=None, rule="it can only be set when the %s is created"):
-    """A member the service cannot change (*create-only*): an option that differs from the record fails before any write,
-    naming the option, the current and the wanted value, and saying to delete and create the resource."""
-    def wanted(value, record):
-        desired = want(value) if want else value
-        if record is not None and read(record) != desired:
-            raise ValidationError("%s: %s %s has %s %r, not %r; %s: delete the %s and create it again, or use another name "
-                                  "(nothing was sent)" % (option, noun, record.get("id"), option, read(record), desired,
-                                                          rule % noun, noun))
-        return desired
-    return Member(option, read=read, want=wanted)
-
-
-def differences(members, record, values, replace=False, views=False):
-    """``{member: value to send}`` for the members given in ``values`` (``{option: value}``) that differ (``views``: the
-    view each asks for instead, as the diff shows it). With ``replace`` a member left out takes its ``reset`` value."""
-    changes = {}
-    for member in members:
-        value = values.get(member.option)
-        if value is None and member.reset is not UNSET and replace:
-            value = member.reset
-        if value is None:
-            continue
-        desired, current = member.want(value, record), member.read(record)
-        if not member.same(desired, current):
-            changes[member.name] = (member.after if views else member.send)(desired, current)
-    return changes
-
-
-def view(members, record):
-    """The managed members of a record, as compared and shown in the diff."""
-    return dict((member.name, member.read(record)) for member in members)
-
-
-def created_view(members, values):
-    """The managed members of a resource created from ``values``."""
-    result = {}
-    for member in members:
-        value = values.get(member.option)
-        if value is not None:
-            result[member.name] = member.want(value, None)
-        elif member.created is not UNSET:
-            result[member.name] = member.created
-    return result
 
 
 def ambiguous(error):

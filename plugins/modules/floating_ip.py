@@ -244,7 +244,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._floating_ips impor
     on_port,
     with_address,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
 
 NOT_FOUND = object()  # the instance given was not found

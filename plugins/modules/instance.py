@@ -381,7 +381,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     volumes_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member

@@ -435,7 +435,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     listener_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import Listeners
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 

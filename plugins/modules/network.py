@@ -218,64 +218,24 @@ diff:
     after: {state: present, name: app-net, type: vxlan, tags: {env: prod}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, PAGE_SIZE, canonical_uuid, patch_body, tags
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 
 
-class Network(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        network_id=dict(type="str"),
-        name=dict(type="str"),
-        type=dict(type="str", choices=["vxlan", "vlan"]),
-        create_router=dict(type="bool"),
-        **TAGS_OPTIONS
-    )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("network_id", "name")])
-
-    noun = "network"
-    result_key = "network"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(list="/cloud/v1/networks/{project_id}/{region_id}", item="/cloud/v1/networks/{project_id}/{region_id}/{id}")
-    id_option = "network_id"
-    page_size = PAGE_SIZE
-    required_to_create = ("name",)
+class Network(CloudResource):
+    kind = KINDS["network"]
+    options = dict(type=dict(type="str", choices=["vxlan", "vlan"]), create_router=dict(type="bool"))
+    tagged = True
+    create_options = ("name", "type", "create_router", "tags")
     read_after_update = False  # the PATCH answers the network (docs/api_reference.md section 15.1)
-    asynchronous = True  # create and delete answer {tasks}
-    created_key = "networks"
-    lock = "task_id"
 
     @property
     def members(self):
         return (Member("name"), create_only("type", lambda record: record.get("type"), "network"), tags(self.params))
 
-    def validate(self):
-        super().validate()
-        params = self.params
-        canonical_uuid(params, "network_id")
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
-        check_tags(params["tags"])
-
-    def list_query(self):
-        name = self.params["name"]
-        return {"name": name} if len(name) <= NAME_FILTER_MAX else {}
-
     def update_body(self, changes, record):
         return patch_body(changes, record)
-
-    def create_body(self):
-        params = self.params
-        body = dict((option, params[option]) for option in ("name", "type", "create_router") if params[option] is not None)
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
-        return body
 
 
 def main():

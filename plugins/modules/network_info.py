@@ -103,33 +103,11 @@ networks:
       sample: [{key: env, value: prod, read_only: false}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
-from ansible_collections.gcore.platform.plugins.module_utils._networks import NAME_FILTER_MAX, canonical_uuid, found
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-
-LIST = "/cloud/v1/networks/%s/%s"
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
 
 
-class NetworkInfo(GcoreModule):
-    argument_spec = dict(
-        network_id=dict(type="str"),
-        name=dict(type="str"),
-    )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("network_id", "name")])
-
-    def validate(self):
-        super().validate()
-        canonical_uuid(self.params, "network_id")
-        check_length("name", self.params["name"], 3, 63)
-        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
-
-    def run(self):
-        name = self.params["name"]
-        query = {"name": name} if name is not None and len(name) <= NAME_FILTER_MAX else None
-        return {"networks": found(self.client, self.cloud_path(LIST), self.cloud_path(LIST + "/%s", "%s"),
-                                  self.params["network_id"], name, query)}
+class NetworkInfo(CloudInfo):
+    kind = KINDS["network"]
 
 
 def main():

@@ -84,7 +84,8 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
 DEFAULT_THRESHOLD = 80
 

@@ -346,25 +346,15 @@ diff:
           ip_address: 192.168.10.1
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import (
-    INTERFACES,
-    LIST_PAGE_SIZE,
-    MEMBERS,
-    NAME_PATTERN,
-    NAME_RULE,
-    canonical_routes,
-    create_interfaces,
-    route_problem,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._router import INTERFACES, MEMBERS, canonical_routes, create_interfaces, route_problem
 
 
-class Router(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
+class Router(CloudResource):
+    kind = KINDS["router"]
+    options = dict(
         id=dict(type="str", aliases=["router_id"]),
-        name=dict(type="str"),
         routes=dict(type="list", elements="dict", options=dict(
             destination=dict(type="str", required=True),
             nexthop=dict(type="str", required=True),
@@ -379,34 +369,12 @@ class Router(GcoreResourceModule):
             ip_address=dict(type="str"),
         )),
     )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("id", "name")])
-
-    # ---- the resource ----------------------------------------------------------------------
-    noun = "router"
-    result_key = "router"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(
-        list="/cloud/v1/routers/{project_id}/{region_id}",
-        item="/cloud/v1/routers/{project_id}/{region_id}/{id}",
-        update="/cloud/v2/routers/{project_id}/{region_id}/{id}",
-    )
-    page_size = LIST_PAGE_SIZE
     members = MEMBERS
     attachments = (INTERFACES,)  # the attached subnets: attach and detach (docs/api_reference.md section 12.3)
-    asynchronous = True  # writes answer {tasks}
-    created_key = "routers"  # the finished create task's created_resources member
-    lock = "task_id"  # the record member naming the task that locks the router
 
     def validate(self):
         super().validate()
         params = self.params
-        check_uuid("id", params["id"])
-        if params["id"] is not None:
-            params["id"] = params["id"].lower()  # UUIDs compare case-insensitively and are sent lower-case
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         for index, route in enumerate(params["routes"] or []):
             problem = route_problem(index, route)
             if problem:

@@ -327,7 +327,7 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._rules import (

@@ -200,7 +200,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     gcore_argument_spec,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 
 KEY_PATTERN = r"(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/]+={0,3}(?: [^\x00-\x1f\x7f]*)?"

@@ -340,8 +340,9 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import view
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._members import view
 
 INT64_MAX = 2 ** 63 - 1
 V1_PATH = "/storage/provisioning/v1/storage/{id}"

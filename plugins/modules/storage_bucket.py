@@ -157,7 +157,8 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
 INT64_MAX = 2 ** 63 - 1
 STORAGE_PATH = "/storage/v4/object_storages/{storage_id}"

@@ -103,7 +103,8 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 KEY_PATTERN = r"(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/]+={0,3}(?: [^\x00-\x1f\x7f]*)?"

@@ -295,15 +295,14 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, require
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._checks import require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._networks import (
-    PAGE_SIZE,
     address,
     canonical_addresses,
     canonical_cidr,
     canonical_gateway,
-    canonical_uuid,
     check_gateway,
     check_host_routes,
     check_nameservers,
@@ -311,18 +310,14 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     strict_network,
     tags,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE, canonical_routes
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
+from ansible_collections.gcore.platform.plugins.module_utils._router import canonical_routes
 
 DISABLE = "disable"
 
 
-class Subnet(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        subnet_id=dict(type="str"),
-        name=dict(type="str"),
+class Subnet(CloudResource):
+    kind = KINDS["subnet"]
+    options = dict(
         network_id=dict(type="str"),
         cidr=dict(type="str"),
         enable_dhcp=dict(type="bool"),
@@ -334,22 +329,11 @@ class Subnet(GcoreResourceModule):
         )),
         connect_to_network_router=dict(type="bool"),
         router_id=dict(type="str"),
-        **TAGS_OPTIONS
     )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("subnet_id", "name")])
-
-    noun = "subnet"
-    result_key = "subnet"
-    paths = dict(list="/cloud/v1/subnets/{project_id}/{region_id}", item="/cloud/v1/subnets/{project_id}/{region_id}/{id}")
-    id_option = "subnet_id"
-    page_size = PAGE_SIZE
+    tagged = True
+    uuid_options = ("network_id", "router_id")
     required_to_create = ("name", "network_id", "cidr")
     read_after_update = False  # the PATCH answers the subnet (docs/api_reference.md section 15.2)
-    asynchronous = True  # create and delete answer {tasks}
-    created_key = "subnets"
-    lock = "task_id"
 
     @property
     def scope(self):
@@ -374,10 +358,6 @@ class Subnet(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
-        for option in ("subnet_id", "network_id", "router_id"):
-            canonical_uuid(params, option)
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         require(params["subnet_id"] is not None or params["network_id"] is not None, "network_id",
                 "required to find a subnet by name (subnets are listed per network)")
         network = None
@@ -399,7 +379,6 @@ class Subnet(GcoreResourceModule):
             params["dns_nameservers"] = check_nameservers("dns_nameservers", params["dns_nameservers"])
         if params["host_routes"] is not None:
             check_host_routes("host_routes", params["host_routes"])
-        check_tags(params["tags"])
 
     def wanted_gateway(self, value, record):
         """The canonical gateway (None for ``disable``); one outside the existing subnet's range fails before any write."""

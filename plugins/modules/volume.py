@@ -336,7 +336,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     find_instance,
     is_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._writes import UNSET, Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 
 ITEM = "/cloud/v1/volumes/{project_id}/{region_id}/{id}"
 V2_ITEM = "/cloud/v2/volumes/{project_id}/{region_id}/{id}"

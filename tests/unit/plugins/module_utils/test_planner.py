@@ -13,7 +13,7 @@ import random
 import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Member, differences
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
 from ansible_collections.gcore.platform.plugins.module_utils._list import Plan, RuleList, check_names, plan_list
 from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError

@@ -12,7 +12,8 @@ import pytest
 from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
 VERBS = {"POST": "create", "PATCH": "update", "DELETE": "delete"}
 

@@ -15,7 +15,8 @@ from ansible.module_utils.testing import patch_module_args
 from ansible_collections.gcore.platform.plugins.module_utils._checks import strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils import _list
 from ansible_collections.gcore.platform.plugins.module_utils._list import RuleList
 

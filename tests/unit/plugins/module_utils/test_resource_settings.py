@@ -14,7 +14,8 @@ import pytest
 from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule, Member
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskWaiter
 
 VERBS = {"POST": "create", "PATCH": "update", "DELETE": "delete"}

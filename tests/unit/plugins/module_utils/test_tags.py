@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils._writes import differences
+from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags, tags_member, user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 

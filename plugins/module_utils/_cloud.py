@@ -1,0 +1,192 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A Gcore Cloud resource as a declaration: its ``Kind`` says where it lives and what its ids and names look like;
+``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them) derive the rest.
+
+This module is internal to the collection: its interface may change at any time.
+
+A kind is declared once, in ``KINDS`` below, and read by both modules of a resource (``network`` and
+``network_info`` hold ``kind = KINDS["network"]``). From its noun, its collection and the API version of each
+operation come the paths (``/cloud/{version}/{collection}/{project_id}/{region_id}[/{id}]``), the scope named in
+messages, the id option (``<noun>_id``, a UUID sent lower-case), the name rule, the page size, the name filter the
+listing takes, and the member of a finished create task's ``created_resources`` holding the new id.
+
+A resource module adds only what differs: its own options (``options``), the members it compares (``members``), its
+create body (``create_options``: the options sent as given, or the ``create_body`` hook) and its parts written by
+requests of their own (``parts``, ``_parts``). An info module adds its listing filters (``filters``).
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import canonical_uuid, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
+
+PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
+NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
+NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
+    "last a letter, digit, '.' or '_')"
+REGION = "project {project_id}, region {region_id}"
+
+
+def check_name(option, value, what=None):
+    """A Cloud resource name (3 to 63 characters of the one pattern every Cloud name follows)."""
+    check_length(option, value, 3, 63)
+    check_pattern(option, value, NAME_PATTERN, (what + ": " if what else "") + NAME_RULE)
+
+
+class Kind:
+    """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``versions`` (``{operation:
+    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (a template that does not follow the rule,
+    by operation), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
+    ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
+    listing's ``total_key``."""
+
+    def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
+                 name_query=("name", 63), created_key=None, regional=True, total_key=None):
+        self.noun, self.collection, self.title = noun, collection, title
+        self.key = noun.replace(" ", "_").lower()
+        self.id_option = id_option or self.key + "_id"
+        self.plural = plural or self.key + "s"
+        self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
+        self.scope = REGION if regional else "project {project_id}"
+        self.paths = dict(list=self.base("v1"), item=self.base("v1") + "/{id}")
+        for operation, version in (versions or {}).items():
+            self.paths[operation] = self.base(version) + ("/{id}" if operation != "create" else "")
+        self.paths.update(paths or {})
+
+    def base(self, version):
+        return "/cloud/%s/%s/%s" % (version, self.collection, "{project_id}/{region_id}" if self.regional else "{project_id}")
+
+    def query(self, name):
+        """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
+        if name is None or self.name_query is None or len(name) > self.name_query[1]:
+            return {}
+        return {self.name_query[0]: name}
+
+
+KINDS = dict((kind.key, kind) for kind in (
+    Kind("network", "networks", name_query=("name", 61)),
+    Kind("subnet", "subnets", name_query=None),
+    Kind("router", "routers", id_option="id", versions={"update": "v2"}, name_query=None),
+    Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
+        create="/cloud/v2/security_groups/{project_id}/{region_id}", update="/cloud/v2/security_groups/{project_id}/{region_id}/{id}")),
+    Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", versions={"update": "v2"}, name_query=None),
+    Kind("SSH key", "ssh_keys", id_option="ssh_key_id", title="SSH key", regional=False),
+    Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
+    Kind("instance", "instances", versions={"create": "v2"}),
+    Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
+))
+
+
+class CloudResource(GcoreResourceModule):
+    """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring).
+
+    Derived from the kind: the options ``state`` (``states``), the id option, ``name`` and, with ``tagged``, ``tags``
+    and ``purge_tags``; the paths, scope, lock, page size, name filter and created key; the id checked and made
+    canonical, the name checked against the Cloud name rule, the tags checked."""
+
+    kind = None
+    options = {}  # the module's own options (besides the derived ones)
+    states = ("present", "absent")
+    tagged = False
+    create_options = ()  # the options the create body carries as given (when given)
+    uuid_options = ()  # more options holding a UUID, made canonical
+    cloud = waits = asynchronous = True
+    lock = "task_id"
+    page_size = PAGE_SIZE
+    required_to_create = ("name",)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if kind is None:
+            return
+        spec = dict(state=dict(type="str", choices=list(cls.states), default="present"))
+        spec[kind.id_option] = dict(type="str")
+        spec["name"] = dict(type="str")
+        spec.update(cls.options)
+        if cls.tagged:
+            spec.update(TAGS_OPTIONS)
+        derived = dict(argument_spec=spec, module_kwargs=dict(cls.module_kwargs, required_one_of=[(kind.id_option, "name")]),
+                       noun=kind.noun, title=kind.title, result_key=kind.key, scope=kind.scope, paths=kind.paths,
+                       id_option=kind.id_option, created_key=kind.created_key)
+        for setting, value in derived.items():
+            if setting not in cls.__dict__:  # what the declaration says itself stands
+                setattr(cls, setting, value)
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        for option in (self.id_option,) + tuple(self.uuid_options):
+            canonical_uuid(params, option)
+        check_name("name", params["name"])
+        if self.tagged:
+            check_tags(params["tags"])
+
+    def list_query(self):
+        return self.kind.query(self.params["name"])
+
+    def create_body(self):
+        params = self.params
+        return dict((option, params[option]) for option in self.create_options if params.get(option) is not None)
+
+
+class Filter:
+    """A listing filter of an info module: the ``option`` (its ``spec``), the ``query`` the listing takes for a value,
+    and ``matches(record, value)``: whether a record passes it (a record read by id is filtered here)."""
+
+    def __init__(self, option, spec, query, matches):
+        self.option, self.spec, self.query, self.matches = option, spec, query, matches
+
+
+class CloudInfo(GcoreModule):
+    """A module that reads Cloud resources of one ``kind``: by id (none when it does not exist), by exact name (every
+    page; the service's filters match parts of names), or all; narrowed by ``filters``. Returns ``{plural: records}``."""
+
+    kind = None
+    filters = ()
+    cloud = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if kind is not None:
+            cls.argument_spec = dict([(kind.id_option, dict(type="str")), ("name", dict(type="str"))],
+                                     **dict((item.option, item.spec) for item in cls.filters))
+            cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
+                cls.module_kwargs.get("mutually_exclusive", [])))
+
+    def validate(self):
+        super().validate()
+        canonical_uuid(self.params, self.kind.id_option)
+        check_name("name", self.params["name"])
+
+    def path(self, which, ident=None):
+        return self.kind.paths[which].format(**dict(self.params, id=ident))
+
+    def given(self):
+        return [(item, self.params[item.option]) for item in self.filters if self.params[item.option] is not None]
+
+    def records(self):
+        """The records the service answers (before the exact-name and record filters)."""
+        params, kind = self.params, self.kind
+        if params[kind.id_option] is not None:
+            record = self.client.get_or_none(self.path("item", params[kind.id_option]))
+            return [] if record is None else [record]
+        query = kind.query(params["name"])
+        for item, value in self.given():
+            query.update(item.query(value))
+        return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
+
+    def shown(self, record):
+        """A record as the result shows it."""
+        return record
+
+    def run(self):
+        name, given = self.params["name"], self.given()
+        return {self.kind.plural: [self.shown(record) for record in self.records() if (name is None or record.get("name") == name)
+                                   and all(item.matches(record, value) for item, value in given)]}
