@@ -21,7 +21,7 @@ requests of their own (``parts``, ``_parts``). An info module adds its listing f
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import canonical_uuid, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._checks import canonical_uuid, check_length, check_pattern, check_range, gcore_argument_spec
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
 
@@ -93,6 +93,7 @@ class CloudResource(GcoreResourceModule):
     options = {}  # the module's own options (besides the derived ones)
     states = ("present", "absent")
     tagged = False
+    nameless = False  # True: the resource has no name (found by its id, or as the module's ``find`` says)
     create_options = ()  # the options the create body carries as given (when given)
     uuid_options = ()  # more options holding a UUID, made canonical
     cloud = waits = asynchronous = True
@@ -107,13 +108,19 @@ class CloudResource(GcoreResourceModule):
             return
         spec = dict(state=dict(type="str", choices=list(cls.states), default="present"))
         spec[kind.id_option] = dict(type="str")
-        spec["name"] = dict(type="str")
+        if not cls.nameless:
+            spec["name"] = dict(type="str")
+        if not kind.regional:
+            spec["project_id"] = gcore_argument_spec(cloud=True)["project_id"]
         spec.update(cls.options)
         if cls.tagged:
             spec.update(TAGS_OPTIONS)
-        derived = dict(argument_spec=spec, module_kwargs=dict(cls.module_kwargs, required_one_of=[(kind.id_option, "name")]),
-                       noun=kind.noun, title=kind.title, result_key=kind.key, scope=kind.scope, paths=kind.paths,
-                       id_option=kind.id_option, created_key=kind.created_key)
+        derived = dict(argument_spec=spec, noun=kind.noun, title=kind.title, result_key=kind.key, scope=kind.scope,
+                       paths=kind.paths, id_option=kind.id_option, created_key=kind.created_key, cloud=kind.regional)
+        if not cls.nameless:
+            derived["module_kwargs"] = dict(cls.module_kwargs, required_one_of=[(kind.id_option, "name")])
+        else:
+            derived.update(name_option=None, required_to_create=())
         for setting, value in derived.items():
             if setting not in cls.__dict__:  # what the declaration says itself stands
                 setattr(cls, setting, value)
@@ -121,14 +128,17 @@ class CloudResource(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
+        if not self.kind.regional:
+            check_range("project_id", params["project_id"], low=1)
         for option in (self.id_option,) + tuple(self.uuid_options):
             canonical_uuid(params, option)
-        check_name("name", params["name"])
+        if not self.nameless:
+            check_name("name", params["name"])
         if self.tagged:
             check_tags(params["tags"])
 
     def list_query(self):
-        return self.kind.query(self.params["name"])
+        return self.kind.query(self.params["name"]) if not self.nameless else {}
 
     def create_body(self):
         params = self.params

@@ -232,11 +232,10 @@ diff:
 """
 
 import ipaddress
-import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
-    PAGE_SIZE,
     OtherFloatingIps,
     addresses,
     canonical_address,
@@ -245,39 +244,24 @@ from ansible_collections.gcore.platform.plugins.module_utils._floating_ips impor
     with_address,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 NOT_FOUND = object()  # the instance given was not found
 
 
-class FloatingIp(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        floating_ip_id=dict(type="str"),
+class FloatingIp(CloudResource):
+    kind = KINDS["floating_ip"]
+    options = dict(
         address=dict(type="str"),
         instance=dict(type="str"),
         port_id=dict(type="str"),
         fixed_ip_address=dict(type="str"),
         unassign=dict(type="bool", default=False),
-        **TAGS_OPTIONS
     )
-    cloud = True
-    waits = True
+    tagged = True
+    nameless = True  # found by id, address, or the port it is on
+    uuid_options = ("port_id",)
     module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])
-
-    noun = "floating IP"
-    title = "Floating IP"
-    result_key = "floating_ip"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(list="/cloud/v1/floatingips/{project_id}/{region_id}", item="/cloud/v1/floatingips/{project_id}/{region_id}/{id}",
-                 update="PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{id}")
-    id_option = "floating_ip_id"
-    name_option = None
-    page_size = PAGE_SIZE
-    asynchronous = True  # create, PATCH and delete answer {tasks} (the PATCH maybe none)
-    created_key = "floatingips"
-    lock = "task_id"
     ready = ("status", ("ACTIVE", "DOWN"), (None,))
     port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
     others = ()  # state=absent by the port: the floating IPs on it besides the one the flow deletes
@@ -307,10 +291,6 @@ class FloatingIp(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
-        for option in ("floating_ip_id", "port_id"):
-            check_uuid(option, params[option])
-            if params[option] is not None:
-                params[option] = str(uuid.UUID(params[option]))
         if params["instance"] is not None:
             require(params["instance"].strip() and params["instance"].isprintable(), "instance",
                     "must be an instance ID or name, not empty and without control characters")
@@ -328,7 +308,6 @@ class FloatingIp(GcoreResourceModule):
                 "one of floating_ip_id, address, instance or port_id is required (nothing else finds a floating IP on the next run)")
         require(not params["unassign"] or params["floating_ip_id"] is not None or params["address"] is not None, "unassign",
                 "needs floating_ip_id or address")
-        check_tags(params["tags"])
 
     def target(self):
         """The port the task is about (resolved once): port_id, or the instance's port; NOT_FOUND when the instance is not."""

@@ -326,10 +326,9 @@ diff:
       rules: {}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 from ansible_collections.gcore.platform.plugins.module_utils._rules import (
     RULE_OPTIONS,
     body_rules,
@@ -340,57 +339,26 @@ from ansible_collections.gcore.platform.plugins.module_utils._rules import (
     rules_member,
     wanted,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
-
-LIST_PAGE_SIZE = 1000  # the largest page GET /cloud/v1/securitygroups serves (its default is 10)
-
+from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 def _description(value, record=None):
     return value or None  # "" and null are no description
 
 
-class SecurityGroup(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        security_group_id=dict(type="str"),
-        name=dict(type="str"),
+class SecurityGroup(CloudResource):
+    kind = KINDS["security_group"]
+    options = dict(
         description=dict(type="str"),
         rules=dict(type="list", elements="dict", options=RULE_OPTIONS),
         purge_rules=dict(type="bool", default=True),
-        **TAGS_OPTIONS
     )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("security_group_id", "name")])
-
-    # ---- the resource ----------------------------------------------------------------------
-    noun = "security group"
-    result_key = "security_group"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(
-        list="/cloud/v1/securitygroups/{project_id}/{region_id}",
-        item="/cloud/v1/securitygroups/{project_id}/{region_id}/{id}",
-        create="/cloud/v2/security_groups/{project_id}/{region_id}",
-        update="/cloud/v2/security_groups/{project_id}/{region_id}/{id}",
-    )
-    id_option = "security_group_id"
-    page_size = LIST_PAGE_SIZE
-    required_to_create = ("name",)
-    asynchronous = True  # creates and PATCHes answer {tasks}
-    created_key = "security_groups"
-    lock = "task_id"
+    tagged = True
 
     def validate(self):
         super().validate()
         params = self.params
-        check_uuid("security_group_id", params["security_group_id"])
-        if params["security_group_id"] is not None:
-            params["security_group_id"] = params["security_group_id"].lower()
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         if params["description"] is not None and "\x00" in params["description"]:
             raise ValidationError("description: must not hold a NUL character")
-        check_tags(params["tags"])
         if params["rules"] is not None:
             params["rules"][:] = check_rules(params["rules"])
         self.members = (

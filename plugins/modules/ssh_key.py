@@ -189,25 +189,14 @@ diff:
 """
 
 import re
-import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    ValidationError,
-    check_length,
-    check_pattern,
-    check_range,
-    check_uuid,
-    gcore_argument_spec,
-    require,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
 
 KEY_PATTERN = r"(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/]+={0,3}(?: [^\x00-\x1f\x7f]*)?"
 KEY_RULE = "an OpenSSH public key: its type (ssh-ed25519, ssh-rsa or ecdsa-sha2-nistp256/384/521), a space, its base64 body " \
            "and an optional comment, on one line"
-PAGE_SIZE = 1000  # the listing's largest page; its default is 10 (docs/api_reference.md section 15.11)
 
 
 def key_body(public_key):
@@ -229,24 +218,15 @@ def same_name(value, record):
     return value
 
 
-class SshKey(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        ssh_key_id=dict(type="str"),
+class SshKey(CloudResource):
+    kind = KINDS["ssh_key"]
+    options = dict(
         name=dict(type="str", required=True),
         public_key=dict(type="str", no_log=False),
         shared_in_project=dict(type="bool"),
-        project_id=gcore_argument_spec(cloud=True)["project_id"],  # project-scoped: SSH keys have no region
     )
-    waits = True
-
-    noun = "SSH key"
-    title = "SSH key"
-    result_key = "ssh_key"
-    scope = "project {project_id}"
-    paths = dict(list="/cloud/v1/ssh_keys/{project_id}", item="/cloud/v1/ssh_keys/{project_id}/{id}")
-    id_option = "ssh_key_id"
-    page_size = PAGE_SIZE
+    asynchronous = False  # every write answers the key
+    lock = None
     lost_warned = False  # the warning about a lost private key is given once
     read_after_update = False  # the PATCH answers the key (docs/api_reference.md section 15.5)
     members = (
@@ -258,12 +238,6 @@ class SshKey(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
-        check_range("project_id", params["project_id"], low=1)
-        check_uuid("ssh_key_id", params["ssh_key_id"])
-        if params["ssh_key_id"] is not None:
-            params["ssh_key_id"] = str(uuid.UUID(params["ssh_key_id"]))
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         key = params["public_key"]
         if key is not None:
             if "PRIVATE KEY" in key:
