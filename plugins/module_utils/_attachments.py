@@ -2,7 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Attachments of one record: sub-resources attached and detached one by one (the subnets of a router).
+"""The part most resources have (``_parts.Part``): items attached and detached one by one (a router's subnets, an
+instance's security groups).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -13,6 +14,7 @@ held item that does not satisfy its listed one is detached and attached again, t
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 
@@ -20,25 +22,31 @@ def _satisfies(desired, current):
     return all(current.get(key) == value for key, value in desired.items() if value is not None)
 
 
-class Attachments:
+class Attachments(Part):
     """``key``: the identity of an item; ``items(record)``: the items the record holds, as ``{key: ..., other members}``
     dicts; ``same(desired, current)``: whether a held item satisfies a listed one (one that does not is detached and
     attached again); ``attach``/``detach``: ``(method, path template)`` of the requests, whose bodies are
-    ``attach_body(item)``/``detach_body(item)``; ``check(where, item)``: one item of the option checked (raises
+    ``attach_body(item)``/``detach_body(item)``; ``check_item(where, item)``: one item of the option checked (raises
     ValidationError) and canonical (what the create body cannot carry is attached once the resource exists);
     ``before_delete``: every held item is detached before the resource is deleted (the service refuses otherwise)."""
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
-                 check=None, before_delete=False):
+                 check_item=None, before_delete=False, said=None):
         self.name, self.option, self.key = name, option or name, key
-        self.items, self.same, self.check = items, same or _satisfies, check or (lambda where, item: item)
+        self.items, self.same, self.check_item = items, same or _satisfies, check_item or (lambda where, item: item)
         self.attach, self.attach_body = attach, attach_body or (lambda item: item)
         self.detach, self.detach_body = detach, detach_body or (lambda item: {key: item[key]})
         self.before_delete = before_delete
+        self.said = said  # (what an attach says, what a detach says): the ``changes`` keys of their items, or None
+
+    def check(self, module):
+        items = module.params.get(self.option)
+        if items is not None:
+            items[:] = self.canonical(items)
 
     def canonical(self, items):
         """The option's items checked and canonical; an identity given twice fails naming both indices."""
-        checked = [self.check("%s[%s]" % (self.option, index), item) for index, item in enumerate(items)]
+        checked = [self.check_item("%s[%s]" % (self.option, index), item) for index, item in enumerate(items)]
         first = {}
         for index, item in enumerate(checked):
             key = item[self.key]
@@ -79,7 +87,7 @@ class Attachments:
         method, template = self.attach
         key = item[self.key]
         return Write("attach", method, template.format(**dict(params, id=record["id"])), self.attach_body(item),
-                     names=[key], locked=record,
+                     names=[key], locked=record, said={self.said[0]: [key]} if self.said else None,
                      done=lambda found: key in self.held(found) and self.same(item, self.held(found)[key]))
 
     def detaching(self, item, record, params, replacement=None):
@@ -90,4 +98,4 @@ class Attachments:
             held = self.held(found)
             return key not in held or (replacement is not None and self.same(replacement, held[key]))
         return Write("detach", method, template.format(**dict(params, id=record["id"])), self.detach_body(item),
-                     names=[key], locked=record, done=done)
+                     names=[key], locked=record, said={self.said[1]: [key]} if self.said else None, done=done)

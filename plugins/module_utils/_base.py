@@ -83,10 +83,6 @@ class GcoreModule:
         if self.waits:
             check_range("wait_timeout", params["wait_timeout"], low=1)
 
-    def cloud_path(self, template, *args):
-        """A cloud path with the project and region filled in: template has two leading %s."""
-        return template % ((self.params["project_id"], self.params["region_id"]) + args)
-
     def run(self):
         """Do the work; return the result members (besides ``changed``)."""
         raise NotImplementedError

@@ -51,11 +51,15 @@ def check_uuid(option, value):
         raise ValidationError("%s: %r is not a UUID" % (option, value))
 
 
+def uuid_text(option, value):
+    """A UUID checked, in its canonical form: lower-case (the service's ids are lower-case); None stays None."""
+    check_uuid(option, value)
+    return None if value is None else str(uuid.UUID(value))
+
+
 def canonical_uuid(params, option):
-    """Check a UUID option and keep it in its canonical form, lower-case (the service's ids are lower-case)."""
-    check_uuid(option, params.get(option))
-    if params.get(option) is not None:
-        params[option] = str(uuid.UUID(params[option]))
+    """Check a UUID option and keep it in its canonical form."""
+    params[option] = uuid_text(option, params.get(option))
 
 
 def canonical_ip(value):

@@ -13,15 +13,38 @@ operation come the paths (``/cloud/{version}/{collection}/{project_id}/{region_i
 messages, the id option (``<noun>_id``, a UUID sent lower-case), the name rule, the page size, the name filter the
 listing takes, and the member of a finished create task's ``created_resources`` holding the new id.
 
-A resource module adds only what differs: its own options (``options``), the members it compares (``members``), its
-create body (``create_options``: the options sent as given, or the ``create_body`` hook) and its parts written by
-requests of their own (``parts``, ``_parts``). An info module adds its listing filters (``filters``).
+A resource module adds only what differs (settings beyond ``GcoreResourceModule``'s, ``_resource``):
+
+=================  ===========================================================================================
+setting            meaning
+=================  ===========================================================================================
+kind               the ``Kind`` (in ``KINDS``) the module manages or reads
+options            the module's own options (the state, the id option, ``name`` and the tags are derived)
+states             the choices of ``state`` (default: present, absent)
+tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request
+nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find``
+create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
+uuid_options       more options holding a UUID: checked and made canonical
+filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
+=================  ===========================================================================================
+
+A resource module also declares the members it compares (``members``) and its parts (``parts``, ``_parts``); an
+info module may turn a record into what it returns (``returned(record)``, as a resource module does).
 """
 
 from __future__ import annotations
 
+import uuid
+
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import canonical_uuid, check_length, check_pattern, check_range, gcore_argument_spec
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    Refused,
+    canonical_uuid,
+    check_length,
+    check_pattern,
+    check_range,
+    gcore_argument_spec,
+)
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
 
@@ -43,13 +66,14 @@ class Kind:
     "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (a template that does not follow the rule,
     by operation), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
     ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
-    listing's ``total_key``."""
+    listing's ``total_key``; ``id_aliases``: the id option's aliases."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
-                 name_query=("name", 63), created_key=None, regional=True, total_key=None):
+                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=()):
         self.noun, self.collection, self.title = noun, collection, title
         self.key = noun.replace(" ", "_").lower()
         self.id_option = id_option or self.key + "_id"
+        self.id_spec = dict(type="str", aliases=list(id_aliases)) if id_aliases else dict(type="str")
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
         self.scope = REGION if regional else "project {project_id}"
@@ -71,7 +95,7 @@ class Kind:
 KINDS = dict((kind.key, kind) for kind in (
     Kind("network", "networks", name_query=("name", 61)),
     Kind("subnet", "subnets", name_query=None),
-    Kind("router", "routers", id_option="id", versions={"update": "v2"}, name_query=None),
+    Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
     Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
         create="/cloud/v2/security_groups/{project_id}/{region_id}", update="/cloud/v2/security_groups/{project_id}/{region_id}/{id}")),
     Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", versions={"update": "v2"}, name_query=None),
@@ -80,6 +104,34 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("instance", "instances", versions={"create": "v2"}),
     Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
 ))
+
+
+def is_uuid(value):
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
+
+
+def find_named(client, kind, params, value, option, required=True):
+    """``(id, record or None)`` of the resource of ``kind`` that the option's ``value`` names: an id (a UUID) taken as
+    given, or a name matched exactly over every page of the listing. No match: ``(None, None)``, or (``required``)
+    ``Refused`` naming the option; several: ``Refused`` listing their ids."""
+    if is_uuid(value):
+        return str(uuid.UUID(value)), None
+    listing = client.paginate(kind.paths["list"].format(**params), kind.query(value) or None, page_size=PAGE_SIZE,
+                              total_key=kind.total_key)
+    matches = [record for record in listing if record.get("name") == value]
+    where = kind.scope.format(**params)
+    if len(matches) > 1:
+        raise Refused("%s: %s %ss of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
+                      % (option, len(matches), kind.noun, where, value, ", ".join(str(record.get("id")) for record in matches)))
+    if matches:
+        return matches[0]["id"], matches[0]
+    if required:
+        raise Refused("%s: no %s is named %r in %s (nothing was sent)" % (option, kind.noun, value, where))
+    return None, None
 
 
 class CloudResource(GcoreResourceModule):
@@ -107,7 +159,7 @@ class CloudResource(GcoreResourceModule):
         if kind is None:
             return
         spec = dict(state=dict(type="str", choices=list(cls.states), default="present"))
-        spec[kind.id_option] = dict(type="str")
+        spec[kind.id_option] = dict(kind.id_spec)
         if not cls.nameless:
             spec["name"] = dict(type="str")
         if not kind.regional:
@@ -147,10 +199,13 @@ class CloudResource(GcoreResourceModule):
 
 class Filter:
     """A listing filter of an info module: the ``option`` (its ``spec``), the ``query`` the listing takes for a value,
-    and ``matches(record, value)``: whether a record passes it (a record read by id is filtered here)."""
+    ``matches(record, value)``: whether a record passes it (a record read by id is filtered here); ``check(option,
+    value)``: the value checked before any request, returned canonical; ``resolve(module, value)``: the value as the
+    query takes it, read before the listing (None: nothing can match)."""
 
-    def __init__(self, option, spec, query, matches):
+    def __init__(self, option, spec, query, matches, check=None, resolve=None):
         self.option, self.spec, self.query, self.matches = option, spec, query, matches
+        self.check, self.resolve = check or (lambda option, value: value), resolve or (lambda module, value: value)
 
 
 class CloudInfo(GcoreModule):
@@ -165,38 +220,42 @@ class CloudInfo(GcoreModule):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is not None:
-            cls.argument_spec = dict([(kind.id_option, dict(type="str")), ("name", dict(type="str"))],
+            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec)), ("name", dict(type="str"))],
                                      **dict((item.option, item.spec) for item in cls.filters))
             cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
                 cls.module_kwargs.get("mutually_exclusive", [])))
 
     def validate(self):
         super().validate()
-        canonical_uuid(self.params, self.kind.id_option)
-        check_name("name", self.params["name"])
+        params = self.params
+        canonical_uuid(params, self.kind.id_option)
+        check_name("name", params["name"])
+        for item in self.filters:
+            if params[item.option] is not None:
+                params[item.option] = item.check(item.option, params[item.option])
 
     def path(self, which, ident=None):
         return self.kind.paths[which].format(**dict(self.params, id=ident))
 
-    def given(self):
-        return [(item, self.params[item.option]) for item in self.filters if self.params[item.option] is not None]
-
-    def records(self):
+    def records(self, given):
         """The records the service answers (before the exact-name and record filters)."""
         params, kind = self.params, self.kind
         if params[kind.id_option] is not None:
             record = self.client.get_or_none(self.path("item", params[kind.id_option]))
             return [] if record is None else [record]
         query = kind.query(params["name"])
-        for item, value in self.given():
+        for item, value in given:
             query.update(item.query(value))
         return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
 
-    def shown(self, record):
+    def returned(self, record):
         """A record as the result shows it."""
         return record
 
     def run(self):
-        name, given = self.params["name"], self.given()
-        return {self.kind.plural: [self.shown(record) for record in self.records() if (name is None or record.get("name") == name)
+        name = self.params["name"]
+        given = [(item, item.resolve(self, self.params[item.option])) for item in self.filters if self.params[item.option] is not None]
+        if any(value is None for _item, value in given):
+            return {self.kind.plural: []}
+        return {self.kind.plural: [self.returned(record) for record in self.records(given) if (name is None or record.get("name") == name)
                                    and all(item.matches(record, value) for item, value in given)]}

@@ -19,10 +19,11 @@ task), sent before the flow's own DELETE.
 from __future__ import annotations
 
 import ipaddress
-import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"
@@ -48,23 +49,18 @@ def with_address(records, address):
     return [record for record in records if canonical_address(record.get("floating_ip_address")) == address]
 
 
-class OtherFloatingIps:
+class OtherFloatingIps(Part):
     """The floating IPs on the port besides the one the flow deletes: planned like an attachment detached before the
     delete (``before_delete``), one ``DELETE`` each. Each write is about its own floating IP (``module``: the floating_ip
     module, for its paths and reads): sent once that one is unlocked and, after an ambiguous failure, read again to tell
     whether it went. No option: never compared or shown as a member (the module's ``shown`` lists the addresses)."""
 
     name = "floating_ips"
-    option = None
     before_delete = True
 
     def __init__(self, module, records):
         self.module = module
         self.records = list(records)
-
-    @staticmethod
-    def canonical(items):
-        return items
 
     def plan(self, _record, _wanted, _params):
         return [self.deleting(other) for other in self.records]
@@ -92,16 +88,9 @@ def instance_port(client, params):
     scope = dict(project_id=params["project_id"], region_id=params["region_id"])
     wanted = params["instance"]
     where = "project %(project_id)s, region %(region_id)s" % scope
-    ident = wanted.lower() if _is_uuid(wanted) else None
+    ident = find_named(client, KINDS["instance"], scope, wanted, "instance", required=False)[0]
     if ident is None:
-        found = [record for record in client.paginate(INSTANCES.format(**scope), {"name": wanted}, page_size=PAGE_SIZE)
-                 if record.get("name") == wanted]
-        if len(found) > 1:
-            raise Refused("instance: %s instances of %s are named %r (ids %s); give the id of the one to use"
-                          % (len(found), where, wanted, ", ".join(str(record.get("id")) for record in found)))
-        if not found:
-            return None
-        ident = found[0]["id"]
+        return None
     try:
         interfaces = (client.get(INTERFACES.format(id=ident, **scope)) or {}).get("results") or []
     except ApiError as exc:
@@ -117,10 +106,3 @@ def instance_port(client, params):
     if not interfaces:
         raise Refused("instance: instance %s of %s has no network interface to assign a floating IP to" % (wanted, where))
     return ident, interfaces[0]["port_id"]
-
-
-def _is_uuid(value):
-    try:
-        return str(uuid.UUID(value)) == value.lower()
-    except ValueError:
-        return False

@@ -9,7 +9,7 @@ This module is internal to the collection: its interface may change at any time.
 - ``VOLUME_SPEC``, ``check_volumes`` and ``volumes_body``: the five volume sources of a new instance, each with the
   fields its variant has (a field of another source, or a missing required one, fails naming ``volumes[i].field``).
 - ``Setting``: one setting of an instance changed by a request of its own (the power state through the v2 action, the
-  flavor through changeflavor), declared like an ``Attachments`` (``_attachments``) so the one flow plans, sends,
+  flavor through changeflavor), each a part (``_parts.Part``) so the one flow plans, sends,
   waits for and recovers it like any attachment write: ``plan(record, wanted, params)`` gives at most one write.
 - ``SECURITY_GROUPS``: the instance's security groups as a set of names, added and removed one by one (adds first).
 """
@@ -17,9 +17,7 @@ This module is internal to the collection: its interface may change at any time.
 from __future__ import annotations
 
 import base64
-import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     Refused,
     ValidationError,
@@ -28,7 +26,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_range,
     check_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
+from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
@@ -90,8 +90,7 @@ def check_volumes(volumes):
         for field in ("image_id", "snapshot_id", "volume_id"):
             check_uuid("%s.%s" % (where, field), item.get(field))
         check_range("%s.size" % where, item.get("size"), low=1)
-        check_length("%s.name" % where, item.get("name"), 3, 63)
-        check_pattern("%s.name" % where, item.get("name"), NAME_PATTERN, NAME_RULE)
+        check_name("%s.name" % where, item.get("name"))
         check_length("%s.image_name" % where, item.get("image_name"), 1, 255)
         check_length("%s.apptemplate_id" % where, item.get("apptemplate_id"), 1, 255)
         check_pattern("%s.attachment_tag" % where, item.get("attachment_tag"), ATTACHMENT_TAG,
@@ -124,22 +123,20 @@ def flavor_of(record):
     return ((record or {}).get("flavor") or {}).get("flavor_name") or ((record or {}).get("flavor") or {}).get("flavor_id")
 
 
-class Setting:
-    """One setting of an instance changed by a request of its own, declared like an ``Attachments``.
+class Setting(Part):
+    """One setting of an instance changed by a request of its own (a ``Part``).
 
-    ``name``: the diff member; ``option``: the parameter holding ``[{name: wanted value}]`` (set by the module's
-    ``validate``, None when not managed); ``read(record)``: the value the record shows; ``write(record, wanted,
-    params)``: the one ``Write`` that makes it ``wanted`` (None when the record already satisfies it).
+    ``name``: the diff member; ``option``: the option that asks for it; ``wants(module)``: the value the task asks
+    for (None: not managed); ``read(record)``: the value the record shows; ``write(record, wanted, params)``: the one
+    ``Write`` that makes it ``wanted`` (None when the record already satisfies it).
     """
 
-    def __init__(self, name, option, read, write):
-        self.name = name
-        self.option = option
-        self.read = read
-        self.write = write
+    def __init__(self, name, option, wants, read, write):
+        self.name, self.option, self.wants, self.read, self.write = name, option, wants, read, write
 
-    def canonical(self, items):
-        return items
+    def wanted(self, module):
+        value = self.wants(module)
+        return None if value is None else [{self.name: value}]
 
     def held(self, record):
         return {} if record is None else {self.name: {self.name: self.read(record)}}
@@ -181,44 +178,40 @@ def _resize_write(record, wanted, params):
                  names=[wanted], locked=record, done=lambda found: flavor_of(found) == wanted)
 
 
-POWER_STATE = Setting("status", "_power", lambda record: record.get("status"), _power_write)
-FLAVOR = Setting("flavor", "_flavor", flavor_of, _resize_write)
+def _power_wanted(module):
+    """The status the state asks for (``REBOOT``: a restart); none for a new instance, which has just booted."""
+    state = module.params["state"]
+    if state not in POWER or (state == "restarted" and module.booted):
+        return None
+    return "REBOOT" if state == "restarted" else POWER[state]
+
+
+POWER_STATE = Setting("status", "state", _power_wanted, lambda record: record.get("status"), _power_write)
+FLAVOR = Setting("flavor", "flavor", lambda module: module.params["flavor"] if module.params["state"] != "absent" else None,
+                 flavor_of, _resize_write)
 
 
 def check_group(where, item):
-    check_length(where, item, 3, 63)
-    check_pattern(where, item, NAME_PATTERN, NAME_RULE)
+    check_name(where, item)
     return {"name": item}
 
 
 # The instance's security groups, by name (the record shows names only; docs/api_reference.md section 15.7).
 SECURITY_GROUPS = Attachments(
-    "security_groups", key="name", check=check_group,
+    "security_groups", key="name", check_item=check_group,
     items=lambda record: [{"name": group.get("name")} for group in record.get("security_groups") or []],
     attach=("POST", BASE + "/{id}/addsecuritygroup"), detach=("POST", BASE + "/{id}/delsecuritygroup"),
-    attach_body=lambda item: {"name": item["name"]},
+    attach_body=lambda item: {"name": item["name"]}, said=("security_groups.added", "security_groups.removed"),
 )
-
-
-def group_changes(writes):
-    """``{added, removed}``: the security groups the accepted writes added and removed, sorted."""
-    return {"added": sorted(name for write in writes if write.path.endswith("/addsecuritygroup") for name in write.names),
-            "removed": sorted(name for write in writes if write.path.endswith("/delsecuritygroup") for name in write.names)}
 
 
 def delete_query(params, record):
     """The DELETE query: ``delete_floatings`` and ``volumes`` (every volume the service would not delete anyway)."""
-    query = []
+    query = {}
     if params.get("delete_floating_ips"):
-        query.append("delete_floatings=true")
+        query["delete_floatings"] = "true"
     if params.get("delete_volumes"):
         volumes = [volume.get("id") for volume in (record or {}).get("volumes") or [] if not volume.get("delete_on_termination")]
         if volumes:
-            query.append("volumes=" + ",".join(str(volume) for volume in volumes))
-    return "?" + "&".join(query) if query else ""
-
-
-def canonical_uuid(params, option):
-    check_uuid(option, params.get(option))
-    if params.get(option) is not None:
-        params[option] = str(uuid.UUID(params[option]))
+            query["volumes"] = ",".join(str(volume) for volume in volumes)
+    return query

@@ -11,7 +11,7 @@ are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balance
 /cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
 its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
 a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
-its writes are ``_lb_listeners.Listeners``; ``lb_changes`` tells ``changes`` by listener name and member ``address:port``.
+its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``.
 """
 
 from __future__ import annotations
@@ -28,11 +28,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     require,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
 
-NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
-NAME_RULE = "3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_'"
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
-LIST_PAGE_SIZE = 1000  # the largest page the load balancer, listener and pool listings serve
 DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
 MAX_LISTENERS = 51  # the create body's maxItems (50 and a Prometheus listener)
 LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
@@ -125,7 +123,7 @@ def check_monitor(where, monitor):
 
 
 def check_pool(where, pool):
-    check_pattern(where + ".name", pool["name"], NAME_PATTERN, NAME_RULE)
+    check_name(where + ".name", pool["name"])
     first = {}
     for index, member in enumerate(pool["members"] or []):
         check_member("%s.members[%s]" % (where, index), member)
@@ -138,7 +136,7 @@ def check_pool(where, pool):
         check_monitor(where + ".healthmonitor", pool["healthmonitor"])
     persistence = pool["session_persistence"]
     if persistence is not None:
-        check_pattern(where + ".session_persistence.cookie_name", persistence["cookie_name"], NAME_PATTERN, NAME_RULE)
+        check_name(where + ".session_persistence.cookie_name", persistence["cookie_name"])
         require(persistence["cookie_name"] is None or persistence["type"] == "APP_COOKIE",
                 where + ".session_persistence.cookie_name", "only an APP_COOKIE session persistence has a cookie_name")
         require(persistence["cookie_name"] is not None or persistence["type"] != "APP_COOKIE",
@@ -147,7 +145,7 @@ def check_pool(where, pool):
 
 def check_listener(where, listener):
     """One item of ``listeners`` checked before any request; returns it canonical (CIDRs and addresses in one form)."""
-    check_pattern(where + ".name", listener["name"], NAME_PATTERN, NAME_RULE)
+    check_name(where + ".name", listener["name"])
     check_range(where + ".protocol_port", listener["protocol_port"], 1, 65535)
     check_range(where + ".connection_limit", listener["connection_limit"], -1, 1000000)
     if listener["connection_limit"] == -1:
@@ -284,31 +282,9 @@ def expand(client, params, record):
     if record is None or expanded(record):
         return record
     query = {"load_balancer_id": record["id"]}
-    listeners = list(client.paginate(LISTENERS_PATH.format(**params), dict(query), page_size=LIST_PAGE_SIZE))
-    pools = list(client.paginate(POOLS_PATH.format(**params), dict(query, details="true"), page_size=LIST_PAGE_SIZE))
+    listeners = list(client.paginate(LISTENERS_PATH.format(**params), dict(query), page_size=PAGE_SIZE))
+    pools = list(client.paginate(POOLS_PATH.format(**params), dict(query, details="true"), page_size=PAGE_SIZE))
     for listener in listeners:
         listener["pool"] = next((pool for pool in pools if {"id": listener["id"]} in (pool.get("listeners") or [])), None)
     record["listeners"] = listeners
     return record
-
-
-# ---- changes ---------------------------------------------------------------------------------------------------------
-
-def lb_changes(writes, params):
-    """``{listeners: {created, updated, deleted}, members: {added, removed}}`` of the ``writes`` the service accepted or the
-    state confirmed: each write of the listener set says what it does (``said``); the load balancer's create made every
-    listener and member of ``params``."""
-    listeners = {"created": [], "updated": [], "deleted": []}
-    members = {"added": [], "removed": []}
-    for write in writes:
-        said = getattr(write, "said", None)
-        if said is None and write.kind == "create":  # the load balancer's create: everything it carried
-            said = {"created": [item["name"] for item in params.get("listeners") or []],
-                    "added": [_member_key(member) for item in params.get("listeners") or []
-                              for member in ((item["pool"] or {}).get("members") or [])]}
-        for key, names in (said or {}).items():
-            target = members if key in members else listeners
-            target[key] += [name for name in names if name not in target[key]]
-    for names in list(listeners.values()) + list(members.values()):
-        names.sort()
-    return {"listeners": listeners, "members": members}

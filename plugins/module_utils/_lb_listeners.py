@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A load balancer's listeners as a set, for the load_balancer module (the interface of ``_attachments.Attachments``).
+"""A load balancer's listeners as a set, for the load_balancer module: a part (``_parts.Part``).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -31,14 +31,17 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     expand,
     held_members,
     listener_body,
-    lb_changes,
     listener_view,
     member_body,
     pool_body,
     pool_view,
     wanted_listener,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+# The load_balancer module's ``changes``: what its writes say (each write of the set says its part of it).
+CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "members": {"added": str, "removed": str}}
 
 
 # ---- the set --------------------------------------------------------------------------------------------------------
@@ -60,18 +63,27 @@ class LateBody(Write):
         pass
 
 
-class Listeners:
-    """A load balancer's listeners as a set keyed by name (the interface of ``_attachments.Attachments``).
+class Listeners(Part):
+    """A load balancer's listeners as a set keyed by name (a ``Part``).
 
     ``module``: the load_balancer module, for its parameters and its client (the listeners are read with ``expand``)."""
 
     name = option = "listeners"
-    planned = ()  # the writes of the last plan (check mode reports them in ``changes``)
 
     def __init__(self, module):
         self.module = module
 
     # ---- the option --------------------------------------------------------------------------
+    def check(self, module):
+        items = module.params.get(self.option)
+        if items is not None:
+            items[:] = self.canonical(items)
+
+    def created_said(self, wanted):
+        """The load balancer's create carries every listener and member declared."""
+        return {"listeners.created": [item["name"] for item in wanted],
+                "members.added": [_member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
+
     def canonical(self, items):
         require(len(items) <= MAX_LISTENERS, "listeners", "at most %s listeners (50 and a PROMETHEUS one)" % MAX_LISTENERS)
         checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
@@ -157,24 +169,7 @@ class Listeners:
             if item["name"] in held:
                 writes += self.updating(record, held[item["name"]], item)
         writes += [self.deleting(record, listener) for listener in purged if listener not in first]
-        for write in writes:
-            self.confirming(write)
-        self.planned = writes
         return writes
-
-    def confirming(self, write):
-        """A write found applied by the state read again after an ambiguous failure is in ``changes`` at once (the
-        module's ``answered`` hook sees only the writes the service answered)."""
-        done = write.done
-
-        def confirmed(found):
-            if not done(found):
-                return False
-            module = self.module
-            if "changes" in module.result:
-                module.result["changes"] = lb_changes(module.ledger.writes() + [write], module.params)
-            return True
-        write.done = confirmed
 
     # ---- writes ------------------------------------------------------------------------------
     def path(self, template, ident=None):
@@ -195,7 +190,7 @@ class Listeners:
         members = [_member_key(member) for member in ((item["pool"] or {}).get("members") or [])]
         write = Write("create", "POST", self.path(LISTENERS_PATH), body, names=[name], locked=record,
                       done=lambda found: self.find(found, name) is not None)
-        write.said = {"created": [name]}
+        write.said = {"listeners.created": [name]}
         writes = [write]
         if item["pool"] is not None:
             def pool_create_body():
@@ -204,7 +199,7 @@ class Listeners:
 
             pool = LateBody(pool_create_body, "create", "POST", self.path(POOLS_PATH), names=[item["pool"]["name"]],
                             locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
-            pool.said = {"added": members}
+            pool.said = {"members.added": members}
             writes.append(pool)
         return writes
 
@@ -219,7 +214,7 @@ class Listeners:
             write = Write("update", "PATCH", self.v2(LISTENERS_PATH, listener["id"]), patch, names=[name], locked=record,
                           done=lambda found: all(listener_view(self.find(found, name) or {}).get(field) == wanted[field]
                                                  for field in patch))
-            write.said = {"updated": [name]}
+            write.said = {"listeners.updated": [name]}
             writes.append(write)
         return writes + self.pool_writes(record, listener, item, held["pool"], wanted["pool"])
 
@@ -230,13 +225,13 @@ class Listeners:
         if wanted is None:
             write = Write("delete", "DELETE", self.path(POOLS_PATH, pool["id"]), names=[pool["name"]], ids=[pool["id"]],
                           locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is None)
-            write.said = {"updated": [name], "removed": sorted(held["members"])}
+            write.said = {"listeners.updated": [name], "members.removed": sorted(held["members"])}
             return [write]
         if held is None:
             body = dict(pool_body(item["pool"]), listener_id=listener["id"])
             write = Write("create", "POST", self.path(POOLS_PATH), body, names=[item["pool"]["name"]], locked=record,
                           done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
-            write.said = {"updated": [name], "added": sorted(wanted["members"])}
+            write.said = {"listeners.updated": [name], "members.added": sorted(wanted["members"])}
             return [write]
         writes = []
         monitor_path = self.path(POOLS_PATH, pool["id"]) + "/healthmonitor"
@@ -249,7 +244,7 @@ class Listeners:
         if held_monitor is not None and (wanted_monitor is None or retyped):
             write = Write("delete", "DELETE", monitor_path, names=[name], locked=record,
                           done=lambda found: (pool_now(found).get("healthmonitor") or {}).get("type") != held_monitor["type"])
-            write.said = {"updated": [name]}
+            write.said = {"listeners.updated": [name]}
             writes.append(write)
         patch = {}
         for field in ("name", "lb_algorithm", "protocol"):
@@ -266,20 +261,20 @@ class Listeners:
             compared = list(patch)
             write = Write("update", "PATCH", self.v2(POOLS_PATH, pool["id"]), patch, names=[name], locked=record,
                           done=lambda found: all(pool_now(found).get(field) == wanted[field] for field in compared))
-            write.said = {"updated": [name], "added": sorted(set(wanted["members"]) - set(held["members"])),
-                          "removed": sorted(set(held["members"]) - set(wanted["members"]))}
+            write.said = {"listeners.updated": [name], "members.added": sorted(set(wanted["members"]) - set(held["members"])),
+                          "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}
             writes.append(write)
         if retyped:
             write = Write("create", "POST", monitor_path, _strip(item["pool"]["healthmonitor"]), names=[name], locked=record,
                           done=lambda found: (pool_now(found).get("healthmonitor") or {}).get("type") == wanted_monitor["type"])
-            write.said = {"updated": [name]}
+            write.said = {"listeners.updated": [name]}
             writes.append(write)
         return writes
 
     def deleting(self, record, listener):
         name = listener["name"]
         write = Write("delete", "DELETE",
-                      self.path(LISTENERS_PATH, listener["id"]) + "?delete_default_pool=true", names=[name],
+                      self.path(LISTENERS_PATH, listener["id"]), query={"delete_default_pool": "true"}, names=[name],
                       ids=[listener["id"]], locked=record, done=lambda found: self.find(found, name) is None)
-        write.said = {"deleted": [name], "removed": sorted(held_members(listener.get("pool") or {}))}
+        write.said = {"listeners.deleted": [name], "members.removed": sorted(held_members(listener.get("pool") or {}))}
         return write

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write, changes_of
+from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write, id_order
 
 BULK_SIZE = 100  # ids in one bulk delete
+CHANGES = {"created": str, "updated": str, "deleted": str, "deleted_ids": id_order}  # names, and the ids deleted
 
 
 class Plan:
@@ -84,6 +86,11 @@ def check_names(items, noun="item", option="config"):
 class RuleList(Flow):
     """The flow of a list compared by exact name; a subclass is a declaration (see the module docstring)."""
 
+    @property
+    def changes(self):
+        """What the writes of the list created, updated and deleted (names), and the ids deleted; none when gathered."""
+        return CHANGES if self.params["state"] != "gathered" else None
+
     def item_body(self, item):
         raise NotImplementedError
 
@@ -120,11 +127,13 @@ class RuleList(Flow):
                     index[item["name"]], " and ".join(missing), self.noun, item["name"], self.noun, self.where()))
         self.result["diff"] = self.diff(plan)
         writes = self.writes(plan, held)
-        self.result["changes"], self.result["changed"] = changes_of(writes), bool(writes)  # in check mode: what would be sent
+        self.tell(writes)  # in check mode: what would be sent
+        self.result["changed"] = bool(writes)
         if not writes or self.check_mode:
             return {self.result_key: held}
         self.apply(writes)
-        self.result["changes"], self.result["changed"] = self.ledger.changes(), bool(self.ledger)
+        self.tell(self.ledger.writes())
+        self.result["changed"] = bool(self.ledger)
         return {self.result_key: self.everything()}
 
     def diff(self, plan):
@@ -173,8 +182,3 @@ class RuleList(Flow):
     def left(self, wanted):
         """What is left of a bulk delete answered 404, one delete each (a 404 there: gone too)."""
         return [self.deleting([found["id"]], [wanted[found["id"]]]) for found in self.everything() if found.get("id") in wanted]
-
-    def outcome(self, msg, error):
-        if not self.check_mode and self.ledger is not None and "changes" in self.result:
-            self.result["changes"] = self.ledger.changes()  # what was accepted before the failure
-        return super().outcome(msg, error)

@@ -28,16 +28,18 @@ class Member:
     the resource is created); ``same(desired, current)``: whether the two views match; ``send(desired,
     current)``: the value sent for a difference; ``after(desired, current)``: what the diff's after side shows for it
     (default: the desired view). ``created``: the view on create when the option is left out (UNSET: not shown);
-    ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged).
+    ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged); ``said(desired,
+    current)``: what a write of it says in ``changes`` (``_writes``; current None on create), None: nothing.
     """
 
-    def __init__(self, name, option=None, read=None, want=None, same=operator.eq, send=None, created=UNSET, reset=UNSET, after=None):
+    def __init__(self, name, option=None, read=None, want=None, same=operator.eq, send=None, created=UNSET, reset=UNSET, after=None,
+                 said=None):
         self.name, self.option = name, option or name
         self.read = read or (lambda record: record.get(name))
         self.want = want or (lambda value, record: value)
         self.send = send or (lambda desired, current: desired)
         self.after = after or (lambda desired, current: desired)
-        self.same, self.created, self.reset = same, created, reset
+        self.same, self.created, self.reset, self.said = same, created, reset, said
 
 
 def create_only(option, read, noun, want=None, rule="it can only be set when the %s is created"):
@@ -84,3 +86,23 @@ def created_view(members, values):
         elif member.created is not UNSET:
             result[member.name] = member.created
     return result
+
+
+def said_by(members, record, values):
+    """What the members given in ``values`` say in ``changes`` when they are written (``Member.said``): those that
+    differ from ``record``, or (None) all of them when the resource is created."""
+    said = {}
+    for member in members:
+        value = values.get(member.option)
+        if member.said is None or value is None:
+            continue
+        desired, current = member.want(value, record), None if record is None else member.read(record)
+        if record is None or not member.same(desired, current):
+            merge_said(said, member.said(desired, current))
+    return said
+
+
+def merge_said(said, more):
+    for key, labels in more.items():
+        said[key] = said.get(key, []) + list(labels)
+    return said

@@ -15,20 +15,10 @@ a set of (destination, nexthop) pairs. A create-only option that differs from th
 from __future__ import annotations
 
 import ipaddress
-import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip
 from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
-PAGE_SIZE = 1000  # the largest page the network and subnet listings serve
-NAME_FILTER_MAX = 61  # the network listing's name filter takes at most 61 characters; a longer name is not sent
-
-
-def canonical_uuid(params, option):
-    """Check a UUID option and keep it lower-case in its canonical form (the service's ids are lower-case)."""
-    check_uuid(option, params[option])
-    if params[option] is not None:
-        params[option] = str(uuid.UUID(params[option]))
 
 
 def strict_network(option, value):
@@ -101,16 +91,6 @@ def canonical_addresses(values):
 
 def canonical_gateway(value):
     return canonical_addresses([value])[0] if value else None
-
-
-def found(client, list_path, item_path, ident=None, name=None, query=None):
-    """What an info module returns: the record ``ident`` (none when it does not exist), else every record of every page of
-    ``list_path`` (``query`` sent) whose name is exactly ``name`` (all when ``name`` is None)."""
-    if ident is not None:
-        record = client.get_or_none(item_path % ident)
-        return [] if record is None else [record]
-    return [record for record in client.paginate(list_path, query or None, page_size=PAGE_SIZE)
-            if name is None or record.get("name") == name]
 
 
 def tags(params):

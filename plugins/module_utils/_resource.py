@@ -2,13 +2,13 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""One resource as a declaration: find it, compare it, plan the writes that make it match, apply them (``_writes``).
+"""One resource as a declaration: find it, compare it, plan the writes that make it match, apply them (``_flow``).
 
 This module is internal to the collection: its interface may change at any time.
 
-The plan of a resource that exists is its update (the members that differ) and its attachment writes; of one that
+The plan of a resource that exists is its update (the members that differ) and the writes of its parts; of one that
 does not, its create, followed (once created and ready) by the plan of the created record: what the create body could
-not carry; of one to delete, what must be detached first, then the delete. Settings beyond ``Flow``'s (``_writes``):
+not carry; of one to delete, what its parts must undo first, then the delete. Settings beyond ``Flow``'s (``_flow``):
 
 =================  ===========================================================================================
 setting            meaning
@@ -21,7 +21,8 @@ ready              ``(member, good values, waiting values)``: with ``wait``, a r
                    read again while its member shows a waiting value; any other value or ``wait_timeout`` fails
 read_after_update  read the record after an update (False: the update answers it)
 delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
-attachments        sub-resources attached and detached one by one (``Attachments``, ``_attachments``)
+parts              what the resource holds but its bodies cannot set, each written by requests of its own
+                   (``Part``, ``_parts``), planned after the update in this order
 =================  ===========================================================================================
 
 Hooks (pure: no requests, but ``resolve``, ``find`` and ``report``, which may read): ``exists(record)`` (a record read
@@ -29,15 +30,17 @@ counts as the resource), ``returned(record)`` (the record as the result shows it
 ``update_body(changes, record)`` (built when the update is sent), ``shown(record)`` (as the diff shows it),
 ``report(record)`` (warnings about what the lookup found), ``list_query()`` (the query of the listing searched by
 exact name), ``resolve()`` (reads before the lookup: another resource an option names, turned into its id), ``find()``
-(the record when neither an id nor a name is given), and ``Flow``'s. A hook stops the run by raising
+(the record when neither an id nor a name is given), ``delete_query(record)`` (the query of the DELETE), and
+``Flow``'s. A hook stops the run by raising
 ``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Flow, Write
+from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, merge_said, said_by, view
+from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write
 
 
 def _diff_side(shown):
@@ -53,16 +56,14 @@ class GcoreResourceModule(Flow):
     ready = None
     read_after_update = True
     delete_returns = None
-    attachments = ()
+    parts = ()
     record = None  # the record as read last
 
     def validate(self):
-        """The common checks, then each attachment option's items: checked, canonical, each identity once."""
+        """The common checks, then what each part's option asks for."""
         super().validate()
-        for member in self.attachments:
-            items = self.params.get(member.option)
-            if items is not None:
-                items[:] = member.canonical(items)
+        for part in self.parts:
+            part.check(self)
 
     # ---- declaration hooks (the module docstring) ----------------------------------------------
     def exists(self, record):
@@ -82,6 +83,9 @@ class GcoreResourceModule(Flow):
 
     def report(self, record):
         """Warnings and deprecations (``self.module.warn``/``deprecate``)."""
+
+    def delete_query(self, record):
+        """The query of the DELETE request (None: none)."""
 
     def list_query(self):
         """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
@@ -159,16 +163,19 @@ class GcoreResourceModule(Flow):
             self.check_create()
             return [self.creating()]
         if absent:  # what must be detached first, then the delete
-            return [self.attaching(write) for member in self.attachments if getattr(member, "before_delete", False)
-                    for write in member.plan(record, [], self.params)] + [self.deleting(record)]
-        attached = [self.attaching(write) for member in self.attachments if self.params.get(member.option) is not None
-                    for write in member.plan(record, self.params[member.option], self.params)]
+            return [self.part_write(write) for part in self.parts if part.before_delete
+                    for write in part.plan(record, [], self.params)] + [self.deleting(record)]
+        attached = [self.part_write(write) for part, wanted in self.managed() for write in part.plan(record, wanted, self.params)]
         changes = differences(self.members, record, self.params)
         return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
 
     def creating(self):
         method, path = self.request("create")
-        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=self.reread, then=self.created)
+        said = said_by(self.members, None, self.params)
+        for part, wanted in self.managed():
+            merge_said(said, part.created_said(wanted))
+        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=self.reread, then=self.created,
+                     said=said)
 
     def created(self, accepted, value):
         """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
@@ -192,13 +199,13 @@ class GcoreResourceModule(Flow):
                 self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        write = Write("update", method, path, reread=self.reread, locked=record, then=then,
+        write = Write("update", method, path, reread=self.reread, locked=record, then=then, said=said_by(self.members, record, self.params),
                       done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
         write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
         return write
 
-    def attaching(self, write):
-        """An attachment write: sent once the record's lock is clear; the record read again after it. A write about
+    def part_write(self, write):
+        """A write of a part: sent once the record's lock is clear; the record read again after it. A write about
         another record brings its own ``prepare`` (and ``reread``): it is sent as it is."""
         if write.prepare:
             return write
@@ -226,20 +233,24 @@ class GcoreResourceModule(Flow):
             elif self.waiting():
                 self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
                     self.delete_returns, lambda: None)()
-        return Write("delete", method, path, reread=self.reread, locked=record, then=then,
+        return Write("delete", method, path, reread=self.reread, locked=record, then=then, query=self.delete_query(record),
                      done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
+    def managed(self):
+        """``[(part, what it is asked to hold)]`` of the parts this run manages."""
+        return [(part, wanted) for part, wanted in ((part, part.wanted(self)) for part in self.parts) if wanted is not None]
+
     def views(self, record, absent):
-        """The diff's sides (None: absent): the managed members, and the attachments listed, as held and as wanted."""
-        listed = [member for member in self.attachments if self.params.get(member.option) is not None]
+        """The diff's sides (None: absent): the managed members, and the parts managed, as held and as wanted."""
+        managed = self.managed()
         before = after = None
         if self.exists_after(record):
-            before = dict(self.shown(record), **dict((member.name, member.shown(list(member.held(record).values()))) for member in listed))
+            before = dict(self.shown(record), **dict((part.name, part.shown(list(part.held(record).values()))) for part, _wanted in managed))
         if not absent:
             after = created_view(self.members, self.params) if before is None else dict(
                 before, **differences(self.members, record, self.params, views=True))
-            after.update((member.name, member.wanted_view(self.params[member.option], None if before is None else record)) for member in listed)
+            after.update((part.name, part.wanted_view(wanted, None if before is None else record)) for part, wanted in managed)
         return before, after
 
     def check_create(self):
@@ -268,5 +279,6 @@ class GcoreResourceModule(Flow):
         if plan and not self.check_mode:
             self.apply(plan)
             self.result["changed"] = bool(self.ledger)
+        self.tell(plan if self.check_mode else self.ledger.writes())
         self.result["diff"] = {"before": _diff_side(self.before), "after": _diff_side(after)}
         return {self.result_key: self.returned(self.record)}

@@ -21,12 +21,8 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
-NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
-NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
-    "last a letter, digit, '.' or '_')"
-LIST_PAGE_SIZE = 1000  # the largest page GET /cloud/v1/routers accepts
 
 
 def route_problem(index, route):
@@ -134,7 +130,7 @@ def same_interface(desired, current):
 
 # The router's subnets: attached and detached one by one; on create, those without an address go in the POST body.
 INTERFACES = Attachments(
-    "interfaces", key="subnet_id", items=interface_items, same=same_interface, check=check_interface,
+    "interfaces", key="subnet_id", items=interface_items, same=same_interface, check_item=check_interface,
     attach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/attach"),
     detach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/detach"),
     attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
@@ -156,23 +152,3 @@ MEMBERS = (
     Member("external_gateway_info", read=lambda record: gateway_view(record.get("external_gateway_info")),
            want=_wanted_gateway, created=None),
 )
-
-
-def router_view(record):
-    """The members the module manages, as compared and shown in the diff."""
-    return dict((member.name, member.read(record)) for member in MEMBERS)
-
-
-def router_changes(record, name=None, routes=None, gateway=None):
-    """The managed members that differ, in the view shape: ``{member: wanted value}``.
-
-    ``None`` for an option means it is not managed. Raises ValueError when ``gateway`` asks for
-    ``type: default`` on a router without a gateway (the API accepts that type only on create).
-    """
-    return differences(MEMBERS, record, {"name": name, "routes": routes, "external_gateway_info": gateway})
-
-
-def find_by_name(client, path, name, page_size=LIST_PAGE_SIZE):
-    """Every router on every page whose name is exactly ``name`` (the list filter may match more)."""
-    return [router for router in client.paginate(path, params={"name": name}, page_size=page_size)
-            if router.get("name") == name]

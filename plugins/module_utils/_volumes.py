@@ -14,34 +14,23 @@ This module is internal to the collection: its interface may change at any time.
   like an attachment (one write of its own, after the PATCH, waiting for the lock), through the same interface.
 - ``create_only``: a member the service cannot change: a differing value fails before any write, naming the option,
   both values and what to do.
-- ``find_instance``: an instance by id (kept as given) or by exact name over every page of the instance list.
 """
 
 from __future__ import annotations
 
-import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
-PAGE_SIZE = 1000  # the largest page the volume and instance listings serve (docs/api_reference.md section 15.11)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 SOURCES = ["new-volume", "image", "snapshot"]
 ATTACHMENT_TAG = r"[^,/]{1,60}"
 ATTACHMENT_TAG_RULE = "1 to 60 characters, without ',' or '/'"
-INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"
 # Statuses a volume passes through on its way to available or in-use (any other one, error* included, stops the wait).
 TRANSIENT = ("creating", "extending", "attaching", "detaching", "downloading", "reserved", "retyping", "reverting",
              "restoring-backup", "backing-up", "uploading", "awaiting-transfer", "maintenance")
-
-
-def is_uuid(value):
-    try:
-        uuid.UUID(value)
-    except (TypeError, ValueError, AttributeError):
-        return False
-    return True
 
 
 def attached_instances(record):
@@ -54,11 +43,15 @@ class SingleAttachment(Attachments):
     Unlike a list of attachments, a change detaches first, then attaches: moving a volume is a detach from the old
     instance followed by an attach to the new one."""
 
-    def __init__(self, option, attach, detach):
-        super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option=option,
+    def __init__(self, wanted, attach, detach):
+        super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option="instance",
                          attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
                          same=lambda desired, current: desired["instance_id"] == current["instance_id"],
                          before_delete=True)
+        self.wanted = wanted
+
+    def check(self, module):
+        """The instance is checked by the module (an id or a name, resolved before any write)."""
 
     def plan(self, record, wanted, params):
         held = self.held(record)
@@ -71,21 +64,19 @@ class SingleAttachment(Attachments):
         return items[0][self.key] if items else None
 
 
-class Extension:
+class Extension(Part):
     """The size of a volume as a write of its own: ``POST .../extend {size}`` when the wanted size is larger, a failure
-    before any write when it is smaller (a volume never shrinks). The option holds ``[size]``. Planned like an
-    attachment (``GcoreResourceModule.attachments``): ``plan``, ``held``, ``shown``, ``wanted_view``."""
+    before any write when it is smaller (a volume never shrinks). Wanted: ``[size]`` from the option ``size``."""
 
-    name = "size"
+    name = option = "size"
 
-    def __init__(self, option, path, noun="volume"):
-        self.option = option
+    def __init__(self, path, noun="volume"):
         self.path = path
         self.noun = noun
 
-    @staticmethod
-    def canonical(items):
-        return items
+    def wanted(self, module):
+        size = module.params.get("size")
+        return None if size is None else [size]
 
     @staticmethod
     def held(record):
@@ -109,24 +100,3 @@ class Extension:
                                   % (self.noun, record.get("id"), current, size, current))
         return [Write("update", "POST", self.path.format(**dict(params, id=record["id"])), {"size": size}, names=["size"],
                       locked=record, done=lambda found: found is not None and (found.get("size") or 0) >= size)]
-
-
-def find_instance(client, params, value, option="instance", required=True):
-    """The instance ``value`` names in the project and region: ``(id, record or None)``. An id (a UUID) is taken as given;
-    a name must match exactly one instance over every page of the instance list (its ``name`` filter matches
-    substrings), else ``Refused`` naming the option (no match: ``(None, None)`` when not ``required``) or the ids of the
-    matches (several)."""
-    if is_uuid(value):
-        return str(uuid.UUID(value)), None
-    path = INSTANCES.format(**params)
-    matches = [record for record in client.paginate(path, {"name": value}, page_size=PAGE_SIZE, total_key="count")
-               if record.get("name") == value]
-    where = "project %s, region %s" % (params["project_id"], params["region_id"])
-    if not matches and not required:
-        return None, None
-    if not matches:
-        raise Refused("%s: no instance is named %r in %s (nothing was sent)" % (option, value, where))
-    if len(matches) > 1:
-        raise Refused("%s: %s instances of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
-                      % (option, len(matches), where, value, ", ".join(str(record.get("id")) for record in matches)))
-    return matches[0]["id"], matches[0]

@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one flow under every idempotent module: a plan of writes, one ``apply`` that sends, waits and recovers.
+"""A write, the ledger of the writes the service accepted, and the ``changes`` they say.
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -13,42 +13,19 @@ writes the service **accepted** (a 2xx) or the state read afterwards **confirmed
 from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it
 may have been applied); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing to delete.
 
-``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_list``) share. Settings
-(tests/unit/test_declarations.py keeps the tables true):
-
-=============== =========================================================================================
-setting         meaning
-=============== =========================================================================================
-noun            what the resource is called in messages ("custom rule")
-title           the noun at the start of a sentence (default: the noun capitalised)
-result_key      the result member holding the record (``router``) or the list (``custom_rules``)
-scope           where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
-paths           ``{list, item, update, create, bulk_delete}`` templates filled from the parameters and ``{id}``;
-                ``update``/``create`` default to ``item``/``list``; a template may start with its method
-                (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
-page_size       the page size of the listing
-max_offset      the largest offset the listing serves (a warning when it is reached)
-members         the managed members (``Member``, below)
-required_to_create  the options a create needs (a ValidationError naming them otherwise)
-asynchronous    writes answer ``{tasks}``, waited for through the run's one ``TaskWaiter`` (``tasks`` in the result)
-lock            the record member naming the task that locks it (writes wait; a 409 is sent again)
-=============== =========================================================================================
-
-Hooks (pure: no requests): ``gone(error)`` (an error that means "not there"), ``answered(write, answer)`` (what an
-accepted write answered, seen once, right after it: one-time secrets are kept in the result here) and
-``update_body(changes, record)`` (the body of an update; default: the changes).
+What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
+naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``). By default a create, an update and
+a delete say their ``names`` (``created``, ``updated``, ``deleted``) and a delete its ``ids`` (``deleted_ids``).
+``changes_of(shape, writes)`` fills a module's shape with what the writes say, each list sorted, each label once.
 """
 
 from __future__ import annotations
-
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 
 ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
+PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
 
 
 def ambiguous(error):
@@ -61,24 +38,43 @@ class Write:
     (a bulk delete: one per rule); ``reread()``: the state read again after an ambiguous failure, and ``done(state)``:
     whether it shows the write took effect; ``locked``: the record whose lock a 409 waits for; ``then(accepted,
     value)``: what follows (``value``: ``(answer, finished tasks)`` when accepted, else the state read again, or
-    ``GONE``); it may return more writes, sent next; ``prepare()``: what is done just before it is sent."""
+    ``GONE``); it may return more writes, sent next; ``prepare()``: what is done just before it is sent; ``said``:
+    what it changes (the module docstring; default: from its kind, names and ids)."""
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
-                 prepare=None):
-        self.kind, self.method, self.path, self.body = kind, method, path, body  # the request
-        self.names, self.ids = list(names), list(ids)  # what ``changes`` reports
+                 prepare=None, query=None, said=None):
+        self.kind, self.method, self.path, self.body, self.query = kind, method, path, body, query  # the request
+        self.names, self.ids = list(names), list(ids)  # what it is about
+        self.said = said if said is not None else dict(
+            [(PAST[kind], self.names)] if kind in PAST else [], **({"deleted_ids": self.ids} if self.ids else {}))
         self.done, self.reread, self.locked = done or (lambda state: False), reread, locked  # telling what it did
         self.then, self.prepare = then, prepare  # what comes after and before it
 
     def __repr__(self):
-        return "%s %s" % (self.method, self.path)
+        query = "&".join("%s=%s" % item for item in (self.query or {}).items())
+        return "%s %s%s" % (self.method, self.path, "?" + query if query else "")
 
 
-def changes_of(writes):
-    """``{created, updated, deleted: [names], deleted_ids: [ids]}`` of ``writes``, each sorted (ids: numbers by value)."""
-    names = dict((kind, sorted(str(name) for write in writes if write.kind == kind for name in write.names)) for kind in ("create", "update", "delete"))
-    return {"created": names["create"], "updated": names["update"], "deleted": names["delete"],
-            "deleted_ids": sorted((ident for write in writes for ident in write.ids), key=lambda ident: (type(ident).__name__, ident))}
+def id_order(ident):
+    """Ids sorted numbers by value, then text."""
+    return type(ident).__name__, ident
+
+
+def changes_of(shape, writes):
+    """``shape`` (``{key: sort key function, or a nested shape}``) filled with what ``writes`` say: each list sorted,
+    each label once."""
+    def fill(part, prefix):
+        result = {}
+        for key, order in part.items():
+            if isinstance(order, dict):
+                result[key] = fill(order, prefix + key + ".")
+                continue
+            labels = []
+            for write in writes:
+                labels += [label for label in write.said.get(prefix + key, ()) if label not in labels]
+            result[key] = sorted(labels, key=order)
+        return result
+    return fill(shape, "")
 
 
 class Ledger:
@@ -92,154 +88,3 @@ class Ledger:
 
     def writes(self):
         return self.accepted + self.confirmed
-
-    def changes(self):
-        return changes_of(self.writes())
-
-
-class Flow(GcoreModule):
-    """Where a resource lives, how it is read, and the one ``apply`` (see the module docstring)."""
-
-    noun = "resource"
-    title = None
-    result_key = "resource"
-    scope = ""
-    paths = {}
-    page_size = 100
-    max_offset = None
-    members = ()
-    required_to_create = ()
-    asynchronous = False
-    lock = None
-    ledger = None
-
-    # ---- hooks (pure) ------------------------------------------------------------------------
-    def gone(self, error):
-        """Whether an API error means the resource is not there."""
-        return error.status == 404
-
-    def answered(self, write, answer):
-        """What an accepted ``write`` answered, seen once, right after it."""
-
-    def update_body(self, changes, record):
-        return changes
-
-    # ---- where it lives ----------------------------------------------------------------------
-    def called(self):
-        return self.title or self.noun.capitalize()
-
-    def request(self, which, ident=None):
-        """``(method, path)`` of a declared path (``which``: a ``paths`` key, or a write kind)."""
-        template = self.paths.get(which) or self.paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
-        method, _sep, path = template.rpartition(" ")
-        return method or METHODS.get(which, "GET"), path.format(**dict(self.params, id=ident))
-
-    def path(self, which, ident=None):
-        return self.request(which, ident)[1]
-
-    def where(self):
-        return self.scope.format(**self.params)
-
-    def of_scope(self):
-        return " of %s" % self.where() if self.scope else ""
-
-    def listing(self, params=None):
-        return self.client.paginate(self.path("list"), params, page_size=self.page_size, max_offset=self.max_offset,
-                                    on_cap=cap_warning(self.module.warn, "%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
-
-    def named(self, name, matches):
-        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.of_scope(), name,
-                                                   ", ".join(str(record.get("id")) for record in matches))
-
-    def missing(self, values):
-        return [option for option in self.required_to_create if values.get(option) is None]
-
-    def read(self, ident=None):
-        try:
-            return self.client.get(self.path("item", ident))
-        except ApiError as exc:
-            if self.gone(exc):
-                return None
-            raise
-
-    # ---- the one apply -----------------------------------------------------------------------
-    def start(self):
-        self.ledger = Ledger()
-        if self.asynchronous:
-            self.result["tasks"] = []
-
-    def apply(self, plan):
-        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next. Stops at the first failure."""
-        plan = list(plan)
-        while plan:
-            write = plan.pop(0)
-            if write.prepare:
-                write.prepare()
-            accepted, value = self.attempt(write)
-            if write.then:
-                plan[:0] = write.then(accepted, value) or []
-
-    def attempt(self, write):
-        """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
-        after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
-        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice)."""
-        try:
-            answer = self.send(write)
-        except ApiError as exc:
-            if write.kind == "delete" and self.gone(exc):
-                return False, GONE
-            if not ambiguous(exc):
-                exc.rejected = write  # a clear rejection of this write: nothing of it was applied
-                raise
-            state = write.reread()
-            if not write.done(state):
-                raise  # the state read again shows the write did not happen
-            self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
-            self.ledger.confirmed.append(write)
-            return False, state
-        if answer is GONE:
-            return False, GONE
-        self.ledger.accepted.append(write)  # accepted: from now on ``changed`` is true, whatever fails later
-        self.answered(write, answer)
-        ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
-        if ids:
-            self.result["tasks"].extend(ids)
-        return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and self.params.get("wait", True) else [])
-
-    def send(self, write):
-        """One request; a 409 (locked) waits for the lock and is sent again (GONE: the resource went away meanwhile)."""
-        deadline = None
-        resends = min(CONFLICT_RESENDS, self.params["api_retries"]) if write.locked is not None and self.lock else 0
-        for attempt in range(resends + 1):
-            try:
-                return self.client.request(write.method, write.path, json=write.body, ok=ACCEPTED)
-            except ApiError as exc:
-                if exc.status != 409 or attempt == resends:
-                    raise
-                deadline = deadline or self.tasks.deadline(self.params["wait_timeout"])
-                if not self.wait_unlocked(self.read(write.locked["id"]) or {}, deadline):
-                    if write.kind == "delete":
-                        return GONE
-                    raise
-        return None  # not reached
-
-    def wait_unlocked(self, record, deadline=None):
-        """Wait while the record is locked by a task; return it as read last (None when it went away)."""
-        def stop(last):
-            task = self.tasks.get(last[self.lock])
-            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
-                self.called(), last["id"], last[self.lock], task.get("state"), self.params["wait_timeout"]), task)
-        return self.tasks.watch(self.read, record, lambda found: found.get(self.lock), stop,
-                                deadline or self.tasks.deadline(self.params["wait_timeout"]))
-
-    def outcome(self, msg, error):
-        """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""
-        if self.check_mode or self.ledger is None:
-            return msg
-        self.result["changed"] = bool(self.ledger)
-        said = ", ".join(repr(write) for write in self.ledger.writes())
-        if not said:
-            return msg
-        if getattr(error, "rejected", None) is not None:
-            return "%s; the writes before it were accepted (%s)" % (msg, said)
-        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said)

@@ -267,7 +267,7 @@ class FloatingIp(CloudResource):
     others = ()  # state=absent by the port: the floating IPs on it besides the one the flow deletes
 
     @property
-    def attachments(self):
+    def parts(self):
         """Deleted before the flow's own DELETE: the other floating IPs on the port (``_floating_ips.OtherFloatingIps``)."""
         if not self.others:
             return ()

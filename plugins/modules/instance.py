@@ -364,38 +364,32 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_pattern
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
-    BASE,
     FLAVOR,
-    POWER,
     POWER_STATE,
     SECURITY_GROUPS,
     VOLUME_SPEC,
     WAITING,
-    canonical_uuid,
     check_volumes,
     delete_query,
-    group_changes,
     user_data_body,
     volumes_body,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 IMAGES = "/cloud/v1/images/{project_id}/{region_id}"
 GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
 GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
 
 
-class Instance(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "started", "stopped", "restarted", "absent"], default="present"),
-        instance_id=dict(type="str"),
-        name=dict(type="str"),
+class Instance(CloudResource):
+    kind = KINDS["instance"]
+    states = ("present", "started", "stopped", "restarted", "absent")
+    options = dict(
         flavor=dict(type="str"),
         allow_resize=dict(type="bool", default=False),
         volumes=dict(type="list", elements="dict", options=VOLUME_SPEC),
@@ -409,30 +403,18 @@ class Instance(GcoreResourceModule):
         delete_floating_ips=dict(type="bool", default=False),
         delete_volumes=dict(type="bool", default=False),
         wait_timeout=dict(type="int", default=1200),
-        **TAGS_OPTIONS
     )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("instance_id", "name")])
-
-    # ---- the resource (docs/api_reference.md section 15.7) -------------------------------------
-    noun = "instance"
-    result_key = "instance"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(
-        list=BASE,
-        item=BASE + "/{id}",
-        create="POST /cloud/v2/instances/{project_id}/{region_id}",
-        delete="DELETE " + BASE + "/{id}{_delete_query}",
-    )
-    id_option = "instance_id"
-    page_size = 1000  # the listing's largest page
+    tagged = True
+    uuid_options = ("servergroup_id",)
     required_to_create = ("name", "flavor", "volumes", "interfaces")
-    asynchronous = True  # create, delete, actions and changeflavor answer {tasks}; the PATCH answers the record
-    created_key = "instances"
-    lock = "task_id"
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
-    attachments = (FLAVOR, SECURITY_GROUPS, POWER_STATE)  # resize first, the power state last
+    parts = (FLAVOR, SECURITY_GROUPS, POWER_STATE)  # resize first, the power state last
+    booted = False  # the instance was created in this run (a restart is not needed)
+
+    @property
+    def changes(self):
+        """The security groups added and removed, when the task lists them."""
+        return {"security_groups": {"added": str, "removed": str}} if self.params["security_groups"] is not None else None
 
     @property
     def members(self):
@@ -441,33 +423,19 @@ class Instance(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
-        canonical_uuid(params, "instance_id")
-        canonical_uuid(params, "servergroup_id")
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
         check_length("flavor", params["flavor"], 1, 255)
         check_length("ssh_key_name", params["ssh_key_name"], 1, 255)
         check_volumes(params["volumes"])
         if params["interfaces"] is not None:
             validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
-        check_tags(params["tags"])
-        absent = params["state"] == "absent"
-        # the settings changed by requests of their own (module_utils/_instance.py): what each one wants
-        params["_flavor"] = [{"flavor": params["flavor"]}] if params["flavor"] is not None and not absent else None
-        power = POWER.get(params["state"])
-        params["_power"] = [{"status": "REBOOT" if params["state"] == "restarted" else power}] if power else None
-        params["_delete_query"] = ""
         self.resolved = {"images": {}, "groups": []}
 
     # ---- hooks ------------------------------------------------------------------------------
     def report(self, record):
-        """Before any write: the DELETE query from the record; for a create, the image names and the security group
-        names resolved to ids (reads only; each must match exactly one)."""
+        """Before any write, for a create: the image names and the security group names resolved to ids (reads only;
+        each must match exactly one)."""
         params = self.params
-        if params["state"] == "absent":
-            params["_delete_query"] = delete_query(params, record)
-            return
-        if record is not None or params["instance_id"] is not None:
+        if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
             return
         if params["state"] == "stopped" and not params["wait"]:
             raise ValidationError("state: stopped creates the instance and then stops it once it is ACTIVE, which needs "
@@ -502,19 +470,16 @@ class Instance(GcoreResourceModule):
             body["user_data"] = user_data_body(params["user_data"])
         return body
 
+    def delete_query(self, record):
+        return delete_query(self.params, record)
+
     def answered(self, write, answer):
-        if write.kind == "create" and self.params["state"] == "restarted":
-            self.params["_power"] = None  # a new instance has just booted: no restart
+        if write.kind == "create":
+            self.booted = True  # a new instance has just booted: no restart
 
     def returned(self, record):
         found = super().returned(record)
         self.result["addresses"] = address_lists((found or {}).get("addresses"))
-        if self.params["security_groups"] is not None:
-            if self.check_mode:
-                planned = SECURITY_GROUPS.plan(record, self.params["security_groups"], self.params) if record is not None else []
-                self.result["changes"] = {"security_groups": group_changes(planned)}
-            else:
-                self.result["changes"] = {"security_groups": group_changes(self.ledger.writes() if self.ledger else [])}
         return found
 
 

@@ -89,62 +89,25 @@ instances:
 
 import json
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._instance import canonical_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
 
-LIST = "/cloud/v1/instances/%s/%s"
-ONE = LIST + "/%s"
-PAGE_SIZE = 1000  # the listing's largest page (docs/api_reference.md section 14.4)
 STATUSES = ["ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE"]
 
 
-def matches(record, status, tags):
-    """Whether a record passes the ``status`` and ``tags`` filters (as the service applies them to the listing)."""
+def tagged(record, tags):
     held = [(tag.get("key"), tag.get("value")) for tag in record.get("tags") or []]
-    return (status is None or record.get("status") == status) and all((key, value) in held for key, value in (tags or {}).items())
+    return all((key, value) in held for key, value in tags.items())
 
 
-class InstanceInfo(GcoreModule):
-    argument_spec = dict(
-        instance_id=dict(type="str"),
-        name=dict(type="str"),
-        status=dict(type="str", choices=STATUSES),
-        tags=dict(type="dict"),
+class InstanceInfo(CloudInfo):
+    kind = KINDS["instance"]
+    filters = (
+        Filter("status", dict(type="str", choices=STATUSES), lambda value: {"status": value}, lambda record, value: record.get("status") == value),
+        Filter("tags", dict(type="dict"), lambda value: {"tag_key_value": json.dumps(value, sort_keys=True)} if value else {}, tagged,
+               check=lambda option, value: check_tags(value, option) or value),
     )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("instance_id", "name")])
-
-    def validate(self):
-        super().validate()
-        canonical_uuid(self.params, "instance_id")
-        check_length("name", self.params["name"], 3, 63)
-        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
-        check_tags(self.params["tags"])
-
-    def run(self):
-        params = self.params
-        if params["instance_id"] is not None:
-            try:
-                record = self.client.get(self.cloud_path(ONE, params["instance_id"]))
-            except ApiError as exc:
-                if exc.status == 404:
-                    return {"instances": []}
-                raise
-            return {"instances": [record] if matches(record, params["status"], params["tags"]) else []}
-        query = {}
-        if params["name"] is not None:
-            query["name"] = params["name"]
-        if params["status"] is not None:
-            query["status"] = params["status"]
-        if params["tags"]:
-            query["tag_key_value"] = json.dumps(params["tags"], sort_keys=True)
-        found = self.client.paginate(self.cloud_path(LIST), query or None, page_size=PAGE_SIZE)
-        return {"instances": [record for record in found if params["name"] is None or record.get("name") == params["name"]]}
 
 
 def main():

@@ -424,28 +424,17 @@ tasks:
   sample: [d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._lb import (
-    LIST_PAGE_SIZE,
-    LISTENER_SPEC,
-    NAME_PATTERN,
-    NAME_RULE,
-    expand,
-    lb_changes,
-    listener_body,
-)
-from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import Listeners
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
-class LoadBalancer(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        load_balancer_id=dict(type="str"),
-        name=dict(type="str"),
+class LoadBalancer(CloudResource):
+    kind = KINDS["load_balancer"]
+    options = dict(
         flavor=dict(type="str"),
         vip_network_id=dict(type="str"),
         vip_subnet_id=dict(type="str"),
@@ -457,26 +446,11 @@ class LoadBalancer(GcoreResourceModule):
         )),
         listeners=dict(type="list", elements="dict", options=LISTENER_SPEC),
         purge_listeners=dict(type="bool", default=True),
-        **TAGS_OPTIONS
     )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("load_balancer_id", "name")], mutually_exclusive=[("vip_network_id", "vip_port_id")])
-
-    # ---- the resource ----------------------------------------------------------------------
-    noun = "load balancer"
-    result_key = "load_balancer"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(
-        list="/cloud/v1/loadbalancers/{project_id}/{region_id}",
-        item="/cloud/v1/loadbalancers/{project_id}/{region_id}/{id}",
-        update="/cloud/v2/loadbalancers/{project_id}/{region_id}/{id}",
-    )
-    page_size = LIST_PAGE_SIZE
-    id_option = "load_balancer_id"
-    asynchronous = True  # every write answers {tasks} (docs/api_reference.md section 15.12), but a health monitor delete (204)
-    created_key = "loadbalancers"
-    lock = "task_id"
+    tagged = True
+    module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
+    uuid_options = ("vip_network_id", "vip_subnet_id", "vip_port_id")
+    required_to_create = ()
     ready = ("provisioning_status", ("ACTIVE",), ("PENDING_CREATE", "PENDING_UPDATE"))
 
     @property
@@ -484,21 +458,19 @@ class LoadBalancer(GcoreResourceModule):
         return (Member("name"), tags_member(self.params, "tags_v2"))
 
     @property
-    def attachments(self):
+    def parts(self):
         """The listeners, with their pools: a set read with two listings and written one request at a time (_lb_listeners)."""
         if "_listeners" not in self.__dict__:
             self.__dict__["_listeners"] = (Listeners(self),)
         return self.__dict__["_listeners"]
 
+    @property
+    def changes(self):
+        return CHANGES if self.params["state"] == "present" else None
+
     def validate(self):
         super().validate()
         params = self.params
-        for option in ("load_balancer_id", "vip_network_id", "vip_subnet_id", "vip_port_id"):
-            check_uuid(option, params[option])
-            if params[option] is not None:
-                params[option] = params[option].lower()
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
-        check_tags(params["tags"])
         floating = params["floating_ip"]
         if floating:
             check_uuid("floating_ip.existing_floating_id", floating["existing_floating_id"])
@@ -507,8 +479,6 @@ class LoadBalancer(GcoreResourceModule):
 
     # ---- hooks -----------------------------------------------------------------------------
     def report(self, record):
-        if self.params["state"] == "present":
-            self.result["changes"] = lb_changes([], self.params)  # nothing yet: a failure before any write says so
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":
             raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "
@@ -527,19 +497,7 @@ class LoadBalancer(GcoreResourceModule):
             body["listeners"] = [listener_body(item) for item in params["listeners"]]
         return body
 
-    def answered(self, write, answer):
-        if "changes" in self.result:
-            self.result["changes"] = lb_changes(self.ledger.writes(), self.params)
-
     def returned(self, record):
-        if "changes" in self.result:
-            if not self.check_mode:
-                writes = self.ledger.writes()
-            elif self.exists_after(record):  # check mode: what would be sent
-                writes = self.attachments[0].planned
-            else:
-                writes = [Write("create", "POST", self.path("create"))]
-            self.result["changes"] = lb_changes(writes, self.params)
         return expand(self.client, self.params, record) if self.exists_after(record) else None
 
 

@@ -76,42 +76,15 @@ load_balancers:
             members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LIST_PAGE_SIZE, expand
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._lb import expand
 
 
-class LoadBalancerInfo(GcoreModule):
-    argument_spec = dict(
-        load_balancer_id=dict(type="str"),
-        name=dict(type="str"),
-    )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("load_balancer_id", "name")])
+class LoadBalancerInfo(CloudInfo):
+    kind = KINDS["load_balancer"]
 
-    def validate(self):
-        super().validate()
-        check_uuid("load_balancer_id", self.params["load_balancer_id"])
-        if self.params["load_balancer_id"] is not None:
-            self.params["load_balancer_id"] = self.params["load_balancer_id"].lower()
-
-    def found(self):
-        params = self.params
-        path = self.cloud_path("/cloud/v1/loadbalancers/%s/%s")
-        if params["load_balancer_id"] is not None:
-            try:
-                return [self.client.get("%s/%s" % (path, params["load_balancer_id"]))]
-            except ApiError as exc:
-                if exc.status == 404:
-                    return []
-                raise
-        query = {"name": params["name"]} if params["name"] is not None else None
-        return [record for record in self.client.paginate(path, query, page_size=LIST_PAGE_SIZE)
-                if params["name"] is None or record.get("name") == params["name"]]
-
-    def run(self):
-        return {"load_balancers": [expand(self.client, self.params, record) for record in self.found()]}
+    def returned(self, record):
+        return expand(self.client, self.params, record)
 
 
 def main():

@@ -76,7 +76,7 @@ notification_threshold:
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 
-PATH = "/cloud/v2/client_quotas/%s/notification_threshold"
+PATH = "/cloud/v2/client_quotas/{client_id}/notification_threshold"
 
 
 class NotificationThresholdInfo(GcoreModule):
@@ -87,7 +87,7 @@ class NotificationThresholdInfo(GcoreModule):
         check_range("client_id", self.params["client_id"], low=1)
 
     def run(self):
-        return {"notification_threshold": self.client.get_or_none(PATH % self.params["client_id"])}
+        return {"notification_threshold": self.client.get_or_none(PATH.format(**self.params))}
 
 
 def main():

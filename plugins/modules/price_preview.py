@@ -194,7 +194,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     validate_interfaces,
 )
 
-PATH = "/cloud/v2/pricing/%s/%s/instances"
+PATH = "/cloud/v2/pricing/{project_id}/{region_id}/instances"
 VOLUME_SOURCES = ["new-volume", "image", "snapshot", "apptemplate", "existing-volume"]
 VOLUME_TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 
@@ -333,7 +333,7 @@ class PricePreview(GcoreModule):
                                interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"]))
 
     def run(self):
-        answer = self.client.request("POST", self.cloud_path(PATH), json=self.body(), safe=True, ok=(200,))
+        answer = self.client.request("POST", PATH.format(**self.params), json=self.body(), safe=True, ok=(200,))
         try:
             price = normalize_price(answer)
         except PriceFormatError as exc:

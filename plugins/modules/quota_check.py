@@ -295,9 +295,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
 VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
 VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
 PATHS = {
-    "baremetal": "/cloud/v1/bminstances/%s/%s/check_limits",
-    "instance": "/cloud/v2/instances/%s/%s/check_limits",
-    "loadbalancer": "/cloud/v1/loadbalancers/%s/%s/check_limits",
+    "baremetal": "/cloud/v1/bminstances/{project_id}/{region_id}/check_limits",
+    "instance": "/cloud/v2/instances/{project_id}/{region_id}/check_limits",
+    "loadbalancer": "/cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits",
 }
 OPTIONS = {
     "baremetal": ("flavor", "interfaces", "names", "name_templates"),
@@ -431,7 +431,7 @@ class QuotaCheck(GcoreModule):
 
     def run(self):
         resource = self.params["resource"]
-        quota = self.client.request("POST", self.cloud_path(PATHS[resource]), json=self.body(), safe=True, ok=(200,))
+        quota = self.client.request("POST", PATHS[resource].format(**self.params), json=self.body(), safe=True, ok=(200,))
         exceeded = exceeded_bases(quota if isinstance(quota, dict) else {})
         result = dict(quota=quota, exceeded=exceeded, within_limits=not exceeded)
         if exceeded and self.params["fail_on_exceed"]:

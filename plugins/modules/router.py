@@ -370,7 +370,7 @@ class Router(CloudResource):
         )),
     )
     members = MEMBERS
-    attachments = (INTERFACES,)  # the attached subnets: attach and detach (docs/api_reference.md section 12.3)
+    parts = (INTERFACES,)  # the attached subnets: attach and detach (docs/api_reference.md section 12.3)
 
     def validate(self):
         super().validate()

@@ -107,41 +107,11 @@ routers:
                 mac_address: "fa:16:3e:00:00:01"}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._router import LIST_PAGE_SIZE, NAME_PATTERN, NAME_RULE, find_by_name
-
-LIST = "/cloud/v1/routers/%s/%s"
-ONE = LIST + "/%s"
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
 
 
-class RouterInfo(GcoreModule):
-    argument_spec = dict(
-        id=dict(type="str", aliases=["router_id"]),
-        name=dict(type="str"),
-    )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("id", "name")])
-
-    def validate(self):
-        super().validate()
-        check_uuid("id", self.params["id"])
-        check_length("name", self.params["name"], 3, 63)
-        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
-
-    def run(self):
-        params = self.params
-        if params["id"] is not None:
-            try:
-                return {"routers": [self.client.get(self.cloud_path(ONE, params["id"]))]}
-            except ApiError as exc:
-                if exc.status == 404:
-                    return {"routers": []}
-                raise
-        if params["name"] is not None:
-            return {"routers": find_by_name(self.client, self.cloud_path(LIST), params["name"])}
-        return {"routers": list(self.client.paginate(self.cloud_path(LIST), page_size=LIST_PAGE_SIZE))}
+class RouterInfo(CloudInfo):
+    kind = KINDS["router"]
 
 
 def main():

@@ -333,8 +333,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._rules import (
     RULE_OPTIONS,
     body_rules,
     check_rules,
-    differing,
-    held,
     label,
     rules_member,
     wanted,
@@ -353,6 +351,7 @@ class SecurityGroup(CloudResource):
         purge_rules=dict(type="bool", default=True),
     )
     tagged = True
+    changes = {"created": label, "deleted": label}  # the rules the writes create and delete (rules_member says which)
 
     def validate(self):
         super().validate()
@@ -368,7 +367,6 @@ class SecurityGroup(CloudResource):
             tags_member(params, field="tags_v2"),
             rules_member(params),
         )
-        self.planned = {}  # id(body) -> (created, deleted) rules, for the writes the ledger keeps
 
     # ---- bodies ----------------------------------------------------------------------------
     def desired_rules(self, record):
@@ -387,7 +385,6 @@ class SecurityGroup(CloudResource):
                     "the group exists, and a create with wait=false does not wait for that; list an egress rule, set "
                     "wait=true, or create the group first (nothing was sent)")
             body["rules"] = body_rules(rules)
-            self.planned[id(body)] = (differing(rules, {})[0], [])
         if params["tags"] is not None:
             body["tags"] = params["tags"]
         return body
@@ -397,7 +394,6 @@ class SecurityGroup(CloudResource):
         if "rules" in changes:
             rules = self.desired_rules(record)
             body["rules"] = body_rules(rules)  # the PATCH replaces the list: every rule the group keeps
-            self.planned[id(body)] = differing(rules, held(record))
         return body
 
     # ---- what is shown ---------------------------------------------------------------------
@@ -409,29 +405,6 @@ class SecurityGroup(CloudResource):
             desired = self.desired_rules(record)
             shown["rules"] = dict((key, rule) for key, rule in shown["rules"].items() if desired.get(key) != rule)
         return shown
-
-    def rule_changes(self, record):
-        """``{created, deleted}``: the rules of the writes the ledger holds (check mode: of the writes that would be sent)."""
-        if self.check_mode:
-            absent = self.params["state"] == "absent"
-            created, deleted = ([], []) if self.params["rules"] is None or absent else \
-                differing(self.desired_rules(record), held(record))
-        else:
-            created, deleted = [], []
-            for write in self.ledger.writes():
-                more_created, more_deleted = self.planned.get(id(write.body), ([], []))
-                created, deleted = created + more_created, deleted + more_deleted
-        return {"created": sorted(created, key=label), "deleted": sorted(deleted, key=label)}
-
-    def report(self, record):
-        self.result["changes"] = {"created": [], "deleted": []}  # nothing yet: a failure before any write says so
-
-    def answered(self, write, answer):
-        self.result["changes"] = self.rule_changes(None)
-
-    def returned(self, record):
-        self.result["changes"] = self.rule_changes(record)
-        return super().returned(record)
 
 
 def main():

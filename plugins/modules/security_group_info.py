@@ -93,42 +93,11 @@ security_groups:
            created_at: "2026-11-22T16:20:00Z", updated_at: "2026-11-22T16:20:00Z"}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-
-LIST = "/cloud/v1/securitygroups/%s/%s"
-ONE = LIST + "/%s"
-LIST_PAGE_SIZE = 1000  # the largest page the listing serves (its default is 10)
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
 
 
-class SecurityGroupInfo(GcoreModule):
-    argument_spec = dict(
-        security_group_id=dict(type="str"),
-        name=dict(type="str"),
-    )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("security_group_id", "name")])
-
-    def validate(self):
-        super().validate()
-        check_uuid("security_group_id", self.params["security_group_id"])
-        check_length("name", self.params["name"], 3, 63)
-        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
-
-    def run(self):
-        params = self.params
-        if params["security_group_id"] is not None:
-            try:
-                return {"security_groups": [self.client.get(self.cloud_path(ONE, params["security_group_id"].lower()))]}
-            except ApiError as exc:
-                if exc.status == 404:
-                    return {"security_groups": []}
-                raise
-        query = {"name": params["name"]} if params["name"] is not None else None
-        found = self.client.paginate(self.cloud_path(LIST), query, page_size=LIST_PAGE_SIZE)
-        return {"security_groups": [group for group in found if query is None or group.get("name") == params["name"]]}
+class SecurityGroupInfo(CloudInfo):
+    kind = KINDS["security_group"]
 
 
 def main():

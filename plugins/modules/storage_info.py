@@ -93,7 +93,6 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 
 LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}
 PAGE_SIZE = 100
@@ -124,13 +123,8 @@ class StorageInfo(GcoreModule):
         params = self.params
         path = LISTS[params["type"]]
         if params["storage_id"] is not None:
-            try:
-                found = [self.client.get("%s/%s" % (path, params["storage_id"]))]
-            except ApiError as exc:
-                if exc.status != 404:
-                    raise
-                found = []
-            found = [record for record in found if record.get("provisioning_status") != "deleted"]
+            found = [record for record in [self.client.get_or_none(path + "/" + str(params["storage_id"]))]
+                     if record is not None and record.get("provisioning_status") != "deleted"]
         else:
             query = dict((key, value) for key, value in (("name", params["name"]), ("location_name", params["location"])) if value)
             found = list(self.client.paginate(path, query, page_size=PAGE_SIZE))

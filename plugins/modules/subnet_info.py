@@ -118,36 +118,16 @@ subnets:
       sample: 10.10.0.1
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern
-from ansible_collections.gcore.platform.plugins.module_utils._networks import canonical_uuid, found
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-
-LIST = "/cloud/v1/subnets/%s/%s"
+from ansible_collections.gcore.platform.plugins.module_utils._checks import uuid_text
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
 
 
-class SubnetInfo(GcoreModule):
-    argument_spec = dict(
-        subnet_id=dict(type="str"),
-        network_id=dict(type="str"),
-        name=dict(type="str"),
-    )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("subnet_id", "network_id"), ("subnet_id", "name")],
-                         required_by={"name": "network_id"})
-
-    def validate(self):
-        super().validate()
-        for option in ("subnet_id", "network_id"):
-            canonical_uuid(self.params, option)
-        check_length("name", self.params["name"], 3, 63)
-        check_pattern("name", self.params["name"], NAME_PATTERN, NAME_RULE)
-
-    def run(self):
-        params = self.params
-        query = {"network_id": params["network_id"]} if params["network_id"] else None
-        return {"subnets": found(self.client, self.cloud_path(LIST), self.cloud_path(LIST + "/%s", "%s"),
-                                 params["subnet_id"], params["name"], query)}
+class SubnetInfo(CloudInfo):
+    kind = KINDS["subnet"]
+    filters = (Filter("network_id", dict(type="str"), lambda value: {"network_id": value},
+                      lambda record, value: record.get("network_id") == value,
+                      check=uuid_text),)
+    module_kwargs = dict(mutually_exclusive=[("subnet_id", "network_id")], required_by={"name": "network_id"})
 
 
 def main():

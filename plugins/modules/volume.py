@@ -313,43 +313,30 @@ diff:
       instance_id: 169942e0-9b53-42df-95ef-1a8b6525c2bd
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    ValidationError,
-    check_length,
-    check_pattern,
-    check_range,
-    check_uuid,
-    require,
-)
-from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     ATTACHMENT_TAG,
     ATTACHMENT_TAG_RULE,
-    PAGE_SIZE,
     SOURCES,
     TRANSIENT,
     TYPES,
     Extension,
     SingleAttachment,
-    find_instance,
-    is_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 
 ITEM = "/cloud/v1/volumes/{project_id}/{region_id}/{id}"
 V2_ITEM = "/cloud/v2/volumes/{project_id}/{region_id}/{id}"
 # The instance the volume is attached to, and its size: writes of their own (docs/api_reference.md section 15.6).
-ATTACHMENT = SingleAttachment("_attach", ("POST", V2_ITEM + "/attach"), ("POST", V2_ITEM + "/detach"))
-EXTENSION = Extension("_extend", ITEM + "/extend")
+ATTACHMENT = SingleAttachment(lambda module: module.attachment, ("POST", V2_ITEM + "/attach"), ("POST", V2_ITEM + "/detach"))
+EXTENSION = Extension(ITEM + "/extend")
 
 
-class Volume(GcoreResourceModule):
-    argument_spec = dict(
-        state=dict(type="str", choices=["present", "absent"], default="present"),
-        volume_id=dict(type="str"),
-        name=dict(type="str"),
+class Volume(CloudResource):
+    kind = KINDS["volume"]
+    options = dict(
         source=dict(type="str", choices=SOURCES, default="new-volume"),
         image_id=dict(type="str"),
         snapshot_id=dict(type="str"),
@@ -357,24 +344,13 @@ class Volume(GcoreResourceModule):
         type_name=dict(type="str", choices=TYPES),
         instance=dict(type="str"),
         attachment_tag=dict(type="str"),
-        **TAGS_OPTIONS
     )
-    cloud = True
-    waits = True
-    module_kwargs = dict(required_one_of=[("volume_id", "name")])
-
-    noun = "volume"
-    result_key = "volume"
-    scope = "project {project_id}, region {region_id}"
-    paths = dict(list="/cloud/v1/volumes/{project_id}/{region_id}", item=ITEM)
-    id_option = "volume_id"
-    page_size = PAGE_SIZE
+    tagged = True
+    uuid_options = ("image_id", "snapshot_id")
     read_after_update = False  # the PATCH answers the volume, synchronously (docs/api_reference.md section 15.6)
-    asynchronous = True  # create, extend, attach, detach and delete answer {tasks}
-    created_key = "volumes"
-    lock = "task_id"
     ready = ("status", ("available", "in-use"), TRANSIENT)
-    attachments = (EXTENSION, ATTACHMENT)  # grown first, then detached and attached
+    parts = (EXTENSION, ATTACHMENT)  # grown first, then detached and attached
+    attachment = None  # the instance the volume is to be attached to: [{instance_id, attachment_tag}], [] (none), None
 
     @property
     def members(self):
@@ -388,20 +364,11 @@ class Volume(GcoreResourceModule):
         return ("name", "size") if self.params["source"] != "snapshot" else ("name",)
 
     def validate(self):
-        # a copy: the hidden members below hold the size and the attachment as the flow plans them (never shown as options)
-        self.params = params = dict(self.params)
-        params["_extend"] = [params["size"]] if params["size"] is not None else None
-        instance = params["instance"]
-        params["_attach"] = [] if instance == "" else None  # a named instance: filled in by prepare()
         super().validate()
-        for option in ("volume_id", "image_id", "snapshot_id"):
-            check_uuid(option, params[option])
-            if params[option] is not None:
-                params[option] = params[option].lower()  # UUIDs compare case-insensitively and are sent lower-case
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
+        params = self.params
+        instance = params["instance"]
+        self.attachment = [] if instance == "" else None  # a named instance: resolved before any write (resolve)
         check_range("size", params["size"], low=1)
-        check_tags(params["tags"])
         source = params["source"]
         for option, needs in (("image_id", "image"), ("snapshot_id", "snapshot")):
             require(params[option] is not None or source != needs, option, "required with source=%s" % needs)
@@ -410,8 +377,7 @@ class Volume(GcoreResourceModule):
         require(not absent or instance is None, "instance", "only with state=present (a deleted volume is detached first)")
         if instance:
             if not is_uuid(instance):
-                check_length("instance", instance, 3, 63)
-                check_pattern("instance", instance, NAME_PATTERN, "an instance ID (a UUID) or an instance name: " + NAME_RULE)
+                check_name("instance", instance, "an instance ID (a UUID) or an instance name")
         require(params["attachment_tag"] is None or instance, "attachment_tag", "only with a non-empty instance")
         check_pattern("attachment_tag", params["attachment_tag"], ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
 
@@ -419,8 +385,8 @@ class Volume(GcoreResourceModule):
         """``instance`` as the one instance id it names (a name is looked up over every page: before any write)."""
         instance = self.params["instance"]
         if instance:
-            ident, _record = find_instance(self.client, self.params, instance)
-            self.params["_attach"] = [{"instance_id": ident, "attachment_tag": self.params["attachment_tag"]}]
+            ident, _record = find_named(self.client, KINDS["instance"], self.params, instance, "instance")
+            self.attachment = [{"instance_id": ident, "attachment_tag": self.params["attachment_tag"]}]
 
     def report(self, record):
         """A volume's own rule: with ``wait=false`` at most one task is started (a later one would need its result)."""
@@ -435,17 +401,14 @@ class Volume(GcoreResourceModule):
             self.module.warn("Volume %s is %s: the service could not finish a step on it; check it, or delete it and create "
                              "it again" % (record.get("id"), status))
 
-    def list_query(self):
-        return {"name_part": self.params["name"]}  # the volume listing's name filter (a substring: names compared after)
-
     def create_body(self):
         params = self.params
         body = {"source": params["source"], "name": params["name"]}
         for option in ("size", "image_id", "snapshot_id", "type_name"):
             if params[option] is not None:
                 body[option] = params[option]
-        if params["_attach"]:
-            body["instance_id_to_attach_to"] = params["_attach"][0]["instance_id"]
+        if self.attachment:
+            body["instance_id_to_attach_to"] = self.attachment[0]["instance_id"]
             if params["attachment_tag"] is not None:
                 body["attachment_tag"] = params["attachment_tag"]
         if params["tags"] is not None:

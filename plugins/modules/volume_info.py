@@ -101,57 +101,19 @@ volumes:
       creator_task_id: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_length, check_pattern, check_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._router import NAME_PATTERN, NAME_RULE
-from ansible_collections.gcore.platform.plugins.module_utils._volumes import PAGE_SIZE, find_instance, is_uuid
-
-LIST = "/cloud/v1/volumes/%s/%s"
-ONE = LIST + "/%s"
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
 
 
-class VolumeInfo(GcoreModule):
-    argument_spec = dict(
-        volume_id=dict(type="str"),
-        name=dict(type="str"),
-        instance=dict(type="str"),
-    )
-    cloud = True
-    module_kwargs = dict(mutually_exclusive=[("volume_id", "name")])
+def instance_id(module, value):
+    return find_named(module.client, KINDS["instance"], module.params, value, "instance", required=False)[0]
 
-    def validate(self):
-        super().validate()
-        params = self.params
-        check_uuid("volume_id", params["volume_id"])
-        if params["volume_id"] is not None:
-            params["volume_id"] = params["volume_id"].lower()
-        check_length("name", params["name"], 3, 63)
-        check_pattern("name", params["name"], NAME_PATTERN, NAME_RULE)
-        if params["instance"] is not None and not is_uuid(params["instance"]):
-            check_length("instance", params["instance"], 3, 63)
-            check_pattern("instance", params["instance"], NAME_PATTERN, "an instance ID (a UUID) or an instance name: " + NAME_RULE)
 
-    def run(self):
-        params = self.params
-        instance_id = None
-        if params["instance"] is not None:
-            instance_id, _record = find_instance(self.client, params, params["instance"], required=False)
-            if instance_id is None:
-                return {"volumes": []}
-
-        def attached(record):
-            return instance_id is None or any(item.get("server_id") == instance_id for item in record.get("attachments") or [])
-
-        if params["volume_id"] is not None:
-            record = self.client.get_or_none(self.cloud_path(ONE, params["volume_id"]))
-            return {"volumes": [record] if record is not None and attached(record) else []}
-        query = {}
-        if params["name"] is not None:
-            query["name_part"] = params["name"]
-        if instance_id is not None:
-            query["instance_id"] = instance_id
-        found = self.client.paginate(self.cloud_path(LIST), query or None, page_size=PAGE_SIZE, total_key="count")
-        return {"volumes": [record for record in found if params["name"] is None or record.get("name") == params["name"]]}
+class VolumeInfo(CloudInfo):
+    kind = KINDS["volume"]
+    filters = (Filter("instance", dict(type="str"), lambda value: {"instance_id": value},
+                      lambda record, value: any(item.get("server_id") == value for item in record.get("attachments") or []),
+                      check=lambda option, value: value if is_uuid(value) else check_name(option, value, "an instance ID (a UUID) or an instance name") or value,
+                      resolve=instance_id),)
 
 
 def main():

@@ -15,6 +15,7 @@ import pytest
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
 from ansible_collections.gcore.platform.plugins.module_utils._list import Plan, RuleList, check_names, plan_list
+from ansible_collections.gcore.platform.plugins.module_utils._list import CHANGES
 from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 
@@ -93,7 +94,7 @@ def test_a_name_several_rules_hold_is_deleted_in_every_rule():
     held = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "a"}]
     plan = plan_list(held, [{"name": "a"}], "deleted", None)
     assert [record["id"] for record in plan.deletes] == [1, 3]
-    assert changes_of(Rules().writes(plan, held)) == {"created": [], "updated": [], "deleted": ["a", "a"], "deleted_ids": [1, 3]}
+    assert changes_of(CHANGES, Rules().writes(plan, held)) == {"created": [], "updated": [], "deleted": ["a", "a"], "deleted_ids": [1, 3]}
 
 
 def test_duplicate_names_are_found_in_linear_time_naming_both_indices():
@@ -136,7 +137,7 @@ def test_the_attachment_plan_attaches_first_and_reaches_the_listed_set():
 
 def test_deleted_ids_are_in_numeric_order():
     held = [{"id": ident, "name": "n%d" % ident} for ident in (10, 9, 100)]
-    assert changes_of(Rules().writes(plan_list(held, [], "overridden", None), held))["deleted_ids"] == [9, 10, 100]
+    assert changes_of(CHANGES, Rules().writes(plan_list(held, [], "overridden", None), held))["deleted_ids"] == [9, 10, 100]
 
 
 def test_an_empty_plan_is_false():

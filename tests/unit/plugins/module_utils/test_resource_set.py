@@ -222,7 +222,7 @@ class BoxModule(GcoreResourceModule):
     id_option = None
     paths = dict(list="/boxes", item="/boxes/{id}")
     members = (Member("name"),)
-    attachments = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
+    parts = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
                                attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach")),)
 
 
@@ -274,9 +274,9 @@ class CheckedBoxModule(BoxModule):
     argument_spec = dict(BoxModule.argument_spec, wait=dict(type="bool", default=True))
     paths = dict(BoxModule.paths, create="/boxes")
     asynchronous = True
-    attachments = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
+    parts = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
                                attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach"),
-                               check=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower())),)
+                               check_item=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower())),)
 
     def create_body(self):
         return {"name": self.params["name"], "ports": [{"subnet_id": port["subnet_id"]} for port in self.params["ports"] if port["ip"] is None]}

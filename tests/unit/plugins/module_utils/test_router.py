@@ -8,16 +8,25 @@ from __future__ import annotations
 import pytest
 import responses
 
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import Client
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._members import differences, view
 from ansible_collections.gcore.platform.plugins.module_utils._router import (
+    MEMBERS,
     canonical_routes,
     desired_gateway,
-    find_by_name,
     gateway_view,
     route_problem,
-    router_changes,
-    router_view,
 )
+
+
+def router_view(held):
+    return view(MEMBERS, held)
+
+
+def router_changes(held, name=None, routes=None, gateway=None):
+    return differences(MEMBERS, held, {"name": name, "routes": routes, "external_gateway_info": gateway})
 
 NET_1 = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"
 NET_2 = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a002"
@@ -174,27 +183,28 @@ def test_view_is_the_diff_shape():
                                  "external_gateway_info": {"network_id": NET_1, "enable_snat": False}}
 
 
-# ---- lookup by name -----------------------------------------------------------------------------
+# ---- lookup by name (the core's find_named, on the router kind) --------------------------------------------
 @responses.activate
-def test_find_by_name_reads_every_page_and_compares_exactly():
+def test_find_named_reads_every_page_and_compares_exactly():
     path = "/cloud/v1/routers/1/76"
     pages = [
-        [{"id": "a", "name": "edge"}, {"id": "b", "name": "edge-2"}],
-        [{"id": "c", "name": "my-edge"}, {"id": "d", "name": "edge"}],
-        [{"id": "e", "name": "EDGE"}],
+        [{"id": "b", "name": "edge-2"}, {"id": "c", "name": "my-edge"}],
+        [{"id": "d", "name": "edge"}, {"id": "e", "name": "EDGE"}],
     ]
     for page in pages:
-        responses.get(URL + path, json={"count": 5, "results": page})
-    found = find_by_name(Client(api_key="k", api_url=URL), path, "edge", page_size=2)
-    assert [router["id"] for router in found] == ["a", "d"]
+        responses.get(URL + path, json={"count": 4, "results": page + [{"id": "x%d" % n, "name": "x"} for n in range(998)]})
+    responses.get(URL + path, json={"count": 4, "results": []})
+    ident, found = find_named(Client(api_key="k", api_url=URL), KINDS["router"], {"project_id": 1, "region_id": 76}, "edge", "router")
+    assert (ident, found["name"]) == ("d", "edge")
     queries = [call.request.params for call in responses.calls]
-    assert queries == [{"name": "edge", "limit": "2", "offset": "0"}, {"name": "edge", "limit": "2", "offset": "2"},
-                       {"name": "edge", "limit": "2", "offset": "4"}]
+    assert queries[:2] == [{"name": "edge", "limit": "1000", "offset": "0"}, {"name": "edge", "limit": "1000", "offset": "1000"}]
 
 
 @responses.activate
-def test_find_by_name_asks_for_the_largest_page():
+def test_find_named_fails_on_two_of_a_name_listing_their_ids_and_none_when_not_required():
     path = "/cloud/v1/routers/1/76"
-    responses.get(URL + path, json={"count": 0, "results": []})
-    assert find_by_name(Client(api_key="k", api_url=URL), path, "edge") == []
-    assert responses.calls[0].request.params == {"name": "edge", "limit": "1000", "offset": "0"}
+    responses.get(URL + path, json={"count": 2, "results": [{"id": "a", "name": "edge"}, {"id": "d", "name": "edge"}]})
+    scope = {"project_id": 1, "region_id": 76}
+    with pytest.raises(Refused, match=r"router: 2 routers of project 1, region 76 are named 'edge' \(ids a, d\)"):
+        find_named(Client(api_key="k", api_url=URL), KINDS["router"], scope, "edge", "router")
+    assert find_named(Client(api_key="k", api_url=URL), KINDS["router"], scope, "other", "router", required=False) == (None, None)

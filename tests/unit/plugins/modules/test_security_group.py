@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from ansible_collections.gcore.platform.plugins.module_utils import _cloud
 from ansible_collections.gcore.platform.plugins.modules import security_group, security_group_info
 from simulator.resources.security_groups import LEGACY_ID, SHARED_IDS
 
@@ -316,7 +317,7 @@ def test_info_by_id_by_exact_name_and_all_over_every_page(server):
 def test_info_reads_every_page_when_the_service_answers_short_pages(server, monkeypatch):
     for number in range(12):
         server.call("POST", V2, {"name": "group-%02d" % number, "rules": []})
-    monkeypatch.setattr(security_group_info, "LIST_PAGE_SIZE", 10)
+    monkeypatch.setattr(_cloud, "PAGE_SIZE", 10)
     server.log = []
     assert len(run(server, security_group_info)["security_groups"]) == 15
     assert [entry["query"] for entry in server.requests()] == ["limit=10&offset=0", "limit=10&offset=10"]

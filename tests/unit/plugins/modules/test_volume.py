@@ -13,6 +13,7 @@ from unittest import mock
 
 import pytest
 
+from ansible_collections.gcore.platform.plugins.module_utils import _cloud
 from ansible_collections.gcore.platform.plugins.modules import volume, volume_info
 from simulator.resources.volumes import IMAGES, SEEDED, SNAPSHOTS, instance_store
 
@@ -257,7 +258,7 @@ def test_info_by_id_name_all_and_instance(server):
     assert [record["id"] for record in info(server, instance="web-1")["volumes"]] == [ATTACHED_1]
     assert info(server, instance="no-such-vm")["volumes"] == []
     assert info(server, volume_id=DATA_1, instance="web-1")["volumes"] == []
-    with mock.patch.object(volume_info, "PAGE_SIZE", 3):
+    with mock.patch.object(_cloud, "PAGE_SIZE", 3):
         everything = info(server)["volumes"]
     assert sorted(record["id"] for record in everything) == sorted(ident for ident, *_rest in SEEDED)
     assert len(server.requests("GET", BASE + "$")) == 5  # twin, twin, instance, then two pages of three

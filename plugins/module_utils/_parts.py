@@ -1,0 +1,55 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The parts of a resource written by requests of their own: the one protocol of ``GcoreResourceModule.parts``.
+
+This module is internal to the collection: its interface may change at any time.
+
+A **part** (``Part``) is what a resource holds but its create and update bodies cannot set: the subnets attached to a
+router, the listeners of a load balancer, the size and the instance of a volume, an instance's flavor, security
+groups and power state, the other floating IPs on a port. A part reads what it needs from the task's parameters
+(``wanted(module)``: the module resolved any name before), says what a record holds (``held``), plans the writes that
+make the record hold what is wanted (``plan``) and shows both sides in the diff (``shown``, ``wanted_view``). The flow
+plans the parts after the resource's own update, in the order the module lists them; ``before_delete`` parts are
+planned with nothing wanted before the resource is deleted.
+
+The part most resources have, items attached and detached one by one, is ``_attachments.Attachments``.
+"""
+
+from __future__ import annotations
+
+
+class Part:
+    """One part of a resource (the module docstring). ``name``: the diff member; ``option``: the option that asks for it
+    (None: none); ``before_delete``: everything it holds is undone before the resource is deleted."""
+
+    name = option = None
+    before_delete = False
+
+    def check(self, module):
+        """Validation of what the option asks for (before any request): raises ValidationError; may make it canonical."""
+
+    def wanted(self, module):
+        """What the task asks the part to hold; None: the part is not managed in this run."""
+        return module.params.get(self.option) if self.option else None
+
+    def held(self, record):
+        """What ``record`` holds, ``{identity: item}``."""
+        return {}
+
+    def shown(self, items):
+        """The diff's before side of the items held."""
+        return items
+
+    def wanted_view(self, wanted, record):
+        """The diff's after side of what is wanted (``record``: the resource as read, None when it is created)."""
+        return wanted
+
+    def plan(self, record, wanted, params):
+        """The writes that make ``record`` hold ``wanted`` (``params``: the task's, for the paths)."""
+        return []
+
+    def created_said(self, wanted):
+        """What the resource's create says of this part in ``changes`` (the create body carries it)."""
+        return {}
