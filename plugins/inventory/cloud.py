@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: cloud
 short_description: Gcore Cloud instances as inventory hosts
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Lists the instances of one or more Gcore Cloud projects in one or more regions
     (C(GET /cloud/v1/instances/{project_id}/{region_id}), every page, up to 1000 instances a page) and makes each

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: floating_ip
 short_description: Give an instance or a port a Gcore Cloud floating IP, move, unassign or delete one, idempotently
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Makes a port (an instance's, or the one given) have a floating IP, or a floating IP be as described, or removes
     it, and does nothing when it already is so.
@@ -93,7 +93,10 @@ extends_documentation_fragment:
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
 seealso:
-  - module: gcore.platform.ssh_key
+  - module: gcore.platform.instance
+    description: The instance whose port gets the floating IP.
+  - module: gcore.platform.load_balancer
+    description: A load balancer's C(vip_port_id), a port to give a floating IP.
 """
 
 EXAMPLES = r"""

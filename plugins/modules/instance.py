@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: instance
 short_description: Create, change, start, stop, restart and delete a Gcore Cloud virtual machine instance
-version_added: 0.5.0
+version_added: 1.0.0
 description:
   - Makes a Gcore Cloud virtual machine instance match the task, found by O(instance_id) or by its exact O(name).
   - Creates it with C(POST /cloud/v2/instances/{project_id}/{region_id}) and waits for its task, then until the
@@ -209,6 +209,12 @@ extends_documentation_fragment:
   - gcore.platform.gcore.TAGS
   - gcore.platform.interfaces
   - gcore.platform.attributes
+attributes:
+  idempotent:
+    support: partial
+    details:
+      - O(state=restarted) reboots the instance (or starts it) on every run, so every run reports a change. Every
+        other state is idempotent.
 """
 
 EXAMPLES = r"""

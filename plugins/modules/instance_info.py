@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: instance_info
 short_description: List Gcore Cloud virtual machine instances, or find one by id or exact name
-version_added: 0.5.0
+version_added: 1.0.0
 description:
   - Reads the instances of a project and region with C(GET /cloud/v1/instances/{project_id}/{region_id}), every
     page, or one instance with C(GET /cloud/v1/instances/{project_id}/{region_id}/{instance_id}).

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: load_balancer
 short_description: Create, update and delete a Gcore Cloud load balancer with its listeners, pools and members
-version_added: 0.2.0
+version_added: 1.0.0
 description:
   - Makes a Gcore Cloud load balancer match what you describe, with its listeners, each listener's pool, the pool's
     members, health monitor and session persistence, all in one task; or removes it. Does nothing when it already
@@ -287,6 +287,13 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.load_balancer_info
+    description: Read load balancers.
+  - module: gcore.platform.floating_ip
+    description: Give the load balancer's VIP port a public address.
+  - module: gcore.platform.instance
+    description: The instances that serve as pool members.
 """
 
 EXAMPLES = r"""
@@ -407,6 +414,59 @@ load_balancer:
       description: ID of the task that currently locks the load balancer, or V(null).
       type: str
       sample: null
+diff:
+  description:
+    - The managed members before and after the change (in check mode, what would change), with C(state); just
+      C(state=absent) for a load balancer that does not exist (before a create, after a delete).
+    - C(name) and C(tags) (a mapping of the user tags); with O(state=present), C(listeners), a mapping by listener
+      name of the listeners that change (created, changed or deleted; unchanged ones are left out), each with its
+      C(pool) (or V(null)), whose C(members) are a mapping keyed C(address:port).
+  returned: success
+  type: dict
+  sample:
+    before:
+      state: present
+      name: web-lb
+      tags: {env: prod}
+      listeners:
+        http:
+          protocol: HTTP
+          protocol_port: 80
+          allowed_cidrs: []
+          connection_limit: 100000
+          timeout_client_data: 50000
+          insert_x_forwarded: true
+          pool:
+            name: web-pool
+            lb_algorithm: ROUND_ROBIN
+            protocol: HTTP
+            members:
+              "10.0.0.11:8080": {weight: 1, backup: false, admin_state_up: true, subnet_id: null}
+            healthmonitor: {type: HTTP, delay: 10, max_retries: 3, timeout: 5, max_retries_down: 3, url_path: /health,
+                            expected_codes: "200", http_method: GET}
+            session_persistence: null
+    after:
+      state: present
+      name: web-lb
+      tags: {env: prod}
+      listeners:
+        http:
+          protocol: HTTP
+          protocol_port: 80
+          allowed_cidrs: []
+          connection_limit: 100000
+          timeout_client_data: 50000
+          insert_x_forwarded: true
+          pool:
+            name: web-pool
+            lb_algorithm: ROUND_ROBIN
+            protocol: HTTP
+            members:
+              "10.0.0.11:8080": {weight: 1, backup: false, admin_state_up: true, subnet_id: null}
+              "10.0.0.13:8080": {weight: 1, backup: false, admin_state_up: true, subnet_id: null}
+            healthmonitor: {type: HTTP, delay: 10, max_retries: 3, timeout: 5, max_retries_down: 3, url_path: /health,
+                            expected_codes: "200", http_method: GET}
+            session_persistence: null
 changes:
   description:
     - What the service accepted (or the state read afterwards confirmed), on success and on failure; in check mode,

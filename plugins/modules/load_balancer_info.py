@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: load_balancer_info
 short_description: List Gcore Cloud load balancers with their listeners and pools
-version_added: 0.2.0
+version_added: 1.0.0
 description:
   - Returns the load balancers of a project and region, each with its listeners and their pools, as
     M(gcore.platform.load_balancer) returns one.
@@ -32,6 +32,9 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.attributes.INFO_MODULE
+seealso:
+  - module: gcore.platform.load_balancer
+    description: Create, change and delete load balancers.
 """
 
 EXAMPLES = r"""

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: network
 short_description: Create, update and delete a Gcore Cloud network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Makes a Gcore Cloud network match what you describe, or removes it, and does nothing when it already matches.
   - The network is found by O(network_id) when it is given, otherwise by its exact O(name) over every page of
@@ -73,6 +73,13 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.network_info
+    description: Read networks.
+  - module: gcore.platform.subnet
+    description: The subnets of a network.
+  - module: gcore.platform.router
+    description: Connects a network's subnets to each other and to the internet.
 """
 
 EXAMPLES = r"""

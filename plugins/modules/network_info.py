@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: network_info
 short_description: Read Gcore Cloud networks
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads the networks of a Gcore Cloud project and region, and changes nothing.
   - With O(network_id), reads that network with C(GET /cloud/v1/networks/{project_id}/{region_id}/{network_id}); a

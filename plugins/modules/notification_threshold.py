@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: notification_threshold
 short_description: Set or reset a client's quota notification threshold
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Manages the quota notification threshold of a Gcore Cloud client, the usage percentage above which Gcore sends a
     warning email.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: notification_threshold_info
 short_description: Read a client's quota notification threshold
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads the quota notification threshold of a Gcore Cloud client, the usage percentage above which Gcore
     sends a warning email, with the quotas of the last warning sent.

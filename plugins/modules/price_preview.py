@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: price_preview
 short_description: Preview the price of new Gcore Cloud instances
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Asks Gcore Cloud what a planned group of instances would cost, per hour and per month, with the flavor, the
     interfaces and the volumes, before anything is created.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: quota_check
 short_description: Check whether new bare metal servers, virtual machine instances or a load balancer fit the region's quotas
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Asks Gcore Cloud how much quota a planned bare metal server group, virtual machine instance group or load balancer
     would use, next to the region's limits and current usage, and tells which quotas it would exceed.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: router
 short_description: Create, update and delete a Gcore Cloud router
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Makes a Gcore Cloud router match what you describe, or removes it, and does nothing when it already matches.
   - The router is found by O(id) when it is given, otherwise by its exact O(name) over every page of the router list.
@@ -145,6 +145,13 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
   - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.router_info
+    description: Read routers.
+  - module: gcore.platform.subnet
+    description: The subnets a router attaches.
+  - module: gcore.platform.network
+    description: The networks of those subnets.
 """
 
 EXAMPLES = r"""

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: router_info
 short_description: Read Gcore Cloud routers
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads the routers of a Gcore Cloud project and region, and changes nothing.
   - With O(id), reads that router with C(GET /cloud/v1/routers/{project_id}/{region_id}/{router_id}); a router that

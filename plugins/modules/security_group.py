@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: security_group
 short_description: Create, update and delete a Gcore Cloud security group and its rules
-version_added: 0.2.0
+version_added: 1.0.0
 description:
   - Makes a Gcore Cloud security group, its rules and its tags match what you describe, or removes the group, and does
     nothing when it already matches.
@@ -139,6 +139,11 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.security_group_info
+    description: Read security groups.
+  - module: gcore.platform.instance
+    description: Instances name their security groups (O(gcore.platform.instance#module:security_groups)).
 """
 
 EXAMPLES = r"""

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: security_group_info
 short_description: Read Gcore Cloud security groups and their rules
-version_added: 0.2.0
+version_added: 1.0.0
 description:
   - Reads the security groups of a Gcore Cloud project and region, with their rules, and changes nothing.
   - With O(security_group_id), reads that group with

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ssh_key
 short_description: Add, share and remove the SSH keys of a Gcore Cloud project, idempotently
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Manages one SSH key of a Gcore Cloud project (C(/cloud/v1/ssh_keys/{project_id})), the key an instance is created
     with (its C(ssh_key_name)). SSH keys belong to a project, not to a region, so this module has no C(region_id).
@@ -94,6 +94,8 @@ extends_documentation_fragment:
 seealso:
   - module: gcore.platform.storage_ssh_key
     description: The SSH keys of SFTP storages (another API).
+  - module: gcore.platform.instance
+    description: Instances are created with a key, by its name (O(gcore.platform.instance#module:ssh_key_name)).
 """
 
 EXAMPLES = r"""

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: storage
 short_description: Create, change and delete Gcore storages (S3-compatible or SFTP), idempotently
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Manages the life of a Gcore storage through the v4 API - C(/storage/v4/object_storages) (S3-compatible) and
     C(/storage/v4/sftp_storages) (SFTP) - and still deletes one through the deprecated v1 API when O(type) is left out.
@@ -162,6 +162,12 @@ options:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+attributes:
+  idempotent:
+    support: partial
+    details:
+      - O(update_password=always) (with O(password_mode=auto)) has the service generate a new SFTP password on every
+        run, so every run reports a change. Without it the module is idempotent.
 notes:
   - In check mode the module only reads; it reports whether the storage would be created, changed or deleted and,
     with C(--diff), how.

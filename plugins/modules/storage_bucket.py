@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: storage_bucket
 short_description: Create, change and delete a bucket of a Gcore S3-compatible storage, idempotently
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Manages one bucket of an S3-compatible storage through the v4 API,
     C(/storage/v4/object_storages/{storage_id}/buckets/{name}).

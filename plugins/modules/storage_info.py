@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: storage_info
 short_description: List Gcore storages (S3-compatible or SFTP), or find one by ID or exact name
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads storages of one O(type) through the v4 API, C(GET /storage/v4/object_storages) or
     C(GET /storage/v4/sftp_storages), every page.

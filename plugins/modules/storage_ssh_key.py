@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: storage_ssh_key
 short_description: Add and remove SSH keys for Gcore SFTP storages, idempotently
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Manages one SSH public key of the account through the v4 API, C(/storage/v4/ssh_keys); link keys to an SFTP storage
     with the O(gcore.platform.storage#module:ssh_key_ids) option of M(gcore.platform.storage).

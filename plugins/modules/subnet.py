@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: subnet
 short_description: Create, update and delete a subnet of a Gcore Cloud network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Makes a subnet of a Gcore Cloud network match what you describe, or removes it, and does nothing when it already
     matches.
@@ -129,6 +129,13 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.subnet_info
+    description: Read subnets.
+  - module: gcore.platform.network
+    description: The network a subnet belongs to.
+  - module: gcore.platform.router
+    description: Attaches subnets (O(gcore.platform.router#module:interfaces)).
 """
 
 EXAMPLES = r"""

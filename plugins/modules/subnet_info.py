@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: subnet_info
 short_description: Read subnets of Gcore Cloud networks
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads the subnets of a Gcore Cloud project and region, and changes nothing.
   - With O(subnet_id), reads that subnet with C(GET /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}); a subnet

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: volume
 short_description: Create, grow, attach, detach and delete a Gcore Cloud volume
-version_added: 0.3.0
+version_added: 1.0.0
 description:
   - Makes a Gcore Cloud block volume match what you describe, or removes it, and does nothing when it already matches.
   - The volume is found by O(volume_id) when it is given, otherwise by its exact O(name) over every page of the volume

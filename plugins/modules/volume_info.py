@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: volume_info
 short_description: Read Gcore Cloud volumes
-version_added: 0.3.0
+version_added: 1.0.0
 description:
   - Reads the volumes of a Gcore Cloud project and region, and changes nothing.
   - With O(volume_id), reads that volume with C(GET /cloud/v1/volumes/{project_id}/{region_id}/{volume_id}); a volume

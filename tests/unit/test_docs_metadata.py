@@ -1,0 +1,227 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The documentation's metadata is true (CONTRACT §19): every ``version_added`` names a release of the collection
+(one in changelogs/changelog.yaml, or the upcoming one, galaxy.yml's ``version``); ``attributes`` say
+``idempotent: partial`` exactly where an option makes every run a change; every module has ``seealso`` entries that
+resolve; every module that changes something documents ``diff`` (before and after) in RETURN.
+
+The docs are read as ansible-doc reads them: each module's DOCUMENTATION with its doc fragments merged by ansible's
+own ``add_fragments``. Every module and plugin file is checked, whatever its name; none is skipped."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pathlib
+import re
+
+import pytest
+import yaml
+from ansible.module_utils.compat.version import LooseVersion
+from ansible.utils.plugin_docs import add_fragments
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PLUGINS = ROOT / "plugins"
+COLLECTION = "gcore.platform"
+MODULES = sorted(path.stem for path in (PLUGINS / "modules").glob("*.py") if path.stem != "__init__")
+# Every documented plugin: modules, the inventory plugin and any plugin type added later (not module_utils or
+# doc_fragments, which are not plugins with their own docs).
+PLUGIN_FILES = sorted(path for path in PLUGINS.glob("*/*.py") if path.stem != "__init__"
+                      and path.parent.name not in ("module_utils", "doc_fragments"))
+
+
+def block(path, name):
+    """A documentation string (DOCUMENTATION, EXAMPLES, RETURN) of a plugin file, read without importing it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = [node.value.value for node in tree.body
+             if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name]
+    assert len(found) == 1, "%s: %d %s blocks" % (path.name, len(found), name)
+    return found[0]
+
+
+class Fragments:
+    """The doc fragment loader ansible's add_fragments asks (``get(name)``): this collection's fragments only."""
+
+    def get(self, name):
+        if not name.startswith(COLLECTION + "."):
+            return None
+        short = name[len(COLLECTION) + 1:]
+        if not (PLUGINS / "doc_fragments" / ("%s.py" % short)).is_file():
+            return None
+        fragment = importlib.import_module("ansible_collections.gcore.platform.plugins.doc_fragments.%s" % short).ModuleDocFragment
+        fragment.ansible_name = name
+        return fragment
+
+
+def documentation(path):
+    """A plugin's DOCUMENTATION with its fragments merged, as ansible-doc shows it."""
+    doc = yaml.safe_load(block(path, "DOCUMENTATION"))
+    add_fragments(doc, str(path), fragment_loader=Fragments(), is_module=path.parent.name == "modules")
+    return doc
+
+
+def module_doc(name):
+    return documentation(PLUGINS / "modules" / ("%s.py" % name))
+
+
+def module_return(name):
+    return yaml.safe_load(block(PLUGINS / "modules" / ("%s.py" % name), "RETURN")) or {}
+
+
+# ---- version_added: a release of this collection ----------------------------------------------------------------
+
+def galaxy_version():
+    return yaml.safe_load((ROOT / "galaxy.yml").read_text(encoding="utf-8"))["version"]
+
+
+def released():
+    changelog = yaml.safe_load((ROOT / "changelogs" / "changelog.yaml").read_text(encoding="utf-8"))
+    return sorted(changelog.get("releases") or {}, key=LooseVersion)
+
+
+def versions_added(node, where):
+    """(where, version) of every version_added in a docs tree (the plugin's, its options', suboptions', return keys')."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "version_added":
+                yield where, value
+            else:
+                yield from versions_added(value, "%s.%s" % (where, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from versions_added(value, "%s[%d]" % (where, index))
+
+
+def test_galaxy_version_is_the_last_release_or_the_next_one():
+    """galaxy.yml and the changelog agree: the version is the newest release, or newer than every release."""
+    version, releases = galaxy_version(), released()
+    assert re.match(r"^\d+\.\d+\.\d+$", version), version
+    assert LooseVersion(version) >= LooseVersion("1.0.0"), "the first release is 1.0.0"
+    assert all(LooseVersion(version) >= LooseVersion(release) for release in releases), (version, releases)
+
+
+@pytest.mark.parametrize("path", PLUGIN_FILES, ids=lambda path: "%s/%s" % (path.parent.name, path.stem))
+def test_version_added_names_a_release(path):
+    """A plugin says the release it first ships in (the upcoming one, galaxy.yml's, for a new plugin); so does any
+    option or return key that carries a version_added. The collection never released 0.x versions."""
+    allowed = set(released()) | {galaxy_version()}
+    doc = yaml.safe_load(block(path, "DOCUMENTATION"))
+    assert "version_added" in doc, "%s has no version_added" % path.name
+    found = list(versions_added(doc, path.stem))
+    if path.parent.name == "modules":
+        found += list(versions_added(module_return(path.stem), "%s RETURN" % path.stem))
+    wrong = ["%s: %s" % (where, version) for where, version in found if str(version) not in allowed]
+    assert not wrong, "version_added must be one of %s (changelogs/changelog.yaml, galaxy.yml): %s" % (sorted(allowed), wrong)
+
+
+def test_doc_fragments_and_role_specs_name_a_release():
+    allowed = set(released()) | {galaxy_version()}
+    found = []
+    for path in sorted((PLUGINS / "doc_fragments").glob("*.py")):
+        fragment = Fragments().get("%s.%s" % (COLLECTION, path.stem))
+        for name in (attr for attr in vars(fragment) if attr.isupper()):
+            found += versions_added(yaml.safe_load(getattr(fragment, name)), "%s.%s" % (path.stem, name))
+    for path in sorted(ROOT.glob("roles/*/meta/argument_specs.yml")):
+        found += versions_added(yaml.safe_load(path.read_text(encoding="utf-8")), path.parts[-3])
+    wrong = ["%s: %s" % (where, version) for where, version in found if str(version) not in allowed]
+    assert not wrong, wrong
+
+
+# ---- attributes: idempotent is partial exactly where a run always changes something ---------------------------------
+
+EVERY_RUN = re.compile(r"\bon every\s+run\b|\bchange on every\s+run\b")
+
+
+def option_texts(options):
+    for name, spec in (options or {}).items():
+        description = spec.get("description", [])
+        yield name, " ".join(description if isinstance(description, list) else [description])
+        yield from option_texts(spec.get("suboptions"))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_idempotent_is_partial_where_an_option_changes_every_run(name):
+    """An option documented to change something on every run (instance state=restarted, storage
+    update_password=always) makes the module ``idempotent: partial``, with details naming it; otherwise ``full``."""
+    doc = module_doc(name)
+    idempotent = doc["attributes"]["idempotent"]
+    every_run = sorted(option for option, text in option_texts(doc["options"]) if EVERY_RUN.search(text))
+    if every_run:
+        assert idempotent["support"] == "partial", "%s: %s change on every run, but idempotent is %s" % (
+            name, every_run, idempotent["support"])
+        details = " ".join(idempotent.get("details") or [])
+        assert all("O(%s" % option in details for option in every_run), "%s: the details must name %s" % (name, every_run)
+    else:
+        assert idempotent["support"] == "full", "%s: idempotent %s, but no option changes on every run" % (
+            name, idempotent["support"])
+
+
+def test_the_partial_modules_are_the_known_ones():
+    """The rule above is read from the docs' words: the modules known to change on every run must be found by it."""
+    partial = [name for name in MODULES if module_doc(name)["attributes"]["idempotent"]["support"] == "partial"]
+    assert {"instance", "storage"} <= set(partial), partial
+
+
+# ---- seealso: every module has it, and every entry resolves ----------------------------------------------------------
+
+def resolves(entry):
+    if "module" in entry:
+        collection, _dot, short = entry["module"].rpartition(".")
+        if collection == COLLECTION:
+            return (PLUGINS / "modules" / ("%s.py" % short)).is_file()
+        return collection == "ansible.builtin" and importlib.util.find_spec("ansible.modules.%s" % short) is not None
+    if "plugin" in entry:
+        collection, _dot, short = entry["plugin"].rpartition(".")
+        return collection == COLLECTION and (PLUGINS / entry["plugin_type"] / ("%s.py" % short)).is_file()
+    return bool(entry.get("ref") or entry.get("link")) and bool(entry.get("description"))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_module_has_seealso_that_resolves(name):
+    seealso = module_doc(name).get("seealso") or []
+    assert seealso, "%s has no seealso" % name
+    unresolved = [entry for entry in seealso if not resolves(entry)]
+    assert not unresolved, "%s: seealso entries that name nothing: %s" % (name, unresolved)
+    modules = [entry["module"] for entry in seealso if "module" in entry]
+    assert "%s.%s" % (COLLECTION, name) not in modules, "%s refers to itself" % name
+    assert len(modules) == len(set(modules)), "%s names a module twice" % name
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if "%s_info" % name in MODULES])
+def test_a_module_and_its_info_module_refer_to_each_other(name):
+    assert "%s.%s_info" % (COLLECTION, name) in [entry.get("module") for entry in module_doc(name)["seealso"]]
+    assert "%s.%s" % (COLLECTION, name) in [entry.get("module") for entry in module_doc("%s_info" % name)["seealso"]]
+
+
+# ---- diff: documented by every module that changes something ---------------------------------------------------------
+
+def changes_things(doc):
+    """A module with a state option or whose attributes say it supports diff mode (the others only read)."""
+    return "state" in doc["options"] or doc["attributes"]["diff_mode"]["support"] not in ("N/A", "none")
+
+
+def has_before_and_after(spec):
+    sample = spec.get("sample")
+    if isinstance(sample, dict) and {"before", "after"} <= set(sample):
+        return True
+    contains = spec.get("contains") or {}
+    return all(side in contains and "sample" in contains[side] for side in ("before", "after"))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_a_module_that_changes_things_documents_diff(name):
+    doc, returned = module_doc(name), module_return(name)
+    if not changes_things(doc):
+        # Not skipped: a read-only module says so in its attributes (the INFO_MODULE fragment) and has no diff.
+        assert doc["attributes"]["check_mode"]["support"] == "full" and doc["attributes"]["diff_mode"]["support"] == "N/A"
+        assert "diff" not in returned, "%s only reads, but documents a diff" % name
+        return
+    assert "diff" in returned, "%s changes things but its RETURN has no diff" % name
+    assert returned["diff"]["type"] == "dict" and returned["diff"].get("description"), name
+    assert has_before_and_after(returned["diff"]), "%s: the diff's sample (or contains) must show before and after" % name
+
+
+def test_both_kinds_are_checked():
+    kinds = [changes_things(module_doc(name)) for name in MODULES]
+    assert kinds.count(True) >= 15 and kinds.count(False) >= 10, kinds
