@@ -2,14 +2,15 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""WAAP helpers shared by the firewall and custom-rule modules.
+"""The conditions and actions of WAAP rules: their argument spec, their validation before any request, their
+normalisation and comparison.
 
 This module is internal to the collection: its interface may change at any time.
 
-The words of the docs are in ``_waap_docs`` (read by the docs generator and the tests, never by a module); a domain's rules as a set are
-``WaapRuleSet`` in ``_waap_rules``. One table, ``CONDITION_KINDS``, describes the 18 custom-rule condition kinds (docs/api_reference.md section 9.2):
-the argument spec, the validation before any request and the normalisation before a comparison are
-all derived from it, so the three cannot drift apart.
+One table, ``CONDITION_KINDS`` (``_waap_tables``), describes the condition kinds (docs/api_reference.md sections 9.2 and
+18.6): the argument spec, the validation and the normalisation are all derived from it, so the three cannot drift apart.
+The kinds of rule a domain holds (custom, firewall, advanced) are ``RuleKind``s in ``_waap_rules``; the words of the docs
+are in ``_waap_docs`` (read by the docs generator and the tests, never by a module).
 """
 
 from __future__ import annotations
@@ -28,43 +29,28 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     require,
     strip_none,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-
-STATES = ("merged", "replaced", "overridden", "deleted", "gathered")  # the list modules' states
-from ansible_collections.gcore.platform.plugins.module_utils._waap_kinds import (  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import (
     CONDITION_KINDS,
     DEFAULT_MATCH_TYPE,
     DEFAULT_OWNER_TYPES,
     DURATION_PATTERN,
-    FIREWALL_ACTIONS,
-    FIREWALL_CONDITIONS,
-    HEADER,
-    HEADER_PATTERN,
-    HEADER_VALUE,
-    HEADER_VALUE_PATTERN,
-    HTTP_METHODS,
+    FINGERPRINT_MEMBERS,
     IP_MEMBERS,
     LOOKAROUND,
     MATCH_TYPE_KINDS,
-    MAX_OFFSET,
     NAME_PATTERN,
     NAME_RULE,
     NO_NEGATION,
-    ORDERING,
-    ORDERING_FIELDS,
-    OWNER_TYPES,
-    PAGE_SIZE,
+    READ_ONLY_CONDITIONS,
     RULE_ACTIONS,
     STATUS_CODES,
     URL_PATTERN,
-    USER_TAG_PATTERN,
 )
-
 
 def condition_argument_spec(kinds=None):
     """The Ansible spec of one condition: one optional dict per kind (exactly one is checked later).
 
-    ``kinds``: the kinds allowed (every kind of CONDITION_KINDS by default; a firewall rule takes FIREWALL_CONDITIONS)."""
+    ``kinds``: the kinds allowed (every kind of CONDITION_KINDS by default; a firewall rule takes ip and ip_range)."""
     spec = {}
     for kind, members in CONDITION_KINDS.items():
         if kinds is not None and kind not in kinds:
@@ -101,18 +87,6 @@ def action_argument_spec(kinds=None):
     return dict((kind, option) for kind, option in spec.items() if kind in (kinds or RULE_ACTIONS))
 
 
-def rule_argument_spec(firewall=False):
-    """The options of one rule (a custom rule, or with ``firewall`` a domain's firewall rule): name, description,
-    enabled, action, conditions. The single-rule module and the items of the set modules' ``config`` share it."""
-    return dict(
-        name=dict(type="str"),
-        description=dict(type="str"),
-        enabled=dict(type="bool"),
-        action=dict(type="dict", options=action_argument_spec(FIREWALL_ACTIONS if firewall else RULE_ACTIONS)),
-        conditions=dict(type="list", elements="dict", options=condition_argument_spec(FIREWALL_CONDITIONS if firewall else None)),
-    )
-
-
 # ---- validation (before any request) ---------------------------------------------------------
 
 def _check_ip(option, value):
@@ -147,6 +121,8 @@ def _check_member(option, value, member):
                 check_pattern(item_option, item, member["item_pattern"][0], member["item_pattern"][1])
             if member.get("item_ip"):
                 _check_ip(item_option, item)
+            if member.get("item_range"):
+                check_range(item_option, item, *member["item_range"])
 
 
 def _given(names):
@@ -191,15 +167,29 @@ def validate_ip_range(option, lower, upper):
     require(low <= high, option, "lower_bound %s is above upper_bound %s" % (lower, upper))
 
 
-def validate_conditions(option, conditions, firewall=False):
-    """1 to 5 conditions (a firewall rule: exactly one, ip or ip_range), each with exactly one kind."""
+def validate_conditions(option, conditions, kinds=None, count=(1, 5), noun="rule"):
+    """``count`` (low, high) conditions of the ``kinds`` given (None: every kind), each with exactly one kind."""
     if conditions is None:
         return
-    if firewall:
-        require(len(conditions) == 1, option, "a firewall rule takes exactly 1 condition, ip or ip_range (%s given)" % len(conditions))
-    require(1 <= len(conditions) <= 5, option, "1 to 5 conditions are required (%s given)" % len(conditions))
+    low, high = count
+    if low == high:
+        require(len(conditions) == low, option, "a %s takes exactly %s condition, %s (%s given)"
+                % (noun, low, " or ".join(kinds or CONDITION_KINDS), len(conditions)))
+    require(low <= len(conditions) <= high, option, "%s to %s conditions are required (%s given)" % (low, high, len(conditions)))
     for index, condition in enumerate(conditions):
-        validate_condition("%s[%d]" % (option, index), condition, FIREWALL_CONDITIONS if firewall else None)
+        validate_condition("%s[%d]" % (option, index), condition, kinds)
+
+
+def writable_conditions(conditions):
+    """The conditions of a create or a changed list, as sent: one the service no longer accepts in a write
+    (``READ_ONLY_CONDITIONS``) fails before any request, naming it (``conditions[1].response_header``)."""
+    for index, condition in enumerate(conditions or []):
+        for kind in READ_ONLY_CONDITIONS:
+            if (condition or {}).get(kind) is not None:
+                raise ValidationError("conditions[%d].%s: the service returns %s conditions on rules stored before, but no "
+                                      "longer accepts them in a create or an update; keep the rule's conditions as they are "
+                                      "(they are then not sent), or replace this condition" % (index, kind, kind))
+    return conditions
 
 
 def validate_action(option, action, kinds=None):
@@ -223,15 +213,6 @@ def validate_rule_name(option, name):
     check_length(option, name, 1, 100)
     check_not_blank(option, name)
     check_pattern(option, name, NAME_PATTERN, NAME_RULE, flags=re.ASCII)
-
-
-def validate_rule(rule, prefix="", firewall=False):
-    """Every documented limit of one rule given as options; errors name ``prefix`` + the option
-    (``config[3].conditions[0].ip.ip_address``)."""
-    validate_rule_name(prefix + "name", rule.get("name"))
-    check_length(prefix + "description", rule.get("description"), 0, 100)
-    validate_action(prefix + "action", rule.get("action"), FIREWALL_ACTIONS if firewall else RULE_ACTIONS)
-    validate_conditions(prefix + "conditions", rule.get("conditions"), firewall)
 
 
 # ---- normalisation and comparison ------------------------------------------------------------
@@ -264,6 +245,9 @@ def normalise_condition(condition):
                 members[name] = _canonical_ip(members[name])
         if isinstance(members.get("ips"), list):
             members["ips"] = [_canonical_ip(item) for item in members["ips"]]
+        for name in FINGERPRINT_MEMBERS:
+            if isinstance(members.get(name), list):
+                members[name] = [item.lower() if isinstance(item, str) else item for item in members[name]]
         normalised[kind] = members
     return normalised
 
@@ -340,51 +324,3 @@ def list_params(params, names):
             continue
         query[name] = ("true" if value else "false") if isinstance(value, bool) else value
     return query
-
-
-# The members of a custom rule: how the service shows them, what the options ask for, how the two compare.
-# The single-rule module and the rule-set module both compare through these.
-CUSTOM_RULE_MEMBERS = (
-    Member("name"),
-    Member("description", read=lambda record: record.get("description") or "", same=same_description, reset=""),
-    Member("enabled", created=True, reset=True),
-    Member("action", read=lambda record: normalise_action(record.get("action")), want=lambda value, record: normalise_action(value),
-           same=action_matches, send=action_to_send),
-    Member("conditions", read=lambda record: normalise_conditions(record.get("conditions")),
-           want=lambda value, record: normalise_conditions(value), same=same_conditions),
-)
-
-
-def custom_rule_body(rule):
-    """The create body of one custom rule given as the module's options."""
-    body = {
-        "name": rule["name"],
-        "enabled": True if rule.get("enabled") is None else rule["enabled"],
-        "action": strip_none(rule["action"]),
-        "conditions": normalise_conditions(rule["conditions"]),
-    }
-    if rule.get("description") is not None:
-        body["description"] = rule["description"]
-    return body
-
-
-def gathered_rule(record):
-    """One rule as read, in the shape of a ``config`` item: no id, the service's defaults written out, null members
-    left out. Given back as ``config`` it compares equal to the rule."""
-    item = {"name": record.get("name")}
-    if record.get("description") is not None:
-        item["description"] = record["description"]
-    item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")),
-                conditions=normalise_conditions(record.get("conditions")))
-    return strip_none(item)
-
-
-def rule_set_argument_spec(firewall=False):
-    """The options of a set module: ``domain_id``, ``config`` (items: the options of one rule, ``name`` required), ``state``."""
-    item = rule_argument_spec(firewall)
-    item["name"] = dict(type="str", required=True)
-    return dict(
-        domain_id=dict(type="int", required=True),
-        config=dict(type="list", elements="dict", options=item),
-        state=dict(type="str", choices=list(STATES), default="merged"),
-    )

@@ -37,12 +37,12 @@ CONDITION_DOCS = {
     'header_exists': ('A request header is present.', {
         'header': 'Header name, 1 to 50 letters, digits and C(-).',
     }),
-    'response_header': ('A response header has a value.', {
+    'response_header': (['A response header has a value.', 'The service returns it on rules stored before but no longer accepts it in a write: a rule holding it round-trips while its conditions stay as they are (they are then not sent); creating a rule with it, or changing a list that holds it, fails before any request.'], {
         'header': 'Header name, 1 to 50 letters, digits and C(-).',
         'value': 'Header value, 1 to 100 printable ASCII characters.',
         'match_type': 'How the value is matched (service default V(Contains)).',
     }),
-    'response_header_exists': ('A response header is present.', {
+    'response_header_exists': (['A response header is present.', 'The service returns it on rules stored before but no longer accepts it in a write: a rule holding it round-trips while its conditions stay as they are (they are then not sent); creating a rule with it, or changing a list that holds it, fails before any request.'], {
         'header': 'Header name, 1 to 50 letters, digits and C(-).',
     }),
     'http_method': ('The request uses an HTTP method.', {
@@ -81,6 +81,16 @@ CONDITION_DOCS = {
         'ips': 'Count only requests from these IP addresses (at most 10).',
         'http_methods': 'Count only requests with these methods.',
         'user_defined_tag': 'Count only requests with this user-defined tag (1 to 50 characters, a letter first, then letters, digits and spaces).',
+    }),
+    'asn': ('The client IP address belongs to one of the Autonomous Systems (from a WHOIS lookup of the address).', {
+        'asns': 'At least one AS number, each 1 to 4294967295.',
+    }),
+    'ja3': ('The JA3 fingerprint of the client\'s TLS handshake is one of these.', {
+        'ja3_fingerprints': 'At least one JA3 fingerprint, 32 hexadecimal characters each, compared (and sent) in lower case.',
+    }),
+    'ja4': ('The JA4 fingerprint of the client\'s TLS handshake is one of these.', {
+        'ja4_fingerprints': 'At least one JA4 fingerprint such as V(t13d1516h2_8daaf6152771_02713d6af862) (10 letters or digits, '
+                            'then two groups of 12 hexadecimal characters, each after C(_)), compared (and sent) in lower case.',
     }),
 }
 NEGATION_DOC = "Invert the condition (service default V(false))."

@@ -2,70 +2,193 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A WAAP domain's rules as a list compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``): the one
-declaration of the list flow (``_list``).
+"""The kinds of rule a WAAP domain holds, where a domain's things live, and a domain's rules as a list compared by
+exact name.
 
 This module is internal to the collection: its interface may change at any time.
+
+- ``RuleKind``: one kind of rule (``CUSTOM``, ``FIREWALL``; ``_waap_advanced`` adds ``ADVANCED``): its paths, the
+  options of one rule, their validation, the members compared, the create body and the ``gathered`` shape. Reads and
+  creates are on v1, updates, toggles and bulk deletes on v2 (docs/api_reference.md section 18.7).
+- ``OnDomain``: the declaration every module about one WAAP domain shares (``domain_id``, scope, paging); with a
+  ``kind``, its paths and members.
+- ``WaapRuleSet``: the declaration of the list flow (``_list``) for a domain's rules of one kind.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._list import RuleList
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
-    CUSTOM_RULE_MEMBERS,
+    action_argument_spec,
+    action_matches,
+    action_to_send,
+    condition_argument_spec,
+    normalise_action,
+    normalise_conditions,
+    same_conditions,
+    same_description,
+    validate_action,
+    validate_conditions,
+    validate_rule_name,
+    writable_conditions,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import (
+    FIREWALL_ACTIONS,
+    FIREWALL_CONDITIONS,
     MAX_OFFSET,
     PAGE_SIZE,
-    STATES,
-    custom_rule_body,
-    gathered_rule,
-    rule_set_argument_spec,
-    validate_rule,
+    RULE_ACTIONS,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+
+STATES = ("merged", "replaced", "overridden", "deleted", "gathered")  # the set modules' states
+V1 = "/waap/v1/domains/{domain_id}/"
+V2 = "/waap/v2/domains/{domain_id}/"
+
+# The members of a custom or firewall rule: how the service shows them, what the options ask for, how the two compare.
+# A changed conditions list is sent whole, so it must be writable; an unchanged one is never sent (the round trip).
+RULE_MEMBERS = (
+    Member("name"),
+    Member("description", read=lambda record: record.get("description") or "", same=same_description, reset=""),
+    Member("enabled", created=True, reset=True),
+    Member("action", read=lambda record: normalise_action(record.get("action")), want=lambda value, record: normalise_action(value),
+           same=action_matches, send=action_to_send),
+    Member("conditions", read=lambda record: normalise_conditions(record.get("conditions")),
+           want=lambda value, record: normalise_conditions(value), same=same_conditions,
+           send=lambda desired, current: writable_conditions(desired)),
 )
 
 
-class WaapRuleSet(RuleList):
-    """A domain's WAAP rules as a set compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``).
+class RuleKind:
+    """One kind of rule of a WAAP domain: ``name`` (``custom``), ``actions`` (the action kinds it takes), ``conditions``
+    (the condition kinds; None: every kind) and ``count`` (how many conditions, low and high)."""
 
-    A module sets ``collection`` (the path segment), ``firewall``, ``noun`` and ``result_key``; the per-rule
-    semantics are the single-rule module's: CUSTOM_RULE_MEMBERS, the same validation and bodies."""
+    members = RULE_MEMBERS
+    required_to_create = ("action", "conditions")
 
-    firewall = False
-    collection = "custom-rules"
-    module_kwargs = dict(required_if=[("state", state, ["config"]) for state in STATES if state != "gathered"])
+    def __init__(self, name, actions, conditions=None, count=(1, 5)):
+        self.name, self.actions, self.conditions, self.count = name, actions, conditions, count
+        self.collection = "%s-rules" % name  # the path segment
+        self.noun = "%s rule" % name
+        self.result_key = "%s_rules" % name
+
+    def paths(self):
+        """Reads and creates on v1; update, toggle and bulk delete on v2 (docs/api_reference.md section 18.7)."""
+        v1, v2 = V1 + self.collection, V1 + self.collection
+        return dict(list=v1, item=v1 + "/{id}", update=v2 + "/{id}", toggle="PATCH " + v2 + "/{id}/{action}",
+                    bulk_delete=v2 + "/bulk_delete")
+
+    def argument_spec(self):
+        """The options of one rule (the single-rule module's, and a set module's ``config`` item)."""
+        return dict(
+            name=dict(type="str"),
+            description=dict(type="str"),
+            enabled=dict(type="bool"),
+            action=dict(type="dict", options=action_argument_spec(self.actions)),
+            conditions=dict(type="list", elements="dict", options=condition_argument_spec(self.conditions)),
+        )
+
+    def validate(self, rule, prefix=""):
+        """Every documented limit of one rule given as options; errors name ``prefix`` + the option
+        (``config[3].conditions[0].ip.ip_address``)."""
+        validate_rule_name(prefix + "name", rule.get("name"))
+        check_length(prefix + "description", rule.get("description"), 0, 100)
+        validate_action(prefix + "action", rule.get("action"), self.actions)
+        validate_conditions(prefix + "conditions", rule.get("conditions"), self.conditions, self.count, self.noun)
+
+    def body(self, rule):
+        """The create body of one rule given as options."""
+        body = {
+            "name": rule["name"],
+            "enabled": True if rule.get("enabled") is None else rule["enabled"],
+            "action": strip_none(rule["action"]),
+            "conditions": writable_conditions(normalise_conditions(rule["conditions"])),
+        }
+        if rule.get("description") is not None:
+            body["description"] = rule["description"]
+        return body
+
+    def gathered(self, record):
+        """One rule as read, in the shape of a ``config`` item: no id, the service's defaults written out, null members
+        left out. Given back as ``config`` it compares equal to the rule."""
+        item = {"name": record.get("name")}
+        if record.get("description") is not None:
+            item["description"] = record["description"]
+        item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")),
+                    conditions=normalise_conditions(record.get("conditions")))
+        return strip_none(item)
+
+
+CUSTOM = RuleKind("custom", RULE_ACTIONS)
+FIREWALL = RuleKind("firewall", FIREWALL_ACTIONS, FIREWALL_CONDITIONS, count=(1, 1))  # exactly one condition, ip or ip_range
+
+
+class OnDomain:
+    """The declaration shared by every module about one WAAP domain: the ``domain_id`` option checked, the scope of its
+    messages, the WAAP paging; with a ``kind`` (a ``RuleKind``), the kind's paths, members and required options.
+    Comes first among a module's bases."""
+
+    kind = None
     scope = "domain {domain_id}"
     page_size = PAGE_SIZE
     max_offset = MAX_OFFSET
-    members = CUSTOM_RULE_MEMBERS
-    required_to_create = ("action", "conditions")
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        root = "/waap/v1/domains/{domain_id}/%s" % cls.collection
-        cls.paths = dict(list=root, item=root + "/{id}", bulk_delete=root + "/bulk_delete")
-        cls.argument_spec = rule_set_argument_spec(cls.firewall)
+        kind = vars(cls).get("kind")
+        if kind is not None:
+            cls.paths, cls.members, cls.required_to_create = kind.paths(), kind.members, kind.required_to_create
+
+    def validate(self):
+        super().validate()
+        check_range("domain_id", self.params["domain_id"], low=1)
+
+
+class WaapRuleSet(OnDomain, RuleList):
+    """A domain's rules of one ``kind`` as a set compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``);
+    the per-rule semantics are the kind's, as in the single-rule module."""
+
+    module_kwargs = dict(required_if=[("state", state, ["config"]) for state in STATES if state != "gathered"])
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        kind = cls.kind
+        item = kind.argument_spec()
+        item["name"] = dict(type="str", required=True)
+        cls.noun, cls.result_key = kind.noun, kind.result_key
+        cls.argument_spec = dict(
+            domain_id=dict(type="int", required=True),
+            config=dict(type="list", elements="dict", options=item),
+            state=dict(type="str", choices=list(STATES), default="merged"),
+        )
 
     def validate(self):
         super().validate()
         params = self.params
-        check_range("domain_id", params["domain_id"], low=1)
         config = params["config"]
         if params["state"] == "deleted":
             require(config, "config", "state=deleted needs the names of the rules to delete (config must not be empty)")
         if params["state"] == "gathered":
             require(not config, "config", "is not used with state=gathered (it reads the domain's rules)")
         for index, item in enumerate(config or []):
-            validate_rule(item, "config[%d]." % index, self.firewall)
+            self.kind.validate(item, "config[%d]." % index)
 
     def item_body(self, item):
-        return custom_rule_body(item)
+        try:
+            return self.kind.body(item)
+        except ValidationError as exc:
+            raise ValidationError("config[%d].%s" % (self.index(item["name"]), exc))
+
+    def index(self, name):
+        return next(index for index, item in enumerate(self.params["config"]) if item["name"] == name)
 
     def gathered_item(self, record):
         """The rule in the config shape, valid as config (the round trip): a rule the module cannot represent fails
         here, naming it, never in a later run that feeds it back."""
-        item = gathered_rule(record)
+        item = self.kind.gathered(record)
         try:
-            validate_rule(item, "", self.firewall)
+            self.kind.validate(item)
         except ValidationError as exc:
             raise Refused("%s %r (id %s) of %s cannot be represented as a config item: %s"
                           % (self.noun.capitalize(), record.get("name"), record.get("id"), self.where(), exc))

@@ -103,7 +103,8 @@ count:
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._client import cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_ACTIONS, MAX_OFFSET, ORDERING, list_params
+from ansible_collections.gcore.platform.plugins.module_utils._waap import list_params
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import FIREWALL_ACTIONS, MAX_OFFSET, ORDERING
 
 PATH = "/waap/v2/firewall-rules"
 FILTERS = ("name", "description", "action", "enabled", "domain_ids", "ordering")

@@ -181,45 +181,31 @@ diff:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._waap import (
-    CUSTOM_RULE_MEMBERS,
-    MAX_OFFSET,
-    PAGE_SIZE,
-    custom_rule_body,
-    rule_argument_spec,
-    validate_rule,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import CUSTOM, OnDomain
 
 
-class WaapCustomRule(GcoreResourceModule):
+class WaapCustomRule(OnDomain, GcoreResourceModule):
     argument_spec = dict(
         domain_id=dict(type="int", required=True),
         state=dict(type="str", choices=["present", "absent"], default="present"),
         id=dict(type="int"),
-        **rule_argument_spec()
+        **CUSTOM.argument_spec()
     )
     module_kwargs = dict(required_one_of=[["id", "name"]])
 
     # ---- the resource ----------------------------------------------------------------------
+    kind = CUSTOM
     noun = "rule"
     title = "Custom rule"
     result_key = "custom_rule"
-    scope = "domain {domain_id}"
-    paths = dict(list="/waap/v1/domains/{domain_id}/custom-rules", item="/waap/v1/domains/{domain_id}/custom-rules/{id}")
-    page_size = PAGE_SIZE
-    max_offset = MAX_OFFSET
-    members = CUSTOM_RULE_MEMBERS
-    required_to_create = ("action", "conditions")
 
     def validate(self):
         super().validate()
-        params = self.params
-        check_range("domain_id", params["domain_id"], low=1)
-        check_range("id", params["id"], low=1)
-        validate_rule(params)
+        check_range("id", self.params["id"], low=1)
+        CUSTOM.validate(self.params)
 
     def create_body(self):
-        return custom_rule_body(self.params)
+        return CUSTOM.body(self.params)
 
 
 def main():

@@ -89,7 +89,8 @@ custom_rules:
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._client import cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._waap import MAX_OFFSET, ORDERING, PAGE_SIZE, RULE_ACTIONS, list_params
+from ansible_collections.gcore.platform.plugins.module_utils._waap import list_params
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import MAX_OFFSET, ORDERING, PAGE_SIZE, RULE_ACTIONS
 
 PATH = "/waap/v1/domains/%s/custom-rules"
 FILTERS = ("name", "description", "action", "enabled", "ordering")

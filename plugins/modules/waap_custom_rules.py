@@ -153,14 +153,11 @@ diff:
         action: {tag: {tags: [mobile-app]}}, conditions: [{header_exists: {header: X-App-Version, negation: false}}]}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import CUSTOM, WaapRuleSet
 
 
 class WaapCustomRules(WaapRuleSet):
-    noun = "custom rule"
-    result_key = "custom_rules"
-    collection = "custom-rules"
-    firewall = False
+    kind = CUSTOM
 
 
 def main():

@@ -168,14 +168,11 @@ diff:
       Allow office: {name: Allow office, enabled: true, action: {allow: {}}, conditions: [{ip: {ip_address: 192.0.2.10, negation: false}}]}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import FIREWALL, WaapRuleSet
 
 
 class WaapFirewallRules(WaapRuleSet):
-    noun = "firewall rule"
-    result_key = "firewall_rules"
-    collection = "firewall-rules"
-    firewall = True
+    kind = FIREWALL
 
 
 def main():

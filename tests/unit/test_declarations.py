@@ -16,7 +16,7 @@ import yaml
 from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces as interfaces_fragment
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
-from ansible_collections.gcore.platform.plugins.module_utils._waap import CONDITION_KINDS, RULE_ACTIONS
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import CONDITION_KINDS, RULE_ACTIONS
 from ansible_collections.gcore.platform.plugins.module_utils._waap_docs import CONDITION_DOCS
 from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
@@ -65,14 +65,15 @@ def test_the_rule_module_takes_its_condition_docs_from_the_fragment():
                                                       ("waap_firewall_rules", "FIREWALL_RULES", True)])
 def test_the_set_modules_take_their_config_docs_from_the_generated_fragment(name, fragment, firewall):
     """Ansible merges a fragment's option one level deep: the fragment documents every suboption of config."""
-    from ansible_collections.gcore.platform.plugins.module_utils._waap import FIREWALL_CONDITIONS, rule_set_argument_spec
+    from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import CUSTOM, FIREWALL  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import FIREWALL_CONDITIONS  # pylint: disable=import-outside-toplevel
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
     doc = yaml.safe_load(module.DOCUMENTATION)
     assert "gcore.platform.waap_conditions.%s" % fragment.lower() in doc["extends_documentation_fragment"]
     assert "gcore.platform.waap.SETS" in doc["extends_documentation_fragment"], "config and state are worded once"
     assert "options" not in doc, "every option of a set module comes from a fragment"
     item = options(getattr(waap_conditions.ModuleDocFragment, fragment))["config"]["suboptions"]
-    spec = rule_set_argument_spec(firewall)["config"]["options"]
+    spec = (FIREWALL if firewall else CUSTOM).argument_spec()
     assert list(item) == list(spec)
     assert list(item["action"]["suboptions"]) == list(spec["action"]["options"])
     assert list(item["conditions"]["suboptions"]) == (list(FIREWALL_CONDITIONS) if firewall else list(CONDITION_KINDS))

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
-    CONDITION_KINDS,
     action_matches,
     action_to_send,
     condition_argument_spec,
@@ -17,11 +16,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     normalise_condition,
     same_conditions,
     same_description,
-    strip_none,
     validate_action,
     validate_conditions,
     validate_rule_name,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import CONDITION_KINDS
 
 
 def ansible_condition(kind, **members):

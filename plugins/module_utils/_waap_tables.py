@@ -2,7 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The WAAP limits and the table of the 18 custom-rule condition kinds (docs/api_reference.md section 9.2), re-exported by ``_waap``.
+"""The WAAP limits and the table of the 21 custom-rule condition kinds (docs/api_reference.md sections 9.2 and 18.6): the one
+home of each; ``_waap`` derives the argument spec, the validation and the normalisation of conditions from it.
 
 This module is internal to the collection: its interface may change at any time.
 """
@@ -37,6 +38,16 @@ URL_PATTERN = r"^[\w!\$~:#\[\]@\(\)*\+,=\/\-\.\%]+$"
 USER_TAG_PATTERN = r"^[a-zA-Z]+[ a-zA-Z0-9]*$"
 LOOKAROUND = re.compile(r"\(\?<?[=!]")
 
+# The JA3 and JA4 TLS fingerprints (docs/api_reference.md section 18.6): 32 hex characters; a 10-character prefix and two
+# 12-character hex hashes. Any case, compared lower-case.
+JA3_PATTERN = r"^[0-9a-fA-F]{32}$"
+JA4_PATTERN = r"^[A-Za-z0-9]{10}_[0-9a-fA-F]{12}_[0-9a-fA-F]{12}$"
+FINGERPRINT_MEMBERS = ("ja3_fingerprints", "ja4_fingerprints")
+ASN_RANGE = (1, 4294967295)  # a 32-bit AS number
+# Conditions the service returns on rules stored before, but no longer accepts in a create or an update
+# (docs/api_reference.md section 18.6): they round-trip, and are never sent.
+READ_ONLY_CONDITIONS = ("response_header", "response_header_exists")
+
 # Service defaults filled into conditions (docs/api_reference.md section 9.4).
 DEFAULT_MATCH_TYPE = "Contains"
 DEFAULT_OWNER_TYPES = ["COMMERCIAL"]
@@ -48,7 +59,7 @@ def _member(kind="str", required=False, **rules):
 
     rules: ``length`` (low, high) of a string, ``pattern`` (regex, rule text), ``ip`` (an IP address),
     ``choices``, ``elements`` (list item type), ``items`` (low, high) list size, ``item_length``,
-    ``item_pattern``, ``item_ip``, ``range`` (low, high) of an int.
+    ``item_pattern``, ``item_ip``, ``item_range`` (low, high) of an int item, ``range`` (low, high) of an int.
     """
     return dict(rules, type=kind, required=required)
 
@@ -88,6 +99,12 @@ CONDITION_KINDS = {
         http_methods=_member("list", elements="str", choices=HTTP_METHODS),
         user_defined_tag=_member(length=(1, 50), pattern=(USER_TAG_PATTERN, "the tag pattern (a letter first, then letters, digits and spaces)")),
     ),
+    "asn": dict(asns=_member("list", True, elements="int", items=(1, None), item_range=ASN_RANGE)),
+    "ja3": dict(ja3_fingerprints=_member("list", True, elements="str", items=(1, None),
+                                         item_pattern=(JA3_PATTERN, "a JA3 fingerprint (32 hexadecimal characters)"))),
+    "ja4": dict(ja4_fingerprints=_member("list", True, elements="str", items=(1, None),
+                                         item_pattern=(JA4_PATTERN, "a JA4 fingerprint (10 letters or digits, then two groups of 12 "
+                                                                    "hexadecimal characters, each after _: t13d1516h2_8daaf6152771_02713d6af862)"))),
 }
 MATCH_TYPE_KINDS = tuple(kind for kind, members in CONDITION_KINDS.items() if "match_type" in members)
 IP_MEMBERS = ("ip_address", "lower_bound", "upper_bound")
