@@ -75,7 +75,7 @@ class RuleKind:
 
     def paths(self):
         """Reads and creates on v1; update, toggle and bulk delete on v2 (docs/api_reference.md section 18.7)."""
-        v1, v2 = V1 + self.collection, V1 + self.collection
+        v1, v2 = V1 + self.collection, V2 + self.collection
         return dict(list=v1, item=v1 + "/{id}", update=v2 + "/{id}", toggle="PATCH " + v2 + "/{id}/{action}",
                     bulk_delete=v2 + "/bulk_delete")
 

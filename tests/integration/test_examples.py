@@ -224,7 +224,7 @@ def test_the_demo_runs_and_shows_a_rule_set(playbook, sim):
     assert re.search(r"localhost\s*:.*failed=0", run.output), run
     assert names(firewall_rules_of(sim, 1006)) == ["Allow the office", "Block a scanner range"]
     assert len(sim.requests("POST", r"^/waap/v1/domains/1006/firewall-rules$")) == 2
-    assert len(sim.requests("PATCH", r"^/waap/v1/domains/1006/firewall-rules/")) == 2  # disable, then enable again
+    assert len(sim.requests("PATCH", r"^/waap/v2/domains/1006/firewall-rules/")) == 2  # disable, then enable again
     assert "The same again: changed=False; domain 1006 holds 2 firewall rules" in run.output, run
 
 

@@ -30,6 +30,12 @@
   says, and a little stricter where the service's descriptions say more than its schema: exactly one
   action member and one condition kind, extra members rejected, ISO country codes, no lookaround in a
   Regex url. Errors are problem+json; a 422 carries ``errors[{loc, detail}]``.
+- v2 (SDK 0.59, docs/api_reference.md section 18.7): ``PATCH /waap/v2/domains/{domain_id}/{custom,firewall}-rules/{rule_id}``
+  answers 200 with the rule, ``…/{rule_id}/enable|disable`` 200 ``{enabled}``, ``POST …/bulk_delete`` 200
+  ``{deleted_ids}``; the v1 writes stay served (deprecated; 204 without a body), create, get and list stay on v1.
+- Conditions as SDK 0.59 has them: ``asn``, ``ja3``, ``ja4`` accepted (fingerprints kept lower-case);
+  ``response_header`` and ``response_header_exists`` only returned (on rules stored before, e.g. seeded by a test),
+  refused (422) in every create and update.
 - The service fills defaults (``negation: false`` except on ``request_rate``, ``match_type: Contains``,
   ``owner_types: [COMMERCIAL]``), canonicalises IP addresses and echoes the rest as sent, plus ``id``.
 
@@ -111,8 +117,15 @@ KINDS = {
     "tags": {"negation": NEGATION, "tags": f("list", True, min_items=1, max_items=5, items=f("str"))},
     "session_request_count": {"negation": NEGATION, "request_count": f("int", True, gt=0)},
     "user_defined_tags": {"negation": NEGATION, "tags": f("list", True, min_items=1, max_items=10, items=f("str", min=1, max=50, pattern=USER_TAG))},
+    # SDK 0.59 (docs/api_reference.md section 18.6); the limits are the inferred ones (the SDK states none)
+    "asn": {"negation": NEGATION, "asns": f("list", True, min_items=1, items=f("int", ge=1, le=4294967295))},
+    "ja3": {"negation": NEGATION, "ja3_fingerprints": f("list", True, min_items=1, items=f("str", pattern=r"^[0-9a-fA-F]{32}$"))},
+    "ja4": {"negation": NEGATION, "ja4_fingerprints": f("list", True, min_items=1,
+                                                       items=f("str", pattern=r"^[A-Za-z0-9]{10}_[0-9a-fA-F]{12}_[0-9a-fA-F]{12}$"))},
 }
-CONDITION = f("object", fields=dict((kind, f("object", fields=fields)) for kind, fields in KINDS.items()))
+# Returned on rules stored before, refused in every create and update since SDK 0.59 (CustomRuleConditionWritable).
+READ_ONLY_KINDS = ("response_header", "response_header_exists")
+CONDITION = f("object", fields=dict((kind, f("object", fields=fields)) for kind, fields in KINDS.items() if kind not in READ_ONLY_KINDS))
 ACTION = f("object", fields={
     "allow": f("free"), "captcha": f("free"), "handshake": f("free"), "monitor": f("free"),
     "block": f("object", fields={"status_code": f("int", enum=(403, 405, 418, 429)),
@@ -179,6 +192,9 @@ def check_condition(condition, given, loc, invalid):
                 invalid.add(loc + ("url", "url"), "Value error, a valid regular expression without lookahead or lookbehind is required")
         elif not re.search(URL_PATTERN, url):
             invalid.add(loc + ("url", "url"), "Value error, the url holds characters not allowed with match type %s" % members.get("match_type"))
+    for name in ("ja3_fingerprints", "ja4_fingerprints"):  # kept lower-case [inferred: as the analytics filters]
+        if isinstance(members.get(name), list):
+            members[name] = [item.lower() if isinstance(item, str) else item for item in members[name]]
     if kind == "country":
         for index, code in enumerate(members.get("country_code") or []):
             if isinstance(code, str) and re.search(r"^\w{2}$", code) and code not in ISO_COUNTRIES:
@@ -411,6 +427,7 @@ RULES_PATH = r"/waap/v1/domains/(?P<domain_id>[^/]+)/custom-rules"
 RULE_PATH = RULES_PATH + r"/(?P<rule_id>[^/]+)"
 FIREWALL_PATH = r"/waap/v1/domains/(?P<domain_id>[^/]+)/firewall-rules"
 FIREWALL_RULE_PATH = FIREWALL_PATH + r"/(?P<rule_id>[^/]+)"
+V2_DOMAIN = r"/waap/v2/domains/(?P<domain_id>[^/]+)"
 CUSTOM_ACTIONS = ("allow", "block", "captcha", "handshake", "monitor", "tag")
 QUOTA_DETAIL = "You have reached the maximum limit allowed for your current plan. Please upgrade your plan to add more."
 
@@ -454,6 +471,13 @@ class Waap(Resource):
         Route("PATCH", FIREWALL_RULE_PATH, "patch_firewall_rule"),
         Route("DELETE", FIREWALL_RULE_PATH, "delete_firewall_rule"),
         Route("PATCH", FIREWALL_RULE_PATH + r"/(?P<action>[^/]+)", "toggle_firewall_rule"),
+        # v2 (SDK 0.59, docs/api_reference.md section 18.7): update, toggle and bulk delete answer 200 with a body
+        Route("PATCH", V2_DOMAIN + r"/custom-rules/(?P<rule_id>[^/]+)", "patch_rule_v2"),
+        Route("PATCH", V2_DOMAIN + r"/custom-rules/(?P<rule_id>[^/]+)/(?P<action>[^/]+)", "toggle_rule_v2"),
+        Route("POST", V2_DOMAIN + r"/custom-rules/bulk_delete", "bulk_delete_rules_v2"),
+        Route("PATCH", V2_DOMAIN + r"/firewall-rules/(?P<rule_id>[^/]+)", "patch_firewall_rule_v2"),
+        Route("PATCH", V2_DOMAIN + r"/firewall-rules/(?P<rule_id>[^/]+)/(?P<action>[^/]+)", "toggle_firewall_rule_v2"),
+        Route("POST", V2_DOMAIN + r"/firewall-rules/bulk_delete", "bulk_delete_firewall_rules_v2"),
     )
 
     def reset(self):
@@ -544,11 +568,28 @@ class Waap(Resource):
         return Response(204)
 
     def bulk_delete_rules(self, request):
+        self.delete_rules(request)
+        return Response(204)
+
+    def delete_rules(self, request):
+        """The ids of a bulk delete, deleted (all or nothing); returns them sorted."""
         domain_id, rules = self.domain_rules(request)
         rule_ids = validate_bulk_delete(request.json)
         self.check_known(domain_id, rules, rule_ids, "Custom rules")
         rules[:] = [rule for rule in rules if rule["id"] not in rule_ids]
-        return Response(204)
+        return sorted(rule_ids)
+
+    # v2: the same writes, answering what they did (WaapCustomRule, {enabled}, {deleted_ids})
+    def patch_rule_v2(self, request):
+        self.patch_rule(request)
+        return self.get_rule(request)
+
+    def toggle_rule_v2(self, request):
+        self.toggle_rule(request)
+        return {"enabled": self.find_rule(request)[1]["enabled"]}
+
+    def bulk_delete_rules_v2(self, request):
+        return {"deleted_ids": self.delete_rules(request)}
 
     # ---- a domain's firewall rules (one store with the account-wide list) ------------------------
     def domain_firewall_rules(self, request):
@@ -596,12 +637,27 @@ class Waap(Resource):
         return Response(204)
 
     def bulk_delete_firewall_rules(self, request):
+        self.delete_firewall_rules(request)
+        return Response(204)
+
+    def delete_firewall_rules(self, request):
         domain_id, rules = self.domain_firewall_rules(request)
         rule_ids = validate_bulk_delete(request.json)
         self.check_known(domain_id, rules, rule_ids, "Firewall rules")
         self.sim.firewall_rules = [rule for rule in self.sim.firewall_rules
                                    if rule["domain"]["id"] != domain_id or rule["id"] not in rule_ids]
-        return Response(204)
+        return sorted(rule_ids)
+
+    def patch_firewall_rule_v2(self, request):
+        self.patch_firewall_rule(request)
+        return self.get_firewall_rule(request)
+
+    def toggle_firewall_rule_v2(self, request):
+        self.toggle_firewall_rule(request)
+        return {"enabled": self.find_firewall_rule(request)["enabled"]}
+
+    def bulk_delete_firewall_rules_v2(self, request):
+        return {"deleted_ids": self.delete_firewall_rules(request)}
 
     # ---- control: a domain with many rules on demand --------------------------------------------
     def seed_rules(self, body):

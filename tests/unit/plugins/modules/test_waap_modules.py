@@ -20,6 +20,7 @@ from ansible_collections.gcore.platform.plugins.modules import firewall_rules_in
 URL = "https://api.test"
 KEY = "unit-test-key"
 RULES = URL + "/waap/v1/domains/1001/custom-rules"
+RULES_V2 = URL + "/waap/v2/domains/1001/custom-rules"  # updates (docs/api_reference.md section 18.7)
 
 
 @pytest.fixture(autouse=True)
@@ -125,11 +126,11 @@ def test_found_by_exact_name_on_the_second_page_then_only_the_differences_are_pa
     target = rule(9001, "Block scrapers")
     responses.get(RULES, json={"limit": 100, "offset": 0, "count": 100, "results": decoys})
     responses.get(RULES, json={"limit": 100, "offset": 100, "count": 1, "results": [target]})
-    responses.patch(RULES + "/9001", status=204)
+    responses.patch(RULES_V2 + "/9001", json=dict(target, action={"captcha": {}}))
     responses.get(RULES + "/9001", json=dict(target, action={"captcha": {}}))
     result = run(waap_custom_rule, capsys, domain_id=1001, name="Block scrapers", action={"captcha": {}},
                  conditions=[{"user_agent": {"user_agent": "scrapy"}}], enabled=True)
-    assert calls() == [("GET", RULES), ("GET", RULES), ("PATCH", RULES + "/9001"), ("GET", RULES + "/9001")]
+    assert calls() == [("GET", RULES), ("GET", RULES), ("PATCH", RULES_V2 + "/9001"), ("GET", RULES + "/9001")]
     assert query(responses.calls[0]) == {"name": ["Block scrapers"], "limit": ["100"], "offset": ["0"]}
     assert query(responses.calls[1])["offset"] == ["100"]
     assert json.loads(responses.calls[2].request.body) == {"action": {"captcha": {}}}

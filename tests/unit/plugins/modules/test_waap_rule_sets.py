@@ -18,8 +18,10 @@ from ansible_collections.gcore.platform.plugins.modules.waap_custom_rules import
 from ansible_collections.gcore.platform.plugins.modules.waap_firewall_rules import WaapFirewallRules
 
 CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
-CUSTOM = "/waap/v1/domains/7/custom-rules"
+CUSTOM = "/waap/v1/domains/7/custom-rules"  # read and created on v1
 FIREWALL = "/waap/v1/domains/7/firewall-rules"
+CUSTOM_V2 = "/waap/v2/domains/7/custom-rules"  # updated and bulk-deleted on v2 (docs/api_reference.md section 18.7)
+FIREWALL_V2 = "/waap/v2/domains/7/firewall-rules"
 
 
 class Rules:
@@ -84,14 +86,14 @@ def test_merged_sends_only_the_members_that_differ_keeping_the_block_members_the
     service = Rules(custom_rules())
     result = run(WaapCustomRules, service, {"domain_id": 7, "config": [dict(BOTS, action={"block": {"status_code": 429}})]})
     assert result["changes"] == {"created": [], "updated": ["Bots"], "deleted": [], "deleted_ids": []}
-    assert service.writes() == [("PATCH", CUSTOM + "/1", {"action": {"block": {"status_code": 429, "action_duration": "1h"}}})]
+    assert service.writes() == [("PATCH", CUSTOM_V2 + "/1", {"action": {"block": {"status_code": 429, "action_duration": "1h"}}})]
 
 
 def test_replaced_resets_description_and_enabled_but_not_the_block_members():
     service = Rules(custom_rules())
     result = run(WaapCustomRules, service, {"domain_id": 7, "state": "replaced", "config": [BOTS, {"name": "Rate"}]})
     assert result["changes"]["updated"] == ["Bots"]
-    assert service.writes() == [("PATCH", CUSTOM + "/1", {"description": "", "enabled": True})]
+    assert service.writes() == [("PATCH", CUSTOM_V2 + "/1", {"description": "", "enabled": True})]
     assert result["diff"]["before"]["Bots"]["enabled"] is False and result["diff"]["after"]["Bots"]["enabled"] is True
     again = run(WaapCustomRules, Rules(service.rules), {"domain_id": 7, "state": "replaced", "config": [BOTS, {"name": "Rate"}]})
     assert again["changed"] is False
@@ -163,13 +165,13 @@ def test_firewall_rules_compare_with_null_action_members_and_canonical_addresses
                            "conditions": [{"ip_range": {"lower_bound": "198.51.100.0", "upper_bound": "198.51.100.255", "negation": True}}]}
     overridden = run(WaapFirewallRules, service, {"domain_id": 7, "state": "overridden", "config": gathered[:1]})
     assert overridden["changes"] == {"created": [], "updated": [], "deleted": ["Scanners"], "deleted_ids": [12]}
-    assert service.writes() == [("POST", FIREWALL + "/bulk_delete", {"rule_ids": [12]})]
+    assert service.writes() == [("POST", FIREWALL_V2 + "/bulk_delete", {"rule_ids": [12]})]
 
 
 def test_a_firewall_action_change_is_sent_whole():
     service = Rules(firewall_rules())
     run(WaapFirewallRules, service, {"domain_id": 7, "config": [{"name": "Office", "action": {"block": {"status_code": 429}}}]})
-    assert service.writes() == [("PATCH", FIREWALL + "/11", {"action": {"block": {"status_code": 429}}})]
+    assert service.writes() == [("PATCH", FIREWALL_V2 + "/11", {"action": {"block": {"status_code": 429}}})]
 
 
 @pytest.mark.parametrize("config, message", [
