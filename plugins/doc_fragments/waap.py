@@ -50,8 +50,9 @@ notes:
     name fail validation naming both items (C(config[0]) and C(config[2])) and the name; two rules of the domain with a
     name that O(config) uses fail, listing their IDs, and nothing is sent (except with O(state=deleted)). A name with
     leading or trailing whitespace gets a warning naming the item - it is another name to the service.
-  - The writes go in this order - deletions through C(POST .../bulk_delete) (HTTP 204, at most 100 IDs a call), then
-    updates (one C(PATCH) each with only the members that differ, HTTP 204), then creates (one C(POST) each, HTTP 201;
+  - The writes go in this order - deletions through C(POST /waap/v2/.../bulk_delete) (at most 100 IDs a call), then
+    updates (one C(PATCH /waap/v2/...) each with only the members that differ; an unchanged conditions list is never
+    sent), then creates (one C(POST) each, HTTP 201;
     O(config[].action) and O(config[].conditions) are then required, checked after the listing, before any write) -
     so a domain at its plan's rule limit converges whenever the end state fits the limit. After a write the rules are
     listed once more for the result.

@@ -11,7 +11,8 @@ short_description: Create, update and delete a WAAP custom rule of a domain
 version_added: 0.1.0
 description:
   - Keeps one custom rule of a WAAP-protected domain as declared.
-  - Works on C(/waap/v1/domains/{domain_id}/custom-rules).
+  - Reads, creates and deletes on C(/waap/v1/domains/{domain_id}/custom-rules); updates on
+    C(/waap/v2/domains/{domain_id}/custom-rules/{rule_id}).
   - The rule is found by O(id) when given, otherwise by its exact O(name). The service's name filter treats
     C(*) as a wildcard and may match more than the exact name, so the module reads every page and compares the
     names itself; more than one rule with the name fails and lists their IDs.
@@ -19,7 +20,9 @@ description:
   - When it exists, the desired members are compared after filling the service's defaults into the desired
     conditions (C(negation=false) on every kind except O(conditions[].request_rate),
     C(match_type=Contains), C(owner_types=[COMMERCIAL])); only the members that differ are sent in one
-    C(PATCH) (HTTP 204, no body), then the rule is read again.
+    C(PATCH) on the v2 path, then the rule is read again. An unchanged O(conditions) list is never sent, so a rule holding a
+    C(response_header) or C(response_header_exists) condition (which the service returns but no longer accepts in a
+    write) can still have its other members changed.
   - The order of O(conditions), and of the values inside a condition list, does not matter.
   - Members left out are not managed; whatever the service holds or fills in for them is accepted. This applies to
     O(description), O(enabled), O(action) and O(conditions), and inside a O(action.block) action to

@@ -177,6 +177,13 @@ CASES = [
      "config[0].conditions[0].ip.ip_address"),
     ("waap_firewall_rules", {"domain_id": "nan", "state": "gathered"}, "domain_id"),
     # issue 24: the storage lifecycle modules too
+    # issue 38: the SDK 0.59 conditions
+    ("waap_custom_rule", rule(conditions=[{"asn": {"asns": [0]}}]), "conditions[0].asn.asns[0]"),
+    ("waap_custom_rule", rule(conditions=[{"asn": {"asns": [4294967296]}}]), "asns[0]"),
+    ("waap_custom_rule", rule(conditions=[{"ja3": {"ja3_fingerprints": ["e7d705a3286e19ea42f587b344ee686"]}}]), "ja3_fingerprints[0]"),
+    ("waap_custom_rule", rule(conditions=[{"ja4": {"ja4_fingerprints": ["t13d1516h2_8daaf6152771"]}}]), "ja4_fingerprints[0]"),
+    ("waap_custom_rules", {"domain_id": 1001, "config": [item(conditions=[{"ja4": {"ja4_fingerprints": []}}])]},
+     "config[0].conditions[0].ja4.ja4_fingerprints"),
     ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
     ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
     ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),

@@ -174,9 +174,11 @@ def check_condition(condition, given, loc, invalid):
     """The rules the service's descriptions add to the condition schema."""
     if not isinstance(condition, dict) or not isinstance(given, dict):
         return
-    if len(condition) != 1:
-        invalid.add(loc, "Value error, exactly one condition type must be set per condition (%s given)" % len(condition))
+    if len(given) != 1:
+        invalid.add(loc, "Value error, exactly one condition type must be set per condition (%s given)" % len(given))
         return
+    if not condition:
+        return  # the one kind given is unknown (or read-only): refused as an extra input
     kind, members = next(iter(condition.items()))
     if not isinstance(members, dict):
         return

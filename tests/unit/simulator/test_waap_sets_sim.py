@@ -339,3 +339,44 @@ def test_the_answers_obey_the_published_spec(sim):
         if status < 400:  # the refused ones were sent bad on purpose
             spec.validate_request(openapi_request)
         spec.validate_response(openapi_request, RequestsOpenAPIResponse(response))
+
+
+# ---- v2 writes and the SDK 0.59 conditions (docs/api_reference.md sections 18.6, 18.7) ------------------------
+
+V2 = "/waap/v2/domains/%s/%s"
+
+
+@pytest.mark.parametrize("kind, domain, rule_id", [("custom-rules", 1001, 5001), ("firewall-rules", 1001, 100000)])
+def test_v2_update_toggle_and_bulk_delete_answer_what_they_did_and_v1_answers_no_body(sim, kind, domain, rule_id):
+    status, body = sim.call("PATCH", V2 % (domain, kind) + "/%s" % rule_id, {"description": "via v2"})
+    assert status == 200 and body["id"] == rule_id and body["description"] == "via v2"
+    assert sim.call("PATCH", V2 % (domain, kind) + "/%s/disable" % rule_id) == (200, {"enabled": False})
+    assert sim.call("PATCH", "/waap/v1/domains/%s/%s/%s/enable" % (domain, kind, rule_id)) == (204, None)
+    assert sim.call("PATCH", "/waap/v1/domains/%s/%s/%s" % (domain, kind, rule_id), {"description": "via v1"}) == (204, None)
+    assert sim.call("POST", V2 % (domain, kind) + "/bulk_delete", {"rule_ids": [rule_id]}) == (200, {"deleted_ids": [rule_id]})
+    assert sim.call("GET", "/waap/v1/domains/%s/%s/%s" % (domain, kind, rule_id))[0] == 404
+    assert sim.call("POST", V2 % (domain, kind) + "/bulk_delete", {"rule_ids": [rule_id]})[0] == 404  # all or nothing, as v1
+
+
+def test_asn_ja3_ja4_are_accepted_and_fingerprints_kept_lower_case(sim):
+    rule = dict(CUSTOM_RULE, conditions=[{"asn": {"asns": [13335]}}, {"ja3": {"ja3_fingerprints": ["E7D705A3286E19EA42F587B344EE6865"]}},
+                                         {"ja4": {"ja4_fingerprints": ["T13D1516H2_8DAAF6152771_02713D6AF862"]}}])
+    status, body = sim.call("POST", CUSTOM % EMPTY, rule)
+    assert status == 201, body
+    assert body["conditions"] == [{"asn": {"asns": [13335], "negation": False}},
+                                  {"ja3": {"ja3_fingerprints": ["e7d705a3286e19ea42f587b344ee6865"], "negation": False}},
+                                  {"ja4": {"ja4_fingerprints": ["t13d1516h2_8daaf6152771_02713d6af862"], "negation": False}}]
+
+
+@pytest.mark.parametrize("condition, loc", [
+    ({"asn": {"asns": [0]}}, ("asn", "asns", 0)),
+    ({"ja3": {"ja3_fingerprints": ["e7d705a3286e19ea42f587b344ee686"]}}, ("ja3", "ja3_fingerprints", 0)),
+    ({"ja4": {"ja4_fingerprints": ["t13d1516h2_8daaf6152771"]}}, ("ja4", "ja4_fingerprints", 0)),
+    ({"response_header": {"header": "X-Cache", "value": "MISS"}}, ("response_header",)),
+    ({"response_header_exists": {"header": "X-Cache"}}, ("response_header_exists",)),
+])
+def test_bad_new_conditions_and_read_only_ones_are_refused_in_a_create_and_an_update(sim, condition, loc):
+    status, body = sim.call("POST", CUSTOM % EMPTY, dict(CUSTOM_RULE, conditions=[condition]))
+    assert status == 422 and [tuple(error["loc"]) for error in body["errors"]] == [("body", "conditions", 0) + loc], body
+    status, body = sim.call("PATCH", V2 % (1001, "custom-rules") + "/5001", {"conditions": [condition]})
+    assert status == 422, body

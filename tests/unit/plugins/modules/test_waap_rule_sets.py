@@ -187,3 +187,57 @@ def test_firewall_items_take_only_the_firewall_fields(config, message):
     result = run(WaapFirewallRules, service, {"domain_id": 7, "config": config})
     assert result["failed"] is True and message in result["msg"], result["msg"]
     assert service.requests == []
+
+
+# ---- the SDK 0.59 conditions (docs/api_reference.md section 18.6) -----------------------------------------------
+
+LEGACY = {"id": 3, "name": "Legacy", "enabled": True, "action": {"monitor": {}},
+          "conditions": [{"response_header": {"header": "X-Cache", "value": "MISS", "match_type": "Exact", "negation": False}}]}
+
+
+def test_a_rule_with_a_read_only_condition_round_trips_and_an_update_leaves_its_conditions_out():
+    service = Rules(custom_rules() + [LEGACY])
+    gathered = run(WaapCustomRules, service, {"domain_id": 7, "state": "gathered"})["gathered"]
+    result = run(WaapCustomRules, service, {"domain_id": 7, "state": "overridden", "config": gathered})
+    assert result["changed"] is False and service.writes() == []
+    legacy = dict(gathered[2], description="Cache misses")
+    result = run(WaapCustomRules, service, {"domain_id": 7, "config": [legacy]})
+    assert service.writes() == [("PATCH", CUSTOM_V2 + "/3", {"description": "Cache misses"})], "the unchanged conditions are not sent"
+
+
+@pytest.mark.parametrize("config, message", [
+    ([dict(LEGACY, id=None, name="New legacy")], "conditions[0].response_header: the service returns response_header conditions"),
+    ([{"name": "Legacy", "conditions": [{"response_header_exists": {"header": "X-Cache"}}]}],
+     "conditions[0].response_header_exists: the service returns response_header_exists conditions"),
+])
+def test_a_create_or_a_changed_list_with_a_read_only_condition_fails_before_any_write(config, message):
+    service = Rules(custom_rules() + [LEGACY])
+    config = [dict((key, value) for key, value in item.items() if key != "id") for item in config]
+    result = run(WaapCustomRules, service, {"domain_id": 7, "config": config})
+    assert result["failed"] is True and result["changed"] is False and message in result["msg"], result
+    assert service.writes() == []
+    check = run(WaapCustomRules, Rules(custom_rules() + [LEGACY]), {"domain_id": 7, "config": config}, check=True)
+    assert check["failed"] is True and message in check["msg"], "check mode refuses it too"
+
+
+def test_a_create_with_a_read_only_condition_names_the_item():
+    service = Rules(custom_rules())
+    item = {"name": "New", "action": {"monitor": {}}, "conditions": [{"ip": {"ip_address": "192.0.2.1"}}, {"response_header_exists": {"header": "X"}}]}
+    result = run(WaapCustomRules, service, {"domain_id": 7, "config": [{"name": "Rate"}, item]})
+    assert result["failed"] is True and "config[1].conditions[1].response_header_exists" in result["msg"], result["msg"]
+    assert service.writes() == []
+
+
+def test_asn_ja3_ja4_conditions_are_sent_lower_case_and_compare_case_insensitively():
+    ja3, ja4 = "E7D705A3286E19EA42F587B344EE6865", "T13D1516H2_8DAAF6152771_02713D6AF862"
+    item = {"name": "Fingerprints", "action": {"block": {}},
+            "conditions": [{"asn": {"asns": [64496, 13335]}}, {"ja3": {"ja3_fingerprints": [ja3]}}, {"ja4": {"ja4_fingerprints": [ja4]}}]}
+    service = Rules([])
+    result = run(WaapCustomRules, service, {"domain_id": 7, "config": [item]})
+    assert result["changes"]["created"] == ["Fingerprints"]
+    body = service.writes()[0][2]
+    assert body["conditions"] == [{"asn": {"asns": [64496, 13335], "negation": False}},
+                                  {"ja3": {"ja3_fingerprints": [ja3.lower()], "negation": False}},
+                                  {"ja4": {"ja4_fingerprints": [ja4.lower()], "negation": False}}]
+    again = run(WaapCustomRules, Rules(service.rules), {"domain_id": 7, "config": [item]})
+    assert again["changed"] is False, "upper-case fingerprints match the lower-case ones the service holds"
