@@ -447,9 +447,12 @@ def toggle_state(request):
     return state == "enable"
 
 
-class Waap(Resource):
+from simulator.resources.waap_domains import WaapDomains  # noqa: E402  pylint: disable=wrong-import-position  # it reads the helpers above
+
+
+class Waap(WaapDomains, Resource):
     NAME = "waap"
-    STATE = ("custom_rules", "firewall_rules")
+    STATE = ("custom_rules", "firewall_rules", "waap_domains", "waap_settings", "waap_policy_modes")
     SEEDS = {"domains": dict((name, domain_id) for domain_id, name in DOMAINS.items()), "bulk_domain_id": BULK_DOMAIN,
              "empty_domain_id": EMPTY_DOMAIN}
     SETTINGS = {
@@ -480,10 +483,10 @@ class Waap(Resource):
         Route("PATCH", V2_DOMAIN + r"/firewall-rules/(?P<rule_id>[^/]+)", "patch_firewall_rule_v2"),
         Route("PATCH", V2_DOMAIN + r"/firewall-rules/(?P<rule_id>[^/]+)/(?P<action>[^/]+)", "toggle_firewall_rule_v2"),
         Route("POST", V2_DOMAIN + r"/firewall-rules/bulk_delete", "bulk_delete_firewall_rules_v2"),
-    )
+    ) + WaapDomains.DOMAIN_ROUTES
 
     def reset(self):
-        self.sim.waap_domains = dict((domain_id, {"id": domain_id, "name": name}) for domain_id, name in DOMAINS.items())
+        self.reset_domains()
         self.sim.firewall_rules = [firewall_rule(index) for index in range(FIREWALL_RULE_COUNT)]
         self.sim.firewall_rule_next_id = FIRST_FIREWALL_ID + FIREWALL_RULE_COUNT
         self.sim.custom_rules = seeded_custom_rules()
@@ -619,7 +622,7 @@ class Waap(Resource):
         return Response(201, without_domain(self.add_firewall_rule(domain_id, kept)))
 
     def add_firewall_rule(self, domain_id, kept):
-        rule = dict(kept, id=self.sim.firewall_rule_next_id, domain=copy.deepcopy(self.sim.waap_domains[domain_id]))
+        rule = dict(kept, id=self.sim.firewall_rule_next_id, domain={"id": domain_id, "name": self.sim.waap_domains[domain_id]["name"]})
         self.sim.firewall_rule_next_id += 1
         self.sim.firewall_rules.append(rule)
         return rule
