@@ -153,7 +153,7 @@ def test_role_item_options_agree_with_the_module_options(role, option):
 
 # ---- the settings and hooks of the core: documented in its tables, each used by at least two modules ----------
 
-CORE_FILES = ("_base", "_flow", "_resource", "_list", "_cloud")  # the files with settings and hooks
+CORE_FILES = ("_base", "_flow", "_resource", "_list", "_cloud", "_waap_domain")  # the files with settings and hooks
 
 
 def _core():
@@ -185,8 +185,9 @@ def _hooks():
 
 def _flow_classes():
     """The core's classes: the module base, the flow, one resource, the list flow, and a Cloud resource and reader."""
-    from ansible_collections.gcore.platform.plugins.module_utils import _base, _cloud, _flow, _list, _resource  # pylint: disable=import-outside-toplevel
-    return (_base.GcoreModule, _flow.Flow, _resource.GcoreResourceModule, _list.RuleList, _cloud.CloudResource, _cloud.CloudInfo)
+    from ansible_collections.gcore.platform.plugins.module_utils import _base, _cloud, _flow, _list, _resource, _waap_domain  # pylint: disable=import-outside-toplevel
+    return (_base.GcoreModule, _flow.Flow, _resource.GcoreResourceModule, _list.RuleList, _cloud.CloudResource, _cloud.CloudInfo,
+            _waap_domain.DomainParts)
 
 
 def _declared(cls):

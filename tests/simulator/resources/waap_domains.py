@@ -59,7 +59,7 @@ def policies():
     listed = [(rule_set, name) for rule_set, _name, _group, names in RULE_SETS for name in names]
     extra = POLICY_COUNT - len(listed)
     listed += [(1 + index % 4, "%s rule %02d" % (("Injection", "Bot", "Behavior", "Automation")[index % 4], index)) for index in range(extra)]
-    return [("S%08d" % (55075100 + index), rule_set, name, ("Block", "Captcha", "Monitor", "Handshake")[index % 4], index % 5 != 4)
+    return [("S%08d" % (55075100 + index), rule_set, name, ("Block", "Captcha", "Monitor", "Handshake")[index % 4], index % 5 != 3)
             for index, (rule_set, name) in enumerate(listed)]
 
 
@@ -104,7 +104,8 @@ class WaapDomains:
         self.sim.waap_settings = dict((domain_id, {"api": {"is_api": False, "api_urls": ["api/v1/.*"] if domain_id == 1002 else []},
                                                    "ddos": {"global_threshold": 5000, "burst_threshold": 1000, "sub_second_threshold": 50}})
                                       for domain_id in names)
-        self.sim.waap_policy_modes = dict((domain_id, dict((policy[0], policy[4]) for policy in POLICIES)) for domain_id in names)
+        self.sim.waap_policy_modes = dict((domain_id, dict((policy[0], policy[4] and (policy[1] != 5 or domain_id in PRO_DOMAINS))
+                                                           for policy in POLICIES)) for domain_id in names)  # off where the plan lacks it
 
     # ---- domains ---------------------------------------------------------------------------------
     def summary(self, domain, version):

@@ -1,0 +1,122 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A WAAP domain's parts, each set by its own request (``waap_domain``: its status and settings; ``waap_policies``: its
+policies), on the one write core (``_writes``).
+
+This module is internal to the collection: its interface may change at any time.
+
+A domain is never created or deleted here: it is found by ``domain_id`` or by its exact name (compared case-insensitively,
+every page of ``GET /waap/v2/domains``), and a name matching none or several fails before any write. Its parts are read
+once as ``{key: view}``; the parts the options ask for that differ are sent, one write per request the declaration
+groups them in; after an ambiguous failure the parts are read again and a write is never sent twice (a policy is set,
+never flipped). ``changed`` and ``changes`` come from the ledger (in check mode: from the plan). The diff holds the
+parts that change, as mappings from key to view.
+
+=============== =========================================================================================
+setting         meaning
+=============== =========================================================================================
+verbs           the members of ``changes``, each the keys its writes set (``updated``; ``enabled``, ``disabled``)
+=============== =========================================================================================
+
+Hooks (pure: no requests, but ``held``, which reads): ``held(domain)`` (the parts of the domain record, as ``{key:
+view}``), ``wanted(held)`` (``{key: view}``: the parts the options ask for), ``requests(changes, held)`` (``[(verb,
+keys, method, path, body)]``: the requests that send ``changes``, ``{key: view}``; a verb of ``verbs``) and
+``returned(domain, held)`` (the result members).
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import OnDomain
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import MAX_OFFSET, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+DOMAINS = "/waap/v2/domains"
+DOMAIN = DOMAINS + "/{domain_id}"
+
+
+class DomainParts(OnDomain, Flow):
+    """The flow of a domain's parts; a subclass is a declaration (see the module docstring)."""
+
+    verbs = ("updated",)
+
+    def validate(self):
+        if self.params.get("domain_id") is not None:  # OnDomain checks it; a name may be given instead
+            super().validate()
+        else:
+            Flow.validate(self)
+
+    # ---- hooks ---------------------------------------------------------------------------------
+    def held(self, domain):
+        raise NotImplementedError
+
+    def wanted(self, held):
+        raise NotImplementedError
+
+    def requests(self, changes, held):
+        raise NotImplementedError
+
+    def returned(self, domain, held):
+        raise NotImplementedError
+
+    # ---- the flow ------------------------------------------------------------------------------
+    def reported(self, writes):
+        """``changes``: for each verb, the keys its writes set, sorted."""
+        return dict((verb, sorted(name for write in writes if write.kind == verb for name in write.names)) for verb in self.verbs)
+
+    def find_domain(self):
+        """The domain record: by ``domain_id``, or by the exact name in ``domain`` (or ``name``), case-insensitively."""
+        params = self.params
+        if params.get("domain_id") is not None:
+            return self.read_domain(params["domain_id"])
+        name = params.get("domain") if "domain" in params else params.get("name")
+        found = [record for record in self.client.paginate(DOMAINS, {"name": name}, page_size=PAGE_SIZE, max_offset=MAX_OFFSET)
+                 if str(record.get("name", "")).lower() == name.lower()]
+        if not found:
+            raise Refused("No WAAP domain is named %r (a domain exists once WAAP is switched on for its CDN resource; "
+                          "it cannot be created here)" % name)
+        if len(found) > 1:
+            raise Refused("%s WAAP domains are named %r (ids %s); give domain_id" % (len(found), name, ", ".join(str(r["id"]) for r in found)))
+        params["domain_id"] = found[0]["id"]
+        return self.read_domain(found[0]["id"])
+
+    def read_domain(self, ident):
+        record = self.client.get_or_none(DOMAIN.format(domain_id=ident))
+        if record is None:
+            raise Refused("WAAP domain %s does not exist (a domain exists once WAAP is switched on for its CDN resource; "
+                          "it cannot be created here)" % ident)
+        return record
+
+    def again(self):
+        self.domain = self.read_domain(self.params["domain_id"])
+        return self.held(self.domain)
+
+    def run(self):
+        self.start()
+        self.domain = self.find_domain()
+        held = self.held(self.domain)
+        wanted = self.wanted(held)
+        changes = dict((key, view) for key, view in wanted.items() if held.get(key) != view)
+        self.result["diff"] = {"before": dict((key, held.get(key)) for key in changes), "after": changes}
+        writes = [self.writing(verb, keys, method, path, body, changes) for verb, keys, method, path, body in self.requests(changes, held)]
+        self.result["changes"], self.result["changed"] = self.reported(writes), bool(writes)  # in check mode: what would be sent
+        if writes and not self.check_mode:
+            self.apply(writes)
+            self.result["changes"], self.result["changed"] = self.reported(self.ledger.writes()), bool(self.ledger)
+            held = self.again()
+        return self.returned(self.domain, held)
+
+    def writing(self, verb, keys, method, path, body, changes):
+        return Write(verb, method, path, body, names=keys, reread=self.again,
+                     done=lambda state: all(state.get(key) == changes[key] for key in keys))
+
+    def outcome(self, msg, error):
+        rejected = getattr(error, "rejected", None)
+        if rejected is not None:
+            msg = "%s: %s" % (", ".join(rejected.names), msg)
+        if not self.check_mode and self.ledger is not None and "changes" in self.result:
+            self.result["changes"] = self.reported(self.ledger.writes())  # what was accepted before the failure
+        return super().outcome(msg, error)
