@@ -184,6 +184,14 @@ CASES = [
     ("waap_custom_rule", rule(conditions=[{"ja4": {"ja4_fingerprints": ["t13d1516h2_8daaf6152771"]}}]), "ja4_fingerprints[0]"),
     ("waap_custom_rules", {"domain_id": 1001, "config": [item(conditions=[{"ja4": {"ja4_fingerprints": []}}])]},
      "config[0].conditions[0].ja4.ja4_fingerprints"),
+    # issue 38: a domain's status, settings and policies
+    ("waap_domain", {"domain_id": 1003, "api_urls": ["api/v1/.*", "/"]}, "api_urls[1]"),
+    ("waap_domain", {"domain_id": 1003, "ddos_burst_threshold": 0}, "ddos_burst_threshold"),
+    ("waap_domain", {"domain_id": 1003, "ddos_global_threshold": 0}, "ddos_global_threshold"),
+    ("waap_domain", {"domain_id": 1003, "status": "bypass"}, "status"),
+    ("waap_domain_info", {"domain_id": 0}, "domain_id"),
+    ("waap_policies", {"domain_id": 1003, "policies": [{"name": "Scrapers", "enabled": True}]}, "policies[0].rule_set"),
+    ("waap_policies", {"domain_id": 1003, "policies": [{"id": "S55075104"}]}, "enabled"),
     ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
     ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
     ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),
