@@ -418,6 +418,7 @@ options:
           - 'Rules are identified by it: two items with one name fail validation, and so do two rules of the domain
             with a name the items use.'
         type: str
+        required: true
       description:
         description:
           - Description of the rule, at most 100 characters. A missing, null and empty description are one value.
@@ -848,6 +849,7 @@ options:
           - 'Rules are identified by it: two items with one name fail validation, and so do two rules of the domain
             with a name the items use.'
         type: str
+        required: true
       description:
         description:
           - Description of the rule, at most 100 characters. A missing, null and empty description are one value.

@@ -47,6 +47,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import
     URL_PATTERN,
 )
 
+
 def condition_argument_spec(kinds=None):
     """The Ansible spec of one condition: one optional dict per kind (exactly one is checked later).
 

@@ -9,6 +9,10 @@ This module is internal to the collection: its interface may change at any time.
 
 from __future__ import annotations
 
+READ_ONLY_DOC = ("The service returns it on rules stored before but no longer accepts it in a write: a rule holding it round-trips "
+                 "while its conditions stay as they are (they are then not sent); creating a rule with it, or changing a list that "
+                 "holds it, fails before any request.")
+
 # The docs of each condition kind and member; rendered with CONDITION_KINDS (types, requirements, choices)
 # into plugins/doc_fragments/waap_conditions.py by tests/tools/condition_docs.py (a unit test fails when that file drifts).
 CONDITION_DOCS = {
@@ -37,12 +41,12 @@ CONDITION_DOCS = {
     'header_exists': ('A request header is present.', {
         'header': 'Header name, 1 to 50 letters, digits and C(-).',
     }),
-    'response_header': (['A response header has a value.', 'The service returns it on rules stored before but no longer accepts it in a write: a rule holding it round-trips while its conditions stay as they are (they are then not sent); creating a rule with it, or changing a list that holds it, fails before any request.'], {
+    'response_header': (['A response header has a value.', READ_ONLY_DOC], {
         'header': 'Header name, 1 to 50 letters, digits and C(-).',
         'value': 'Header value, 1 to 100 printable ASCII characters.',
         'match_type': 'How the value is matched (service default V(Contains)).',
     }),
-    'response_header_exists': (['A response header is present.', 'The service returns it on rules stored before but no longer accepts it in a write: a rule holding it round-trips while its conditions stay as they are (they are then not sent); creating a rule with it, or changing a list that holds it, fails before any request.'], {
+    'response_header_exists': (['A response header is present.', READ_ONLY_DOC], {
         'header': 'Header name, 1 to 50 letters, digits and C(-).',
     }),
     'http_method': ('The request uses an HTTP method.', {

@@ -89,6 +89,12 @@ class RuleKind:
             conditions=dict(type="list", elements="dict", options=condition_argument_spec(self.conditions)),
         )
 
+    def item_spec(self):
+        """The options of one ``config`` item of a set module: a rule's, ``name`` required."""
+        item = self.argument_spec()
+        item["name"] = dict(type="str", required=True)
+        return item
+
     def validate(self, rule, prefix=""):
         """Every documented limit of one rule given as options; errors name ``prefix`` + the option
         (``config[3].conditions[0].ip.ip_address``)."""
@@ -154,12 +160,10 @@ class WaapRuleSet(OnDomain, RuleList):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.kind
-        item = kind.argument_spec()
-        item["name"] = dict(type="str", required=True)
         cls.noun, cls.result_key = kind.noun, kind.result_key
         cls.argument_spec = dict(
             domain_id=dict(type="int", required=True),
-            config=dict(type="list", elements="dict", options=item),
+            config=dict(type="list", elements="dict", options=kind.item_spec()),
             state=dict(type="str", choices=list(STATES), default="merged"),
         )
 

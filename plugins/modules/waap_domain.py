@@ -173,9 +173,9 @@ class WaapDomain(DomainParts):
 
     def requests(self, changes, held):
         if changes and held["status"] not in SETTABLE:
+            why = "switch WAAP on for its CDN resource first" if held["status"] == "bypass" else "the plan must be renewed first"
             raise Refused("WAAP domain %s is %s: neither its status nor its settings can be set (%s); nothing was sent"
-                          % (self.domain["id"], held["status"], "switch WAAP on for its CDN resource first" if held["status"] == "bypass"
-                                                                   else "the plan must be renewed first"))
+                          % (self.domain["id"], held["status"], why))
         path = DOMAIN.format(domain_id=self.domain["id"])
         requests = [("updated", ["status"], "PATCH", path, {"status": changes["status"]})] if "status" in changes else []
         body, keys = {}, [key for key in ("api_urls",) + tuple(THRESHOLDS) if key in changes]

@@ -161,8 +161,8 @@ class WaapPolicies(DomainParts):
     def held(self, domain):
         rule_sets = self.client.get(RULE_SETS.format(domain_id=domain["id"]))  # a bare array, with the policies
         self.found = [{"id": policy["id"], "name": policy["name"], "rule_set": rule_set["name"], "rule_set_id": rule_set["id"],
-                      "group": policy.get("group"), "action": policy.get("action"), "enabled": policy["mode"]}
-                     for rule_set in rule_sets or [] for policy in rule_set.get("rules") or []]
+                       "group": policy.get("group"), "action": policy.get("action"), "enabled": policy["mode"]}
+                      for rule_set in rule_sets or [] for policy in rule_set.get("rules") or []]
         return dict((label(policy), policy["enabled"]) for policy in self.found)
 
     def resolve(self, index, item):

@@ -106,7 +106,7 @@ def action_suboptions(waap, spec):
 
 def config_item(waap, rule_kind):
     """The suboptions of one ``config`` item of a set module, from the same spec and words as the rule module."""
-    spec = rule_kind.argument_spec()
+    spec = rule_kind.item_spec()
     kinds = dict((kind, members) for kind, members in waap.CONDITION_KINDS.items()
                  if rule_kind.conditions is None or kind in rule_kind.conditions)
     words = dict(waap.RULE_ITEM_DOCS)

@@ -73,7 +73,7 @@ def test_the_set_modules_take_their_config_docs_from_the_generated_fragment(name
     assert "gcore.platform.waap.SETS" in doc["extends_documentation_fragment"], "config and state are worded once"
     assert "options" not in doc, "every option of a set module comes from a fragment"
     item = options(getattr(waap_conditions.ModuleDocFragment, fragment))["config"]["suboptions"]
-    spec = (FIREWALL if firewall else CUSTOM).argument_spec()
+    spec = (FIREWALL if firewall else CUSTOM).item_spec()
     assert list(item) == list(spec)
     assert list(item["action"]["suboptions"]) == list(spec["action"]["options"])
     assert list(item["conditions"]["suboptions"]) == (list(FIREWALL_CONDITIONS) if firewall else list(CONDITION_KINDS))
@@ -111,6 +111,8 @@ def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, r
 # (role, option) -> the module whose options each item of that role option holds.
 ROLE_ITEMS = {
     ("waap_policy", "waap_policy_rules"): "waap_custom_rules.config",
+    ("waap_policy", "waap_policy_policies"): "waap_policies.policies",
+    ("waap_policy", "waap_policy_firewall_rules"): "waap_firewall_rules.config",
     ("preflight", "preflight_baremetal"): "quota_check",
     ("preflight", "preflight_loadbalancers"): "quota_check",
     ("preflight", "preflight_instances"): "price_preview",
