@@ -268,6 +268,26 @@ class Bench:
             self.row("  reference: ansible.builtin.ping given and returning the same %s rules / one-task play" % GATHERED,
                      "%.2f (%.3f s)" % (median["ping"] / median["one"], median["ping"]), "-", None)
 
+    # ---- a WAAP domain's 100 policies, one of which changes (issue 38) ----------------------------------------
+    def policies(self):
+        self.sim.reset()
+        variables = self.tmp / "policies.json"
+        task = {"name": "Policies", "gcore.platform.waap_policies": {"domain_id": 1003, "state": "gathered"}, "register": "r"}
+        keep = {"name": "Keep", "ansible.builtin.copy": {"dest": str(variables), "content": (
+            "{{ {'policies': r.gathered | "
+            "map('dict2items') | map('rejectattr', 'key', 'in', ['rule_set', 'name']) | map('items2dict') | list} | to_json }}")}}
+        self.run(self.play("policies_gather", [task, keep]))
+        declared = json.loads(variables.read_text())["policies"]
+        declared[0]["enabled"] = not declared[0]["enabled"]
+        variables.write_text(json.dumps({"policies": declared}))
+        one = self.play("policies_one", [{"name": "Policies", "gcore.platform.waap_policies": {
+            "domain_id": 1003, "policies": "{{ policies }}"}, "register": "r"},
+            {"name": "Check", "ansible.builtin.assert": {"that": ["r.changed"]}}])
+        requests, writes, elapsed, _log = self.measure(one, variables)
+        self.row("waap_policies, %s policies, one changes: requests (writes)" % len(declared), "%s (%s)" % (requests, writes),
+                 "2 (1): one read, one write", requests == 2 and writes == 1)
+        self.row("waap_policies, %s policies, one changes: wall time" % len(declared), round(elapsed, 3), "report", None, "s")
+
     # ---- 7. a load balancer declared whole: 10 listeners, 100 members (issue 28) --------------------------------
     def load_balancers(self):
         self.sim.reset()
@@ -491,7 +511,8 @@ class Bench:
 def main():
     bench = Bench()
     try:
-        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.networks, bench.load_balancers,
+        steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
+                 bench.networks, bench.load_balancers,
                  bench.stack, bench.instance_wait, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:

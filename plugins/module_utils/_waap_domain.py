@@ -10,9 +10,10 @@ This module is internal to the collection: its interface may change at any time.
 A domain is never created or deleted here: it is found by ``domain_id`` or by its exact name (compared case-insensitively,
 every page of ``GET /waap/v2/domains``), and a name matching none or several fails before any write. Its parts are read
 once as ``{key: view}``; the parts the options ask for that differ are sent, one write per request the declaration
-groups them in; after an ambiguous failure the parts are read again and a write is never sent twice (a policy is set,
-never flipped). ``changed`` and ``changes`` come from the ledger (in check mode: from the plan). The diff holds the
-parts that change, as mappings from key to view.
+groups them in; what an accepted write answers updates the result (``answered``: no read afterwards); after an
+ambiguous failure the parts are read again and a write is never sent twice (a policy is set, never flipped).
+``changed`` and ``changes`` come from the ledger (in check mode: from the plan). The diff holds the parts that change,
+as mappings from key to view.
 
 =============== =========================================================================================
 setting         meaning
@@ -20,10 +21,11 @@ setting         meaning
 verbs           the members of ``changes``, each the keys its writes set (``updated``; ``enabled``, ``disabled``)
 =============== =========================================================================================
 
-Hooks (pure: no requests, but ``held``, which reads): ``held(domain)`` (the parts of the domain record, as ``{key:
-view}``), ``wanted(held)`` (``{key: view}``: the parts the options ask for), ``requests(changes, held)`` (``[(verb,
-keys, method, path, body)]``: the requests that send ``changes``, ``{key: view}``; a verb of ``verbs``) and
-``returned(domain, held)`` (the result members).
+Hooks (pure: no requests, but ``held``, which reads): ``held(ident)`` (the parts of domain ``ident`` read, as ``{key:
+view}``; a domain that does not exist raises ``Refused``), ``wanted(held)`` (``{key: view}``: the parts the options ask
+for), ``requests(changes, held)`` (``[(verb, keys, method, path, body)]``: the requests that send ``changes``, ``{key:
+view}``; a verb of ``verbs``), ``returned()`` (the result members, from what was read and answered last) and
+``Flow``'s ``answered``.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ class DomainParts(OnDomain, Flow):
             Flow.validate(self)
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def held(self, domain):
+    def held(self, ident):
         raise NotImplementedError
 
     def wanted(self, held):
@@ -59,7 +61,7 @@ class DomainParts(OnDomain, Flow):
     def requests(self, changes, held):
         raise NotImplementedError
 
-    def returned(self, domain, held):
+    def returned(self):
         raise NotImplementedError
 
     # ---- the flow ------------------------------------------------------------------------------
@@ -68,10 +70,10 @@ class DomainParts(OnDomain, Flow):
         return dict((verb, sorted(name for write in writes if write.kind == verb for name in write.names)) for verb in self.verbs)
 
     def find_domain(self):
-        """The domain record: by ``domain_id``, or by the exact name in ``domain`` (or ``name``), case-insensitively."""
+        """The domain's id: ``domain_id``, or the domain with the exact name in ``domain`` (or ``name``), case-insensitively."""
         params = self.params
         if params.get("domain_id") is not None:
-            return self.read_domain(params["domain_id"])
+            return params["domain_id"]
         name = params.get("domain") if "domain" in params else params.get("name")
         found = [record for record in self.client.paginate(DOMAINS, {"name": name}, page_size=PAGE_SIZE, max_offset=MAX_OFFSET)
                  if str(record.get("name", "")).lower() == name.lower()]
@@ -81,23 +83,22 @@ class DomainParts(OnDomain, Flow):
         if len(found) > 1:
             raise Refused("%s WAAP domains are named %r (ids %s); give domain_id" % (len(found), name, ", ".join(str(r["id"]) for r in found)))
         params["domain_id"] = found[0]["id"]
-        return self.read_domain(found[0]["id"])
+        return found[0]["id"]
 
-    def read_domain(self, ident):
-        record = self.client.get_or_none(DOMAIN.format(domain_id=ident))
+    def read_domain(self, path):
+        """A record of the domain (``path``: a template of ``domain_id``); a domain that does not exist raises ``Refused``."""
+        record = self.client.get_or_none(path.format(domain_id=self.params["domain_id"]))
         if record is None:
             raise Refused("WAAP domain %s does not exist (a domain exists once WAAP is switched on for its CDN resource; "
-                          "it cannot be created here)" % ident)
+                          "it cannot be created here)" % self.params["domain_id"])
         return record
 
     def again(self):
-        self.domain = self.read_domain(self.params["domain_id"])
-        return self.held(self.domain)
+        return self.held(self.params["domain_id"])
 
     def run(self):
         self.start()
-        self.domain = self.find_domain()
-        held = self.held(self.domain)
+        held = self.held(self.find_domain())
         wanted = self.wanted(held)
         changes = dict((key, view) for key, view in wanted.items() if held.get(key) != view)
         self.result["diff"] = {"before": dict((key, held.get(key)) for key in changes), "after": changes}
@@ -106,8 +107,7 @@ class DomainParts(OnDomain, Flow):
         if writes and not self.check_mode:
             self.apply(writes)
             self.result["changes"], self.result["changed"] = self.reported(self.ledger.writes()), bool(self.ledger)
-            held = self.again()
-        return self.returned(self.domain, held)
+        return self.returned()
 
     def writing(self, verb, keys, method, path, body, changes):
         return Write(verb, method, path, body, names=keys, reread=self.again,

@@ -145,7 +145,7 @@ class WaapDomain(DomainParts):
     )
     module_kwargs = dict(required_one_of=[["domain_id", "name"]], mutually_exclusive=[["domain_id", "name"]])
     verbs = ("updated",)
-    settings = None  # the settings as read last
+    record = settings = None  # the domain and its settings as read (or answered) last
 
     def validate(self):
         super().validate()
@@ -157,10 +157,11 @@ class WaapDomain(DomainParts):
         for option, (_member, low, high) in THRESHOLDS.items():
             check_range(option, params[option], low, high)
 
-    def held(self, domain):
-        self.settings = self.client.get(DOMAIN.format(domain_id=domain["id"]) + "/settings")
+    def held(self, ident):
+        self.record = self.read_domain(DOMAIN)
+        self.settings = self.read_domain(DOMAIN + "/settings")
         api, ddos = self.settings.get("api") or {}, self.settings.get("ddos") or {}
-        held = {"status": domain.get("status"), "api_urls": sorted(set(api.get("api_urls") or []))}
+        held = {"status": self.record.get("status"), "api_urls": sorted(set(api.get("api_urls") or []))}
         held.update((option, ddos.get(member)) for option, (member, _low, _high) in THRESHOLDS.items())
         return held
 
@@ -175,8 +176,8 @@ class WaapDomain(DomainParts):
         if changes and held["status"] not in SETTABLE:
             why = "switch WAAP on for its CDN resource first" if held["status"] == "bypass" else "the plan must be renewed first"
             raise Refused("WAAP domain %s is %s: neither its status nor its settings can be set (%s); nothing was sent"
-                          % (self.domain["id"], held["status"], why))
-        path = DOMAIN.format(domain_id=self.domain["id"])
+                          % (self.record["id"], held["status"], why))
+        path = DOMAIN.format(domain_id=self.record["id"])
         requests = [("updated", ["status"], "PATCH", path, {"status": changes["status"]})] if "status" in changes else []
         body, keys = {}, [key for key in ("api_urls",) + tuple(THRESHOLDS) if key in changes]
         if "api_urls" in changes:
@@ -185,8 +186,15 @@ class WaapDomain(DomainParts):
             body["ddos"] = dict((member, changes.get(option, held[option])) for option, (member, _low, _high) in THRESHOLDS.items())
         return requests + ([("updated", keys, "PATCH", path + "/settings", body)] if body else [])
 
-    def returned(self, domain, held):
-        return {"domain": dict(domain, settings=self.settings)}
+    def answered(self, write, answer):
+        if isinstance(answer, dict):  # v2 answers the domain, or its settings
+            if write.path.endswith("/settings"):
+                self.settings = answer
+            else:
+                self.record = dict(self.record, **answer)
+
+    def returned(self):
+        return {"domain": dict(self.record, settings=self.settings)}
 
 
 def main():

@@ -158,8 +158,8 @@ class WaapPolicies(DomainParts):
             require(item["name"] is None or item["rule_set"] is not None, where + ".rule_set",
                     "is required with name (a policy name may be in several rule sets)")
 
-    def held(self, domain):
-        rule_sets = self.client.get(RULE_SETS.format(domain_id=domain["id"]))  # a bare array, with the policies
+    def held(self, ident):
+        rule_sets = self.read_domain(RULE_SETS)  # a bare array, with the policies
         self.found = [{"id": policy["id"], "name": policy["name"], "rule_set": rule_set["name"], "rule_set_id": rule_set["id"],
                        "group": policy.get("group"), "action": policy.get("action"), "enabled": policy["mode"]}
                       for rule_set in rule_sets or [] for policy in rule_set.get("rules") or []]
@@ -173,14 +173,14 @@ class WaapPolicies(DomainParts):
             policy = by_id.get(item["id"])
             if policy is None:
                 close = difflib.get_close_matches(item["id"], list(by_id), 3)
-                raise ValidationError("policies[%d].id: no policy %r on domain %s%s" % (index, item["id"], self.domain["id"], _close(close)))
+                raise ValidationError("policies[%d].id: no policy %r on domain %s%s" % (index, item["id"], self.params["domain_id"], _close(close)))
             if item["name"] is not None and label(item) != label(policy):
                 raise ValidationError("policies[%d]: id %s is %r, not %r" % (index, item["id"], label(policy), label(item)))
             return policy
         policy = by_name.get(label(item))
         if policy is None:
             close = difflib.get_close_matches(label(item), list(by_name), 3, 0.5)
-            raise ValidationError("policies[%d]: no policy %r on domain %s%s" % (index, label(item), self.domain["id"], _close(close)))
+            raise ValidationError("policies[%d]: no policy %r on domain %s%s" % (index, label(item), self.params["domain_id"], _close(close)))
         return policy
 
     def wanted(self, held):
@@ -195,10 +195,15 @@ class WaapPolicies(DomainParts):
 
     def requests(self, changes, held):
         ids = dict((label(policy), policy["id"]) for policy in self.found)
-        path = DOMAIN.format(domain_id=self.domain["id"]) + "/policies/%s"
+        path = DOMAIN.format(domain_id=self.params["domain_id"]) + "/policies/%s"
         return [("enabled" if enabled else "disabled", [key], "PATCH", path % ids[key], {"mode": enabled}) for key, enabled in changes.items()]
 
-    def returned(self, domain, held):
+    def answered(self, write, answer):
+        for policy in self.found:
+            if label(policy) in write.names:
+                policy["enabled"] = (answer or {}).get("mode", write.body["mode"])
+
+    def returned(self):
         result = {"policies": self.found}
         if self.params["state"] == "gathered":
             for name in ("diff", "changes"):
