@@ -11,9 +11,13 @@ One listing of every page; the plan (``plan_list``) is deletes (bulk, at most ``
 then creates, so a list at its quota converges whenever the end state fits it. ``changed`` and ``changes`` come from
 the ledger, never from the plan, except in check mode, where they tell what would be sent. Settings: ``Flow``'s table.
 
-Hooks (pure: no requests): ``item_body(item)`` (the create body of one ``config`` item), ``gathered_item(record)`` (the
-record in the ``config`` shape; raises ``Refused`` for one the module cannot represent), ``bulk_body(ids)``, and
-``update_body(changes, record)`` as for one resource.
+Without a ``bulk_delete`` path, each record is deleted by its own request; with ``enable``/``disable`` paths, an update
+that changes only ``enabled`` is sent there (no body).
+
+Hooks (pure: no requests, but ``resolve``, which may read): ``item_body(item)`` (the create body of one ``config``
+item), ``gathered_item(record)`` (the record in the ``config`` shape; raises ``Refused`` for one the module cannot
+represent), ``bulk_body(ids)``, ``resolve()`` (reads before the listing, as for one resource: what ``config`` must be
+checked against) and ``update_body(changes, record)`` as for one resource.
 """
 
 from __future__ import annotations
@@ -100,6 +104,9 @@ class RuleList(Flow):
     def bulk_body(self, ids):
         raise NotImplementedError
 
+    def resolve(self):
+        """Reads before the listing (what ``config`` must be checked against)."""
+
     def differ(self, item, record):
         """The changes the existing ``record`` needs to match ``item`` (``{}``: none)."""
         return differences(self.members, record, item, replace=self.params["state"] in ("replaced", "overridden"))
@@ -110,6 +117,7 @@ class RuleList(Flow):
         wanted = [dict(item) for item in self.params["config"] or []]
         for warning in check_names(wanted, self.noun):
             self.module.warn(warning)
+        self.resolve()
         held = self.everything()
         if state == "gathered":
             return {"gathered": [self.gathered_item(record) for record in held], self.result_key: held}
@@ -154,11 +162,16 @@ class RuleList(Flow):
     def writes(self, plan, held):
         """The plan as writes, in order: deletes (bulk), then updates, then creates; each read again as the listing."""
         held_ids = set(record.get("id") for record in held)
-        writes = [self.deleting([record["id"] for record in chunk], [record.get("name") for record in chunk], bulk=True)
-                  for chunk in (plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE))]
+        if "bulk_delete" in self.paths:
+            writes = [self.deleting([record["id"] for record in chunk], [record.get("name") for record in chunk], bulk=True)
+                      for chunk in (plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE))]
+        else:
+            writes = [self.deleting([record["id"]], [record.get("name")]) for record in plan.deletes]
         for item, record, changes in plan.updates:
-            method, path = self.request("update", record["id"])
-            writes.append(Write("update", method, path, self.update_body(changes, record), names=[item["name"]], reread=self.everything,
+            toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
+            method, path = self.request(toggle if toggle in self.paths else "update", record["id"])
+            body = None if toggle in self.paths else self.update_body(changes, record)
+            writes.append(Write("update", method, path, body, names=[item["name"]], reread=self.everything,
                                 done=lambda listing, item=item, ident=record["id"]: any(
                                     found.get("id") == ident and not self.differ(item, found) for found in listing)))
         for item in plan.creates:

@@ -66,6 +66,8 @@ class RuleKind:
 
     members = RULE_MEMBERS
     required_to_create = ("action", "conditions")
+    bulk = True  # deleted in bulk (else one DELETE each)
+    toggles = False  # an enabled-only change through the toggle
 
     def __init__(self, name, actions, conditions=None, count=(1, 5)):
         self.name, self.actions, self.conditions, self.count = name, actions, conditions, count
@@ -74,10 +76,15 @@ class RuleKind:
         self.result_key = "%s_rules" % name
 
     def paths(self):
-        """Reads and creates on v1; update, toggle and bulk delete on v2 (docs/api_reference.md section 18.7)."""
+        """Reads and creates on v1; updates, toggles (``toggles``: an ``enabled``-only change) and bulk deletes
+        (``bulk``) on v2 (docs/api_reference.md section 18.7)."""
         v1, v2 = V1 + self.collection, V2 + self.collection
-        return dict(list=v1, item=v1 + "/{id}", update=v2 + "/{id}", toggle="PATCH " + v2 + "/{id}/{action}",
-                    bulk_delete=v2 + "/bulk_delete")
+        paths = dict(list=v1, item=v1 + "/{id}", update=v2 + "/{id}")
+        if self.bulk:
+            paths["bulk_delete"] = v2 + "/bulk_delete"
+        if self.toggles:
+            paths.update(enable="PATCH %s/{id}/enable" % v2, disable="PATCH %s/{id}/disable" % v2)
+        return paths
 
     def argument_spec(self):
         """The options of one rule (the single-rule module's, and a set module's ``config`` item)."""

@@ -192,6 +192,10 @@ CASES = [
     ("waap_domain_info", {"domain_id": 0}, "domain_id"),
     ("waap_policies", {"domain_id": 1003, "policies": [{"name": "Scrapers", "enabled": True}]}, "policies[0].rule_set"),
     ("waap_policies", {"domain_id": 1003, "policies": [{"id": "S55075104"}]}, "enabled"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "request.headers[\"a\"] == 'b'"}]},
+     "config[0].source: position 16: a double-quoted string"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "(request.method == 'GET'"}]}, "config[0].source"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "phase": "late"}]}, "phase"),
     ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
     ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
     ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),

@@ -17,7 +17,14 @@ from collections import Counter
 import pytest
 from ansible.module_utils.common import warnings
 
-from ansible_collections.gcore.platform.plugins.modules import router, waap_custom_rules, waap_domain, waap_firewall_rules, waap_policies
+from ansible_collections.gcore.platform.plugins.modules import (
+    router,
+    waap_advanced_rules,
+    waap_custom_rules,
+    waap_domain,
+    waap_firewall_rules,
+    waap_policies,
+)
 
 import harness
 
@@ -42,6 +49,10 @@ def custom(name, extension):
     return {"name": name, "enabled": True, "action": {"block": {}}, "conditions": [{"file_extension": {"file_extension": [extension]}}]}
 
 
+def advanced(name, method):
+    return {"name": name, "enabled": True, "action": {"block": {}}, "phase": "access", "source": "request.method == '%s'" % method}
+
+
 def seed_firewall(sim):
     sim.firewall_rules = [r for r in sim.firewall_rules if r["domain"]["id"] != DOMAIN] + [
         dict(rule("old", "192.0.2.1"), id=90001, domain={"id": DOMAIN}), dict(rule("keep", "192.0.2.9"), id=90002, domain={"id": DOMAIN})]
@@ -62,6 +73,12 @@ PLANS = {
         args={"domain_id": DOMAIN, "state": "overridden", "config": [rule("keep", "192.0.2.2"), rule("new", "192.0.2.3")]},
         writes=[("deleted", "POST", r"/firewall-rules/bulk_delete$", "old"), ("updated", "PATCH", r"/firewall-rules/\d+$", "keep"),
                 ("created", "POST", r"/firewall-rules$", "new")]),
+    "waap_advanced_rules": dict(
+        module=waap_advanced_rules.WaapAdvancedRules,
+        seed=lambda sim: sim.advanced_rules.__setitem__(DOMAIN, [dict(advanced("old", "GET"), id=1), dict(advanced("keep", "PUT"), id=2)]),
+        args={"domain_id": DOMAIN, "state": "overridden", "config": [advanced("keep", "POST"), advanced("new", "DELETE")]},
+        writes=[("deleted", "DELETE", r"/advanced-rules/1$", "old"), ("updated", "PATCH", r"/waap/v2/domains/\d+/advanced-rules/2$", "keep"),
+                ("created", "POST", r"/advanced-rules$", "new")]),
     "waap_policies": dict(
         module=waap_policies.WaapPolicies,
         seed=lambda sim: None,

@@ -1,0 +1,162 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: waap_advanced_rules
+short_description: A WAAP domain's advanced (CEL) rules as a set, compared by name
+version_added: 1.0.0
+description:
+  - Keeps the advanced rules of one WAAP domain as declared in O(config) - each a CEL expression (O(config[].source))
+    deciding an action - with the states of the other set modules.
+  - Every expression is checked before any write - balanced parentheses, brackets and braces; string literals in single
+    quotes; and, against the service's descriptor (C(GET /waap/v1/advanced-rules/descriptor), read once a run), every
+    C(object.attribute) names an object and one of its attributes, and a function is called with as many arguments as
+    the descriptor lists. A failure names the item, the position in the expression and the unknown name.
+  - O(config[].source) is compared with its whitespace normalised, so reformatting an expression is no change.
+  - Reads and creates on C(/waap/v1/domains/{domain_id}/advanced-rules); an update is one C(PATCH
+    /waap/v2/domains/{domain_id}/advanced-rules/{rule_id}) with the members that differ, or, when only
+    O(config[].enabled) differs, C(PATCH .../{rule_id}/enable) or C(.../disable); a delete is one C(DELETE) per rule
+    (advanced rules have no bulk delete). Deletes first, then updates, then creates.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  config:
+    description:
+      - The rules; O(config[].name) identifies each (two items with one name fail naming both).
+      - Required with every O(state) except V(gathered), where it must be left out; with O(state=deleted) only
+        O(config[].name) is needed.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description: Exact name of the rule, 1 to 100 characters (ASCII letters, digits, whitespace and C(. : ' " ; < > ? & | \)).
+        type: str
+        required: true
+      description:
+        description: At most 100 characters; left out, not managed (V("") with O(state=replaced) or V(overridden)).
+        type: str
+      enabled:
+        description: Whether the rule is on; V(true) on create and with O(state=replaced) or V(overridden) when left out.
+        type: bool
+      action:
+        description:
+          - What the rule does, exactly one member - as O(gcore.platform.waap_custom_rule#module:action) (C(allow),
+            C(block) with C(status_code) and C(action_duration), C(captcha), C(handshake), C(monitor), C(tag) with
+            C(tags)). Required to create the rule.
+        type: dict
+      source:
+        description:
+          - The CEL expression, for example V(request.rate_limit([], '.*events', 5, 200, [], [], '', 'ip')). String
+            literals take single quotes. Required to create the rule.
+        type: str
+      phase:
+        description:
+          - When the rule runs - V(access) (before the request goes to the origin), V(header_filter) (on the response
+            headers) or V(body_filter) (on the response body). The service's default is V(access).
+        type: str
+        choices: [access, header_filter, body_filter]
+  state:
+    description:
+      - V(merged) creates the rules missing by name and updates the members given that differ; V(replaced) also resets
+        the members left out (description V(""), enabled V(true), phase V(access)); V(overridden) is V(replaced) and
+        deletes every other rule of the domain; V(deleted) deletes the rules named; V(gathered) only reads and returns
+        RV(gathered), valid O(config) that changes nothing when given back with V(overridden).
+    type: str
+    choices: [merged, replaced, overridden, deleted, gathered]
+    default: merged
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.waap
+  - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.waap_custom_rules
+  - module: gcore.platform.waap_domain
+"""
+
+EXAMPLES = r"""
+- name: Rate-limit the events API and block an old client on domain 1001
+  gcore.platform.waap_advanced_rules:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    config:
+      - name: Rate limit events
+        action:
+          block:
+            status_code: 429
+        source: request.rate_limit([], '.*events', 5, 200, [], [], '', 'ip')
+      - name: Block legacy client
+        description: The v1 mobile app is retired
+        action:
+          block: {}
+        source: >-
+          request.headers['user-agent'] == 'legacy-app/1.0'
+          and request.path.startsWith('/api/')
+
+- name: Export the domain's advanced rules
+  gcore.platform.waap_advanced_rules:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    state: gathered
+  register: advanced
+"""
+
+RETURN = r"""
+advanced_rules:
+  description: The domain's advanced rules as read last (listed again after a write), in the service's order.
+  returned: success
+  type: list
+  elements: dict
+  sample:
+    - {id: 30001, name: Rate limit events, description: "", enabled: true, action: {block: {status_code: 429}}, phase: access,
+       source: "request.rate_limit([], '.*events', 5, 200, [], [], '', 'ip')"}
+changes:
+  description:
+    - What the run did, by rule name - only the writes the service accepted or the listing read afterwards confirmed.
+      In check mode, what would be sent.
+  returned: when O(state) is not V(gathered)
+  type: dict
+  sample: {created: [Block legacy client], updated: [], deleted: [], deleted_ids: []}
+gathered:
+  description: The domain's rules in the shape of O(config), in the service's order.
+  returned: when O(state=gathered)
+  type: list
+  elements: dict
+  sample:
+    - {name: Rate limit events, description: "", enabled: true, action: {block: {status_code: 429}}, phase: access,
+       source: "request.rate_limit([], '.*events', 5, 200, [], [], '', 'ip')"}
+diff:
+  description: The rules that change, as mappings from rule name to rule - as they are (C(before)) and as they will be (C(after)).
+  returned: when O(state) is not V(gathered)
+  type: dict
+  sample:
+    before: {}
+    after: {Block legacy client: {name: Block legacy client, enabled: true, action: {block: {}}, phase: access,
+                                  source: "request.headers['user-agent'] == 'legacy-app/1.0'"}}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._waap_advanced import ADVANCED, DESCRIPTOR, descriptor_map
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
+
+
+class WaapAdvancedRules(WaapRuleSet):
+    kind = ADVANCED
+
+    def resolve(self):
+        """The descriptor, read once, and every source checked against it before any write."""
+        items = [item for item in self.params["config"] or [] if item.get("source") is not None]
+        if items:
+            descriptor = descriptor_map(self.client.get(DESCRIPTOR))
+            for item in items:
+                ADVANCED.check(item, "config[%d]." % self.index(item["name"]), descriptor)
+
+
+def main():
+    WaapAdvancedRules.main()
+
+
+if __name__ == "__main__":
+    main()
