@@ -288,6 +288,32 @@ class Bench:
                  "2 (1): one read, one write", requests == 2 and writes == 1)
         self.row("waap_policies, %s policies, one changes: wall time" % len(declared), round(elapsed, 3), "report", None, "s")
 
+    # ---- 200 declared advanced rules with nothing to change (issue 38) ------------------------------------------
+    def advanced_rules(self):
+        self.sim.reset()
+        domain = self.sim.seeds["waap"]["empty_domain_id"]
+        rules = [{"name": "Advanced rule %03d" % number, "enabled": True, "action": {"block": {"status_code": 403}}, "phase": "access",
+                  "source": "request.headers['x-client'] == 'client-%d' and whois.country == 'DE'" % number}
+                 for number in range(1, SET_SIZE + 1)]
+        self.sim.advanced_rules[domain] = [dict(rule, id=40000 + index) for index, rule in enumerate(rules)]
+        variables = self.tmp / "advanced.json"
+        variables.write_text(json.dumps({"domain_id": domain, "rules": rules}))
+        noop = self.play("advanced_noop", [{"name": "Advanced rules", "register": "r", "gcore.platform.waap_advanced_rules": {
+            "domain_id": "{{ domain_id }}", "config": "{{ rules }}"}}, {"name": "Check", "ansible.builtin.assert": {"that": ["not r.changed"]}}])
+        requests, writes, _elapsed, _log = self.measure(noop, variables)
+        pages = SET_SIZE // 100 + 1
+        self.row("waap_advanced_rules, %s matching: requests (writes)" % SET_SIZE, "%s (%s)" % (requests, writes),
+                 "%s pages + 1 descriptor, 0" % pages, requests == pages + 1 and writes == 0)
+        one = self.play("advanced_one", [{"name": "Module", "gcore.platform.notification_threshold_info": {"client_id": 1}}])
+        times = {"set": [], "one": []}
+        for repeat in range(REPEATS):
+            order = [("set", noop, variables), ("one", one, None)]
+            for name, path, extra in order[repeat % 2:] + order[:repeat % 2]:
+                times[name].append(self.run(path, extra_vars=extra))
+        median = dict((name, statistics.median(values)) for name, values in times.items())
+        self.row("waap_advanced_rules, %s matching: wall time / one-task play (medians of %s)" % (SET_SIZE, REPEATS),
+                 "%.2f (%.3f s / %.3f s)" % (median["set"] / median["one"], median["set"], median["one"]), "report", None)
+
     # ---- 7. a load balancer declared whole: 10 listeners, 100 members (issue 28) --------------------------------
     def load_balancers(self):
         self.sim.reset()
@@ -512,6 +538,7 @@ def main():
     bench = Bench()
     try:
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
+                 bench.advanced_rules,
                  bench.networks, bench.load_balancers,
                  bench.stack, bench.instance_wait, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
