@@ -33,7 +33,9 @@ options:
     elements: dict
     suboptions:
       name:
-        description: Exact name of the rule, 1 to 100 characters (ASCII letters, digits, whitespace and C(. : ' " ; < > ? & | \)).
+        description:
+          - Exact name of the rule, 1 to 100 characters - ASCII letters, digits, whitespace and the characters C(.), C(:),
+            C('), C("), C(;), C(<), C(>), C(?), C(&), C(|) and C(\).
         type: str
         required: true
       description:
@@ -50,8 +52,8 @@ options:
         type: dict
       source:
         description:
-          - The CEL expression, for example V(request.rate_limit([], '.*events', 5, 200, [], [], '', 'ip')). String
-            literals take single quotes. Required to create the rule.
+          - The CEL expression, such as the example below. String literals take single quotes. Required to create the
+            rule.
         type: str
       phase:
         description:
