@@ -120,6 +120,7 @@ def normalised_source(source):
     """The expression with its whitespace outside strings collapsed (a reformatted expression is the same one)."""
     if source is None:
         return None
+
     def code(text):
         return re.sub(r" ?([()\[\],.]) ?", r"\1", re.sub(r"\s+", " ", text))
     parts, last = [], 0
