@@ -926,3 +926,94 @@ options:
                 description: Invert the condition (service default V(false)).
                 type: bool
 """
+
+    # An item of O(config) of waap_advanced_rules: the options of one advanced (CEL) rule.
+    ADVANCED_RULES = r"""
+options:
+  config:
+    suboptions:
+      name:
+        description:
+          - 'Exact name of the rule, 1 to 100 characters: ASCII letters, digits, whitespace and the characters C(.
+            : '' " ; < > ? & | \) only, and not only whitespace.'
+          - 'Rules are identified by it: two items with one name fail validation, and so do two rules of the domain
+            with a name the items use.'
+        type: str
+        required: true
+      description:
+        description:
+          - Description of the rule, at most 100 characters. A missing, null and empty description are one value.
+          - 'Left out: not managed with O(state=merged); V("") with O(state=replaced) and O(state=overridden).'
+        type: str
+      enabled:
+        description:
+          - Whether the rule is enabled.
+          - 'Left out: V(true) when the rule is created and with O(state=replaced) and O(state=overridden); not
+            managed with O(state=merged).'
+        type: bool
+      action:
+        description:
+          - What the rule does when all its conditions match. Exactly one member must be set.
+          - Required to create the rule; left out, the action of an existing rule is not managed.
+        type: dict
+        suboptions:
+          allow:
+            description: Let the request through. Use V({}).
+            type: dict
+          block:
+            description: Block the request. Use V({}) for the service's defaults.
+            type: dict
+            suboptions:
+              status_code:
+                description:
+                  - HTTP status code returned to a blocked request.
+                  - Not managed when left out.
+                type: int
+                choices:
+                  - 403
+                  - 405
+                  - 418
+                  - 429
+              action_duration:
+                description:
+                  - How long the block applies to later requests of the client, 1 to 10 characters matching C(^[1-9][0-9]*[smhd]?$),
+                    for example V(30) (seconds), V(60s), V(10m), V(12h) or V(1d).
+                  - Not managed when left out.
+                type: str
+          captcha:
+            description: Ask the client to solve a CAPTCHA. Use V({}).
+            type: dict
+          handshake:
+            description: Ask the client for a JavaScript handshake. Use V({}).
+            type: dict
+          monitor:
+            description: Only log the request. Use V({}).
+            type: dict
+          tag:
+            description: Tag the request with user-defined tags.
+            type: dict
+            suboptions:
+              tags:
+                description: The tags, 1 to 5.
+                type: list
+                elements: str
+                required: true
+      source:
+        description:
+          - The CEL expression that decides the action, for example C(request.headers['user-agent'] == 'legacy/1.0').
+          - String literals take single quotes. Checked before any write against the service's descriptor (objects,
+            attributes, the number of arguments of a function); compared with its whitespace normalised.
+          - Required to create the rule; left out, not managed.
+        type: str
+      phase:
+        description:
+          - When the rule runs - V(access) (before the request goes to the origin), V(header_filter) (on the response
+            headers) or V(body_filter) (on the response body).
+          - Left out - V(access) when the rule is created and with O(state=replaced) and O(state=overridden); not
+            managed with O(state=merged).
+        type: str
+        choices:
+          - access
+          - header_filter
+          - body_filter
+"""

@@ -136,3 +136,15 @@ ACTION_DOCS = {
     "monitor": ("Only log the request. Use V({}).", {}),
     "tag": ("Tag the request with user-defined tags.", {"tags": "The tags, 1 to 5."}),
 }
+
+# The words of the members of an advanced rule that a custom rule does not have (the ADVANCED_RULES fragment).
+ADVANCED_ITEM_DOCS = {
+    "source": ["The CEL expression that decides the action, for example C(request.headers['user-agent'] == 'legacy/1.0').",
+               "String literals take single quotes. Checked before any write against the service's descriptor (objects, "
+               "attributes, the number of arguments of a function); compared with its whitespace normalised.",
+               "Required to create the rule; left out, not managed."],
+    "phase": ["When the rule runs - V(access) (before the request goes to the origin), V(header_filter) (on the response "
+              "headers) or V(body_filter) (on the response body).",
+              "Left out - V(access) when the rule is created and with O(state=replaced) and O(state=overridden); not managed "
+              "with O(state=merged)."],
+}

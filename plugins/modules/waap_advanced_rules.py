@@ -31,36 +31,6 @@ options:
         O(config[].name) is needed.
     type: list
     elements: dict
-    suboptions:
-      name:
-        description:
-          - Exact name of the rule, 1 to 100 characters - ASCII letters, digits, whitespace and the characters C(.), C(:),
-            C('), C("), C(;), C(<), C(>), C(?), C(&), C(|) and C(\).
-        type: str
-        required: true
-      description:
-        description: At most 100 characters; left out, not managed (V("") with O(state=replaced) or V(overridden)).
-        type: str
-      enabled:
-        description: Whether the rule is on; V(true) on create and with O(state=replaced) or V(overridden) when left out.
-        type: bool
-      action:
-        description:
-          - What the rule does, exactly one member - as O(gcore.platform.waap_custom_rule#module:action) (C(allow),
-            C(block) with C(status_code) and C(action_duration), C(captcha), C(handshake), C(monitor), C(tag) with
-            C(tags)). Required to create the rule.
-        type: dict
-      source:
-        description:
-          - The CEL expression, such as the example below. String literals take single quotes. Required to create the
-            rule.
-        type: str
-      phase:
-        description:
-          - When the rule runs - V(access) (before the request goes to the origin), V(header_filter) (on the response
-            headers) or V(body_filter) (on the response body). The service's default is V(access).
-        type: str
-        choices: [access, header_filter, body_filter]
   state:
     description:
       - V(merged) creates the rules missing by name and updates the members given that differ; V(replaced) also resets
@@ -73,6 +43,7 @@ options:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap
+  - gcore.platform.waap_conditions.advanced_rules
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.waap_custom_rules
