@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """A WAAP domain's parts, each set by its own request (``waap_domain``: its status and settings; ``waap_policies``: its
-policies), on the one write core (``_writes``).
+policies), on the one write core (``_flow``).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -12,28 +12,23 @@ every page of ``GET /waap/v2/domains``), and a name matching none or several fai
 once as ``{key: view}``; the parts the options ask for that differ are sent, one write per request the declaration
 groups them in; what an accepted write answers updates the result (``answered``: no read afterwards); after an
 ambiguous failure the parts are read again and a write is never sent twice (a policy is set, never flipped).
-``changed`` and ``changes`` come from the ledger (in check mode: from the plan). The diff holds the parts that change,
+``changed`` and ``changes`` come from the ledger (in check mode: from the plan): each write says its verb (a key
+of the ``changes`` shape: ``updated``; ``enabled``, ``disabled``) and the keys it sets. The diff holds the parts that change,
 as mappings from key to view.
-
-=============== =========================================================================================
-setting         meaning
-=============== =========================================================================================
-verbs           the members of ``changes``, each the keys its writes set (``updated``; ``enabled``, ``disabled``)
-=============== =========================================================================================
 
 Hooks (pure: no requests, but ``held``, which reads): ``held(ident)`` (the parts of domain ``ident`` read, as ``{key:
 view}``; a domain that does not exist raises ``Refused``), ``wanted(held)`` (``{key: view}``: the parts the options ask
 for), ``requests(changes, held)`` (``[(verb, keys, method, path, body)]``: the requests that send ``changes``, ``{key:
-view}``; a verb of ``verbs``), ``returned()`` (the result members, from what was read and answered last) and
+view}``; a verb of ``changes``), ``returned()`` (the result members, from what was read and answered last) and
 ``Flow``'s ``answered``.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import OnDomain
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import MAX_OFFSET, PAGE_SIZE
-from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 DOMAINS = "/waap/v2/domains"
@@ -42,8 +37,6 @@ DOMAIN = DOMAINS + "/{domain_id}"
 
 class DomainParts(OnDomain, Flow):
     """The flow of a domain's parts; a subclass is a declaration (see the module docstring)."""
-
-    verbs = ("updated",)
 
     def validate(self):
         if self.params.get("domain_id") is not None:  # OnDomain checks it; a name may be given instead
@@ -65,10 +58,6 @@ class DomainParts(OnDomain, Flow):
         raise NotImplementedError
 
     # ---- the flow ------------------------------------------------------------------------------
-    def reported(self, writes):
-        """``changes``: for each verb, the keys its writes set, sorted."""
-        return dict((verb, sorted(name for write in writes if write.kind == verb for name in write.names)) for verb in self.verbs)
-
     def find_domain(self):
         """The domain's id: ``domain_id``, or the domain with the exact name in ``domain`` (or ``name``), case-insensitively."""
         params = self.params
@@ -103,20 +92,20 @@ class DomainParts(OnDomain, Flow):
         changes = dict((key, view) for key, view in wanted.items() if held.get(key) != view)
         self.result["diff"] = {"before": dict((key, held.get(key)) for key in changes), "after": changes}
         writes = [self.writing(verb, keys, method, path, body, changes) for verb, keys, method, path, body in self.requests(changes, held)]
-        self.result["changes"], self.result["changed"] = self.reported(writes), bool(writes)  # in check mode: what would be sent
+        self.tell(writes)  # in check mode: what would be sent
+        self.result["changed"] = bool(writes)
         if writes and not self.check_mode:
             self.apply(writes)
-            self.result["changes"], self.result["changed"] = self.reported(self.ledger.writes()), bool(self.ledger)
+            self.tell(self.ledger.writes())
+            self.result["changed"] = bool(self.ledger)
         return self.returned()
 
     def writing(self, verb, keys, method, path, body, changes):
-        return Write(verb, method, path, body, names=keys, reread=self.again,
+        return Write("update", method, path, body, names=keys, said={verb: keys}, reread=self.again,
                      done=lambda state: all(state.get(key) == changes[key] for key in keys))
 
     def outcome(self, msg, error):
         rejected = getattr(error, "rejected", None)
         if rejected is not None:
             msg = "%s: %s" % (", ".join(rejected.names), msg)
-        if not self.check_mode and self.ledger is not None and "changes" in self.result:
-            self.result["changes"] = self.reported(self.ledger.writes())  # what was accepted before the failure
         return super().outcome(msg, error)

@@ -144,7 +144,7 @@ class WaapDomain(DomainParts):
         ddos_global_threshold=dict(type="int"),
     )
     module_kwargs = dict(required_one_of=[["domain_id", "name"]], mutually_exclusive=[["domain_id", "name"]])
-    verbs = ("updated",)
+    changes = {"updated": str}
     record = settings = None  # the domain and its settings as read (or answered) last
 
     def validate(self):

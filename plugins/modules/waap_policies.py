@@ -144,7 +144,7 @@ class WaapPolicies(DomainParts):
     )
     module_kwargs = dict(required_one_of=[["domain_id", "domain"]], mutually_exclusive=[["domain_id", "domain"]],
                          required_if=[("state", "present", ["policies"])])
-    verbs = ("enabled", "disabled")
+    changes = {"enabled": str, "disabled": str}
     found = ()  # the policies as read last
 
     def validate(self):
