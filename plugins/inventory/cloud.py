@@ -216,10 +216,37 @@ except ImportError:  # earlier cores: AnsibleVaultEncryptedUnicode
 
 display = Display()
 
-# What the service says is data, never a template (an instance named "{{ lookup('pipe', ...) }}" must stay a name).
-# ansible-core 2.19 and later trust no text an inventory plugin gives; older cores need it marked unsafe.
+# What the service says is data, never a template (a tag "{{ lookup('pipe', ...) }}" must stay that text), and plain
+# JSON for AWX, which reads `ansible-inventory --list --export` with json.loads: only a string that could be a template
+# is marked (exported as {"__ansible_unsafe": text}); every other string is text that templates to itself. Cores
+# before 2.19 template every string not marked unsafe; 2.19 and later template none not marked trusted, and export
+# every string not marked trusted as {"__ansible_unsafe": text}. (community.general's make_unsafe, #8225, for cores
+# before 2.19.)
 _DATA_TAGGING = tuple(int(part) for part in ansible_version.split(".")[:2] if part.isdigit()) >= (2, 19)
-unsafe = (lambda value: value) if _DATA_TAGGING else wrap_var
+if _DATA_TAGGING:
+    from ansible.template import trust_as_template
+TEMPLATE_MARKERS = ("{{", "{%", "{#")
+JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
+
+
+def may_be_template(text):
+    """Whether Jinja could see a template in ``text``."""
+    return text.startswith(JINJA_HEADER) or any(marker in text for marker in TEMPLATE_MARKERS)
+
+
+def as_data(value):
+    """A value from the service as a host variable: every string that may be a template marked unsafe (never
+    rendered), every other string plain text (trusted on 2.19 and later, where it would otherwise be exported as
+    {"__ansible_unsafe": text}); dictionaries and lists item by item, their keys too."""
+    if isinstance(value, str):
+        if may_be_template(value):
+            return value if _DATA_TAGGING else wrap_var(value)
+        return trust_as_template(value) if _DATA_TAGGING else value
+    if isinstance(value, dict):
+        return dict((as_data(key), as_data(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [as_data(item) for item in value]
+    return value
 
 LIST_PATH = "/cloud/v1/instances/%s/%s"
 PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
@@ -528,14 +555,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for name, variables in zip(names, hosts):
             inventory.add_host(name, group="gcore")
             for key, value in variables.items():
-                inventory.set_variable(name, key, unsafe(value))
+                inventory.set_variable(name, key, as_data(value))
             if connect_with == "name":
                 address = variables["gcore_name"]
             else:
                 found = variables[CONNECT_WITH[connect_with]]
                 address = found[0] if found else None
             if address:
-                inventory.set_variable(name, "ansible_host", unsafe(address))
+                inventory.set_variable(name, "ansible_host", as_data(address))
             else:
                 unreachable.append("%s (id %s)" % (name, variables["gcore_id"]))
             for group in ("gcore_region_%s" % group_suffix(variables["gcore_region_id"]),
