@@ -138,6 +138,18 @@ options:
 notes:
   - With O(cache=true) and a fresh cache, no request is sent at all. The cache holds the listing of the
     O(projects), O(regions), O(filters) and O(api_url) it was made for; a change of any of them reads the service again.
+  - A fresh cache answers without the API key - none is needed and the one given is not checked (a wrong or revoked
+    key gets the cached hosts until O(cache_timeout) runs out). Whoever can read the cache (O(cache_connection)) sees
+    the inventory; keep it where only the user that runs Ansible can read it.
+  - 'A source that fails (a bad key, an unreachable API, an HTTP 403 with O(strict_permissions=true)) is by Ansible''s
+    default only a warning - C(ansible-playbook) goes on with the other sources, or with none, its plays say
+    C(skipping: no hosts matched), and it exits with 0. In CI and in AWX, set E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true)
+    (or C(any_unparsed_is_failed = true) in the C([inventory]) section of C(ansible.cfg); in AWX for example in the
+    C(AWX_TASK_ENV) setting, "Extra Environment Variables") so that a failed source fails the run with its message.'
+  - 'Host variables are plain data - C(ansible-inventory --list --export), which AWX reads with a plain JSON parser
+    when it imports the source, gives strings as strings on every supported ansible-core. Only a string that may be
+    a template (one holding C({{), C({%) or C({#), or starting with C(#jinja2:)) is marked unsafe (exported as
+    C({"__ansible_unsafe": "<the string>"})), so a playbook never renders a value that came from the service.'
   - In AWX or Automation Platform, use this file as an inventory source from a project, with a credential of the
     collection's credential type (it sets E(GCORE_API_KEY) and E(GCORE_API_URL)).
 seealso:

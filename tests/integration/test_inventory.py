@@ -259,12 +259,14 @@ def test_a_fresh_cache_answers_without_a_request(inventory, tmp_path):
     assert len(narrowed.requests) == 4 and sorted(narrowed.hostvars) == ["stopped-1"]
 
 
-def test_a_fresh_cache_needs_no_key(inventory, tmp_path):
+def test_a_fresh_cache_needs_no_key_and_checks_none(inventory, tmp_path):
+    """As the plugin's notes say: a fresh cache answers without the key, and with a wrong one."""
     config = dict(ALL_PAIRS, cache=True, cache_plugin="ansible.builtin.jsonfile", cache_connection=str(tmp_path / "cache"))
     assert inventory(config).rc == 0
-    run = inventory(config, env={"GCORE_API_KEY": ""})
-    assert run.rc == 0, run
-    assert run.requests == [] and len(run.hostvars) == 9
+    for key in ("", "not-the-right-key"):
+        run = inventory(config, env={"GCORE_API_KEY": key})
+        assert run.rc == 0, run
+        assert run.requests == [] and len(run.hostvars) == 9
 
 
 # ---- errors -------------------------------------------------------------------------------------
@@ -302,6 +304,22 @@ def test_a_forbidden_pair_is_skipped_with_a_warning_when_permissions_are_not_str
     output = run.messages
     for region in (76, 1):
         assert "project 3, region %s skipped (strict_permissions is false)" % region in output
+
+
+def test_a_failed_source_fails_a_playbook_only_with_any_unparsed_is_failed(inventory, tmp_path):
+    """As the plugin's notes say: by Ansible's default a failed source is a warning, no host matches and the run exits
+    with 0; ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true makes it fail with the source's message."""
+    play = tmp_path / "play.yml"
+    play.write_text(yaml.safe_dump([{"name": "Every instance", "hosts": "gcore", "connection": "local", "gather_facts": False,
+                                     "tasks": [{"name": "Show", "ansible.builtin.debug": {"msg": "id={{ gcore_id }}"}}]}]))
+    bad_key = {"GCORE_API_KEY": "not-the-right-key"}
+    run = inventory(ALL_PAIRS, str(play), tool="ansible-playbook", env=bad_key, failed_fails=False)
+    assert run.rc == 0, run
+    assert "skipping: no hosts matched" in run.stdout and "HTTP 401" in run.messages
+    run = inventory(ALL_PAIRS, str(play), tool="ansible-playbook", failed_fails=False,
+                    env=dict(bad_key, ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED="true"))
+    assert run.rc != 0, run
+    assert "listing the instances of project 1, region 76 failed" in run.messages and "PLAY [" not in run.stdout
 
 
 def test_a_file_not_named_gcore_yml_is_not_taken(inventory):
