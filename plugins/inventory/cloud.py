@@ -240,6 +240,20 @@ if _DATA_TAGGING:
 TEMPLATE_MARKERS = ("{{", "{%", "{#")
 JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
 
+LIST_PATH = "/cloud/v1/instances/%s/%s"
+PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
+STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
+            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")
+FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
+CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_private_ipv4",
+                "floating_ipv4": "gcore_floating_ipv4", "public_ipv6": "gcore_public_ipv6"}
+_TAG_KEY_FORBIDDEN = " \t\n\r\f\v="
+_TAG_VALUE_EDGE = " \t\n\r\f\v"
+CACHE_FORMAT = 1
+WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
+
+
+# ---- the pure parts: addresses, host variables, host names ---------------------------------------
 
 def may_be_template(text):
     """Whether Jinja could see a template in ``text``."""
@@ -260,20 +274,6 @@ def as_data(value):
         return [as_data(item) for item in value]
     return value
 
-LIST_PATH = "/cloud/v1/instances/%s/%s"
-PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
-STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
-            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")
-FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
-CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_private_ipv4",
-                "floating_ipv4": "gcore_floating_ipv4", "public_ipv6": "gcore_public_ipv6"}
-_TAG_KEY_FORBIDDEN = " \t\n\r\f\v="
-_TAG_VALUE_EDGE = " \t\n\r\f\v"
-CACHE_FORMAT = 1
-WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
-
-
-# ---- the pure parts: addresses, host variables, host names ---------------------------------------
 
 def host_variables(record):
     """The ``gcore_*`` variables of one instance record."""
