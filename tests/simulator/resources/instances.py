@@ -217,13 +217,14 @@ def pair_list(name, value):
 
 
 def image_record(image_id, name, status="active", project_id=1, region_id=76):
-    """An image as ``GET /cloud/v1/images`` has it (every required member)."""
+    """An image as ``GET /cloud/v1/images`` has it (every required member; its tags as ``tags``, the published name,
+    and ``tags_v2``, the name the service uses since, docs/api_reference.md section 17)."""
     return {
         "id": image_id, "name": name, "status": status, "visibility": "public", "min_disk": 2, "min_ram": 0,
         "os_distro": name.split("-")[0], "os_version": name.split("-")[1] if "-" in name else "", "os_type": "linux",
         "architecture": "x86_64", "disk_format": "qcow2", "size": 2361393152, "ssh_key": "allow", "hw_firmware_type": "bios",
         "hw_machine_type": "q35", "is_baremetal": False, "description": None, "display_order": None, "gpu_driver": None,
-        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
+        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "tags_v2": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
         "creator_task_id": None, "task_id": None, "project_id": project_id, "region_id": region_id,
         "region": REGIONS.get(region_id, "Region %s" % region_id),
     }

@@ -25,7 +25,15 @@
   (``members`` is the full new list: members equal by address and port keep their id; ``healthmonitor`` and
   ``session_persistence`` whole; a PATCH that changes nothing answers ``{"tasks": []}``), ``DELETE …/{id}`` → task.
 - Health monitors: ``POST /cloud/v1/lbpools/{p}/{r}/{id}/healthmonitor`` → task (400 when the pool has one);
-  ``DELETE`` the same path → 204 at once (404 when the pool has none).
+  ``DELETE`` the same path → 204 at once (404 when the pool has none). SDK 0.59 (docs/api_reference.md section 17):
+  ``GET`` the same path → the monitor (404 when none); ``PATCH`` → task (``[]`` when nothing changes), every member
+  optional and no ``type``.
+- Pool members (SDK 0.59): ``/cloud/v1/loadbalancers/{p}/{r}/pools/{pool_id}/members``: ``GET`` (paged, ``order_by``
+  ``address.asc`` by default), ``POST`` one member (``address``, ``protocol_port`` and ``subnet_id`` or
+  ``instance_id``) → task (``created_resources.members``), ``PUT`` the whole list (members equal by address and port
+  keep their id, the others go) → task or ``[]`` when it matches; ``…/members/{id}``: ``GET``, ``PATCH``
+  (``admin_state_up``, ``backup``, ``monitor_address``, ``monitor_port``, ``weight``) → task or ``[]``, ``DELETE`` →
+  task. The pool PATCH with a full ``members`` list stays.
 - Every write under a load balancer whose ``provisioning_status`` is not ``ACTIVE`` (or ``ERROR``, for a delete)
   answers 409, as the service does; the write's task locks the load balancer (``task_id`` set,
   ``PENDING_UPDATE``) until it finishes. A failed task undoes what it started and unlocks the load balancer.
@@ -59,6 +67,9 @@ POOLS = r"/cloud/v1/lbpools" + P
 POOL = POOLS + r"/(?P<pool_id>[^/]+)"
 POOL_PATCH = r"/cloud/v2/lbpools" + P + r"/(?P<pool_id>[^/]+)"
 HEALTHMONITOR = POOL + r"/healthmonitor"
+MEMBERS = LB_LIST + r"/pools/(?P<pool_id>[^/]+)/members"
+MEMBER_ONE = MEMBERS + r"/(?P<member_id>[^/]+)"
+MEMBER_ORDERS = ("address.asc", "address.desc", "created_at.asc", "created_at.desc")
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
@@ -86,6 +97,10 @@ MONITOR = {
     "admin_state_up": f("bool"),
 }
 PATCH_MONITOR = dict(MONITOR, type=f("str", nullable=True, enum=MONITOR_TYPES))
+# PATCH .../healthmonitor (SDK 0.59): every member optional, no type (a type never changes).
+UPDATE_MONITOR = dict((name, dict(spec, required=False)) for name, spec in MONITOR.items() if name != "type")
+# PATCH .../members/{id} (SDK 0.59): what a member can change (not its address, port or subnet).
+UPDATE_MEMBER = dict((name, MEMBER[name]) for name in ("admin_state_up", "backup", "monitor_address", "monitor_port", "weight"))
 PERSISTENCE = {
     "type": f("str", True, enum=["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]), "cookie_name": f("str", nullable=True, pattern=NAME_PATTERN),
     "persistence_granularity": f("str", nullable=True), "persistence_timeout": f("int", nullable=True),
@@ -230,6 +245,14 @@ class LoadBalancers(Resource):
         Route("GET", POOL, "get_pool"),
         Route("DELETE", POOL, "delete_pool"),
         Route("PATCH", POOL_PATCH, "patch_pool"),
+        Route("GET", HEALTHMONITOR, "get_monitor"),
+        Route("PATCH", HEALTHMONITOR, "update_monitor"),
+        Route("GET", MEMBERS, "list_members"),
+        Route("POST", MEMBERS, "add_member"),
+        Route("PUT", MEMBERS, "replace_members"),
+        Route("GET", MEMBER_ONE, "get_member"),
+        Route("PATCH", MEMBER_ONE, "update_member"),
+        Route("DELETE", MEMBER_ONE, "delete_member"),
     )
 
     # ---- state ----------------------------------------------------------------------------------
@@ -717,3 +740,123 @@ class LoadBalancers(Resource):
             raise ApiFailure(404, "Pool %s has no health monitor" % record["id"])
         record["healthmonitor"] = None
         return Response(204, None)
+
+    # ---- health monitor and members, SDK 0.59 -----------------------------------------------------
+    def get_monitor(self, request):
+        record, _lb = self.pool_of(request)
+        if not record["healthmonitor"]:
+            raise ApiFailure(404, "Pool %s has no health monitor" % record["id"])
+        return copy.deepcopy(record["healthmonitor"])
+
+    def update_monitor(self, request):
+        record, lb = self.pool_of(request)
+        self.writable(lb)
+        held = record["healthmonitor"]
+        if not held:
+            raise ApiFailure(404, "Pool %s has no health monitor" % record["id"])
+        kept = validated(request.json, UPDATE_MONITOR, required_body=False)
+        kept = dict((key, kept.get(key)) for key in request.json or {})  # null clears a member
+        wanted = dict(held, **kept)
+        check_monitor(wanted, "body")
+        if wanted == held:
+            return {"tasks": []}
+        before = copy.deepcopy(held)
+
+        def undo():
+            record["healthmonitor"] = before
+
+        task_id = self.lock(lb, "update_healthmonitor", lambda: (held.update(kept), activate(record)), undo, request.json)
+        return {"tasks": [task_id]}
+
+    def member_of(self, request):
+        record, lb = self.pool_of(request)
+        member = next((item for item in record["members"] if item["id"] == request.params["member_id"]), None)
+        if member is None:
+            raise ApiFailure(404, "Member %s not found in pool %s" % (request.params["member_id"], record["id"]))
+        return member, record, lb
+
+    def list_members(self, request):
+        record, _lb = self.pool_of(request)
+        order = request.arg("order_by", "address.asc")
+        if order not in MEMBER_ORDERS:
+            invalid("order_by", "value is not one of %s" % ", ".join(MEMBER_ORDERS))
+        members = copy.deepcopy(record["members"])  # kept in the order they were added
+        if order.startswith("address"):
+            members.sort(key=lambda member: (ipaddress.ip_address(member["address"]).version,
+                                             ipaddress.ip_address(member["address"]), member["protocol_port"]))
+        if order.endswith(".desc"):
+            members.reverse()
+        return self.page(request, members)
+
+    def get_member(self, request):
+        return copy.deepcopy(self.member_of(request)[0])
+
+    @staticmethod
+    def check_member_target(member, where):
+        if not member.get("subnet_id") and not member.get("instance_id"):
+            invalid(where, "give subnet_id or instance_id", status=400)
+
+    def add_member(self, request):
+        record, lb = self.pool_of(request)
+        self.writable(lb)
+        body = validated(request.json, MEMBER)
+        self.check_member_target(body, "body")
+        check_members(record["members"] + [body], "body")
+        member = member_record(body)
+        record["members"].append(member)
+
+        def undo():
+            record["members"] = [item for item in record["members"] if item["id"] != member["id"]]
+
+        task_id = self.lock(lb, "create_lbmember", lambda: activate(record), undo, request.json, {"members": [member["id"]]})
+        return {"tasks": [task_id]}
+
+    def replace_members(self, request):
+        record, lb = self.pool_of(request)
+        self.writable(lb)
+        body = request.json if request.raw_body else []
+        if not isinstance(body, list):
+            invalid("body", "a JSON array of members is required")
+        kept = [validated(member, MEMBER) for member in body]
+        for index, member in enumerate(kept):
+            self.check_member_target(member, "body.%s" % index)
+        check_members(kept, "body")
+        if self.changes_nothing(record, {"members": kept}, {"members": kept}):
+            return {"tasks": []}
+        before = copy.deepcopy(record["members"])
+
+        def apply():
+            record["members"] = self.patched_members(record, kept)
+            activate(record)
+
+        def undo():
+            record["members"] = before
+
+        task_id = self.lock(lb, "update_lbpool", apply, undo, body)
+        record.update(task_id=task_id, provisioning_status="PENDING_UPDATE")
+        return {"tasks": [task_id]}
+
+    def update_member(self, request):
+        member, record, lb = self.member_of(request)
+        self.writable(lb)
+        kept = validated(request.json, UPDATE_MEMBER, required_body=False)
+        kept = dict((key, kept.get(key)) for key in request.json or {})  # null clears a member
+        if all(member.get(key) == value for key, value in kept.items()):
+            return {"tasks": []}
+        before = copy.deepcopy(member)
+
+        def apply():
+            member.update(kept)
+            activate(record)
+
+        task_id = self.lock(lb, "update_lbmember", apply, lambda: member.update(before), request.json)
+        return {"tasks": [task_id]}
+
+    def delete_member(self, request):
+        member, record, lb = self.member_of(request)
+        self.writable(lb)
+
+        def apply():
+            record["members"] = [item for item in record["members"] if item["id"] != member["id"]]
+
+        return {"tasks": [self.lock(lb, "delete_lbmember", apply)]}

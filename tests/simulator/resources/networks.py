@@ -13,7 +13,11 @@ the subnets a router attaches (``routers.py``) are these.
   kept in the task's data; no router is made (the simulator does not model the network's own router).
 - ``GET .../{network_id}``: the record (``NetworkSerializer``: ``mtu`` 1450, ``type`` vxlan by default, ``subnets``
   the ids of its subnets, ``tags`` as ``[{key, value, read_only}]``).
-- ``PATCH .../{network_id}`` (``name``, ``tags`` as a JSON merge patch): synchronous, answers the record.
+- ``PATCH .../{network_id}`` (``name``, ``tags`` as a JSON merge patch): synchronous, answers the record. The published
+  call, deprecated: the service moved it to v2 (SDK 0.59); still served for other clients.
+- ``PATCH /cloud/v2/networks/{p}/{r}/{network_id}`` (same body): ``{tasks}``, an ``update_network`` task that takes
+  the network's lock and applies the change when it finishes; ``{"tasks": []}`` when every member sent already
+  matches (nothing to do, no task).
 - ``DELETE .../{network_id}``: a ``delete_network`` task; the network and its subnets go when it finishes. A network
   with a subnet a router is attached to is refused (400): detach it first.
 - ``GET /cloud/v1/subnets/{p}/{r}``: ``{count, results}`` ordered by ``cidr`` (the default ``cidr.asc``), ``limit``,
@@ -45,6 +49,7 @@ from simulator.validation import check_bool, check_enum, check_name, check_objec
 
 NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 NETWORK = NETWORKS + r"/(?P<network_id>[^/]+)"
+NETWORK_V2 = r"/cloud/v2/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<network_id>[^/]+)"
 SUBNETS = r"/cloud/v1/subnets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 SUBNET = SUBNETS + r"/(?P<subnet_id>[^/]+)"
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
@@ -112,6 +117,7 @@ class Networks(Resource):
         Route("POST", NETWORKS, "create_network"),
         Route("GET", NETWORK, "get_network"),
         Route("PATCH", NETWORK, "patch_network"),
+        Route("PATCH", NETWORK_V2, "patch_network_v2"),
         Route("DELETE", NETWORK, "delete_network"),
         Route("GET", SUBNETS, "list_subnets"),
         Route("POST", SUBNETS, "create_subnet"),
@@ -241,6 +247,19 @@ class Networks(Resource):
     def patch_network(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
         return copy.deepcopy(patch_name_and_tags(record, request.json))
+
+    def patch_network_v2(self, request):
+        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
+        after = patch_name_and_tags(copy.deepcopy(record), request.json or {})
+        tags = lambda item: sorted((tag["key"], tag["value"], tag["read_only"]) for tag in item["tags"])  # noqa: E731
+        if after["name"] == record["name"] and tags(after) == tags(record):
+            return {"tasks": []}
+
+        def apply():
+            record.update(name=after["name"], tags=after["tags"], task_id=None, updated_at=now_iso())
+
+        record["task_id"] = self.start("update_network", record, apply)
+        return {"tasks": [record["task_id"]]}
 
     def delete_network(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")

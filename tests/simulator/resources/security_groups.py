@@ -146,7 +146,7 @@ class SecurityGroups(Resource):
     def new_record(self, group_id, name, project_id, region_id, description=None, rules=(), tags=None, task_id=None):
         stamp = now_iso()
         return {
-            "id": group_id, "name": name, "description": description, "project_id": project_id, "region_id": region_id,
+            "id": group_id, "name": name, "description": description or "", "project_id": project_id, "region_id": region_id,
             "region": REGIONS.get(region_id, "Region %s" % region_id), "created_at": stamp, "updated_at": stamp,
             "revision_number": 0, "tags_v2": [{"key": key, "value": value, "read_only": False} for key, value in (tags or {}).items()],
             "security_group_rules": [self.rule_record(group_id, rule) for rule in rules], "task_id": task_id,
