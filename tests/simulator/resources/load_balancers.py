@@ -765,7 +765,11 @@ class LoadBalancers(Resource):
         def undo():
             record["healthmonitor"] = before
 
-        task_id = self.lock(lb, "update_healthmonitor", lambda: (held.update(kept), activate(record)), undo, request.json)
+        def apply():
+            held.update(kept)
+            activate(record)
+
+        task_id = self.lock(lb, "update_healthmonitor", apply, undo, request.json)
         return {"tasks": [task_id]}
 
     def member_of(self, request):

@@ -215,6 +215,7 @@ class Networks(Resource):
         name = request.arg("name")
         if name is not None and len(name) > 61:
             invalid("name", "ensure this value has at most 61 characters")
+        self.sync()  # a network its failed create task removed is not listed
         records = [record for record in reversed(list(self.sim.networks.values())) if name is None or name in record["name"]]
         return page(request, self.in_scope(records, request))
 
@@ -281,12 +282,17 @@ class Networks(Resource):
         network_id = request.arg("network_id")
         if network_id is not None and not is_uuid(network_id):
             invalid("network_id", "value is not a valid uuid")
+        self.sync()
         records = [record for record in self.sim.subnets.values() if network_id is None or record["network_id"] == network_id]
         records.sort(key=lambda record: (ipaddress.ip_network(record["cidr"]).version, ipaddress.ip_network(record["cidr"])))
-        return page(request, self.in_scope(records, request))
+        return page(request, self.in_scope(records, request), show=self.subnet_view)
 
     def get_subnet(self, request):
-        return copy.deepcopy(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"))
+        return self.subnet_view(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"))
+
+    def subnet_view(self, record):
+        """A subnet as answered: ``has_router`` follows the routers attached to it (derived, never stored)."""
+        return dict(copy.deepcopy(record), has_router=bool(self.routers_on({record["id"]})))
 
     @staticmethod
     def check_gateway(field, value, network):
@@ -386,7 +392,7 @@ class Networks(Resource):
         if "tags" in body:
             merge_tags(record, body["tags"])
         record["updated_at"] = now_iso()
-        return copy.deepcopy(record)
+        return self.subnet_view(record)
 
     def delete_subnet(self, request):
         record = self.unlocked(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"), "Subnet")
