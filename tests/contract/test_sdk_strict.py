@@ -100,7 +100,7 @@ def test_networks_and_subnets(sdk):
     assert sdk(cloud.networks.update, network.id, name="sdk-net-2").tasks == []  # nothing changes: no task
     subnet = sdk(cloud.networks.subnets.create_and_poll, name="sdk-subnet", network_id=network.id, cidr="10.77.0.0/24",
                  dns_nameservers=["8.8.8.8"])
-    assert subnet.gateway_ip == "10.77.0.1" and subnet.has_router is False
+    assert subnet.gateway_ip == "10.77.0.1" and subnet.has_router is True  # the network's own router (create_router)
     assert subnet.id in ids(sdk.pages(cloud.networks.subnets.list, network_id=network.id))
     assert sdk(cloud.networks.subnets.update, subnet.id, name="sdk-subnet-2").name == "sdk-subnet-2"
     assert sdk(cloud.networks.subnets.get, subnet.id).dns_nameservers == ["8.8.8.8"]

@@ -102,6 +102,7 @@ def instances_of(sim):
 class FloatingIps(Resource):
     NAME = "floating_ips"
     STATE = ("floating_ips",)
+    TASK_TYPES = ("create_floating_ip", "update_floating_ip", "delete_floating_ip")
     SEEDS = {
         "floating_ips": dict((address, str(uuid.uuid5(NAMESPACE, "fip/" + address))) for address, *_rest in SEEDED),
         "pool": str(POOL),

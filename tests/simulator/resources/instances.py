@@ -311,6 +311,7 @@ def check_name(loc, value, pattern=NAME_PATTERN):
 class Instances(Resource):
     NAME = "instances"
     STATE = ("instances",)
+    TASK_TYPES = ("create_vm", "boot_instance", "delete_vm", "resize_vm") + tuple("%s_vm" % action for action in ACTIONS)
     SETTINGS = {
         "instances_forbidden_projects": ([FORBIDDEN_PROJECT], control.listing(control.integer(low=1))),
         "instances_boot_held": (False, control.boolean),
@@ -918,7 +919,7 @@ class Instances(Resource):
             if volume["source"] != "existing-volume":
                 add("volume_count", count)
                 add("volume_size", (volume.get("size") or 10) * count)
-        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested)
+        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested, self.scope(request))
 
     @staticmethod
     def filters(request):

@@ -9,8 +9,9 @@ the subnets a router attaches (``routers.py``) are these.
   substring (the published text does not say how it matches: the simulator takes the reading a module must survive).
 - ``POST /cloud/v1/networks/{p}/{r}`` (``CreateNetworkSerializer``: ``name``, ``type``, ``create_router``, ``tags``):
   200 ``{tasks}``; the network appears at once, locked by its ``create_network`` task (``task_id``), and the finished
-  task names it in ``created_resources.networks``. A failed create task removes it. ``create_router`` is checked and
-  kept in the task's data; no router is made (the simulator does not model the network's own router).
+  task names it in ``created_resources.networks``. A failed create task removes it (it is not listed from then on).
+  ``create_router`` (default true) gives the network its own router: not a routers-family record, but a subnet created
+  with ``connect_to_network_router`` (default true) and a gateway reads ``has_router: true``.
 - ``GET .../{network_id}``: the record (``NetworkSerializer``: ``mtu`` 1450, ``type`` vxlan by default, ``subnets``
   the ids of its subnets, ``tags`` as ``[{key, value, read_only}]``).
 - ``PATCH .../{network_id}`` (``name``, ``tags`` as a JSON merge patch): synchronous, answers the record. The published
@@ -19,7 +20,7 @@ the subnets a router attaches (``routers.py``) are these.
   the network's lock and applies the change when it finishes; ``{"tasks": []}`` when every member sent already
   matches (nothing to do, no task).
 - ``DELETE .../{network_id}``: a ``delete_network`` task; the network and its subnets go when it finishes. A network
-  with a subnet a router is attached to is refused (400): detach it first.
+  with a subnet a router is attached to, or with a port of an instance or a load balancer's VIP, is refused (400).
 - ``GET /cloud/v1/subnets/{p}/{r}``: ``{count, results}`` ordered by ``cidr`` (the default ``cidr.asc``), ``limit``,
   ``offset``, ``network_id`` filter; no ``name`` filter.
 - ``POST /cloud/v1/subnets/{p}/{r}`` (``CreateSubnetSerializer``): 200 ``{tasks}``, ``created_resources.subnets``.
@@ -29,7 +30,10 @@ the subnets a router attaches (``routers.py``) are these.
   router is attached to the subnet at its gateway when the task finishes (404 for an unknown router).
 - ``PATCH /cloud/v1/subnets/{p}/{r}/{id}`` (``name``, ``enable_dhcp``, ``gateway_ip``, ``dns_nameservers``,
   ``host_routes``, ``tags``): synchronous, answers the record; ``null`` for the two lists leaves them as they are.
-- ``DELETE .../{subnet_id}``: a ``delete_subnet`` task; a subnet a router is attached to is refused (400).
+- ``DELETE .../{subnet_id}``: a ``delete_subnet`` task; a subnet a router is attached to, or holding an instance's
+  address, is refused (400).
+- A subnet's ``has_router`` is derived when it is answered: a router of the routers family attached to it, or the
+  network's own router (above).
 - A PATCH or DELETE of a locked record (``task_id`` set) answers 409. Unknown body members answer 422 (the published
   schemas do not forbid them; the simulator is strict so that a misspelt member is seen).
 
@@ -105,6 +109,7 @@ def check_host_routes(field, value):
 class Networks(Resource):
     NAME = "networks"
     STATE = ("networks", "subnets")
+    TASK_TYPES = ("create_network", "update_network", "delete_network", "create_subnet", "delete_subnet")
     SEEDS = {
         "project_id": SEED_PROJECT, "region_id": SEED_REGION,
         "networks": dict((name.replace("-", "_"), network_id) for network_id, name, _subnets in SEEDED[:3]),
@@ -129,6 +134,8 @@ class Networks(Resource):
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
         self.segments = 1000  # the next vxlan segmentation id
+        self.own_router = set()  # networks created with create_router (their own router; not a routers-family record)
+        self.connected = set()  # subnets created with connect_to_network_router (the default)
         self.sim.networks = {}
         self.sim.subnets = {}
         for network_id, name, subnets in SEEDED:
@@ -207,6 +214,17 @@ class Networks(Resource):
                 for interface in router["interfaces"] for assignment in interface["ip_assignments"]
                 if assignment["subnet_id"] in subnet_ids]
 
+    def ports_on(self, network_id=None, subnet_id=None):
+        """``(kind, id)`` of what holds a port in the network (or an address in the subnet): instances (their
+        interfaces) and load balancers (their VIP)."""
+        users = [("instance", ident) for ident, ports in (getattr(self.sim, "instance_ports", None) or {}).items()
+                 if any(port["network_id"] == network_id or subnet_id in [item["subnet_id"] for item in port["ip_assignments"]]
+                        for port in ports)]
+        balancers = next((resource for resource in self.sim.resources if resource.NAME == "load_balancers"), None)
+        if balancers is not None and network_id is not None:
+            users += [("load balancer", ident) for ident in balancers.on_network(network_id)]
+        return users
+
     def start(self, task_type, record, apply, data=None):
         return self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"], data=data)
 
@@ -243,6 +261,8 @@ class Networks(Resource):
         task_id = self.sim.start_task("create_network", apply=apply, project_id=project_id, region_id=region_id, data=body)
         self.sim.networks[network_id] = self.network_record(network_id, body["name"], project_id, region_id,
                                                             body.get("type", "vxlan"), body.get("tags", {}), task_id)
+        if body.get("create_router", True):
+            self.own_router.add(network_id)
         return {"tasks": [task_id]}
 
     def patch_network(self, request):
@@ -268,6 +288,10 @@ class Networks(Resource):
         if in_use:
             raise ApiFailure(400, "Network %s has ports in use: router %s is attached to subnet %s; detach it first"
                              % (record["id"], in_use[0][0], in_use[0][1]))
+        users = self.ports_on(network_id=record["id"])
+        if users:
+            raise ApiFailure(400, "Network %s has ports in use: %s %s has a port in it; delete or detach it first"
+                             % ((record["id"],) + users[0]))
 
         def apply():
             for subnet_id in list(record["subnets"]):
@@ -292,7 +316,8 @@ class Networks(Resource):
 
     def subnet_view(self, record):
         """A subnet as answered: ``has_router`` follows the routers attached to it (derived, never stored)."""
-        return dict(copy.deepcopy(record), has_router=bool(self.routers_on({record["id"]})))
+        own = record["network_id"] in self.own_router and record["id"] in self.connected and record["gateway_ip"] is not None
+        return dict(copy.deepcopy(record), has_router=own or bool(self.routers_on({record["id"]})))
 
     @staticmethod
     def check_gateway(field, value, network):
@@ -361,6 +386,8 @@ class Networks(Resource):
         task_id = self.sim.start_task("create_subnet", apply=apply, project_id=project_id, region_id=region_id, data=body)
         self.add_subnet(self.subnet_record(subnet_id, body["name"], parent["id"], project_id, region_id, network, gateway,
                                            body.get("enable_dhcp", True), dns, routes, body.get("tags", {}), task_id))
+        if connect:
+            self.connected.add(subnet_id)
         return {"tasks": [task_id]}
 
     def router_port(self, subnet, address):
@@ -399,6 +426,10 @@ class Networks(Resource):
         in_use = self.routers_on({record["id"]})
         if in_use:
             raise ApiFailure(400, "Subnet %s has ports in use: router %s is attached to it; detach it first" % (record["id"], in_use[0][0]))
+        users = self.ports_on(subnet_id=record["id"])
+        if users:
+            raise ApiFailure(400, "Subnet %s has ports in use: %s %s has an address in it; delete or detach it first"
+                             % ((record["id"],) + users[0]))
 
         def apply():
             self.remove_subnet(record["id"])

@@ -184,6 +184,7 @@ def mark_deleted(record):
 class Storage(Resource):
     NAME = "storage"
     STATE = ("storages",)
+    TASK_TYPES = ("storage_create",)
     SEEDS = {"storages": dict((seed[0], storage_id) for storage_id, seed in SEEDED.items()),
              "ssh_keys": dict((seed[0], key_id) for key_id, seed in SEEDED_SSH_KEYS.items())}
     ROUTES = (
