@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The simulator read by a client nobody here wrote (CONTRACT section 16).
+"""The simulator read by a client nobody here wrote.
 
 The official Python SDK ``gcore`` (pinned in requirements-dev.txt) drives one simulator, started in this process, with
 strict response validation (``_strict_response_validation=True``: an answer missing a member the SDK requires, or

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Referential truth in the simulator (CONTRACT sections 16 and 20): an unknown id in a body is refused as the
+"""Referential truth in the simulator (docs/api_reference.md section 17.6): an unknown id in a body is refused as the
 service refuses it, derived members are computed from what exists, what is in use cannot be deleted, a load
 balancer's floating_ip and a network's create_router are honoured, quota usage follows what exists, a failed
 creator task leaves nothing listed, a failed action unlocks its instance, task_fail names a task that exists."""
