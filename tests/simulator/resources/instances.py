@@ -411,10 +411,10 @@ class Instances(Resource):
         """Start the boot of every instance whose create task finished; judge the boots that ended; unlock an
         instance whose task failed (as it was before it; one whose create failed is in ERROR)."""
         for record in self.sim.instances:
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
+            task = self.sim.tasks.get(record.get("task_id")) if record.get("task_id") else None
             if task is not None and task["done"] and task["record"]["state"] == "ERROR":
                 record.update(self.restore.pop(record["task_id"], {}), task_id=None)
-                if task["record"]["id"] == record["creator_task_id"]:
+                if task["record"]["id"] == record.get("creator_task_id"):
                     record.update(status="ERROR", vm_state="error", task_state=None)
         for ident, task_id in list(self.booting.items()):
             record = self.find(ident)
@@ -523,8 +523,8 @@ class Instances(Resource):
         return {"id": short["id"], "name": short["name"], "external": external, "shared": external, "default": False,
                 "type": "vlan" if external else "vxlan", "mtu": 1500 if external else 1450, "segmentation_id": None,
                 "port_security_enabled": True, "subnets": [], "tags": [], "project_id": record["project_id"],
-                "region_id": record["region_id"], "region": record["region"], "created_at": CREATED_AT,
-                "updated_at": CREATED_AT, "creator_task_id": None, "task_id": None}
+                "region_id": record["region_id"], "region": REGIONS.get(record["region_id"], "Region %s" % record["region_id"]),
+                "created_at": CREATED_AT, "updated_at": CREATED_AT, "creator_task_id": None, "task_id": None}
 
     def ports_of(self, record):
         """The instance's interfaces (one port each); those of a seeded instance are derived from its addresses, as the
