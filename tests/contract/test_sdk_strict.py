@@ -296,6 +296,8 @@ def test_storage_s3_sftp_buckets_locations_and_keys(sdk):
     s3 = sdk(storage.object_storages.create, name="sdk-s3", location_name=s3_location)
     assert s3.type == "standard" and s3.access_keys
     assert s3.id in ids(sdk.pages(storage.object_storages.list))
+    assert s3.id in ids(sdk.pages(storage.object_storages.list, type="standard"))
+    assert sdk(storage.object_storages.list, type="fast").count == 0
     assert sdk(storage.object_storages.get, s3.id).type == "standard"
     bucket = sdk(storage.object_storages.buckets.create, s3.id, name="sdk-bucket", lifecycle={"expiration_days": 7})
     assert bucket.lifecycle.expiration_days == 7 and bucket.cors.allowed_origins == []  # objects, never null

@@ -287,11 +287,15 @@ class Storage(Resource):
             raise ApiFailure(400, "invalid order_by %r" % order)
         show_deleted = request.arg("show_deleted", "false").lower() == "true"
         name, location, ident = request.arg("name"), request.arg("location_name"), request.arg("id")
+        tier = request.arg("type") if kind == "s3_compatible" else None  # SDK 0.59: the S3 list's tier filter
+        if tier is not None and tier not in ("standard", "fast"):
+            raise ApiFailure(400, "invalid type %r: must be standard or fast" % tier)
         found = [view(record) for record in self.sim.storages.values()
                  if record["type"] == kind and (show_deleted or record["provisioning_status"] != "deleted")]
         found = [item for item in found
                  if (not name or name in item["name"]) and (not location or item["location_name"] == location)
-                 and (not ident or str(item["id"]) == ident) and (not status or item["provisioning_status"] == status)]
+                 and (not ident or str(item["id"]) == ident) and (not status or item["provisioning_status"] == status)
+                 and (not tier or item["type"] == tier)]
         found.sort(key=lambda item: (item[field], item["id"]), reverse=direction != "asc")
         return {"count": len(found), "results": found[offset:offset + limit]}
 
