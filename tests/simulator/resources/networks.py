@@ -106,6 +106,11 @@ def check_host_routes(field, value):
     return routes
 
 
+def tag_set(record):
+    """A record's tags, whatever their order."""
+    return sorted((tag["key"], tag["value"], tag["read_only"]) for tag in record["tags"])
+
+
 class Networks(Resource):
     NAME = "networks"
     STATE = ("networks", "subnets")
@@ -272,8 +277,7 @@ class Networks(Resource):
     def patch_network_v2(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
         after = patch_name_and_tags(copy.deepcopy(record), request.json or {})
-        tags = lambda item: sorted((tag["key"], tag["value"], tag["read_only"]) for tag in item["tags"])  # noqa: E731
-        if after["name"] == record["name"] and tags(after) == tags(record):
+        if after["name"] == record["name"] and tag_set(after) == tag_set(record):
             return {"tasks": []}
 
         def apply():
