@@ -356,6 +356,7 @@ class Instances(Resource):
         self.sim.instance_ports = {}
         self.sim.deleted_volumes = []
         self.booting = {}  # instance id -> its boot task id (None: to be started)
+        self.failing = {}  # task id of a locking task -> (its instance, the members to restore if it fails)
         self.ports = 0
         self.by_pair = None
 
@@ -413,7 +414,14 @@ class Instances(Resource):
         return project_id, region_id
 
     def sync(self):
-        """Start the boot of every instance whose create task finished; judge the boots that ended."""
+        """Start the boot of every instance whose create task finished; judge the boots that ended; a locking task
+        that failed gives its instance back as it was, unlocked."""
+        for task_id, (record, before) in list(self.failing.items()):
+            task = self.sim.tasks[task_id]
+            if task["done"]:
+                del self.failing[task_id]
+                if task["record"]["state"] == "ERROR":
+                    record.update(before, task_id=None)
         for ident, task_id in list(self.booting.items()):
             record = self.find(ident)
             if record is None:
@@ -785,9 +793,7 @@ class Instances(Resource):
 
         task_id = self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"])
         record.update(during, task_id=task_id)
-        if self.sim.tasks[task_id]["error"]:  # a failed task leaves the instance as it was, unlocked
-            self.sim.tasks[task_id]["apply"] = None
-            record.update(before)
+        self.failing[task_id] = (record, before)  # a failed task leaves the instance as it was, unlocked (see sync)
         return {"tasks": [task_id]}
 
     def action(self, request):
