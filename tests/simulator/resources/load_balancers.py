@@ -24,6 +24,8 @@
   username pattern, the hash as sent); the v2 PATCH takes null for each and replaces the lists whole. A
   ``TERMINATED_HTTPS`` listener without a secret (inline, standalone, or a PATCH to ``secret_id: null``) is a 400;
   a ``secret_id`` or ``sni_secret_id`` not a secret of the scope (``secrets.py``) a 404.
+- ``vip_port_id`` at create: a free reserved fixed IP of the scope (``reserved_fixed_ips.py``; unknown 404, in use 400,
+  with ``vip_network_id`` 400) becomes the VIP (its address, attached to the load balancer).
 - Pools: ``GET /cloud/v1/lbpools/{p}/{r}`` (``load_balancer_id``, ``listener_id``, ``name``, ``details``: without it a
   pool's members are only ``[{id}]``), ``GET …/{id}`` (members in full), ``POST`` (``CreateLbPoolSerializer``,
   ``listener_id`` or ``load_balancer_id``) → task (``created_resources.pools``), ``PATCH /cloud/v2/lbpools/{p}/{r}/{id}``
@@ -51,6 +53,7 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
+from simulator.resources.reserved_fixed_ips import reserved_of
 from simulator.resources.secrets import known as secret_known
 from simulator.validation import Invalid, check_fields, f, invalid
 
@@ -176,9 +179,9 @@ def check_members(members, where):
 def check_cidrs(cidrs, where):
     for index, cidr in enumerate(cidrs or []):
         try:
-            ipaddress.ip_network(cidr, strict=False)
+            ipaddress.ip_network(cidr)  # strict, as pydantic's IPvAnyNetwork: no host bits
         except ValueError:
-            invalid("%s.%s" % (where, index), "value is not a valid CIDR")
+            invalid("%s.%s" % (where, index), "value is not a valid IPv4 or IPv6 network")
 
 
 def member_record(member, status="PENDING_CREATE", ident=None):
@@ -444,8 +447,16 @@ class LoadBalancers(Resource):
         tags = body.get("tags") or {}
         if not all(isinstance(value, str) for value in tags.values()):
             invalid("tags", "tag values must be strings")
+        vip = None
+        if body.get("vip_port_id"):  # a reserved fixed IP as the VIP (reserved_fixed_ips.py)
+            if body.get("vip_network_id"):
+                invalid("vip_port_id", "vip_port_id and vip_network_id cannot be given together", status=400)
+            vip = reserved_of(self.sim).port_for(body["vip_port_id"], project_id, region_id, vip_allowed=True)
         ident = str(uuid.uuid4())
         lb = self.new_lb(ident, body["name"], project_id, region_id, None, tags)
+        if vip is not None:
+            lb.update(vip_port_id=vip["port_id"], vip_address=vip["fixed_ip_address"] or vip["fixed_ipv6_address"])
+            reserved_of(self.sim).attach(vip["port_id"], ident, "loadbalancer")
         made = {"loadbalancers": [ident], "listeners": [], "pools": [], "members": [], "healthmonitors": []}
         for listener in body.get("listeners") or []:
             record = self.new_listener(lb, listener, None)

@@ -173,11 +173,12 @@ class ReservedFixedIps(Resource):
         return record
 
     # ---- for the instance and load-balancer families ---------------------------------------------
-    def port_for(self, port_id, project_id, region_id):
-        """The reserved IP an instance interface takes (404 unknown; 400 a VIP or attached elsewhere)."""
+    def port_for(self, port_id, project_id, region_id, vip_allowed=False):
+        """The reserved IP an instance interface (or, ``vip_allowed``, a load balancer) takes: 404 unknown; 400 attached
+        elsewhere or (for an instance) a VIP."""
         self.sync()
         record = in_scope(self.sim.reserved_fixed_ips, port_id, project_id, region_id, "Reserved fixed IP port")
-        if record["is_vip"]:
+        if record["is_vip"] and not vip_allowed:
             raise ApiFailure(400, "Reserved fixed IP %s is a VIP and cannot be an instance interface" % port_id)
         if record["reservation"]["resource_id"] is not None or record["task_id"]:
             raise ApiFailure(400, "Reserved fixed IP %s is already in use by %s %s"
