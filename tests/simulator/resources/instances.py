@@ -625,7 +625,8 @@ class Instances(Resource):
                 raise ApiFailure(404, "Security group %s not found" % group["id"])
         if body["flavor"] not in VM_FLAVORS or VM_FLAVORS[body["flavor"]][2]:
             raise ApiFailure(400, "Flavor %s is not available in region %s" % (body["flavor"], region_id))
-        active = set(image["id"] for image in self.sim.images if image["status"] == "active")
+        active = set(image["id"] for image in self.sim.images if image["status"] == "active" and (
+            image.get("visibility") != "private" or (image["project_id"], image["region_id"]) == (project_id, region_id)))
         for index, volume in enumerate(body["volumes"]):
             if volume["source"] == "image" and volume["image_id"] not in active:
                 raise ApiFailure(404, "Image %s not found" % volume["image_id"])

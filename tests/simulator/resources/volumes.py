@@ -29,7 +29,8 @@
   that is ``ACTIVE`` or ``SHUTOFF`` (400); detaching needs the volume attached to that instance (400). The instance
   record's ``volumes`` list gains (loses) the volume when the task finishes.
 - ``DELETE .../{volume_id}``: a ``delete_volume`` task (status ``deleting``); the volume goes when it finishes. Only an
-  ``available`` volume can be deleted: an attached one is refused (400, detach it first).
+  ``available`` volume can be deleted: an attached one is refused (400, detach it first), and so is one that still has
+  a snapshot of the snapshot family not named in the query ``snapshots`` (comma-separated; those go with it).
 - A PATCH, DELETE, extend, attach or detach of a locked volume answers 409; an unknown volume 404; an invalid body 422
   (unknown members too: the published schemas do not forbid them; the simulator is strict so a misspelt member is
   seen). Errors have the cloud body (``{exception_class, message, request_id}``).
@@ -475,11 +476,13 @@ class Volumes(Resource):
 
     def delete_volume(self, request):
         record = self.unlocked(self.volume_of(request))
-        snapshots = request.arg("snapshots")
-        if snapshots:
-            unknown = [ident for ident in snapshots.split(",") if ident not in record["snapshot_ids"]]
-            if unknown:
-                raise ApiFailure(400, "snapshots: %s is not a snapshot of volume %s" % (unknown[0], record["id"]))
+        snapshots = [ident for ident in (request.arg("snapshots") or "").split(",") if ident]
+        unknown = [ident for ident in snapshots if ident not in record["snapshot_ids"]]
+        if unknown:
+            raise ApiFailure(400, "snapshots: %s is not a snapshot of volume %s" % (unknown[0], record["id"]))
+        kept = [ident for ident in record["snapshot_ids"] if ident not in snapshots and ident in (getattr(self.sim, "snapshots", None) or {})]
+        if kept:
+            raise ApiFailure(400, "Volume %s still has snapshot %s: delete it first or name it in snapshots" % (record["id"], kept[0]))
         if record["attachments"]:
             raise ApiFailure(400, "Volume %s is attached to instance %s; detach it before deleting it"
                              % (record["id"], record["attachments"][0]["server_id"]))
@@ -489,4 +492,6 @@ class Volumes(Resource):
         def apply():
             self.sim.volumes.pop(record["id"], None)
             self.settling.pop(record["id"], None)
+            for ident in snapshots:  # deleted with the volume
+                (getattr(self.sim, "snapshots", None) or {}).pop(ident, None)
         return self.start(record, "delete", apply)

@@ -223,3 +223,15 @@ def test_volumes_and_instances_take_only_active_images(sim, api):
     assert status == 400 and "active" in message
     status, _message = api.refused("POST", VOLUMES, {"source": "image", "name": "v-img", "image_id": "00000000-0000-4000-8000-000000000009", "size": 5})
     assert status == 404
+
+
+def test_instances_boot_only_from_active_images_they_can_see(sim, api):
+    sim.configure(image_saving_reads=0)
+    ident = upload(api)
+    body = {"flavor": "g1-standard-1-2", "name": "from-mine", "interfaces": [{"type": "external"}],
+            "volumes": [{"source": "image", "image_id": ident, "size": 10}]}
+    assert api.refused("POST", "/cloud/v2/instances/1/1", body)[0] == 404  # another region's private image
+    sim.control("POST", "/_sim/image_status", {"image_id": ident, "status": "deactivated"})
+    assert api.refused("POST", "/cloud/v2/instances/1/76", body)[0] == 404
+    sim.control("POST", "/_sim/image_status", {"image_id": ident, "status": "active"})
+    api.finished(api.ok("POST", "/cloud/v2/instances/1/76", body))

@@ -115,3 +115,10 @@ def test_delete_is_refused_while_a_listener_or_a_pool_uses_the_secret(sim, api):
     assert "pool" in api.refused("DELETE", V1 + "/" + ident)[1]
     sim.lb_pools[sim.seeds["load_balancers"]["legacy_pool"]]["ca_secret_id"] = None
     api.finished(api.ok("DELETE", V1 + "/" + ident))
+
+
+def test_a_dropped_create_answer_still_makes_one_secret(sim, api):
+    sim.add_fault(method="POST", path="^/cloud/v2/secrets/", drop=True, applied=True)
+    assert sim.call("POST", V2, {"name": "web-cert", "payload": PAYLOAD}) == (None, None)
+    sim.advance()
+    assert [record["name"] for record in api.ok("GET", V1)["results"]] == ["seed-cert", "web-cert"]

@@ -147,3 +147,20 @@ def test_instance_volumes_need_a_known_snapshot(sim, api):
     assert status == 404 and "Snapshot" in message
     body["volumes"][0]["snapshot_id"] = snap(api)
     api.finished(api.ok("POST", "/cloud/v2/instances/1/76", body))
+
+
+def test_a_volume_with_snapshots_is_deleted_only_with_them(sim, api):
+    volume = api.created("POST", VOLUMES, {"source": "new-volume", "name": "scratch", "size": 5}, "volumes")
+    first, second = snap(api, volume), snap(api, volume, name="snap-2")
+    status, message = api.refused("DELETE", VOLUMES + "/" + volume)
+    assert status == 400 and first in message
+    assert api.refused("DELETE", VOLUMES + "/" + volume, query="snapshots=" + first)[0] == 400
+    api.finished(api.ok("DELETE", VOLUMES + "/" + volume, query="snapshots=%s,%s" % (first, second)))
+    assert api.ok("GET", LIST)["count"] == 0
+
+
+def test_writes_under_an_applied_fault_happen_once(sim, api):
+    sim.add_fault(method="POST", path="^/cloud/v1/snapshots/", status=504, applied=True)
+    assert api.refused("POST", LIST, {"name": "snap-1", "volume_id": DATA_1})[0] == 504
+    sim.advance()
+    assert api.ok("GET", LIST)["count"] == 1  # the service did the work; a blind retry would make a second one
