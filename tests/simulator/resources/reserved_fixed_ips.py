@@ -327,8 +327,8 @@ class ReservedFixedIps(Resource):
         for port in self.instance_ports(project_id, region_id):
             if port["port_id"] == port_id:
                 networks = getattr(self.sim, "networks", None) or {}
-                network = networks.get(port["network_id"]) or dict(self.external_network(project_id, region_id), id=port["network_id"],
-                                                                     name=port["network_details"]["name"], external=False)
+                network = networks.get(port["network_id"]) or dict(
+                    self.external_network(project_id, region_id), id=port["network_id"], name=port["network_details"]["name"], external=False)
                 assignment = port["ip_assignments"][0]
                 record = self.new_record(project_id, region_id, network, assignment["ip_address"], assignment["subnet_id"],
                                          False, bool(port["network_details"].get("external")))

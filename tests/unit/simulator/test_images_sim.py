@@ -61,7 +61,7 @@ def test_an_upload_is_queued_while_its_task_runs_then_saving_then_active_with_it
 def test_saving_lasts_the_configured_number_of_reads(sim, api):
     sim.configure(image_saving_reads=3)
     ident = upload(api)
-    assert [get(api, ident)["status"] for _ in range(4)] == ["saving", "saving", "saving", "active"]
+    assert [get(api, ident)["status"] for _read in range(4)] == ["saving", "saving", "saving", "active"]
     sim.configure(image_saving_reads=0)
     assert get(api, upload(api))["status"] == "active"
 
@@ -163,9 +163,9 @@ def test_tag_filters(api):
 
 def test_patch_answers_the_record(api):
     ident = upload(api, tags={"a": "1", "b": "2"})
-    shown = api.ok("PATCH", LIST + "/" + ident, {"name": "renamed", "os_type": "windows", "ssh_key": "deny",
-                                                  "hw_firmware_type": "uefi", "hw_machine_type": "q35", "is_baremetal": True,
-                                                  "tags": {"a": None, "c": "3"}})
+    change = {"name": "renamed", "os_type": "windows", "ssh_key": "deny", "hw_firmware_type": "uefi", "hw_machine_type": "q35",
+              "is_baremetal": True, "tags": {"a": None, "c": "3"}}
+    shown = api.ok("PATCH", LIST + "/" + ident, change)
     assert (shown["name"], shown["os_type"], shown["ssh_key"], shown["hw_machine_type"], shown["is_baremetal"]) == (
         "renamed", "windows", "deny", "q35", True)
     assert [(tag["key"], tag["value"]) for tag in shown["tags_v2"]] == [("b", "2"), ("c", "3")]
@@ -209,7 +209,7 @@ def test_delete_is_a_task(sim, api):
 
 def test_a_cow_format_image_is_not_deleted_while_a_volume_made_from_it_exists(sim, api):
     ident = upload(api, cow_format=True)
-    assert [get(api, ident)["status"] for _ in range(2)] == ["saving", "active"]
+    assert [get(api, ident)["status"] for _read in range(2)] == ["saving", "active"]
     volume = api.created("POST", VOLUMES, {"source": "image", "name": "cow-vol", "image_id": ident, "size": 5}, "volumes")
     assert "cow" in api.refused("DELETE", LIST + "/" + ident)[1]
     api.finished(api.ok("DELETE", VOLUMES + "/" + volume))

@@ -138,8 +138,8 @@ def test_another_projects_secret_is_unknown(sim, api, lb_id):
 
 def test_a_reserved_fixed_ip_is_the_vip(sim, api):
     network = sim.seeds["networks"]["networks"]["router_net_1"]
-    port = api.created("POST", "/cloud/v1/reserved_fixed_ips/1/76", {"type": "ip_address", "network_id": network,
-                                                                      "ip_address": "192.168.10.77"}, "ports")
+    body = {"type": "ip_address", "network_id": network, "ip_address": "192.168.10.77"}
+    port = api.created("POST", "/cloud/v1/reserved_fixed_ips/1/76", body, "ports")
     ident = api.created("POST", LBS, {"name": "vip-lb", "vip_port_id": port}, "loadbalancers")
     shown = api.ok("GET", LBS + "/" + ident)
     assert (shown["vip_port_id"], shown["vip_address"]) == (port, "192.168.10.77")
