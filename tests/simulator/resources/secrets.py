@@ -14,6 +14,10 @@
 - ``DELETE .../{secret_id}``: a ``delete_secret`` task; the secret goes when it finishes. Refused (400) while a listener
   (``secret_id``, ``sni_secret_id``) or a pool (``secret_id``, ``ca_secret_id``, ``crl_secret_id``) of the load
   balancer family uses it.
+- The deprecated ``POST /cloud/v1/secrets/{p}/{r}`` (``CreateSecretSerializer``: ``name*``, ``payload*`` base64 of a
+  PKCS12 bundle, ``payload_content_encoding*`` ``base64``, ``payload_content_type*`` (not ``text/plain``),
+  ``secret_type*``, ``algorithm``, ``bit_length`` > 0, ``mode``, ``expiration``) is answered too: the same task, the
+  record with the type and content type sent.
 - There is no PATCH or PUT (405): a secret cannot change.
 
 For the load-balancer family: ``known(sim, ident, project_id, region_id)``. State: ``sim.secrets`` (id -> record).
@@ -22,18 +26,22 @@ Seeded (project 1, region 76): ``seed-cert``.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
 import datetime
 import uuid
 
 from simulator.core import ApiFailure, Resource, Route, now_iso, page
 from simulator.resources.production import SEED_PROJECT, SEED_REGION, in_scope, path_uuid, scope
-from simulator.validation import check_object, check_str, invalid
+from simulator.validation import check_enum, check_int, check_object, check_str, invalid
 
 V2 = r"/cloud/v2/secrets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 LIST = r"/cloud/v1/secrets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ONE = LIST + r"/(?P<secret_id>[^/]+)"
 PAYLOAD = ("certificate", "certificate_chain", "private_key")
+V1_REQUIRED = ("name", "payload", "payload_content_encoding", "payload_content_type", "secret_type")
+SECRET_TYPES = ("certificate", "opaque", "passphrase", "private", "public", "symmetric")
 SEEDED = {"seed_cert": "5ec7e700-0000-4000-8000-000000000001"}
 
 
@@ -62,6 +70,7 @@ class Secrets(Resource):
     SEEDS = dict(SEEDED, project_id=SEED_PROJECT, region_id=SEED_REGION)
     ROUTES = (
         Route("POST", V2, "create_secret"),
+        Route("POST", LIST, "create_secret_v1"),
         Route("GET", LIST, "list_secrets"),
         Route("GET", ONE, "get_secret"),
         Route("DELETE", ONE, "delete_secret"),
@@ -72,13 +81,24 @@ class Secrets(Resource):
         self.payloads = {}  # id -> the payload as sent: kept, never answered
         self.add(SEEDED["seed_cert"], "seed-cert", SEED_PROJECT, SEED_REGION, None, dict.fromkeys(PAYLOAD, "-----BEGIN-----"))
 
-    def add(self, ident, name, project_id, region_id, expiration, payload):
-        self.sim.secrets[ident] = {
+    def add(self, ident, name, project_id, region_id, expiration, payload, **members):
+        self.sim.secrets[ident] = dict({
             "id": ident, "name": name, "secret_type": "certificate", "status": "ACTIVE", "algorithm": None,
             "bit_length": None, "mode": None, "content_types": {"default": "application/octet-stream"},
             "created": now_iso(), "expiration": expiration, "project_id": project_id, "region_id": region_id,
-        }
+        }, **members)
         self.payloads[ident] = payload
+
+    def start_create(self, body, project_id, region_id, payload, **members):
+        ident = str(uuid.uuid4())
+        expiration = None if body.get("expiration") is None else parse_instant("expiration", body["expiration"])
+
+        def apply():
+            self.add(ident, body["name"], project_id, region_id, expiration, payload, **members)
+            return {"secrets": [ident]}
+
+        data = {"name": body["name"], "expiration": body.get("expiration")}  # never the payload
+        return {"tasks": [self.sim.start_task("create_secret", apply=apply, project_id=project_id, region_id=region_id, data=data)]}
 
     @staticmethod
     def shown(record):
@@ -98,16 +118,33 @@ class Secrets(Resource):
         check_object("payload", body["payload"], PAYLOAD, PAYLOAD)
         for key in PAYLOAD:
             check_str("payload." + key, body["payload"][key])
-        expiration = None if body.get("expiration") is None else parse_instant("expiration", body["expiration"])
-        ident = str(uuid.uuid4())
-        payload = dict(body["payload"])
+        if body.get("expiration") is not None:
+            parse_instant("expiration", body["expiration"])
+        return self.start_create(body, project_id, region_id, dict(body["payload"]))
 
-        def apply():
-            self.add(ident, body["name"], project_id, region_id, expiration, payload)
-            return {"secrets": [ident]}
-
-        data = {"name": body["name"], "expiration": body.get("expiration")}  # never the payload
-        return {"tasks": [self.sim.start_task("create_secret", apply=apply, project_id=project_id, region_id=region_id, data=data)]}
+    def create_secret_v1(self, request):
+        """The deprecated v1 create: a base64 PKCS12 bundle and its declared type."""
+        project_id, region_id = scope(request)
+        body = request.json
+        check_object("", body, V1_REQUIRED, V1_REQUIRED + ("algorithm", "bit_length", "mode", "expiration"))
+        for key in ("name", "payload", "payload_content_type"):
+            check_str(key, body[key])
+        check_enum("payload_content_encoding", body["payload_content_encoding"], ("base64",))
+        check_enum("secret_type", body["secret_type"], SECRET_TYPES)
+        if body["payload_content_type"] == "text/plain":
+            invalid("payload_content_type", "text/plain cannot be sent base64-encoded")
+        try:
+            base64.b64decode(body["payload"], validate=True)
+        except (binascii.Error, ValueError):
+            invalid("payload", "the payload is not base64")
+        for key in ("algorithm", "mode"):
+            check_str(key, body.get(key), nullable=True)
+        check_int("bit_length", body.get("bit_length"), nullable=True, low=1)
+        if body.get("expiration") is not None:
+            parse_instant("expiration", body["expiration"])
+        members = dict((key, body.get(key)) for key in ("algorithm", "bit_length", "mode"))
+        return self.start_create(body, project_id, region_id, body["payload"], secret_type=body["secret_type"],
+                                 content_types={"default": body["payload_content_type"]}, **members)
 
     def list_secrets(self, request):
         project_id, region_id = scope(request)

@@ -122,3 +122,17 @@ def test_a_dropped_create_answer_still_makes_one_secret(sim, api):
     assert sim.call("POST", V2, {"name": "web-cert", "payload": PAYLOAD}) == (None, None)
     sim.advance()
     assert [record["name"] for record in api.ok("GET", V1)["results"]] == ["seed-cert", "web-cert"]
+
+
+def test_the_deprecated_v1_create_takes_a_base64_bundle(sim, api):
+    body = {"name": "legacy", "payload": "UEsDBA==", "payload_content_encoding": "base64",
+            "payload_content_type": "application/octet-stream", "secret_type": "opaque", "bit_length": 2048}
+    ident = api.created("POST", V1, body, "secrets")
+    shown = api.ok("GET", V1 + "/" + ident)
+    assert (shown["secret_type"], shown["bit_length"], shown["content_types"]) == ("opaque", 2048, {"default": "application/octet-stream"})
+    assert "UEsDBA" not in str(shown)
+    for change, where in (({"payload": "not base64!"}, "payload"), ({"payload_content_type": "text/plain"}, "payload_content_type"),
+                          ({"secret_type": "x509"}, "secret_type"), ({"payload_content_encoding": "hex"}, "payload_content_encoding"),
+                          ({"bit_length": 0}, "bit_length")):
+        status, message = api.refused("POST", V1, dict(body, **change))
+        assert status == 422 and message.startswith(where + ":")
