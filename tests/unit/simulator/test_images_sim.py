@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim_api import Api, quick_simulator
 from simulator.resources.instances import IMAGE_IDS
 from simulator.resources.volumes import SEEDED as SEEDED_VOLUMES
 
@@ -23,6 +24,16 @@ MEMBERS = {"id", "name", "status", "visibility", "size", "min_disk", "min_ram", 
            "updated_at", "creator_task_id", "task_id", "project_id", "region_id", "region", "currency_code",
            "price_per_hour", "price_per_month", "price_status"}
 UPLOAD = {"name": "app-image", "url": "https://example.com/app.qcow2"}
+
+
+@pytest.fixture
+def sim():
+    return quick_simulator()
+
+
+@pytest.fixture
+def api(sim):
+    return Api(sim)
 
 
 def get(api, ident):

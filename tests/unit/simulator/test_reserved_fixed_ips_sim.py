@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim_api import Api, quick_simulator
 from simulator.resources.instances import IMAGE_IDS
 from simulator.resources.networks import SEEDED as SEEDED_NETWORKS
 
@@ -23,6 +24,16 @@ UNKNOWN = "00000000-0000-4000-8000-000000000000"
 MEMBERS = {"port_id", "name", "fixed_ip_address", "fixed_ipv6_address", "subnet_id", "subnet_v6_id", "network_id", "network",
            "is_external", "is_vip", "status", "reservation", "attachments", "allowed_address_pairs", "created_at",
            "updated_at", "creator_task_id", "task_id", "project_id", "region_id", "region"}
+
+
+@pytest.fixture
+def sim():
+    return quick_simulator()
+
+
+@pytest.fixture
+def api(sim):
+    return Api(sim)
 
 
 def reserve(api, address="192.168.10.50", network=NET_1, **body):

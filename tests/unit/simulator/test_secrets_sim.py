@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from sim_api import Api, quick_simulator
 from simulator.resources.secrets import SEEDED
 
 V2 = "/cloud/v2/secrets/1/76"
@@ -18,6 +19,16 @@ PAYLOAD = {"certificate": "-----BEGIN CERTIFICATE-----\nMIIcert\n-----END CERTIF
            "certificate_chain": "-----BEGIN CERTIFICATE-----\nMIIchain\n-----END CERTIFICATE-----",
            "private_key": "-----BEGIN PRIVATE KEY-----\nMIIkey-sekrit\n-----END PRIVATE KEY-----"}
 RECORD_MEMBERS = {"id", "name", "secret_type", "status", "algorithm", "bit_length", "mode", "content_types", "created", "expiration"}
+
+
+@pytest.fixture
+def sim():
+    return quick_simulator()
+
+
+@pytest.fixture
+def api(sim):
+    return Api(sim)
 
 
 def create(api, **body):

@@ -10,12 +10,23 @@ from __future__ import annotations
 
 import pytest
 
+from sim_api import Api, quick_simulator
 from simulator.resources.instances import IMAGE_IDS
 
 LIST = "/cloud/v1/servergroups/1/76"
 INSTANCES = "/cloud/v1/instances/1/76"
 CREATE = "/cloud/v2/instances/1/76"
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture
+def sim():
+    return quick_simulator()
+
+
+@pytest.fixture
+def api(sim):
+    return Api(sim)
 
 
 def group(api, name="web-spread", policy="anti-affinity"):

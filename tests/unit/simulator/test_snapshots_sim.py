@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim_api import Api, quick_simulator
 from simulator.resources.volumes import SEEDED as SEEDED_VOLUMES
 
 LIST = "/cloud/v1/snapshots/1/76"
@@ -17,6 +18,16 @@ DATA_1, ATTACHED_1 = SEEDED_VOLUMES[0][0], SEEDED_VOLUMES[1][0]
 MEMBERS = {"id", "name", "description", "volume_id", "size", "status", "tags", "created_at", "updated_at", "creator_task_id",
            "task_id", "project_id", "region_id", "region"}
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture
+def sim():
+    return quick_simulator()
+
+
+@pytest.fixture
+def api(sim):
+    return Api(sim)
 
 
 def get(api, ident):

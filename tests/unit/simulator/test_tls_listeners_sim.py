@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim_api import Api, quick_simulator
 from simulator.resources.secrets import SEEDED as SEEDED_SECRETS
 
 LBS = "/cloud/v1/loadbalancers/1/76"
@@ -20,6 +21,16 @@ CERT = SEEDED_SECRETS["seed_cert"]
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
 HASH = "$5$isRr.HJ1IrQP38.m$oViu3DJOpUG2ZsjCBtbITV3mqpxxbZfyWJojLPNSPO5"
 TLS = {"name": "https", "protocol": "TERMINATED_HTTPS", "protocol_port": 443, "secret_id": CERT}
+
+
+@pytest.fixture
+def sim():
+    return quick_simulator()
+
+
+@pytest.fixture
+def api(sim):
+    return Api(sim)
 
 
 def secret(api, name="other-cert"):

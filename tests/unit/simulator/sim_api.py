@@ -1,11 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Fixtures for the simulator's unit tests of the production families (a test file's own ``sim`` fixture wins)."""
+"""What the simulator's unit tests of the production families share: a quick simulator and ``Api``, in-process calls
+with the checks every test repeats. (Not a conftest: ``tests/integration`` imports its own ``conftest`` by name.)"""
 
 from __future__ import annotations
-
-import pytest
 
 from simulator.core import Simulator
 
@@ -56,13 +55,8 @@ class Api:
         return made[0]
 
 
-@pytest.fixture
-def sim():
+def quick_simulator():
+    """A simulator whose tasks end at the next request (``hold()`` keeps them running)."""
     simulator = Simulator()
-    simulator.configure(task_delay=0)  # tasks end at the next request; hold() keeps them running
+    simulator.configure(task_delay=0)
     return simulator
-
-
-@pytest.fixture
-def api(sim):
-    return Api(sim)
