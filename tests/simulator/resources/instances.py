@@ -38,16 +38,23 @@
   after start and reboot (``REBOOT`` meanwhile).
 - ``POST /cloud/v1/instances/{p}/{r}/{id}/changeflavor`` ``{flavor_id}``: a ``resize_vm`` task; ``RESIZE`` meanwhile,
   then the new flavor and the status it had before.
-- ``POST …/{id}/addsecuritygroup`` / ``delsecuritygroup`` ``{name}``: 204, synchronous; an unknown group is a 404,
-  adding a group the instance has or removing one it has not a 400.
+- ``POST …/{id}/addsecuritygroup`` / ``delsecuritygroup`` ``{name}`` and/or the per-port form
+  ``{ports_security_group_names: [{port_id, security_group_names}]}``: 204, synchronous; an unknown group or port is a
+  404, adding a group the instance has or removing one it has not a 400 (groups are kept instance-wide).
 - ``GET …/{id}/interfaces``: one port per interface (``port_id``, ``network_id``, ``ip_assignments``,
   ``floatingip_details`` ...); ``sim.instance_ports`` (instance id -> interfaces) keeps them. A seeded instance's ports
   are derived from its addresses as the floating IPs family derives them (``floating_ips.derived_interfaces``), and
   ``floatingip_details`` are the floating IPs family's records on the port. An interface created with
   ``floating_ip`` gets a record of that family on its port (``created_resources.floatingips``); a DELETE with
   ``delete_floatings=true`` (or ``floatings``) deletes the instance's floating IPs, otherwise they are unassigned.
-- ``GET /cloud/v1/images/{p}/{r}``: every image (no name filter, no paging); ``GET /cloud/v1/flavors/{p}/{r}``:
-  every flavor.
+- ``GET /cloud/v1/flavors/{p}/{r}``: every flavor. The images an instance boots from are the image family's
+  (``images.py``, ``sim.images``), seeded from ``IMAGE_IDS`` here.
+- ``servergroup_id`` at create: a server group of the scope (``server_groups.py``; unknown: 404), joined when the
+  create task finishes. ``POST …/{id}/put_into_servergroup`` ``{servergroup_id}`` (an instance already in a group: 400)
+  and ``…/remove_from_servergroup`` (in none: 400) are tasks locking the instance.
+- An interface ``{type: reserved_fixed_ip, port_id}`` takes that reserved fixed IP's port (``reserved_fixed_ips.py``:
+  unknown 404, a VIP or one in use 400); a volume ``{source: snapshot}`` needs a known snapshot (404). A delete with
+  ``reserved_fixed_ips`` deletes those reserved IPs with the instance.
 - A PATCH, DELETE, action, changeflavor or security-group change of a locked instance (``task_id`` set) is a 409.
 - Without the security groups family (``security_groups``), a read-only listing
   ``GET /cloud/v1/securitygroups/{p}/{r}`` (exact ``name`` filter, pages of 10) serves the groups seeded here.
@@ -83,14 +90,17 @@ from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_
 from simulator.resources.floating_ips import derived_interfaces
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
+from simulator.resources.reserved_fixed_ips import reserved_of
 from simulator.resources.routers import PRIVATE_SUBNETS
+from simulator.resources.server_groups import groups_of
+from simulator.resources.snapshots import snapshot
+from simulator.resources.volumes import SNAPSHOTS
 from simulator.validation import body_of, check_bool, check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 LIST = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ONE = LIST + r"/(?P<instance_id>[^/]+)"
 CREATE = r"/cloud/v2/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ACTION = CREATE + r"/(?P<instance_id>[^/]+)/action"
-IMAGES = r"/cloud/v1/images/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 FLAVOR_LIST = r"/cloud/v1/flavors/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 GROUPS = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
@@ -217,13 +227,14 @@ def pair_list(name, value):
 
 
 def image_record(image_id, name, status="active", project_id=1, region_id=76):
-    """An image as ``GET /cloud/v1/images`` has it (every required member)."""
+    """An image as ``GET /cloud/v1/images`` has it (every required member; its tags as ``tags``, the published name,
+    and ``tags_v2``, the name the service uses since, docs/api_reference.md section 17)."""
     return {
         "id": image_id, "name": name, "status": status, "visibility": "public", "min_disk": 2, "min_ram": 0,
         "os_distro": name.split("-")[0], "os_version": name.split("-")[1] if "-" in name else "", "os_type": "linux",
         "architecture": "x86_64", "disk_format": "qcow2", "size": 2361393152, "ssh_key": "allow", "hw_firmware_type": "bios",
         "hw_machine_type": "q35", "is_baremetal": False, "description": None, "display_order": None, "gpu_driver": None,
-        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
+        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "tags_v2": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
         "creator_task_id": None, "task_id": None, "project_id": project_id, "region_id": region_id,
         "region": REGIONS.get(region_id, "Region %s" % region_id),
     }
@@ -309,6 +320,8 @@ def check_name(loc, value, pattern=NAME_PATTERN):
 class Instances(Resource):
     NAME = "instances"
     STATE = ("instances",)
+    TASK_TYPES = ("create_vm", "boot_instance", "delete_vm", "resize_vm", "put_into_servergroup", "remove_from_servergroup") + tuple(
+        "%s_vm" % action for action in ACTIONS)
     SETTINGS = {
         "instances_forbidden_projects": ([FORBIDDEN_PROJECT], control.listing(control.integer(low=1))),
         "instances_boot_held": (False, control.boolean),
@@ -336,17 +349,18 @@ class Instances(Resource):
         Route("POST", ONE + "/addsecuritygroup", "add_group"),
         Route("POST", ONE + "/delsecuritygroup", "remove_group"),
         Route("GET", ONE + "/interfaces", "interfaces"),
-        Route("GET", IMAGES, "list_images"),
+        Route("POST", ONE + "/put_into_servergroup", "put_into_group"),
+        Route("POST", ONE + "/remove_from_servergroup", "remove_from_group"),
         Route("GET", FLAVOR_LIST, "list_flavors"),
     ) + (() if HAS_GROUP_FAMILY else (Route("GET", GROUPS, "list_groups"),))
 
     def reset(self):
         self.sim.instances = [instance_record(name, project_id, region_id, status, flavor, addresses, tags, groups)
                               for name, project_id, region_id, status, flavor, addresses, tags, groups in SEEDED]
-        self.sim.images = seeded_images()
         self.sim.instance_ports = {}
         self.sim.deleted_volumes = []
         self.booting = {}  # instance id -> its boot task id (None: to be started)
+        self.restore = {}  # task id -> the members its instance had before it (put back when the task fails)
         self.ports = 0
         self.by_pair = None
 
@@ -404,7 +418,14 @@ class Instances(Resource):
         return project_id, region_id
 
     def sync(self):
-        """Start the boot of every instance whose create task finished; judge the boots that ended."""
+        """Start the boot of every instance whose create task finished; judge the boots that ended; unlock an
+        instance whose task failed (as it was before it; one whose create failed is in ERROR)."""
+        for record in self.sim.instances:
+            task = self.sim.tasks.get(record.get("task_id")) if record.get("task_id") else None
+            if task is not None and task["done"] and task["record"]["state"] == "ERROR":
+                record.update(self.restore.pop(record["task_id"], {}), task_id=None)
+                if task["record"]["id"] == record.get("creator_task_id"):
+                    record.update(status="ERROR", vm_state="error", task_state=None)
         for ident, task_id in list(self.booting.items()):
             record = self.find(ident)
             if record is None:
@@ -466,11 +487,6 @@ class Instances(Resource):
     def get_instance(self, request):
         return copy.deepcopy(self.instance_of(request))
 
-    def list_images(self, request):
-        project_id, region_id = self.scope(request)
-        images = [dict(image, project_id=project_id, region_id=region_id) for image in self.sim.images]
-        return {"count": len(images), "results": copy.deepcopy(images)}
-
     def list_flavors(self, request):
         self.scope(request)
         flavors = [flavor_record(name) for name in sorted(VM_FLAVORS)]
@@ -496,7 +512,24 @@ class Instances(Resource):
         for port in ports:
             if isinstance(floating, dict):  # the floating IPs family's records on this port
                 port["floatingip_details"] = [copy.deepcopy(item) for item in floating.values() if item.get("port_id") == port["port_id"]]
+            port["network_details"] = self.network_details(port["network_details"], record)
         return {"count": len(ports), "results": ports}
+
+    def network_details(self, short, record):
+        """A port's ``network_details`` with every member of the network record: the networks family's record (its
+        subnets in full) when it holds the network; else (the modelled external network, a seeded instance's derived
+        one) a record built from the port's ``{id, name}``."""
+        network = (getattr(self.sim, "networks", None) or {}).get(short["id"])
+        if network is not None:
+            family = next(resource for resource in self.sim.resources if resource.NAME == "networks")
+            return dict(copy.deepcopy(network), subnets=[family.subnet_view(self.sim.subnets[ident])
+                                                         for ident in network["subnets"] if ident in self.sim.subnets])
+        external = short.get("external", short["name"] == "external")
+        return {"id": short["id"], "name": short["name"], "external": external, "shared": external, "default": False,
+                "type": "vlan" if external else "vxlan", "mtu": 1500 if external else 1450, "segmentation_id": None,
+                "port_security_enabled": True, "subnets": [], "tags": [], "project_id": record["project_id"],
+                "region_id": record["region_id"], "region": REGIONS.get(record["region_id"], "Region %s" % record["region_id"]),
+                "created_at": CREATED_AT, "updated_at": CREATED_AT, "creator_task_id": None, "task_id": None}
 
     def ports_of(self, record):
         """The instance's interfaces (one port each); those of a seeded instance are derived from its addresses, as the
@@ -599,6 +632,7 @@ class Instances(Resource):
                 invalid("user_data", "user_data must be base64-encoded")
         if "servergroup_id" in body:
             check_uuid("servergroup_id", body["servergroup_id"])
+            groups_of(self.sim).group(body["servergroup_id"], project_id, region_id)  # 404 for an unknown group
         if "allow_app_ports" in body:
             check_bool("allow_app_ports", body["allow_app_ports"])
         if "tags" in body:
@@ -612,10 +646,15 @@ class Instances(Resource):
                 raise ApiFailure(404, "Security group %s not found" % group["id"])
         if body["flavor"] not in VM_FLAVORS or VM_FLAVORS[body["flavor"]][2]:
             raise ApiFailure(400, "Flavor %s is not available in region %s" % (body["flavor"], region_id))
-        active = set(image["id"] for image in self.sim.images if image["status"] == "active")
+        active = set(image["id"] for image in self.sim.images if image["status"] == "active" and (
+            image.get("visibility") != "private" or (image["project_id"], image["region_id"]) == (project_id, region_id)))
         for index, volume in enumerate(body["volumes"]):
             if volume["source"] == "image" and volume["image_id"] not in active:
                 raise ApiFailure(404, "Image %s not found" % volume["image_id"])
+            if volume["source"] == "snapshot" and volume["snapshot_id"] not in SNAPSHOTS:
+                found = snapshot(self.sim, volume["snapshot_id"])
+                if found is None or (found["project_id"], found["region_id"]) != (project_id, region_id):
+                    raise ApiFailure(404, "Snapshot %s not found" % volume["snapshot_id"])
         if "name" not in body and "name_template" not in body:
             invalid("name", "either name or name_template must be specified")
         return groups
@@ -636,7 +675,7 @@ class Instances(Resource):
             for assignment in port["ip_assignments"]:
                 addresses.setdefault(network, []).append(
                     {"addr": assignment["ip_address"], "type": "fixed", "interface_name": item.get("interface_name"),
-                     "subnet_id": assignment["subnet_id"], "subnet_name": "%s-subnet" % network})
+                     "subnet_id": assignment["subnet_id"], "subnet_name": self.subnet_name(assignment["subnet_id"], network)})
             if item.get("floating_ip"):
                 floating_id, address = self.floating_for(port, item, project_id, region_id)
                 floatings.append(floating_id)
@@ -658,6 +697,8 @@ class Instances(Resource):
                 return None
             record["task_id"] = None
             self.booting[ident] = None  # boots from the next request on (see sync)
+            if "servergroup_id" in body:
+                groups_of(self.sim).join(body["servergroup_id"], record)
             created = {"instances": [ident], "volumes": [volume["id"] for volume in volumes], "ports": [port["port_id"] for port in ports]}
             if floatings:
                 created["floatingips"] = floatings
@@ -669,10 +710,19 @@ class Instances(Resource):
         if self.sim.tasks[task_id]["error"]:
             record.update(status="ERROR", vm_state="error", task_id=None)
         self.sim.instances.append(record)
+        for item in body["interfaces"]:
+            if item["type"] == "reserved_fixed_ip":
+                reserved_of(self.sim).attach(item["port_id"], ident, "instance")
         self.attach_volumes(record, body["volumes"])
         self.sim.instance_ports[ident] = ports
         self.by_pair = None
         return {"tasks": [task_id]}
+
+    def subnet_name(self, subnet_id, network):
+        """The name of the subnet an address is in: the subnet's own (the networks family's store); the modelled
+        external and reserved subnets, outside that store, are named after their network."""
+        subnet = (getattr(self.sim, "subnets", None) or {}).get(subnet_id)
+        return subnet["name"] if subnet else "%s-subnet" % network
 
     def interface_port(self, ident, index, item, project_id=1, region_id=76):
         """The port an interface of a new instance gets: an address of its subnet (or of the external network)."""
@@ -682,10 +732,13 @@ class Instances(Resource):
             return self.new_port(str(uuid.uuid5(NAMESPACE, "external")), "external",
                                  [("198.51.100.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "ext-subnet")))],
                                  item.get("interface_name"))
-        if kind == "reserved_fixed_ip":
-            return dict(self.new_port(str(uuid.uuid5(NAMESPACE, "reserved")), "reserved",
-                                      [("10.99.0.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "reserved-subnet")))],
-                                      item.get("interface_name")), port_id=item["port_id"])
+        if kind == "reserved_fixed_ip":  # the reserved IP's own port (404 unknown, 400 a VIP or in use)
+            reserved = reserved_of(self.sim).port_for(item["port_id"], project_id, region_id)
+            address = reserved["fixed_ip_address"] or reserved["fixed_ipv6_address"]
+            port = self.new_port(reserved["network_id"], reserved["network"]["name"],
+                                 [(address, reserved["subnet_id"] or reserved["subnet_v6_id"])], item.get("interface_name"))
+            port["network_details"]["external"] = reserved["is_external"]
+            return dict(port, port_id=item["port_id"])
         subnet_id, name, cidr = item.get("subnet_id"), "net-%s" % item["network_id"][:8], None
         networks, subnets = getattr(self.sim, "networks", None), getattr(self.sim, "subnets", None)
         if isinstance(networks, dict) and isinstance(subnets, dict):  # the networks family: they must be there
@@ -735,6 +788,7 @@ class Instances(Resource):
                 invalid("volumes", "%s is not a valid uuid" % volume)
 
         listed = [item for item in (request.arg("floatings") or "").split(",") if item]
+        reserved = [item for item in (request.arg("reserved_fixed_ips") or "").split(",") if item]
 
         def apply():
             ports = [port["port_id"] for port in self.ports_of(record)]
@@ -746,6 +800,7 @@ class Instances(Resource):
                     item.update(port_id=None, fixed_ip_address=None, status="DOWN", updated_at=now_iso())
             self.sim.instances[:] = [item for item in self.sim.instances if item["id"] != record["id"]]
             self.sim.instance_ports.pop(record["id"], None)
+            reserved_of(self.sim).remove(reserved)
             gone = volumes + [volume["id"] for volume in record["volumes"] if volume["delete_on_termination"]]
             self.sim.deleted_volumes.extend(gone)
             family = self.volume_family()
@@ -766,9 +821,7 @@ class Instances(Resource):
 
         task_id = self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"])
         record.update(during, task_id=task_id)
-        if self.sim.tasks[task_id]["error"]:  # a failed task leaves the instance as it was, unlocked
-            self.sim.tasks[task_id]["apply"] = None
-            record.update(before)
+        self.restore[task_id] = before  # a failed task leaves the instance as it was, unlocked (see sync)
         return {"tasks": [task_id]}
 
     def action(self, request):
@@ -801,31 +854,75 @@ class Instances(Resource):
                                  lambda: {"status": status, "flavor": record_flavor(body["flavor_id"]), "task_state": None})
 
     def group_change(self, request):
+        """``(record, names, held)``: the group names a body names (``name``, applied to every port, and/or the
+        documented per-port form ``ports_security_group_names: [{port_id, security_group_names}]``, a null
+        ``port_id`` meaning every port) and the instance's groups. A port the instance does not have is a 404, as
+        is a group the project does not have. The simulator keeps an instance's groups instance-wide: a per-port
+        change changes them for the instance."""
         record = self.unlocked(request)
         body = body_of(request)
         check_object("", body, (), ("name", "ports_security_group_names"))
-        if "name" not in body:
-            invalid("name", "field required (the simulator serves the one-name form)")
-        check_name("name", body["name"])
+        if "name" not in body and "ports_security_group_names" not in body:
+            invalid("name", "give name or ports_security_group_names")
+        names = []
+        if "name" in body:
+            check_name("name", body["name"])
+            names.append(body["name"])
+        ports = set(port["port_id"] for port in self.ports_of(record))
+        for index, item in enumerate(check_list("ports_security_group_names", body.get("ports_security_group_names", []))):
+            where = "ports_security_group_names.%d" % index
+            check_object(where, item, ("port_id", "security_group_names"), ("port_id", "security_group_names"))
+            if item["port_id"] is not None:
+                check_uuid(where + ".port_id", item["port_id"])
+                if item["port_id"] not in ports:
+                    raise ApiFailure(404, "Port %s not found on instance %s" % (item["port_id"], record["id"]))
+            for number, name in enumerate(check_list(where + ".security_group_names", item["security_group_names"])):
+                check_name("%s.security_group_names.%d" % (where, number), name)
+                names.append(name)
         known = set(name for _ident, name in self.group_names(record["project_id"], record["region_id"])) | {"default"}
         held = [group["name"] for group in record["security_groups"]]
-        if body["name"] not in known | set(held):
-            raise ApiFailure(404, "Security group %s not found" % body["name"])
-        return record, body["name"], held
+        for name in names:
+            if name not in known | set(held):
+                raise ApiFailure(404, "Security group %s not found" % name)
+        return record, list(dict.fromkeys(names)), held
 
     def add_group(self, request):
-        record, name, held = self.group_change(request)
-        if name in held:
-            raise ApiFailure(400, "Instance %s already has security group %s" % (record["id"], name))
-        record["security_groups"].append({"name": name})
+        record, names, held = self.group_change(request)
+        for name in names:
+            if name in held:
+                raise ApiFailure(400, "Instance %s already has security group %s" % (record["id"], name))
+        record["security_groups"] += [{"name": name} for name in names]
         return Response(204)
 
     def remove_group(self, request):
-        record, name, held = self.group_change(request)
-        if name not in held:
-            raise ApiFailure(400, "Instance %s has no security group %s" % (record["id"], name))
-        record["security_groups"] = [group for group in record["security_groups"] if group["name"] != name]
+        record, names, held = self.group_change(request)
+        for name in names:
+            if name not in held:
+                raise ApiFailure(400, "Instance %s has no security group %s" % (record["id"], name))
+        record["security_groups"] = [group for group in record["security_groups"] if group["name"] not in names]
         return Response(204)
+
+    def put_into_group(self, request):
+        record = self.unlocked(request)
+        body = body_of(request)
+        check_object("", body, ("servergroup_id",), ("servergroup_id",))
+        check_str("servergroup_id", body["servergroup_id"])
+        groups = groups_of(self.sim)
+        groups.group(body["servergroup_id"], record["project_id"], record["region_id"])  # 404 for an unknown group
+        held = groups.group_holding(record["id"])
+        if held is not None:
+            raise ApiFailure(400, "Instance %s is already in server group %s; remove it first" % (record["id"], held["servergroup_id"]))
+        return self.locking_task(record, "put_into_servergroup", {"task_state": "migrating"},
+                                 lambda: groups.join(body["servergroup_id"], record) or {"task_state": None})
+
+    def remove_from_group(self, request):
+        record = self.unlocked(request)
+        body_of(request)
+        groups = groups_of(self.sim)
+        if groups.group_holding(record["id"]) is None:
+            raise ApiFailure(400, "Instance %s is in no server group" % record["id"])
+        return self.locking_task(record, "remove_from_servergroup", {"task_state": "migrating"},
+                                 lambda: groups.leave(record["id"]) or {"task_state": None})
 
     # ---- quota --------------------------------------------------------------------------------
     def check_limits(self, request):
@@ -865,7 +962,7 @@ class Instances(Resource):
             if volume["source"] != "existing-volume":
                 add("volume_count", count)
                 add("volume_size", (volume.get("size") or 10) * count)
-        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested)
+        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested, self.scope(request))
 
     @staticmethod
     def filters(request):
