@@ -93,7 +93,7 @@ class Kind:
 
 
 KINDS = dict((kind.key, kind) for kind in (
-    Kind("network", "networks", name_query=("name", 61)),
+    Kind("network", "networks", versions={"update": "v2"}, name_query=("name", 61)),
     Kind("subnet", "subnets", name_query=None),
     Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
     Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
