@@ -181,10 +181,11 @@ class GcoreResourceModule(Flow):
         """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
         if accepted:
             answer, finished = value
+            tasked = self.asynchronous and "tasks" in (answer or {})  # a create may answer the record (no task)
             if not self.waiting():
-                self.record = None if self.asynchronous else answer
+                self.record = None if tasked else answer
                 return []
-            if self.asynchronous:
+            if tasked:
                 ids = [ident for task in finished for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
                 answer = self.read(ids[0]) if ids else self.lookup()
             value = answer
