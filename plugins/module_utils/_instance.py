@@ -12,6 +12,8 @@ This module is internal to the collection: its interface may change at any time.
   flavor through changeflavor), each a part (``_parts.Part``) so the one flow plans, sends,
   waits for and recovers it like any attachment write: ``plan(record, wanted, params)`` gives at most one write.
 - ``SECURITY_GROUPS``: the instance's security groups as a set of names, added and removed one by one (adds first).
+- ``Placement``: the placement group the instance is in (read from the groups' ``instances``: the instance record does
+  not show it), left with ``remove_from_servergroup`` and joined with ``put_into_servergroup``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_range,
     check_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
@@ -215,3 +217,83 @@ def delete_query(params, record):
         if volumes:
             query["volumes"] = ",".join(str(volume) for volume in volumes)
     return query
+
+
+GROUP_KIND = KINDS["placement_group"]
+
+
+class Placement(Part):
+    """The placement group an instance is in, by id (``""``: none): a part of one module run (``module``), which reads
+    the groups once before any write (``load``) and resolves ``placement_group`` (an id or an exact name) to an id.
+    The instance record does not show its group: membership is read from the groups' ``instances`` (docs/api_reference.md
+    section 16.5). On an existing instance a different group is reached by leaving the old one, then joining the new
+    one, each a task; a new instance joins through its create body (``servergroup_id``)."""
+
+    name = option = "placement_group"
+
+    def __init__(self, module):
+        self.module, self.groups = module, None
+
+    def check(self, module):
+        value = module.params[self.option]
+        if value and not is_uuid(value):
+            check_name(self.option, value, "a placement group ID (a UUID), an exact name or \"\" (none)", longest=GROUP_KIND.name_length)
+
+    def groups_now(self):
+        params = self.module.params
+        return list(self.module.client.paginate(GROUP_KIND.paths["list"].format(**params), page_size=PAGE_SIZE))
+
+    def load(self):
+        """The groups read, and ``placement_group`` resolved to a group id (``""``: none), before any write."""
+        params = self.module.params
+        value = params[self.option]
+        if value is None or params["state"] == "absent":
+            return
+        self.groups = self.groups_now()
+        if value == "":
+            return
+        key = "servergroup_id" if is_uuid(value) else "name"
+        wanted = value.lower() if key == "servergroup_id" else value
+        found = [group for group in self.groups if group.get(key) == wanted]
+        where = GROUP_KIND.scope.format(**params)
+        if len(found) > 1:
+            raise Refused("%s: %s placement groups of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
+                          % (self.option, len(found), where, value, ", ".join(group["servergroup_id"] for group in found)))
+        if not found:
+            raise Refused("%s: no placement group %s %r in %s (nothing was sent)" % (
+                self.option, "has the id" if key == "servergroup_id" else "is named", value, where))
+        params[self.option] = found[0]["servergroup_id"]
+
+    def wanted(self, module):
+        value = module.params[self.option]
+        return None if value is None or module.params["state"] == "absent" or self.groups is None else [{self.name: value}]
+
+    def holding(self, ident, groups):
+        return next((group["servergroup_id"] for group in groups if any(
+            item.get("instance_id") == ident for item in group.get("instances") or [])), "")
+
+    def held(self, record):
+        return {} if record is None else {self.name: {self.name: self.holding(record["id"], self.groups or [])}}
+
+    def shown(self, items):
+        return items[0][self.name] if items else None
+
+    def wanted_view(self, wanted, record):
+        return wanted[0][self.name]
+
+    def plan(self, record, wanted, params):
+        target = wanted[0][self.name]
+        if self.module.booted:  # created in this run: its create body carried the group
+            return []
+        current = self.holding(record["id"], self.groups)
+        if current == target:
+            return []
+        path = (BASE + "/{id}/%s").format(**dict(params, id=record["id"]))
+        writes = []
+        if current:
+            writes.append(Write("detach", "POST", path % "remove_from_servergroup", names=[current], locked=record,
+                                done=lambda found: self.holding(record["id"], self.groups_now()) == ""))
+        if target:
+            writes.append(Write("attach", "POST", path % "put_into_servergroup", {"servergroup_id": target}, names=[target],
+                                locked=record, done=lambda found: self.holding(record["id"], self.groups_now()) == target))
+        return writes

@@ -20,7 +20,7 @@ description:
   - Options the service cannot change on an existing instance (O(flavor) without O(allow_resize), O(ssh_key_name))
     are never silently ignored. When they differ from the instance, the task fails before any request that
     changes something, naming the option, the current and the wanted value.
-  - O(volumes), O(interfaces), O(user_data), O(password), O(username) and O(servergroup_id) are used when the
+  - O(volumes), O(interfaces), O(user_data), O(password) and O(username) are used when the
     instance is created only. The instance record does not show them, so they are not compared afterwards.
   - The service matches names by substring; this module lists every page and compares names exactly. Two
     instances with the name fail the task, listing their ids, and nothing is changed.
@@ -176,10 +176,18 @@ options:
     description:
       - Name of a user to create with O(password) (Linux only). Used at create only.
     type: str
-  servergroup_id:
+  placement_group:
     description:
-      - UUID of a server group (placement policy) to put the instance in. Used at create only.
+      - The placement group (server group) the instance is in: a group ID (a UUID) or the exact name of a group (see
+        M(gcore.platform.placement_group)), or V("") for none. Resolved before any write; an unknown or ambiguous name
+        fails and nothing is sent.
+      - At create it is sent as C(servergroup_id). The instance record does not show its group, so on an existing
+        instance its membership is read from the groups' C(instances) (one listing of
+        C(GET /cloud/v1/servergroups/{project_id}/{region_id})); a different group (or V("")) is reached with
+        C(POST .../remove_from_servergroup), then C(POST .../put_into_servergroup), each waited for as a task.
+      - Left out, the instance's group is not managed.
     type: str
+    aliases: [servergroup_id]
   delete_floating_ips:
     description:
       - With O(state=absent), delete the floating IPs assigned to the instance with it.
@@ -369,12 +377,15 @@ diff:
     after: {state: present, name: web-1, status: SHUTOFF}
 """
 
+from functools import cached_property
+
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
+    Placement,
     SECURITY_GROUPS,
     VOLUME_SPEC,
     WAITING,
@@ -405,17 +416,24 @@ class Instance(CloudResource):
         user_data=dict(type="str"),
         password=dict(type="str", no_log=True),
         username=dict(type="str"),
-        servergroup_id=dict(type="str"),
+        placement_group=dict(type="str", aliases=["servergroup_id"]),
         delete_floating_ips=dict(type="bool", default=False),
         delete_volumes=dict(type="bool", default=False),
         wait_timeout=dict(type="int", default=1200),
     )
     tagged = True
-    uuid_options = ("servergroup_id",)
     required_to_create = ("name", "flavor", "volumes", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
-    parts = (FLAVOR, SECURITY_GROUPS, POWER_STATE)  # resize first, the power state last
     booted = False  # the instance was created in this run (a restart is not needed)
+
+    @property
+    def parts(self):
+        """Resize first, the placement group before the power state, the power state last."""
+        return (FLAVOR, SECURITY_GROUPS, self.placement, POWER_STATE)
+
+    @cached_property
+    def placement(self):
+        return Placement(self)
 
     @property
     def changes(self):
@@ -437,6 +455,10 @@ class Instance(CloudResource):
         self.resolved = {"images": {}, "groups": []}
 
     # ---- hooks ------------------------------------------------------------------------------
+    def resolve(self):
+        """The placement group named, resolved to its id before any write (one listing of the groups)."""
+        self.placement.load()
+
     def report(self, record):
         """Before any write, for a create: the image names and the security group names resolved to ids (reads only;
         each must match exactly one)."""
@@ -469,9 +491,11 @@ class Instance(CloudResource):
                 "volumes": volumes_body(params["volumes"], self.resolved["images"])}
         if params["security_groups"]:
             body["security_groups"] = self.resolved["groups"]
-        for option in ("ssh_key_name", "password", "username", "servergroup_id", "tags"):
+        for option in ("ssh_key_name", "password", "username", "tags"):
             if params[option] is not None:
                 body[option] = params[option]
+        if params["placement_group"]:
+            body["servergroup_id"] = params["placement_group"]
         if params["user_data"] is not None:
             body["user_data"] = user_data_body(params["user_data"])
         return body
