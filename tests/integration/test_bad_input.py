@@ -455,7 +455,8 @@ INSTANCE_CASES = [
     ("a security group twice", {"security_groups": ["ok-sg", "ok-sg"]}, "security_groups[0] and security_groups[1]"),
     ("a tag key with '='", {"tags": {"a=b": "c"}}, "tags: key 'a=b' breaks the rule"),
     ("a tag value with a newline", {"tags": {"env": "a\nb"}}, "tags.env"),
-    ("a server group that is not a UUID", {"servergroup_id": "group-1"}, "servergroup_id: 'group-1' is not a UUID"),
+    ("a placement group against the name rule", {"placement_group": "-group"}, "placement_group: '-group' does not match"),
+    ("a placement group (alias servergroup_id) of one character", {"servergroup_id": "g"}, "placement_group: length 1 is out of range"),
     ("a wait_timeout of 0", {"wait_timeout": 0}, "wait_timeout: 0 is out of range"),
     ("an empty ssh_key_name", {"ssh_key_name": ""}, "ssh_key_name: length 0 is out of range"),
 ]
@@ -949,3 +950,28 @@ def test_the_simulator_refuses_what_the_volume_schemas_refuse(sim, path, body, r
     assert answer.status_code == 422, answer.text
     assert answer.json()["exception_class"] == "UnprocessableEntity"
     assert reason in answer.json()["message"]
+
+
+# ---- issue 36: placement_group, volume_snapshot, image and their _info modules ----
+PRODUCTION_CASES = [
+    ("group: name too short", "placement_group", {"name": "ab", "policy": "affinity"}, "name: length 2 is out of range (must be 3 to 110)"),
+    ("group: name of 111", "placement_group", {"name": "g" * 111, "policy": "affinity"}, "name: length 111 is out of range (must be 3 to 110)"),
+    ("group: name ending with a dash", "placement_group", {"name": "web-", "policy": "affinity"}, "name: 'web-' does not match"),
+    ("group: unknown policy", "placement_group", {"name": "web-spread", "policy": "spread"}, "policy must be one of"),
+    ("group: id not a UUID", "placement_group", {"placement_group_id": "sg-1"}, "placement_group_id: 'sg-1' is not a UUID"),
+    ("group: neither id nor name", "placement_group", {"policy": "affinity"}, "one of the following is required: placement_group_id, name"),
+    ("group: tags are not an option", "placement_group", {"name": "web-spread", "tags": {"a": "b"}}, "tags"),
+    ("group info: id and name", "placement_group_info", {"placement_group_id": UUID, "name": "web-spread"}, "mutually exclusive"),
+    ("group info: name with a newline", "placement_group_info", {"name": "web\nspread"}, "name:"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", PRODUCTION_CASES, ids=[case[0] for case in PRODUCTION_CASES])
+def test_production_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
