@@ -114,6 +114,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
     Kind("instance", "instances", versions={"create": "v2"}),
     Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
+    Kind("snapshot", "snapshots", name_query=None, total_key="count"),
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
 ))
 

@@ -47,12 +47,12 @@ EXAMPLES = r"""
   gcore.platform.placement_group_info:
     project_id: 1
     region_id: 76
-  register: groups
+  register: found
 
 - name: Show each group's instances
   ansible.builtin.debug:
     msg: "{{ item.name }}: {{ item.instances | map(attribute='instance_name') | list }}"
-  loop: "{{ groups.placement_groups }}"
+  loop: "{{ found.placement_groups }}"
 
 - name: The groups named exactly web-spread
   gcore.platform.placement_group_info:
