@@ -41,11 +41,11 @@ VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold",
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
 ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")
-# source -> (the fields it has, the fields it requires); ``image_name`` is ours: resolved to ``image_id``
+# source -> (the fields it has, the fields it requires); ``image_name`` and ``snapshot_name`` are ours: resolved to ids
 VOLUME_FIELDS = {
     "new-volume": (("size", "name", "type_name") + COMMON, ("size",)),
     "image": (("image_id", "image_name", "size", "boot_index", "name", "type_name") + COMMON, ()),
-    "snapshot": (("snapshot_id", "size", "boot_index", "name", "type_name") + COMMON, ("snapshot_id", "size")),
+    "snapshot": (("snapshot_id", "snapshot_name", "size", "boot_index", "name", "type_name") + COMMON, ("size",)),
     "apptemplate": (("apptemplate_id", "size", "boot_index", "name", "type_name") + COMMON, ("apptemplate_id",)),
     "existing-volume": (("volume_id", "boot_index") + COMMON, ("volume_id",)),
 }
@@ -57,6 +57,7 @@ VOLUME_SPEC = dict(
     image_id=dict(type="str"),
     image_name=dict(type="str"),
     snapshot_id=dict(type="str"),
+    snapshot_name=dict(type="str"),
     apptemplate_id=dict(type="str"),
     volume_id=dict(type="str"),
     boot_index=dict(type="int"),
@@ -89,6 +90,11 @@ def check_volumes(volumes):
                 raise ValidationError("%s.%s: required for source %s" % (where, field, source))
         if source == "image" and (item.get("image_id") is None) == (item.get("image_name") is None):
             raise ValidationError("%s: source image needs exactly one of image_id and image_name" % where)
+        if source == "snapshot" and item.get("snapshot_id") is None and item.get("snapshot_name") is None:
+            raise ValidationError("%s.snapshot_id: required when source is snapshot (or snapshot_name)" % where)
+        if source == "snapshot" and item.get("snapshot_id") is not None and item.get("snapshot_name") is not None:
+            raise ValidationError("%s: source snapshot needs exactly one of snapshot_id and snapshot_name" % where)
+        check_name("%s.snapshot_name" % where, item.get("snapshot_name"))
         for field in ("image_id", "snapshot_id", "volume_id"):
             check_uuid("%s.%s" % (where, field), item.get(field))
         check_range("%s.size" % where, item.get("size"), low=1)
@@ -102,13 +108,16 @@ def check_volumes(volumes):
         check_tags(item.get("tags"), "%s.tags" % where)
 
 
-def volumes_body(volumes, images):
-    """The create body's ``volumes``: the fields given, ``image_name`` replaced by the id it resolved to (``images``)."""
+def volumes_body(volumes, images, snapshots=None):
+    """The create body's ``volumes``: the fields given, ``image_name`` and ``snapshot_name`` replaced by the ids they
+    resolved to (``images``, ``snapshots``)."""
     body = []
     for item in volumes:
-        volume = dict((key, value) for key, value in item.items() if value is not None and key != "image_name")
+        volume = dict((key, value) for key, value in item.items() if value is not None and key not in ("image_name", "snapshot_name"))
         if item.get("image_name") is not None:
             volume["image_id"] = images[item["image_name"]]
+        if item.get("snapshot_name") is not None:
+            volume["snapshot_id"] = snapshots[item["snapshot_name"]]
         for field in ("image_id", "snapshot_id", "volume_id"):
             if field in volume:
                 volume[field] = volume[field].lower()

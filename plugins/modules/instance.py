@@ -80,7 +80,7 @@ options:
         description:
           - V(new-volume) a blank volume (O(volumes[].size) required); V(image) a volume from an image
             (O(volumes[].image_id) or O(volumes[].image_name) required); V(snapshot) from a snapshot
-            (O(volumes[].snapshot_id) and O(volumes[].size) required); V(apptemplate) from an application template
+            (O(volumes[].snapshot_id) or O(volumes[].snapshot_name), and O(volumes[].size) required); V(apptemplate) from an application template
             (O(volumes[].apptemplate_id) required); V(existing-volume) an existing volume (O(volumes[].volume_id)
             required).
         type: str
@@ -112,7 +112,13 @@ options:
         type: str
       snapshot_id:
         description:
-          - UUID of the snapshot. Only for V(snapshot), where it is required.
+          - UUID of the snapshot. Only for V(snapshot), where it or O(volumes[].snapshot_name) is required.
+        type: str
+      snapshot_name:
+        description:
+          - Exact name of the snapshot (see M(gcore.platform.volume_snapshot)), resolved over every page of
+            C(GET /cloud/v1/snapshots/{project_id}/{region_id}) before any write; no such snapshot, or several, fails
+            the task listing their ids. Only for V(snapshot); exclusive with O(volumes[].snapshot_id).
         type: str
       apptemplate_id:
         description:
@@ -178,7 +184,7 @@ options:
     type: str
   placement_group:
     description:
-      - The placement group (server group) the instance is in: a group ID (a UUID) or the exact name of a group (see
+      - The placement group (server group) the instance is in, a group ID (a UUID) or the exact name of a group (see
         M(gcore.platform.placement_group)), or V("") for none. Resolved before any write; an unknown or ambiguous name
         fails and nothing is sent.
       - At create it is sent as C(servergroup_id). The instance record does not show its group, so on an existing
@@ -381,7 +387,7 @@ from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -452,7 +458,7 @@ class Instance(CloudResource):
         check_volumes(params["volumes"])
         if params["interfaces"] is not None:
             validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
-        self.resolved = {"images": {}, "groups": []}
+        self.resolved = {"images": {}, "snapshots": {}, "groups": []}
 
     # ---- hooks ------------------------------------------------------------------------------
     def resolve(self):
@@ -477,6 +483,8 @@ class Instance(CloudResource):
                     raise Refused("volumes: %s active images%s are named %r%s; give image_id instead" % (
                         len(found), self.of_scope(), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
                 self.resolved["images"][name] = found[0]["id"]
+        for name in dict.fromkeys(item["snapshot_name"] for item in params["volumes"] or [] if item.get("snapshot_name") is not None):
+            self.resolved["snapshots"][name] = find_named(self.client, KINDS["snapshot"], params, name, "volumes[].snapshot_name")[0]
         for item in params["security_groups"] or []:
             found = [group for group in self.client.paginate(GROUPS.format(**params), {"name": item["name"]}, page_size=GROUP_PAGE)
                      if group.get("name") == item["name"]]
@@ -488,7 +496,7 @@ class Instance(CloudResource):
     def create_body(self):
         params = self.params
         body = {"name": params["name"], "flavor": params["flavor"], "interfaces": interfaces_body(params["interfaces"]),
-                "volumes": volumes_body(params["volumes"], self.resolved["images"])}
+                "volumes": volumes_body(params["volumes"], self.resolved["images"], self.resolved["snapshots"])}
         if params["security_groups"]:
             body["security_groups"] = self.resolved["groups"]
         for option in ("ssh_key_name", "password", "username", "tags"):

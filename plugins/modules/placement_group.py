@@ -18,7 +18,7 @@ description:
     their IDs and sends no write.
   - A missing group is created with C(POST /cloud/v1/servergroups/{project_id}/{region_id}), which answers the group at
     once (no task).
-  - The service cannot change a group (there is no update): a group found by O(placement_group_id) whose name or policy
+  - The service cannot change a group (there is no update), so a group found by O(placement_group_id) whose name or policy
     differs from O(name) or O(policy) fails the module before any write, naming both values.
   - O(state=absent) deletes the group with C(DELETE /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id})
     and waits for the task. The service refuses to delete a group that still holds instances; its refusal is reported

@@ -72,9 +72,16 @@ options:
     type: str
   snapshot_id:
     description:
-      - ID (UUID) of the snapshot a V(snapshot) volume is a copy of. Required with O(source=snapshot) and accepted only
-        with it.
+      - ID (UUID) of the snapshot a V(snapshot) volume is a copy of. With O(source=snapshot) one of O(snapshot_id) and
+        O(snapshot_name) is required; accepted only with it.
       - Used only when the volume is created; the volume does not show it, so it is not compared.
+    type: str
+  snapshot_name:
+    description:
+      - The exact name of the snapshot a V(snapshot) volume is a copy of, instead of O(snapshot_id) (see
+        M(gcore.platform.volume_snapshot)). Resolved over every page of the snapshots before any write, only when the
+        volume is to be created; no snapshot or more than one with the name fails and nothing is sent.
+      - Used only when the volume is created, like O(snapshot_id).
     type: str
   size:
     description:
@@ -340,6 +347,7 @@ class Volume(CloudResource):
         source=dict(type="str", choices=SOURCES, default="new-volume"),
         image_id=dict(type="str"),
         snapshot_id=dict(type="str"),
+        snapshot_name=dict(type="str"),
         size=dict(type="int"),
         type_name=dict(type="str", choices=TYPES),
         instance=dict(type="str"),
@@ -370,9 +378,14 @@ class Volume(CloudResource):
         self.attachment = [] if instance == "" else None  # a named instance: resolved before any write (resolve)
         check_range("size", params["size"], low=1)
         source = params["source"]
-        for option, needs in (("image_id", "image"), ("snapshot_id", "snapshot")):
-            require(params[option] is not None or source != needs, option, "required with source=%s" % needs)
+        named = params["snapshot_name"] is not None
+        require(not (named and params["snapshot_id"]), "snapshot_id", "mutually exclusive with snapshot_name")
+        for option, needs in (("image_id", "image"), ("snapshot_id", "snapshot"), ("snapshot_name", "snapshot")):
+            require(params[option] is not None or source != needs or (option != "image_id" and named) or option == "snapshot_name",
+                    option, "required with source=%s (or snapshot_name)" % needs if needs == "snapshot" else "required with source=%s" % needs)
             require(params[option] is None or source == needs, option, "only with source=%s" % needs)
+        if named:
+            check_name("snapshot_name", params["snapshot_name"], "a snapshot name")
         absent = params["state"] == "absent"
         require(not absent or instance is None, "instance", "only with state=present (a deleted volume is detached first)")
         if instance:
@@ -396,6 +409,9 @@ class Volume(CloudResource):
             raise ValidationError("wait: this run needs %s tasks, each started once the one before has finished (%s), and "
                                   "wait=false does not wait; set wait=true, or make one change per run (nothing was sent)"
                                   % (len(tasks), ", then ".join(repr(write) for write in tasks)))
+        if record is None and self.params["snapshot_name"] is not None and self.params["state"] == "present":
+            self.params["snapshot_id"] = find_named(self.client, KINDS["snapshot"], self.params, self.params["snapshot_name"],
+                                                    "snapshot_name")[0]  # only to create: resolved before any write
         status = (record or {}).get("status") or ""
         if status.startswith("error"):
             self.module.warn("Volume %s is %s: the service could not finish a step on it; check it, or delete it and create "
