@@ -26,6 +26,8 @@ nameless           the resource has no name: no ``name`` option; found by id or 
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
+order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
+                   in the reverse of the service's order (None: the service's order)
 =================  ===========================================================================================
 
 A resource module also declares the members it compares (``members``) and its parts (``parts``, ``_parts``); an
@@ -68,12 +70,13 @@ class Kind:
     ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
     listing's ``total_key``; ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id
     (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
-    longest name the service takes."""
+    longest name the service takes; ``list_params``: the query every listing of an info module sends."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
                  name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
-                 name_length=63):
+                 name_length=63, list_params=None):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
+        self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
         self.id_option = id_option or self.key + "_id"
         self.id_spec = dict(type="str", aliases=list(id_aliases)) if id_aliases else dict(type="str")
@@ -115,6 +118,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("instance", "instances", versions={"create": "v2"}),
     Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
     Kind("snapshot", "snapshots", name_query=None, total_key="count"),
+    Kind("image", "images", name_query=None, list_params={"private": "true"}),  # private images show only when asked for
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
 ))
 
@@ -236,6 +240,7 @@ class CloudInfo(GcoreModule):
 
     kind = None
     filters = ()
+    order = None
     cloud = True
 
     def __init_subclass__(cls, **kwargs):
@@ -265,7 +270,7 @@ class CloudInfo(GcoreModule):
         if params[kind.id_option] is not None:
             record = self.client.get_or_none(self.path("item", params[kind.id_option]))
             return [] if record is None else [record]
-        query = kind.query(params["name"])
+        query = dict(kind.list_params, **kind.query(params["name"]))
         for item, value in given:
             query.update(item.query(value))
         return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
@@ -279,5 +284,6 @@ class CloudInfo(GcoreModule):
         given = [(item, item.resolve(self, self.params[item.option])) for item in self.filters if self.params[item.option] is not None]
         if any(value is None for _item, value in given):
             return {self.kind.plural: []}
-        return {self.kind.plural: [self.returned(record) for record in self.records(given) if (name is None or record.get("name") == name)
-                                   and all(item.matches(record, value) for item, value in given)]}
+        found = [self.returned(record) for record in self.records(given) if (name is None or record.get("name") == name)
+                 and all(item.matches(record, value) for item, value in given)]
+        return {self.kind.plural: sorted(found[::-1], key=lambda record: record.get(self.order) or "", reverse=True) if self.order else found}
