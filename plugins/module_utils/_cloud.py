@@ -151,6 +151,22 @@ def find_named(client, kind, params, value, option, required=True):
     return None, None
 
 
+def active_images(client, params, names, option):
+    """``{name: id}`` of the one ``active`` image each name has, the project's private images included (one listing),
+    before any write; none or several fail naming the option (and the ids)."""
+    kind, resolved = KINDS["image"], {}
+    if not names:
+        return resolved
+    images = client.get(kind.paths["list"].format(**params), kind.list_params).get("results") or []
+    for name in dict.fromkeys(names):
+        found = [image for image in images if image.get("name") == name and image.get("status") == "active"]
+        if len(found) != 1:
+            raise Refused("%s: %s active images of %s are named %r%s; give image_id instead (nothing was sent)" % (
+                option, len(found), kind.scope.format(**params), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
+        resolved[name] = found[0]["id"]
+    return resolved
+
+
 class CloudResource(GcoreResourceModule):
     """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring).
 

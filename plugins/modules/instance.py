@@ -387,7 +387,7 @@ from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -404,7 +404,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
-IMAGES = "/cloud/v1/images/{project_id}/{region_id}"
 GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
 GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
 
@@ -474,15 +473,8 @@ class Instance(CloudResource):
         if params["state"] == "stopped" and not params["wait"]:
             raise ValidationError("state: stopped creates the instance and then stops it once it is ACTIVE, which needs "
                                   "wait=true (nothing was sent)")
-        names = [item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None]
-        if names:
-            images = self.client.get(IMAGES.format(**params)).get("results") or []
-            for name in dict.fromkeys(names):
-                found = [image for image in images if image.get("name") == name and image.get("status") == "active"]
-                if len(found) != 1:
-                    raise Refused("volumes: %s active images%s are named %r%s; give image_id instead" % (
-                        len(found), self.of_scope(), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
-                self.resolved["images"][name] = found[0]["id"]
+        self.resolved["images"] = active_images(self.client, params, [
+            item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None], "volumes")
         for name in dict.fromkeys(item["snapshot_name"] for item in params["volumes"] or [] if item.get("snapshot_name") is not None):
             self.resolved["snapshots"][name] = find_named(self.client, KINDS["snapshot"], params, name, "volumes[].snapshot_name")[0]
         for item in params["security_groups"] or []:

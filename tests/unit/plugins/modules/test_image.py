@@ -100,3 +100,19 @@ def test_info_newest_first_with_the_private_images_and_the_visibility_filter(ser
     assert all(record["visibility"] == "public" for record in run(server, image_info, visibility="public")["images"])
     assert run(server, image_info, name="deb-a")["images"][0]["id"] == first["id"]
     assert run(server, image_info, image_id=second["id"])["images"][0]["name"] == "deb-b"
+
+
+def test_a_volume_and_an_instance_take_an_uploaded_private_image_by_name(server):
+    from ansible_collections.gcore.platform.plugins.modules import instance  # pylint: disable=import-outside-toplevel
+    ident = upload(server, "deb-own")["id"]
+    result = run(server, volume, name="from-own", source="image", image_name="deb-own", size=10)
+    assert result["changed"] is True and harness.writes(server)[0][2]["image_id"] == ident
+    server.log = []
+    assert run(server, volume, name="from-own", source="image", image_name="deb-own", size=10)["changed"] is False
+    assert server.writes() == []
+    result = run(server, instance, name="srv-own", flavor="g1-standard-2-4", interfaces=[{"type": "external"}],
+                 volumes=[{"source": "image", "image_name": "deb-own", "size": 10, "boot_index": 0}])
+    assert result["changed"] is True and harness.writes(server)[0][2]["volumes"][0]["image_id"] == ident
+    server.log = []
+    result = run(server, volume, name="from-none", source="image", image_name="no-such-image", size=10)
+    assert result["failed"] and "image_name: 0 active images" in result["msg"] and server.writes() == []
