@@ -297,6 +297,10 @@ class Placement(Part):
         current = self.holding(record["id"], self.groups)
         if current == target:
             return []
+        if current and target and not params.get("wait", True):
+            raise ValidationError("wait: moving instance %s from placement group %s to %s is two tasks, the second sent once "
+                                  "the first has finished, and wait=false does not wait; set wait=true, or take it out "
+                                  "(placement_group: \"\") and put it in with two runs (nothing was sent)" % (record["id"], current, target))
         path = (BASE + "/{id}/%s").format(**dict(params, id=record["id"]))
         writes = []
         if current:

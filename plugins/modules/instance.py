@@ -275,6 +275,16 @@ EXAMPLES = r"""
     allow_resize: true
     state: started
 
+- name: A placement group that keeps the web servers on different hosts
+  gcore.platform.placement_group:
+    name: web-spread
+    policy: anti-affinity
+
+- name: Move the server into it, by the group's name
+  gcore.platform.instance:
+    name: web-1
+    placement_group: web-spread
+
 - name: Delete it with its floating IPs and volumes
   gcore.platform.instance:
     name: web-1
@@ -374,8 +384,8 @@ tasks:
 diff:
   description:
     - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
-      C(status) for the power states, C(security_groups) as C({name}) items), with C(state). Never a password or
-      user data.
+      C(status) for the power states, C(security_groups) as C({name}) items, C(placement_group) as the group's ID or
+      V("") for none), with C(state). Never a password or user data.
   returned: success
   type: dict
   sample:

@@ -145,3 +145,14 @@ def test_a_group_holding_an_instance_is_refused_by_the_service_as_is(server):
     server.log = []
     result = run(server, placement_group, name="web-spread", state="absent")
     assert result["failed"] and "still holds instance" in result["msg"] and result["changed"] is False
+
+
+def test_a_move_without_waiting_fails_before_any_write(server):
+    group(server, "web-spread")
+    group(server, "db-spread")
+    run(server, instance, placement_group="web-spread", **INSTANCE)
+    server.log = []
+    result = run(server, instance, placement_group="db-spread", wait=False, **INSTANCE)
+    assert result["failed"] and "wait: moving instance" in result["msg"] and server.writes() == []
+    result = run(server, instance, placement_group="", wait=False, **INSTANCE)
+    assert result["changed"] is True and moves(server) == ["remove_from_servergroup"]
