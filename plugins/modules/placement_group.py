@@ -22,7 +22,7 @@ description:
     differs from O(name) or O(policy) fails the module before any write, naming both values.
   - O(state=absent) deletes the group with C(DELETE /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id})
     and waits for the task. The service refuses to delete a group that still holds instances; its refusal is reported
-    as it is (take the instances out first, with O(gcore.platform.instance#module:placement_group=\"\")).
+    as it is (take the instances out first, with O(gcore.platform.instance#module:placement_group="")).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
