@@ -1005,8 +1005,8 @@ PRODUCTION_CASES = [
     ("volume: an empty image_name", "volume", {"name": "data", "size": 1, "source": "image", "image_name": ""}, "image_name: length 0"),
     ("volume: snapshot_name and snapshot_id", "volume", {"name": "data", "source": "snapshot", "snapshot_id": UUID, "snapshot_name": "snap-1"},
      "snapshot_id: mutually exclusive with snapshot_name"),
-    ("volume: snapshot_name with an image source", "volume", {"name": "data", "size": 1, "source": "image", "image_id": UUID,
-                                                               "snapshot_name": "snap-1"}, "snapshot_name: only with source=snapshot"),
+    ("volume: snapshot_name with an image source", "volume",
+     {"name": "data", "size": 1, "source": "image", "image_id": UUID, "snapshot_name": "snap-1"}, "snapshot_name: only with source=snapshot"),
     ("volume: snapshot_name against the name rule", "volume", {"name": "data", "source": "snapshot", "snapshot_name": "-s"}, "snapshot_name:"),
 ]
 

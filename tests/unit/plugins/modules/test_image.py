@@ -58,8 +58,8 @@ def test_what_differs_is_one_patch_and_create_only_options_fail_before_any_write
     ident = upload(server, tags={"a": "1"})["id"]
     result = run(server, image, name="deb-12", hw_firmware_type="uefi", ssh_key="required", tags={"b": "2"})
     assert result["changed"] is True and result["tasks"] == []
-    assert harness.writes(server) == [("PATCH", "%s/%s" % (IMAGES, ident), {"hw_firmware_type": "uefi", "ssh_key": "required",
-                                                                             "tags": {"a": None, "b": "2"}})]
+    patch = {"hw_firmware_type": "uefi", "ssh_key": "required", "tags": {"a": None, "b": "2"}}
+    assert harness.writes(server) == [("PATCH", "%s/%s" % (IMAGES, ident), patch)]
     server.log = []
     result = run(server, image, name="deb-12", architecture="aarch64")
     assert result["failed"] and "architecture: image %s has architecture 'x86_64', not 'aarch64'" % ident in result["msg"]

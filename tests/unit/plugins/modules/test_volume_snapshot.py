@@ -31,8 +31,8 @@ def test_create_by_volume_name_waits_until_available_and_the_second_run_sends_no
     result = run(server, volume_snapshot, volume="data-1", name="snap-1", description="before", tags={"env": "dev"})
     assert result["changed"] is True and len(result["tasks"]) == 1
     assert result["snapshot"]["status"] == "available" and result["snapshot"]["volume_id"] == DATA_1
-    assert harness.writes(server) == [("POST", SNAPS, {"name": "snap-1", "volume_id": DATA_1, "description": "before",
-                                                        "tags": {"env": "dev"}})]
+    body = {"name": "snap-1", "volume_id": DATA_1, "description": "before", "tags": {"env": "dev"}}
+    assert harness.writes(server) == [("POST", SNAPS, body)]
     assert result["diff"]["after"] == {"state": "present", "name": "snap-1", "volume": DATA_1, "description": "before",
                                        "tags": {"env": "dev"}}
     server.log = []
