@@ -510,6 +510,7 @@ class LoadBalancer(CloudResource):
     tagged = True
     module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
     uuid_options = ("vip_network_id", "vip_subnet_id", "vip_port_id")
+    create_options = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
     required_to_create = ()
     ready = ("provisioning_status", ("ACTIVE",), ("PENDING_CREATE", "PENDING_UPDATE"))
 
@@ -547,8 +548,7 @@ class LoadBalancer(CloudResource):
 
     def create_body(self):
         params = self.params
-        keys = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
-        body = dict((key, params[key]) for key in keys if params[key] is not None)
+        body = super().create_body()
         if params["floating_ip"]:
             body["floating_ip"] = dict((key, value) for key, value in params["floating_ip"].items() if value is not None)
         if params["tags"]:

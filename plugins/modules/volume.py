@@ -364,6 +364,7 @@ class Volume(CloudResource):
     )
     tagged = True
     uuid_options = ("image_id", "snapshot_id")
+    create_options = ("source", "name", "size", "image_id", "snapshot_id", "type_name", "tags")
     read_after_update = False  # the PATCH answers the volume, synchronously (docs/api_reference.md section 15.6)
     ready = ("status", ("available", "in-use"), TRANSIENT)
     parts = (EXTENSION, ATTACHMENT)  # grown first, then detached and attached
@@ -431,17 +432,11 @@ class Volume(CloudResource):
                              "it again" % (record.get("id"), status))
 
     def create_body(self):
-        params = self.params
-        body = {"source": params["source"], "name": params["name"]}
-        for option in ("size", "image_id", "snapshot_id", "type_name"):
-            if params[option] is not None:
-                body[option] = params[option]
+        body = super().create_body()
         if self.attachment:
             body["instance_id_to_attach_to"] = self.attachment[0]["instance_id"]
-            if params["attachment_tag"] is not None:
-                body["attachment_tag"] = params["attachment_tag"]
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
+            if self.params["attachment_tag"] is not None:
+                body["attachment_tag"] = self.params["attachment_tag"]
         return body
 
 
