@@ -245,7 +245,9 @@ class LoadBalancers(Resource):
     STATE = ("load_balancers", "lb_listeners", "lb_pools")
     TASK_TYPES = tuple("%s_%s" % (verb, noun) for noun in ("loadbalancer", "lblistener", "lbpool", "lbmember", "healthmonitor")
                        for verb in ("create", "update", "delete") if (verb, noun) != ("delete", "healthmonitor"))
-    SETTINGS = {"lb_create_error": (False, control.boolean)}
+    # lb_settle_reads: reads of a load balancer that still show PENDING_UPDATE after an update task ended (the service
+    # settles after its task; 0: ACTIVE as the task ends)
+    SETTINGS = {"lb_create_error": (False, control.boolean), "lb_settle_reads": (0, control.integer(low=0))}
     SEEDS = dict(SEEDED, project_id=SEED_PROJECT, region_id=SEED_REGION)
     ROUTES = (
         Route("GET", LB_LIST, "list_lbs"),
@@ -279,6 +281,7 @@ class LoadBalancers(Resource):
     def reset(self):
         self.sim.load_balancers, self.sim.lb_listeners, self.sim.lb_pools = {}, {}, {}
         self.undo = {}  # task id -> what to undo when the task fails
+        self.settling = {}  # load balancer id -> reads left that show PENDING_UPDATE after its task ended (lb_settle_reads)
         self.vip_networks = {}  # load balancer id -> the network its VIP port is in (not a member of the record)
         self.vips = 10
         lb = self.new_lb(SEEDED["legacy_lb"], "legacy-lb", SEED_PROJECT, SEED_REGION, None, tags={"env": "legacy"})
@@ -365,6 +368,9 @@ class LoadBalancers(Resource):
             result = apply()
             if lb["id"] in self.sim.load_balancers and lb["provisioning_status"] != "ERROR":
                 lb.update(provisioning_status="ACTIVE", operating_status="ONLINE", updated_at=now_iso())
+                if status != "PENDING_CREATE" and self.sim.config["lb_settle_reads"]:
+                    lb["provisioning_status"] = "PENDING_UPDATE"  # still settling: ACTIVE after that many reads
+                    self.settling[lb["id"]] = self.sim.config["lb_settle_reads"]
             lb["task_id"] = None
             return result or created
 
@@ -442,7 +448,13 @@ class LoadBalancers(Resource):
                                    and (name is None or name in record["name"])])
 
     def get_lb(self, request):
-        return self.lb_view(self.lb_of(request))
+        lb = self.lb_of(request)
+        if lb["id"] in self.settling:
+            self.settling[lb["id"]] -= 1
+            if not self.settling[lb["id"]]:
+                del self.settling[lb["id"]]
+                lb["provisioning_status"] = "ACTIVE"
+        return self.lb_view(lb)
 
     def check_secrets(self, listener, where, scope, protocol=None):
         """A TERMINATED_HTTPS listener needs ``secret_id`` (400); every secret it names must exist in the scope (404)."""

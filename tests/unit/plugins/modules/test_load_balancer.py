@@ -219,6 +219,26 @@ def test_writes_wait_while_the_load_balancer_is_busy(server):
     assert [entry["status"] for entry in server.writes()] == [200, 200]
 
 
+def test_the_load_balancer_is_active_again_after_the_last_write_so_the_next_task_meets_no_conflict(server):
+    """The service settles a load balancer after a write's task has ended: the module reads it until it is ACTIVE."""
+    created(server)
+    server.configure(lb_settle_reads=2)
+    result = run(server, with_listeners(HTTP, dict(TCP, connection_limit=10)))
+    assert result["changed"] is True and result["load_balancer"]["provisioning_status"] == "ACTIVE"
+    server.log = []
+    again = run(server, with_listeners(HTTP, dict(TCP, connection_limit=20)))
+    assert not again.get("failed"), again["msg"]
+    assert [entry["status"] for entry in server.writes()] == [200], "the next task's write is not refused (409)"
+
+
+def test_a_create_only_listener_option_that_differs_names_the_current_and_the_wanted_value(server):
+    created(server)
+    server.log = []
+    result = run(server, with_listeners(HTTP, dict(TCP, protocol_port=5433)))
+    assert result["failed"] is True and writes(server) == []
+    assert "has protocol_port 5432, not 5433" in result["msg"], result["msg"]
+
+
 def test_two_load_balancers_with_the_name_fail_listing_their_ids(server):
     result = run(server, dict(SCOPE, name="twin-lb"))
     assert result["failed"] is True and all(ident in result["msg"] for ident in SEEDED["twin_lb"])
