@@ -132,6 +132,20 @@ class GcoreResourceModule(Flow):
             found = self.wait_unlocked(found)
         return found
 
+    def settle(self, found, absent):
+        """A record found in an error status fails (but for a delete), naming its id and status; one still on its way to
+        ready is waited for (``wait``) before it is compared: a re-run finishes what an interrupted run left."""
+        if not self.ready or not self.exists_after(found) or absent:
+            return found
+        member, _good, waiting = self.ready
+        value = found.get(member)
+        if str(value).lower().startswith("error"):
+            raise Refused("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
+                          "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
+        if value in waiting and not self.check_mode:
+            found = self.until_ready(found)
+        return found
+
     def until_ready(self, record):
         """With ``wait``, poll a record just written while its ``ready`` member shows a waiting value; return it as read
         last. Any other value, the record going away, or ``wait_timeout`` raise ``Refused`` naming the id and the value."""
@@ -270,7 +284,7 @@ class GcoreResourceModule(Flow):
         self.start()
         absent = self.params.get("state", "present") == "absent"
         self.resolve()
-        record = self.lookup()
+        record = self.settle(self.lookup(), absent)
         self.report(record)
         plan = self.plan(record, absent)
         if plan and self.exists_after(record) and self.lock and record.get(self.lock) and not self.check_mode:

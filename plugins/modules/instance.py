@@ -171,7 +171,8 @@ options:
   user_data:
     description:
       - Plain-text cloud-init (or cloudbase-init) user data; the module sends it base64-encoded. Used at create
-        only, not compared. The service ignores it on Linux when O(password) is given.
+        only, not compared (the service cannot show it back). The service ignores it on Linux when O(password) is given.
+      - It often holds passwords, so it is never returned or logged, at any verbosity.
     type: str
   password:
     description:
@@ -428,7 +429,7 @@ class Instance(CloudResource):
         interfaces=interfaces_option(),
         security_groups=dict(type="list", elements="str"),
         ssh_key_name=dict(type="str", no_log=False),
-        user_data=dict(type="str"),
+        user_data=dict(type="str", no_log=True),
         password=dict(type="str", no_log=True),
         username=dict(type="str"),
         placement_group=dict(type="str", aliases=["servergroup_id"]),

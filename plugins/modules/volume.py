@@ -134,7 +134,9 @@ notes:
   - The readiness wait after a create treats every status on the way (V(creating), V(downloading), ...) as one to wait
     for; a status starting with V(error) fails the module, naming the volume ID and the status.
   - O(wait_timeout) covers the tasks and the readiness wait together.
-  - A volume found in a status starting with V(error) (a step the service could not finish) gives a warning naming it.
+  - A volume found in a status starting with V(error) (a step the service could not finish) fails the module on every
+    run, naming its ID and status, and nothing is sent; O(state=absent) still deletes it. A volume found on its way to
+    ready (V(creating), V(extending), ...) is waited for before it is compared (with O(wait=true)).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
@@ -426,10 +428,6 @@ class Volume(CloudResource):
                                                         "snapshot_name")[0]
             if self.params["image_name"] is not None:
                 self.params["image_id"] = active_images(self.client, self.params, [self.params["image_name"]], "image_name")[self.params["image_name"]]
-        status = (record or {}).get("status") or ""
-        if status.startswith("error"):
-            self.module.warn("Volume %s is %s: the service could not finish a step on it; check it, or delete it and create "
-                             "it again" % (record.get("id"), status))
 
     def create_body(self):
         body = super().create_body()
