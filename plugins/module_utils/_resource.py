@@ -133,8 +133,15 @@ class GcoreResourceModule(Flow):
         return found
 
     def settle(self, found, absent):
-        """A record found in an error status fails (but for a delete), naming its id and status; one still on its way to
-        ready is waited for (``wait``) before it is compared: a re-run finishes what an interrupted run left."""
+        """An id and a name that disagree delete nothing; a record found in an error status fails (but for a delete),
+        naming its id and status; one still on its way to ready is waited for (``wait``) before it is compared: a re-run
+        finishes what an interrupted run left."""
+        params = self.params
+        if absent and self.exists_after(found) and self.name_option and params.get(self.id_option) is not None \
+                and params.get(self.name_option) is not None and found.get("name") != params[self.name_option]:
+            raise Refused("%s %s is named %r, not %r: an id and a name that disagree delete nothing; give the one that "
+                          "names the %s to delete (nothing was sent)" % (self.called(), found.get("id"), found.get("name"),
+                                                                         params[self.name_option], self.noun))
         if not self.ready or not self.exists_after(found) or absent:
             return found
         member, _good, waiting = self.ready

@@ -370,3 +370,13 @@ def test_subnet_info_by_id_by_network_and_name_and_all(server):
     assert one["subnets"] == named["subnets"]
     assert len(harness.run(server, subnet_info, dict(BASE))["subnets"]) == 5
     assert json.dumps(of_network).count("10.10.") >= 2
+
+
+def test_an_id_and_a_name_that_disagree_delete_nothing(server):
+    network_id = make_network(server, name="keep-net")
+    server.log = []
+    result = run(server, network, network_id=network_id, name="other-net", state="absent")
+    assert result["failed"] is True and result["changed"] is False and writes(server) == []
+    assert "Network %s is named 'keep-net', not 'other-net'" % network_id in result["msg"]
+    assert network_id in server.networks
+    assert run(server, network, network_id=network_id, name="keep-net", state="absent")["changed"] is True
