@@ -75,7 +75,7 @@ options:
         every O(state) (nothing is sent but the reads).
       - If not set (O(state=absent) with O(storage_id) only), the deprecated C(/storage/provisioning/v1/storage/{storage_id})
         endpoint is used (for either kind) and a deprecation warning is returned. Leaving O(type) out is deprecated and
-        will not be supported from version 1.0.0 of this collection; set it to the storage's type (the C(type) member of
+        will not be supported from version 2.0.0 of this collection; set it to the storage's type (the C(type) member of
         RV(storage) when read through the deprecated endpoint).
     type: str
     choices: [s3_compatible, sftp]
@@ -678,7 +678,7 @@ class Storage(GcoreResourceModule):
         self.module.deprecate(
             "gcore.platform.storage without the type option calls the deprecated API DELETE "
             "/storage/provisioning/v1/storage/{storage_id}: %s." % advice,
-            version="1.0.0",
+            version="2.0.0",
             collection_name="gcore.platform",
         )
 
