@@ -46,8 +46,14 @@
   ``floatingip_details`` are the floating IPs family's records on the port. An interface created with
   ``floating_ip`` gets a record of that family on its port (``created_resources.floatingips``); a DELETE with
   ``delete_floatings=true`` (or ``floatings``) deletes the instance's floating IPs, otherwise they are unassigned.
-- ``GET /cloud/v1/images/{p}/{r}``: every image (no name filter, no paging); ``GET /cloud/v1/flavors/{p}/{r}``:
-  every flavor.
+- ``GET /cloud/v1/flavors/{p}/{r}``: every flavor. The images an instance boots from are the image family's
+  (``images.py``, ``sim.images``), seeded from ``IMAGE_IDS`` here.
+- ``servergroup_id`` at create: a server group of the scope (``server_groups.py``; unknown: 404), joined when the
+  create task finishes. ``POST …/{id}/put_into_servergroup`` ``{servergroup_id}`` (an instance already in a group: 400)
+  and ``…/remove_from_servergroup`` (in none: 400) are tasks locking the instance.
+- An interface ``{type: reserved_fixed_ip, port_id}`` takes that reserved fixed IP's port (``reserved_fixed_ips.py``:
+  unknown 404, a VIP or one in use 400); a volume ``{source: snapshot}`` needs a known snapshot (404). A delete with
+  ``reserved_fixed_ips`` deletes those reserved IPs with the instance.
 - A PATCH, DELETE, action, changeflavor or security-group change of a locked instance (``task_id`` set) is a 409.
 - Without the security groups family (``security_groups``), a read-only listing
   ``GET /cloud/v1/securitygroups/{p}/{r}`` (exact ``name`` filter, pages of 10) serves the groups seeded here.
@@ -83,14 +89,17 @@ from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_
 from simulator.resources.floating_ips import derived_interfaces
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
+from simulator.resources.reserved_fixed_ips import reserved_of
 from simulator.resources.routers import PRIVATE_SUBNETS
+from simulator.resources.server_groups import groups_of
+from simulator.resources.snapshots import snapshot
+from simulator.resources.volumes import SNAPSHOTS
 from simulator.validation import body_of, check_bool, check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 LIST = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ONE = LIST + r"/(?P<instance_id>[^/]+)"
 CREATE = r"/cloud/v2/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 ACTION = CREATE + r"/(?P<instance_id>[^/]+)/action"
-IMAGES = r"/cloud/v1/images/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 FLAVOR_LIST = r"/cloud/v1/flavors/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 GROUPS = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
@@ -336,17 +345,18 @@ class Instances(Resource):
         Route("POST", ONE + "/addsecuritygroup", "add_group"),
         Route("POST", ONE + "/delsecuritygroup", "remove_group"),
         Route("GET", ONE + "/interfaces", "interfaces"),
-        Route("GET", IMAGES, "list_images"),
+        Route("POST", ONE + "/put_into_servergroup", "put_into_group"),
+        Route("POST", ONE + "/remove_from_servergroup", "remove_from_group"),
         Route("GET", FLAVOR_LIST, "list_flavors"),
     ) + (() if HAS_GROUP_FAMILY else (Route("GET", GROUPS, "list_groups"),))
 
     def reset(self):
         self.sim.instances = [instance_record(name, project_id, region_id, status, flavor, addresses, tags, groups)
                               for name, project_id, region_id, status, flavor, addresses, tags, groups in SEEDED]
-        self.sim.images = seeded_images()
         self.sim.instance_ports = {}
         self.sim.deleted_volumes = []
         self.booting = {}  # instance id -> its boot task id (None: to be started)
+        self.failing = {}  # task id of a locking task -> (its instance, the members to restore if it fails)
         self.ports = 0
         self.by_pair = None
 
@@ -404,7 +414,14 @@ class Instances(Resource):
         return project_id, region_id
 
     def sync(self):
-        """Start the boot of every instance whose create task finished; judge the boots that ended."""
+        """Start the boot of every instance whose create task finished; judge the boots that ended; a locking task
+        that failed gives its instance back as it was, unlocked."""
+        for task_id, (record, before) in list(self.failing.items()):
+            task = self.sim.tasks[task_id]
+            if task["done"]:
+                del self.failing[task_id]
+                if task["record"]["state"] == "ERROR":
+                    record.update(before, task_id=None)
         for ident, task_id in list(self.booting.items()):
             record = self.find(ident)
             if record is None:
@@ -465,11 +482,6 @@ class Instances(Resource):
 
     def get_instance(self, request):
         return copy.deepcopy(self.instance_of(request))
-
-    def list_images(self, request):
-        project_id, region_id = self.scope(request)
-        images = [dict(image, project_id=project_id, region_id=region_id) for image in self.sim.images]
-        return {"count": len(images), "results": copy.deepcopy(images)}
 
     def list_flavors(self, request):
         self.scope(request)
@@ -599,6 +611,7 @@ class Instances(Resource):
                 invalid("user_data", "user_data must be base64-encoded")
         if "servergroup_id" in body:
             check_uuid("servergroup_id", body["servergroup_id"])
+            groups_of(self.sim).group(body["servergroup_id"], project_id, region_id)  # 404 for an unknown group
         if "allow_app_ports" in body:
             check_bool("allow_app_ports", body["allow_app_ports"])
         if "tags" in body:
@@ -612,10 +625,15 @@ class Instances(Resource):
                 raise ApiFailure(404, "Security group %s not found" % group["id"])
         if body["flavor"] not in VM_FLAVORS or VM_FLAVORS[body["flavor"]][2]:
             raise ApiFailure(400, "Flavor %s is not available in region %s" % (body["flavor"], region_id))
-        active = set(image["id"] for image in self.sim.images if image["status"] == "active")
+        active = set(image["id"] for image in self.sim.images if image["status"] == "active" and (
+            image.get("visibility") != "private" or (image["project_id"], image["region_id"]) == (project_id, region_id)))
         for index, volume in enumerate(body["volumes"]):
             if volume["source"] == "image" and volume["image_id"] not in active:
                 raise ApiFailure(404, "Image %s not found" % volume["image_id"])
+            if volume["source"] == "snapshot" and volume["snapshot_id"] not in SNAPSHOTS:
+                found = snapshot(self.sim, volume["snapshot_id"])
+                if found is None or (found["project_id"], found["region_id"]) != (project_id, region_id):
+                    raise ApiFailure(404, "Snapshot %s not found" % volume["snapshot_id"])
         if "name" not in body and "name_template" not in body:
             invalid("name", "either name or name_template must be specified")
         return groups
@@ -658,6 +676,8 @@ class Instances(Resource):
                 return None
             record["task_id"] = None
             self.booting[ident] = None  # boots from the next request on (see sync)
+            if "servergroup_id" in body:
+                groups_of(self.sim).join(body["servergroup_id"], record)
             created = {"instances": [ident], "volumes": [volume["id"] for volume in volumes], "ports": [port["port_id"] for port in ports]}
             if floatings:
                 created["floatingips"] = floatings
@@ -669,6 +689,9 @@ class Instances(Resource):
         if self.sim.tasks[task_id]["error"]:
             record.update(status="ERROR", vm_state="error", task_id=None)
         self.sim.instances.append(record)
+        for item in body["interfaces"]:
+            if item["type"] == "reserved_fixed_ip":
+                reserved_of(self.sim).attach(item["port_id"], ident, "instance")
         self.attach_volumes(record, body["volumes"])
         self.sim.instance_ports[ident] = ports
         self.by_pair = None
@@ -682,10 +705,13 @@ class Instances(Resource):
             return self.new_port(str(uuid.uuid5(NAMESPACE, "external")), "external",
                                  [("198.51.100.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "ext-subnet")))],
                                  item.get("interface_name"))
-        if kind == "reserved_fixed_ip":
-            return dict(self.new_port(str(uuid.uuid5(NAMESPACE, "reserved")), "reserved",
-                                      [("10.99.0.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "reserved-subnet")))],
-                                      item.get("interface_name")), port_id=item["port_id"])
+        if kind == "reserved_fixed_ip":  # the reserved IP's own port (404 unknown, 400 a VIP or in use)
+            reserved = reserved_of(self.sim).port_for(item["port_id"], project_id, region_id)
+            address = reserved["fixed_ip_address"] or reserved["fixed_ipv6_address"]
+            port = self.new_port(reserved["network_id"], reserved["network"]["name"],
+                                 [(address, reserved["subnet_id"] or reserved["subnet_v6_id"])], item.get("interface_name"))
+            port["network_details"]["external"] = reserved["is_external"]
+            return dict(port, port_id=item["port_id"])
         subnet_id, name, cidr = item.get("subnet_id"), "net-%s" % item["network_id"][:8], None
         networks, subnets = getattr(self.sim, "networks", None), getattr(self.sim, "subnets", None)
         if isinstance(networks, dict) and isinstance(subnets, dict):  # the networks family: they must be there
@@ -735,6 +761,7 @@ class Instances(Resource):
                 invalid("volumes", "%s is not a valid uuid" % volume)
 
         listed = [item for item in (request.arg("floatings") or "").split(",") if item]
+        reserved = [item for item in (request.arg("reserved_fixed_ips") or "").split(",") if item]
 
         def apply():
             ports = [port["port_id"] for port in self.ports_of(record)]
@@ -746,6 +773,7 @@ class Instances(Resource):
                     item.update(port_id=None, fixed_ip_address=None, status="DOWN", updated_at=now_iso())
             self.sim.instances[:] = [item for item in self.sim.instances if item["id"] != record["id"]]
             self.sim.instance_ports.pop(record["id"], None)
+            reserved_of(self.sim).remove(reserved)
             gone = volumes + [volume["id"] for volume in record["volumes"] if volume["delete_on_termination"]]
             self.sim.deleted_volumes.extend(gone)
             family = self.volume_family()
@@ -766,9 +794,7 @@ class Instances(Resource):
 
         task_id = self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"])
         record.update(during, task_id=task_id)
-        if self.sim.tasks[task_id]["error"]:  # a failed task leaves the instance as it was, unlocked
-            self.sim.tasks[task_id]["apply"] = None
-            record.update(before)
+        self.failing[task_id] = (record, before)  # a failed task leaves the instance as it was, unlocked (see sync)
         return {"tasks": [task_id]}
 
     def action(self, request):
@@ -826,6 +852,28 @@ class Instances(Resource):
             raise ApiFailure(400, "Instance %s has no security group %s" % (record["id"], name))
         record["security_groups"] = [group for group in record["security_groups"] if group["name"] != name]
         return Response(204)
+
+    def put_into_group(self, request):
+        record = self.unlocked(request)
+        body = body_of(request)
+        check_object("", body, ("servergroup_id",), ("servergroup_id",))
+        check_str("servergroup_id", body["servergroup_id"])
+        groups = groups_of(self.sim)
+        groups.group(body["servergroup_id"], record["project_id"], record["region_id"])  # 404 for an unknown group
+        held = groups.group_holding(record["id"])
+        if held is not None:
+            raise ApiFailure(400, "Instance %s is already in server group %s; remove it first" % (record["id"], held["servergroup_id"]))
+        return self.locking_task(record, "put_into_servergroup", {"task_state": "migrating"},
+                                 lambda: groups.join(body["servergroup_id"], record) or {"task_state": None})
+
+    def remove_from_group(self, request):
+        record = self.unlocked(request)
+        body_of(request)
+        groups = groups_of(self.sim)
+        if groups.group_holding(record["id"]) is None:
+            raise ApiFailure(400, "Instance %s is in no server group" % record["id"])
+        return self.locking_task(record, "remove_from_servergroup", {"task_state": "migrating"},
+                                 lambda: groups.leave(record["id"]) or {"task_state": None})
 
     # ---- quota --------------------------------------------------------------------------------
     def check_limits(self, request):

@@ -19,6 +19,13 @@
   …/{id}``, ``POST`` (``CreateLbListenerSerializer``) → task (``created_resources.listeners``), ``PATCH
   /cloud/v2/lblisteners/{p}/{r}/{id}`` (``protocol``, ``protocol_port`` and ``insert_x_forwarded`` are not
   accepted) → task, ``DELETE …/{id}?delete_default_pool=`` → task (with ``true`` its pool goes too).
+  TLS (docs/api_reference.md section 16.2): at create ``secret_id`` is ``""`` or a uuid (never null; the record keeps
+  null for ``""``), ``sni_secret_id`` a list and ``user_list`` ``[{username, encrypted_password}]`` (at most 3, the
+  username pattern, the hash as sent); the v2 PATCH takes null for each and replaces the lists whole. A
+  ``TERMINATED_HTTPS`` listener without a secret (inline, standalone, or a PATCH to ``secret_id: null``) is a 400;
+  a ``secret_id`` or ``sni_secret_id`` not a secret of the scope (``secrets.py``) a 404.
+- ``vip_port_id`` at create: a free reserved fixed IP of the scope (``reserved_fixed_ips.py``; unknown 404, in use 400,
+  with ``vip_network_id`` 400) becomes the VIP (its address, attached to the load balancer).
 - Pools: ``GET /cloud/v1/lbpools/{p}/{r}`` (``load_balancer_id``, ``listener_id``, ``name``, ``details``: without it a
   pool's members are only ``[{id}]``), ``GET …/{id}`` (members in full), ``POST`` (``CreateLbPoolSerializer``,
   ``listener_id`` or ``load_balancer_id``) → task (``created_resources.pools``), ``PATCH /cloud/v2/lbpools/{p}/{r}/{id}``
@@ -46,6 +53,8 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
+from simulator.resources.reserved_fixed_ips import reserved_of
+from simulator.resources.secrets import known as secret_known
 from simulator.validation import Invalid, check_fields, f, invalid
 
 P = r"/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -101,20 +110,26 @@ POOL_FIELDS = {
 CREATE_POOL = dict(POOL_FIELDS, listener_id=UUID, load_balancer_id=UUID)
 PATCH_POOL = dict((name, dict(spec, required=False)) for name, spec in POOL_FIELDS.items())
 PATCH_POOL.update(admin_state_up=f("bool"), healthmonitor=f("object", nullable=True, fields=PATCH_MONITOR))
+USER = {  # a listener's HTTP Basic user: the crypt(3) hash is kept and answered as sent
+    "username": f("str", True, max=32, pattern=r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"),
+    "encrypted_password": f("str", True, max=128),
+}
 LISTENER_FIELDS = {
     "name": f("str", True, pattern=NAME_PATTERN), "protocol": f("str", True, enum=LISTENER_PROTOCOLS),
     "protocol_port": f("int", True, ge=1, le=65535), "allowed_cidrs": f("list", nullable=True, max_items=100, items=f("str")),
-    "connection_limit": f("int", ge=-1, le=1000000), "insert_x_forwarded": f("bool"), "secret_id": UUID,
-    "sni_secret_id": f("list", nullable=True, items=f("str", pattern=UUID_PATTERN)), "timeout_client_data": TIMEOUT,
+    "connection_limit": f("int", ge=-1, le=1000000), "insert_x_forwarded": f("bool"),
+    "secret_id": f("str", pattern=r"^$|" + UUID_PATTERN),  # "" or a uuid at create, never null
+    "sni_secret_id": f("list", items=f("str", pattern=UUID_PATTERN)), "timeout_client_data": TIMEOUT,
     "timeout_member_connect": TIMEOUT, "timeout_member_data": TIMEOUT,
-    "user_list": f("list", nullable=True, max_items=3, items=f("free")),
+    "user_list": f("list", max_items=3, items=f("object", fields=USER)),
 }
 INLINE_LISTENER = dict(LISTENER_FIELDS, pools=f("list", max_items=1, items=f("object", fields=POOL_FIELDS)))
 CREATE_LISTENER = dict(LISTENER_FIELDS, load_balancer_id=f("str", True, pattern=UUID_PATTERN), default_pool_id=UUID)
-PATCH_LISTENER = dict((name, dict(LISTENER_FIELDS[name], required=False)) for name in (
-    "name", "allowed_cidrs", "connection_limit", "secret_id", "sni_secret_id", "timeout_client_data",
+PATCH_LISTENER = dict((name, dict(LISTENER_FIELDS[name], required=False, nullable=name != "connection_limit")) for name in (
+    "name", "allowed_cidrs", "connection_limit", "sni_secret_id", "timeout_client_data",
     "timeout_member_connect", "timeout_member_data", "user_list"))
-PATCH_LISTENER["admin_state_up"] = f("bool")
+PATCH_LISTENER.update(admin_state_up=f("bool"), secret_id=UUID, name=f("str", pattern=NAME_PATTERN))
+TLS_TERMINATED = "TERMINATED_HTTPS"
 CREATE_LB = {
     "name": f("str", True, pattern=NAME_PATTERN), "flavor": f("str"), "vip_network_id": UUID, "vip_subnet_id": UUID,
     "vip_port_id": UUID, "vip_ip_family": f("str", enum=["dual", "ipv4", "ipv6"]), "floating_ip": f("free"),
@@ -164,9 +179,9 @@ def check_members(members, where):
 def check_cidrs(cidrs, where):
     for index, cidr in enumerate(cidrs or []):
         try:
-            ipaddress.ip_network(cidr, strict=False)
+            ipaddress.ip_network(cidr)  # strict, as pydantic's IPvAnyNetwork: no host bits
         except ValueError:
-            invalid("%s.%s" % (where, index), "value is not a valid CIDR")
+            invalid("%s.%s" % (where, index), "value is not a valid IPv4 or IPv6 network")
 
 
 def member_record(member, status="PENDING_CREATE", ident=None):
@@ -275,7 +290,7 @@ class LoadBalancers(Resource):
             "insert_headers": {"X-Forwarded-For": "true", "X-Forwarded-Port": "true"} if forwarded else {},
             "pool_count": 0, "operating_status": "OFFLINE", "provisioning_status": "PENDING_CREATE",
             "allowed_cidrs": copy.deepcopy(body.get("allowed_cidrs")), "connection_limit": body.get("connection_limit", 100000),
-            "secret_id": body.get("secret_id"), "sni_secret_id": body.get("sni_secret_id"),
+            "secret_id": body.get("secret_id") or None, "sni_secret_id": body.get("sni_secret_id"),
             "timeout_client_data": body.get("timeout_client_data", 50000),
             "timeout_member_connect": body.get("timeout_member_connect", 5000),
             "timeout_member_data": body.get("timeout_member_data", 50000), "user_list": body.get("user_list") or [],
@@ -397,8 +412,18 @@ class LoadBalancers(Resource):
     def get_lb(self, request):
         return self.lb_view(self.lb_of(request))
 
-    def check_listener(self, lb_listeners, listener, where):
+    def check_secrets(self, listener, where, scope, protocol=None):
+        """A TERMINATED_HTTPS listener needs ``secret_id`` (400); every secret it names must exist in the scope (404)."""
+        if (protocol or listener.get("protocol")) == TLS_TERMINATED and not listener.get("secret_id", "kept"):
+            invalid(where + ".secret_id", "a TERMINATED_HTTPS listener needs secret_id: the certificate it ends TLS with", status=400)
+        for ident in [listener.get("secret_id")] + list(listener.get("sni_secret_id") or []):
+            if ident and not secret_known(self.sim, ident, *scope):
+                raise ApiFailure(404, "Secret %s not found" % ident)
+
+    def check_listener(self, lb_listeners, listener, where, scope=None):
         check_cidrs(listener.get("allowed_cidrs"), where + ".allowed_cidrs")
+        if scope is not None:
+            self.check_secrets(dict({"secret_id": ""}, **listener), where, scope)
         if listener.get("insert_x_forwarded") and listener["protocol"] not in ("HTTP", "TERMINATED_HTTPS"):
             invalid(where + ".insert_x_forwarded", "only HTTP and TERMINATED_HTTPS listeners insert X-Forwarded headers", status=400)
         if any(other["protocol_port"] == listener["protocol_port"] for other in lb_listeners):
@@ -415,15 +440,23 @@ class LoadBalancers(Resource):
         body = validated(request.json, CREATE_LB)
         seen = []
         for index, listener in enumerate(body.get("listeners") or []):
-            self.check_listener(seen, listener, "listeners.%s" % index)
+            self.check_listener(seen, listener, "listeners.%s" % index, (project_id, region_id))
             seen.append(listener)
             for number, pool in enumerate(listener.get("pools") or []):
                 self.check_pool(pool, "listeners.%s.pools.%s" % (index, number))
         tags = body.get("tags") or {}
         if not all(isinstance(value, str) for value in tags.values()):
             invalid("tags", "tag values must be strings")
+        vip = None
+        if body.get("vip_port_id"):  # a reserved fixed IP as the VIP (reserved_fixed_ips.py)
+            if body.get("vip_network_id"):
+                invalid("vip_port_id", "vip_port_id and vip_network_id cannot be given together", status=400)
+            vip = reserved_of(self.sim).port_for(body["vip_port_id"], project_id, region_id, vip_allowed=True)
         ident = str(uuid.uuid4())
         lb = self.new_lb(ident, body["name"], project_id, region_id, None, tags)
+        if vip is not None:
+            lb.update(vip_port_id=vip["port_id"], vip_address=vip["fixed_ip_address"] or vip["fixed_ipv6_address"])
+            reserved_of(self.sim).attach(vip["port_id"], ident, "loadbalancer")
         made = {"loadbalancers": [ident], "listeners": [], "pools": [], "members": [], "healthmonitors": []}
         for listener in body.get("listeners") or []:
             record = self.new_listener(lb, listener, None)
@@ -513,7 +546,7 @@ class LoadBalancers(Resource):
         body = validated(request.json, CREATE_LISTENER)
         lb = self.writable(self.lb_of(request, body["load_balancer_id"], scope))
         held = [record for record in self.sim.lb_listeners.values() if record["load_balancer_id"] == lb["id"]]
-        self.check_listener(held, body, "body")
+        self.check_listener(held, body, "body", scope)
         record = self.new_listener(lb, body, None)
 
         def undo():
@@ -529,12 +562,18 @@ class LoadBalancers(Resource):
         kept = validated(request.json, PATCH_LISTENER)
         body = request.json
         check_cidrs(kept.get("allowed_cidrs"), "allowed_cidrs")
+        if "secret_id" in body or "sni_secret_id" in body:
+            secret = body["secret_id"] if "secret_id" in body else record["secret_id"]
+            self.check_secrets({"secret_id": secret or "", "sni_secret_id": kept.get("sni_secret_id")}, "body",
+                               (lb["project_id"], lb["region_id"]), record["protocol"])
 
         def apply():
             for key in body:
                 record[key] = kept.get(key)
             if record["connection_limit"] in (-1, None):
                 record["connection_limit"] = 100000
+            if record["user_list"] is None:
+                record["user_list"] = []
             activate(record)
 
         task_id = self.lock(lb, "update_lblistener", apply, lambda: record.update(task_id=None, provisioning_status="ACTIVE"), body)

@@ -13,8 +13,9 @@
   it is ``available`` (or ``in-use``, attached to ``instance_id_to_attach_to``) and the task names it in
   ``created_resources.volumes``. A failed create task leaves it in status ``error``, unlocked.
   ``new-volume`` needs ``size``; ``image`` needs ``image_id`` (an image of ``IMAGES`` or of ``sim.images``, 404 else)
-  and ``size`` of at least the image's ``min_disk`` (400); ``snapshot`` needs ``snapshot_id`` (``SNAPSHOTS``, 404 else)
-  and takes ``size`` only equal to the snapshot's (400), its type by default. ``attachment_tag`` only with
+  and ``size`` of at least the image's ``min_disk`` (400), an image not ``active`` is a 400; ``snapshot`` needs
+  ``snapshot_id`` (``SNAPSHOTS`` or the snapshot family's, ``snapshots.py``; 404 else, 400 when not ``available``)
+  and takes ``size`` only equal to the snapshot's (400), the type of the snapshot's volume by default. ``attachment_tag`` only with
   ``instance_id_to_attach_to`` (422); an unknown instance: 404.
 - ``GET .../{volume_id}``: the record (``VolumeSerializer``: ``volume_type``, ``attachments``, ``tags`` as
   ``[{key, value, read_only}]``, ``task_id`` lock).
@@ -28,7 +29,8 @@
   that is ``ACTIVE`` or ``SHUTOFF`` (400); detaching needs the volume attached to that instance (400). The instance
   record's ``volumes`` list gains (loses) the volume when the task finishes.
 - ``DELETE .../{volume_id}``: a ``delete_volume`` task (status ``deleting``); the volume goes when it finishes. Only an
-  ``available`` volume can be deleted: an attached one is refused (400, detach it first).
+  ``available`` volume can be deleted: an attached one is refused (400, detach it first), and so is one that still has
+  a snapshot of the snapshot family not named in the query ``snapshots`` (comma-separated; those go with it).
 - A PATCH, DELETE, extend, attach or detach of a locked volume answers 409; an unknown volume 404; an invalid body 422
   (unknown members too: the published schemas do not forbid them; the simulator is strict so a misspelt member is
   seen). Errors have the cloud body (``{exception_class, message, request_id}``).
@@ -59,6 +61,7 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso, page, tag_list
+from simulator.resources.snapshots import snapshot as snapshot_of
 from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 LIST = r"/cloud/v1/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -368,14 +371,19 @@ class Volumes(Resource):
             image = self.image(body["image_id"])
             if image is None:
                 raise ApiFailure(404, "Image %s not found" % body["image_id"])
+            if image.get("status", "active") != "active":
+                raise ApiFailure(400, "Image %s is %s; a volume is made only from an active image" % (body["image_id"], image["status"]))
             if size < image.get("min_disk", 0):
                 raise ApiFailure(400, "Volume size %s GiB is smaller than the image's minimum disk of %s GiB" % (size, image["min_disk"]))
             metadata = {"image_id": body["image_id"], "image_name": image.get("name")}
         if source == "snapshot":
             check_uuid("snapshot_id", body["snapshot_id"])
-            snapshot = SNAPSHOTS.get(body["snapshot_id"])
+            snapshot = SNAPSHOTS.get(body["snapshot_id"]) or self.snapshot(body["snapshot_id"], project_id, region_id)
             if snapshot is None:
                 raise ApiFailure(404, "Snapshot %s not found" % body["snapshot_id"])
+            if snapshot.get("status", "available") != "available":
+                raise ApiFailure(400, "Snapshot %s is %s; a volume is made only from an available snapshot"
+                                 % (body["snapshot_id"], snapshot["status"]))
             if size is not None and size != snapshot["size"]:
                 raise ApiFailure(400, "size must equal the snapshot size (%s GiB), not %s" % (snapshot["size"], size))
             size = snapshot["size"]
@@ -401,6 +409,11 @@ class Volumes(Resource):
         known = images.get(image_id) if isinstance(images, dict) else next(
             (image for image in images if image.get("id") == image_id), None)
         return known if known is not None else IMAGES.get(image_id)
+
+    def snapshot(self, snapshot_id, project_id, region_id):
+        """A snapshot of the snapshot family in the scope (``snapshots.py``), or None."""
+        found = snapshot_of(self.sim, snapshot_id)
+        return found if found and (found["project_id"], found["region_id"]) == (project_id, region_id) else None
 
     def attachable(self, instance_id, project_id, region_id):
         check_uuid("instance_id", instance_id)
@@ -463,11 +476,13 @@ class Volumes(Resource):
 
     def delete_volume(self, request):
         record = self.unlocked(self.volume_of(request))
-        snapshots = request.arg("snapshots")
-        if snapshots:
-            unknown = [ident for ident in snapshots.split(",") if ident not in record["snapshot_ids"]]
-            if unknown:
-                raise ApiFailure(400, "snapshots: %s is not a snapshot of volume %s" % (unknown[0], record["id"]))
+        snapshots = [ident for ident in (request.arg("snapshots") or "").split(",") if ident]
+        unknown = [ident for ident in snapshots if ident not in record["snapshot_ids"]]
+        if unknown:
+            raise ApiFailure(400, "snapshots: %s is not a snapshot of volume %s" % (unknown[0], record["id"]))
+        kept = [ident for ident in record["snapshot_ids"] if ident not in snapshots and ident in (getattr(self.sim, "snapshots", None) or {})]
+        if kept:
+            raise ApiFailure(400, "Volume %s still has snapshot %s: delete it first or name it in snapshots" % (record["id"], kept[0]))
         if record["attachments"]:
             raise ApiFailure(400, "Volume %s is attached to instance %s; detach it before deleting it"
                              % (record["id"], record["attachments"][0]["server_id"]))
@@ -477,4 +492,6 @@ class Volumes(Resource):
         def apply():
             self.sim.volumes.pop(record["id"], None)
             self.settling.pop(record["id"], None)
+            for ident in snapshots:  # deleted with the volume
+                (getattr(self.sim, "snapshots", None) or {}).pop(ident, None)
         return self.start(record, "delete", apply)

@@ -13,8 +13,9 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"floating_ips", "instances", "load_balancers", "networks", "pricing", "quota",
-                                             "routers", "security_groups", "ssh_keys", "storage", "tasks", "thresholds",
+    assert {cls.NAME for cls in classes} == {"floating_ips", "images", "instances", "load_balancers", "networks", "pricing",
+                                             "quota", "reserved_fixed_ips", "routers", "secrets", "security_groups",
+                                             "server_groups", "snapshots", "ssh_keys", "storage", "tasks", "thresholds",
                                              "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
@@ -75,6 +76,7 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "floating_ips", "instances", "lb_listeners",
-                                              "lb_pools", "load_balancers", "networks", "routers", "security_groups", "ssh_keys",
+    assert sorted(Simulator().snapshot()) == ["custom_rules", "firewall_rules", "floating_ips", "images", "instances",
+                                              "lb_listeners", "lb_pools", "load_balancers", "networks", "reserved_fixed_ips",
+                                              "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes"]
