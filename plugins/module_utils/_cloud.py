@@ -44,6 +44,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_pattern,
     check_range,
     gcore_argument_spec,
+    require,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
@@ -55,8 +56,12 @@ NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; 
 REGION = "project {project_id}, region {region_id}"
 
 
-def check_name(option, value, what=None):
-    """A Cloud resource name (3 to 63 characters of the one pattern every Cloud name follows)."""
+def check_name(option, value, what=None, kind=None):
+    """A Cloud resource name (3 to 63 characters of the one pattern every Cloud name follows; for a ``kind`` whose
+    names follow no rule, not empty)."""
+    if kind is not None and not kind.name_rule:
+        require(value is None or value.strip(), option, "must not be empty")
+        return
     check_length(option, value, 3, 63)
     check_pattern(option, value, NAME_PATTERN, (what + ": " if what else "") + NAME_RULE)
 
@@ -66,16 +71,18 @@ class Kind:
     "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (a template that does not follow the rule,
     by operation), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
     ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
-    listing's ``total_key``; ``id_aliases``: the id option's aliases."""
+    listing's ``total_key``; ``id_aliases``: the id option's aliases; ``name_rule`` (False: the service puts no rule on its
+    names, which are then only required not to be empty)."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
-                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=()):
+                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), name_rule=True):
         self.noun, self.collection, self.title = noun, collection, title
         self.key = noun.replace(" ", "_").lower()
         self.id_option = id_option or self.key + "_id"
         self.id_spec = dict(type="str", aliases=list(id_aliases)) if id_aliases else dict(type="str")
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
+        self.name_rule = name_rule
         self.scope = REGION if regional else "project {project_id}"
         self.paths = dict(list=self.base("v1"), item=self.base("v1") + "/{id}")
         for operation, version in (versions or {}).items():
@@ -103,6 +110,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
     Kind("instance", "instances", versions={"create": "v2"}),
     Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
+    Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_rule=False),  # no name filter, no name rule
 ))
 
 
@@ -185,7 +193,7 @@ class CloudResource(GcoreResourceModule):
         for option in (self.id_option,) + tuple(self.uuid_options):
             canonical_uuid(params, option)
         if not self.nameless:
-            check_name("name", params["name"])
+            check_name("name", params["name"], kind=self.kind)
         if self.tagged:
             check_tags(params["tags"])
 
@@ -229,7 +237,7 @@ class CloudInfo(GcoreModule):
         super().validate()
         params = self.params
         canonical_uuid(params, self.kind.id_option)
-        check_name("name", params["name"])
+        check_name("name", params["name"], kind=self.kind)
         for item in self.filters:
             if params[item.option] is not None:
                 params[item.option] = item.check(item.option, params[item.option])
