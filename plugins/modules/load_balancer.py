@@ -486,7 +486,7 @@ tasks:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body
+from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
@@ -538,6 +538,11 @@ class LoadBalancer(CloudResource):
                     "floating_ip.existing_floating_id", "required with floating_ip.source existing, not accepted with new")
 
     # ---- hooks -----------------------------------------------------------------------------
+    def resolve(self):
+        """The listeners' secrets by name, turned into ids before any write (one listing of the secrets)."""
+        if self.params["state"] == "present":
+            resolve_secrets(self.client, self.params, self.params["listeners"])
+
     def report(self, record):
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":

@@ -95,29 +95,58 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: Upload the certificate of www.example.com
+- name: A self-signed certificate to try it with (in production, your CA's certificate, key and chain)
+  ansible.builtin.command:
+    cmd: >-
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 90 -subj /CN=www.example.com
+      -keyout {{ playbook_dir }}/www-2026.key -out {{ playbook_dir }}/www-2026.crt
+    creates: "{{ playbook_dir }}/www-2026.crt"
+
+- name: Upload it (a certificate without intermediates is its own chain)
   gcore.platform.secret:
     project_id: 1
     region_id: 76
     name: www-example-com-2026
-    certificate: "{{ lookup('ansible.builtin.file', 'files/www.crt') }}"
-    certificate_chain: "{{ lookup('ansible.builtin.file', 'files/chain.crt') }}"
-    private_key: "{{ lookup('ansible.builtin.file', 'files/www.key') }}"
+    certificate: "{{ certificate }}"
+    certificate_chain: "{{ certificate }}"
+    private_key: "{{ private_key }}"
     expiration: "2027-01-31T23:59:59Z"
+  vars:
+    certificate: "{{ lookup('ansible.builtin.file', playbook_dir ~ '/www-2026.crt') }}"
+    private_key: "{{ lookup('ansible.builtin.file', playbook_dir ~ '/www-2026.key') }}"
   register: cert
 
-# Rotation: a secret cannot change. Upload the new certificate under a new name, point the listener at it, then
+- name: Serve HTTPS with it
+  gcore.platform.load_balancer:
+    project_id: 1
+    region_id: 76
+    name: web-lb
+    purge_listeners: false
+    listeners:
+      - name: https
+        protocol: TERMINATED_HTTPS
+        protocol_port: 443
+        secret: www-example-com-2026
+
+# Rotation: a secret cannot change. Upload the renewed certificate under a new name, point the listeners at it, then
 # delete the old secret (the service refuses to delete it while a listener uses it).
+- name: The renewed certificate
+  ansible.builtin.command:
+    cmd: >-
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 90 -subj /CN=www.example.com
+      -keyout {{ playbook_dir }}/www-2027.key -out {{ playbook_dir }}/www-2027.crt
+    creates: "{{ playbook_dir }}/www-2027.crt"
+
 - name: Upload the renewed certificate under a new name
   gcore.platform.secret:
     project_id: 1
     region_id: 76
     name: www-example-com-2027
-    certificate: "{{ lookup('ansible.builtin.file', 'files/www-2027.crt') }}"
-    certificate_chain: "{{ lookup('ansible.builtin.file', 'files/chain.crt') }}"
-    private_key: "{{ lookup('ansible.builtin.file', 'files/www-2027.key') }}"
+    certificate: "{{ lookup('ansible.builtin.file', playbook_dir ~ '/www-2027.crt') }}"
+    certificate_chain: "{{ lookup('ansible.builtin.file', playbook_dir ~ '/www-2027.crt') }}"
+    private_key: "{{ lookup('ansible.builtin.file', playbook_dir ~ '/www-2027.key') }}"
 
-- name: Point the HTTPS listener at the new certificate
+- name: Point the HTTPS listener at the new certificate (one listener PATCH)
   gcore.platform.load_balancer:
     project_id: 1
     region_id: 76

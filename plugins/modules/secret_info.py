@@ -47,11 +47,9 @@ EXAMPLES = r"""
     region_id: 76
   register: all_secrets
 
-- name: Certificates that expire within 30 days
+- name: Their names and when they expire
   ansible.builtin.debug:
-    msg: "{{ all_secrets.secrets | selectattr('expiration') | selectattr('expiration', '<', soon) | map(attribute='name') | list }}"
-  vars:
-    soon: "{{ '%Y-%m-%dT%H:%M:%S' | strftime(now().timestamp() + 30 * 86400, utc=true) }}"
+    msg: "{{ all_secrets.secrets | items2dict(key_name='name', value_name='expiration') }}"
 
 - name: The secrets named exactly seed-cert
   gcore.platform.secret_info:
