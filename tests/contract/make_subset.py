@@ -136,6 +136,12 @@ OPERATIONS = {
         ("post", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
         ("delete", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
     ],
+    "cloud: secrets": [
+        ("post", "/cloud/v2/secrets/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/secrets/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/secrets/{project_id}/{region_id}/{secret_id}"),
+        ("delete", "/cloud/v1/secrets/{project_id}/{region_id}/{secret_id}"),
+    ],
     "waap: rules": [
         ("get", "/waap/v2/firewall-rules"),
         ("get", "/waap/v1/domains/{domain_id}/custom-rules"),
