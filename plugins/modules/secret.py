@@ -14,11 +14,11 @@ description:
     M(gcore.platform.load_balancer) listeners of protocol V(TERMINATED_HTTPS)) exist, or removes it, and does nothing
     when it already exists.
   - The secret is found by O(secret_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/secrets/{project_id}/{region_id}) (the service has no name filter). Names are not unique: more
+    C(GET /cloud/v1/secrets/{project_id}/{region_id}) (the service has no name filter). Names are not unique; more
     than one secret with that name fails the module, lists their IDs and sends no write.
-  - A missing secret is created with C(POST /cloud/v2/secrets/{project_id}/{region_id})
+  - "A missing secret is created with C(POST /cloud/v2/secrets/{project_id}/{region_id})
     C({name, payload: {certificate, certificate_chain, private_key}, expiration}); its ID is read from the finished
-    task's C(created_resources.secrets).
+    task's C(created_resources.secrets)."
   - The service can neither change a secret nor show its certificate or key, so an existing secret is kept as it is
     and O(certificate), O(certificate_chain) and O(private_key) are not compared with it (they are needed only to
     create it). To renew a certificate, rotate it (see the examples) - create a secret under a new name, point the
@@ -65,7 +65,7 @@ options:
     type: str
   private_key:
     description:
-      - The private key of O(certificate), PEM text (a C(-----BEGIN ... PRIVATE KEY-----) block of any kind: PKCS 8,
+      - The private key of O(certificate), PEM text (a C(-----BEGIN ... PRIVATE KEY-----) block of any kind, PKCS 8,
         RSA, EC). Required to create; never compared, never shown, in no log or diff.
     type: str
   expiration:

@@ -11,7 +11,7 @@ short_description: Read Gcore Cloud secrets (TLS certificates for load-balancer 
 version_added: 1.0.0
 description:
   - Reads the secrets of a Gcore Cloud project and region, and changes nothing. The service never returns a secret's
-    certificate, chain or key: only its record.
+    certificate, chain or key, only its record.
   - With O(secret_id), reads that secret with C(GET /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}); a secret
     that does not exist gives an empty RV(secrets).
   - With O(name), reads every page of C(GET /cloud/v1/secrets/{project_id}/{region_id}) and keeps the secrets whose

@@ -564,7 +564,7 @@ LB_CASES = [
     ("tag value with a newline", lb_args(tags={"env": "a\nb"}), "tags.env"),
     ("info: id and name", {"name": "web-lb", "load_balancer_id": UUID}, "mutually exclusive"),
     ("info: id not a UUID", {"load_balancer_id": "lb"}, "load_balancer_id"),
-    # TLS listeners (CONTRACT section 14)
+    # TLS listeners (docs/api_reference.md section 16.2)
     ("TERMINATED_HTTPS without a secret", lb_args({"protocol": "TERMINATED_HTTPS"}),
      "listeners[0].secret: required with protocol TERMINATED_HTTPS"),
     ("a secret on an HTTP listener", lb_args({"secret": "www-cert"}), "listeners[0].secret: only a TERMINATED_HTTPS or PROMETHEUS"),
