@@ -147,13 +147,11 @@ options:
           - Timeout in milliseconds for connecting to a member, V(0) to V(86400000). When not given, not managed.
           - The service marks it deprecated on the listener (set on the pool instead); it is still accepted.
         type: int
-        version_added: 1.0.0
       timeout_member_data:
         description:
           - Member inactivity timeout in milliseconds, V(0) to V(86400000). When not given, not managed.
           - The service marks it deprecated on the listener (set on the pool instead); it is still accepted.
         type: int
-        version_added: 1.0.0
       insert_x_forwarded:
         description:
           - Whether the listener adds C(X-Forwarded-For) and C(X-Forwarded-Port) headers; only V(HTTP) and
@@ -171,7 +169,6 @@ options:
           - Changed on an existing listener with its PATCH; this is how a certificate is rotated (see
             M(gcore.platform.secret)). When not given, not managed.
         type: str
-        version_added: 1.0.0
       sni_secrets:
         description:
           - More certificates, chosen by the host name the client asks for (SNI), as a set of secret IDs or exact names
@@ -180,7 +177,6 @@ options:
           - V([]) removes them all. When not given, not managed.
         type: list
         elements: str
-        version_added: 1.0.0
       user_list:
         description:
           - Users of HTTP Basic authentication on the listener, at most 3, each with its own username; compared as a set
@@ -188,7 +184,6 @@ options:
           - When not given, not managed; V([]) removes them all.
         type: list
         elements: dict
-        version_added: 1.0.0
         suboptions:
           username:
             description:
