@@ -244,8 +244,9 @@ def resolve_secrets(client, params, listeners):
         if item["secret"] is not None:
             item["secret"] = find_named(reader, KINDS["secret"], params, item["secret"], where + ".secret")[0]
         if item["sni_secrets"] is not None:
-            item["sni_secrets"] = [find_named(reader, KINDS["secret"], params, value, "%s.sni_secrets[%s]" % (where, number))[0]
-                                   for number, value in enumerate(item["sni_secrets"])]
+            ids = [find_named(reader, KINDS["secret"], params, value, "%s.sni_secrets[%s]" % (where, number))[0]
+                   for number, value in enumerate(item["sni_secrets"])]
+            item["sni_secrets"] = sorted(set(ids), key=ids.index)  # a set: each id once, in the order given
 
 
 # ---- views: what is compared, shown in the diff, and sent --------------------------------------------------------
