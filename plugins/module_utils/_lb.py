@@ -11,7 +11,9 @@ are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balance
 /cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
 its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
 a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
-its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``.
+its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``. A
+listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are turned into ids before any write
+(``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2).
 """
 
 from __future__ import annotations
@@ -210,16 +212,6 @@ def check_tls(where, listener):
     require(listener["secret"] is None or listener["secret"].strip(), where + ".secret", "must not be empty")
     for index, value in enumerate(listener["sni_secrets"] or []):
         require(value.strip(), "%s.sni_secrets[%s]" % (where, index), "must not be empty")
-
-
-def secrets_named(listeners):
-    """``[(option, value)]``: every secret a listener names, by id or exact name."""
-    found = []
-    for index, item in enumerate(listeners or []):
-        if item["secret"] is not None:
-            found.append(("listeners[%s].secret" % index, item["secret"]))
-        found += [("listeners[%s].sni_secrets[%s]" % (index, number), value) for number, value in enumerate(item["sni_secrets"] or [])]
-    return found
 
 
 class _ReadOnce:
