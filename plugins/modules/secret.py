@@ -256,8 +256,10 @@ def instant(value, option="expiration"):
     """An RFC 3339 date-time as an instant in UTC, ISO text (no time zone: UTC); None stays None."""
     if value is None:
         return None
+    text = re.sub(r"[zZ]$", "+00:00", str(value).strip()).replace(" ", "T", 1)
+    text = re.sub(r"\.(\d+)", lambda found: "." + (found.group(1) + "00000")[:6], text, count=1)  # Python < 3.11: 3 or 6 digits
     try:
-        moment = datetime.datetime.fromisoformat(re.sub(r"[zZ]$", "+00:00", str(value).strip()).replace(" ", "T", 1))
+        moment = datetime.datetime.fromisoformat(text)
     except ValueError:
         raise ValidationError("%s: %r is not an RFC 3339 date-time such as 2027-01-31T23:59:59Z" % (option, value))
     if moment.tzinfo is None:
