@@ -134,3 +134,14 @@ def test_an_ambiguous_or_unknown_secret_name_fails_before_any_write(server, valu
     result = harness.run(server, load_balancer, dict(SCOPE, name="tls-lb", listeners=[dict(HTTPS, sni_secrets=[value])]))
     assert result["failed"] is True and writes(server) == []
     assert result["msg"].startswith("listeners[0].sni_secrets[0]: " + text), result["msg"]
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("2027-01-31T23:59:59Z", "2027-01-31T23:59:59+00:00"),
+    ("2027-01-31T23:59:59", "2027-01-31T23:59:59+00:00"),  # no time zone: UTC
+    ("2027-02-01T01:59:59+02:00", "2027-01-31T23:59:59+00:00"),
+    ("2025-12-28T19:14:44.180394", "2025-12-28T19:14:44.180394+00:00"),  # the spec's example
+    ("2027-01-31T23:59:59.18z", "2027-01-31T23:59:59.180000+00:00"),  # any number of fraction digits
+])
+def test_an_expiration_is_an_instant_in_utc(given, expected):
+    assert secret.instant(given) == expected
