@@ -138,6 +138,18 @@ options:
 notes:
   - With O(cache=true) and a fresh cache, no request is sent at all. The cache holds the listing of the
     O(projects), O(regions), O(filters) and O(api_url) it was made for; a change of any of them reads the service again.
+  - A fresh cache answers without the API key - none is needed and the one given is not checked (a wrong or revoked
+    key gets the cached hosts until O(cache_timeout) runs out). Whoever can read the cache (O(cache_connection)) sees
+    the inventory; keep it where only the user that runs Ansible can read it.
+  - 'A source that fails (a bad key, an unreachable API, an HTTP 403 with O(strict_permissions=true)) is by Ansible''s
+    default only a warning - C(ansible-playbook) goes on with the other sources, or with none, its plays say
+    C(skipping: no hosts matched), and it exits with 0. In CI and in AWX, set E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true)
+    (or C(any_unparsed_is_failed = true) in the C([inventory]) section of C(ansible.cfg); in AWX for example in the
+    C(AWX_TASK_ENV) setting, "Extra Environment Variables") so that a failed source fails the run with its message.'
+  - 'Host variables are plain data - C(ansible-inventory --list --export), which AWX reads with a plain JSON parser
+    when it imports the source, gives strings as strings on every supported ansible-core. Only a string that may be
+    a template (one holding C({{), C({%) or C({#), or starting with C(#jinja2:)) is marked unsafe (exported as
+    C({"__ansible_unsafe": "<the string>"})), so a playbook never renders a value that came from the service.'
   - In AWX or Automation Platform, use this file as an inventory source from a project, with a credential of the
     collection's credential type (it sets E(GCORE_API_KEY) and E(GCORE_API_URL)).
 seealso:
@@ -216,10 +228,17 @@ except ImportError:  # earlier cores: AnsibleVaultEncryptedUnicode
 
 display = Display()
 
-# What the service says is data, never a template (an instance named "{{ lookup('pipe', ...) }}" must stay a name).
-# ansible-core 2.19 and later trust no text an inventory plugin gives; older cores need it marked unsafe.
+# What the service says is data, never a template (a tag "{{ lookup('pipe', ...) }}" must stay that text), and plain
+# JSON for AWX, which reads `ansible-inventory --list --export` with json.loads: only a string that could be a template
+# is marked (exported as {"__ansible_unsafe": text}); every other string is text that templates to itself. Cores
+# before 2.19 template every string not marked unsafe; 2.19 and later template none not marked trusted, and export
+# every string not marked trusted as {"__ansible_unsafe": text}. (community.general's make_unsafe, #8225, for cores
+# before 2.19.)
 _DATA_TAGGING = tuple(int(part) for part in ansible_version.split(".")[:2] if part.isdigit()) >= (2, 19)
-unsafe = (lambda value: value) if _DATA_TAGGING else wrap_var
+if _DATA_TAGGING:
+    from ansible.template import trust_as_template
+TEMPLATE_MARKERS = ("{{", "{%", "{#")
+JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
 
 LIST_PATH = "/cloud/v1/instances/%s/%s"
 PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
@@ -235,6 +254,26 @@ WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
 
 
 # ---- the pure parts: addresses, host variables, host names ---------------------------------------
+
+def may_be_template(text):
+    """Whether Jinja could see a template in ``text``."""
+    return text.startswith(JINJA_HEADER) or any(marker in text for marker in TEMPLATE_MARKERS)
+
+
+def as_data(value):
+    """A value from the service as a host variable: every string that may be a template marked unsafe (never
+    rendered), every other string plain text (trusted on 2.19 and later, where it would otherwise be exported as
+    {"__ansible_unsafe": text}); dictionaries and lists item by item, their keys too."""
+    if isinstance(value, str):
+        if may_be_template(value):
+            return value if _DATA_TAGGING else wrap_var(value)
+        return trust_as_template(value) if _DATA_TAGGING else value
+    if isinstance(value, dict):
+        return dict((as_data(key), as_data(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [as_data(item) for item in value]
+    return value
+
 
 def host_variables(record):
     """The ``gcore_*`` variables of one instance record."""
@@ -528,14 +567,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for name, variables in zip(names, hosts):
             inventory.add_host(name, group="gcore")
             for key, value in variables.items():
-                inventory.set_variable(name, key, unsafe(value))
+                inventory.set_variable(name, key, as_data(value))
             if connect_with == "name":
                 address = variables["gcore_name"]
             else:
                 found = variables[CONNECT_WITH[connect_with]]
                 address = found[0] if found else None
             if address:
-                inventory.set_variable(name, "ansible_host", unsafe(address))
+                inventory.set_variable(name, "ansible_host", as_data(address))
             else:
                 unreachable.append("%s (id %s)" % (name, variables["gcore_id"]))
             for group in ("gcore_region_%s" % group_suffix(variables["gcore_region_id"]),

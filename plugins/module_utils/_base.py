@@ -107,18 +107,16 @@ class GcoreModule:
         self.conclude()
 
     def outcome(self, msg, error):
-        """The failure message after ``error``; a flow that writes adds what the service accepted (``_writes``)."""
+        """The failure message after ``error``; a flow that writes adds what the service accepted (``_flow``)."""
         return msg
 
     def conclude(self, msg=None, error=None, **extra):
         """The result of the run: success without ``msg``, else a failure with the result so far. ``invocation`` shows
-        the task's own parameters: those a declaration adds for itself (named ``_...``) are dropped, and the items of a
-        list option without the suboptions left unset (Ansible fills each with None: 1,000 rules echo 3 times their size)."""
+        the task's own parameters, the items of a list option without the suboptions left unset (Ansible fills each with
+        None: 1,000 rules echo 3 times their size)."""
         msg = msg if msg is None else self.outcome(msg, error)
         for name in list(self.params):
-            if name.startswith("_"):
-                del self.params[name]
-            elif isinstance(self.params[name], list) and self.params[name] and isinstance(self.params[name][0], dict):
+            if isinstance(self.params[name], list) and self.params[name] and isinstance(self.params[name][0], dict):
                 self.params[name] = strip_none(self.params[name])
         if msg is None:
             self.module.exit_json(**self.result)

@@ -26,6 +26,8 @@ nameless           the resource has no name: no ``name`` option; found by id or 
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
+order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
+                   in the reverse of the service's order (None: the service's order)
 =================  ===========================================================================================
 
 A resource module also declares the members it compares (``members``) and its parts (``parts``, ``_parts``); an
@@ -50,20 +52,20 @@ from ansible_collections.gcore.platform.plugins.module_utils._resource import Gc
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
 
 PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
-NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
-NAME_RULE = NAME_PATTERN + " (3 to 63 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, " \
-    "last a letter, digit, '.' or '_')"
+NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
+NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
 
 
-def check_name(option, value, what=None, kind=None):
-    """A Cloud resource name (3 to 63 characters of the one pattern every Cloud name follows; for a ``kind`` whose
-    names follow no rule, not empty)."""
-    if kind is not None and not kind.name_rule:
+def check_name(option, value, what=None, longest=63):
+    """A Cloud resource name (3 to ``longest`` characters of the one pattern every Cloud name follows; ``longest`` None:
+    a kind whose names follow no rule, only not empty)."""
+    if longest is None:
         require(value is None or value.strip(), option, "must not be empty")
         return
-    check_length(option, value, 3, 63)
-    check_pattern(option, value, NAME_PATTERN, (what + ": " if what else "") + NAME_RULE)
+    check_length(option, value, 3, longest)
+    pattern = NAME_PATTERN % (longest - 2)
+    check_pattern(option, value, pattern, (what + ": " if what else "") + pattern + NAME_RULE % longest)
 
 
 class Kind:
@@ -71,12 +73,16 @@ class Kind:
     "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (a template that does not follow the rule,
     by operation), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
     ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
-    listing's ``total_key``; ``id_aliases``: the id option's aliases; ``name_rule`` (False: the service puts no rule on its
-    names, which are then only required not to be empty)."""
+    listing's ``total_key``; ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id
+    (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
+    longest name the service takes (None: the service puts no rule on its names, which are only required not to be
+    empty); ``list_params``: the query every listing of an info module sends."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
-                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), name_rule=True):
-        self.noun, self.collection, self.title = noun, collection, title
+                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
+                 name_length=63, list_params=None):
+        self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
+        self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
         self.id_option = id_option or self.key + "_id"
         self.id_spec = dict(type="str", aliases=list(id_aliases)) if id_aliases else dict(type="str")
@@ -92,6 +98,14 @@ class Kind:
     def base(self, version):
         return "/cloud/%s/%s/%s" % (version, self.collection, "{project_id}/{region_id}" if self.regional else "{project_id}")
 
+    def identified(self, record):
+        """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
+        return record if record is None or self.id_key == "id" else dict(record, id=record.get(self.id_key))
+
+    def unidentified(self, record):
+        """The record as the service shows it (without the ``id`` that ``identified`` gave it)."""
+        return record if record is None or self.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
+
     def query(self, name):
         """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
         if name is None or self.name_query is None or len(name) > self.name_query[1]:
@@ -100,7 +114,7 @@ class Kind:
 
 
 KINDS = dict((kind.key, kind) for kind in (
-    Kind("network", "networks", name_query=("name", 61)),
+    Kind("network", "networks", versions={"update": "v2"}, name_query=("name", 61)),
     Kind("subnet", "subnets", name_query=None),
     Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
     Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
@@ -110,7 +124,10 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
     Kind("instance", "instances", versions={"create": "v2"}),
     Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
-    Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_rule=False),  # no name filter, no name rule
+    Kind("snapshot", "snapshots", name_query=None, total_key="count"),
+    Kind("image", "images", name_query=None, list_params={"private": "true"}),  # private images show only when asked for
+    Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
+    Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
 ))
 
 
@@ -130,7 +147,7 @@ def find_named(client, kind, params, value, option, required=True):
         return str(uuid.UUID(value)), None
     listing = client.paginate(kind.paths["list"].format(**params), kind.query(value) or None, page_size=PAGE_SIZE,
                               total_key=kind.total_key)
-    matches = [record for record in listing if record.get("name") == value]
+    matches = [kind.identified(record) for record in listing if record.get("name") == value]
     where = kind.scope.format(**params)
     if len(matches) > 1:
         raise Refused("%s: %s %ss of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
@@ -140,6 +157,22 @@ def find_named(client, kind, params, value, option, required=True):
     if required:
         raise Refused("%s: no %s is named %r in %s (nothing was sent)" % (option, kind.noun, value, where))
     return None, None
+
+
+def active_images(client, params, names, option):
+    """``{name: id}`` of the one ``active`` image each name has, the project's private images included (one listing),
+    before any write; none or several fail naming the option (and the ids)."""
+    kind, resolved = KINDS["image"], {}
+    if not names:
+        return resolved
+    images = client.get(kind.paths["list"].format(**params), kind.list_params).get("results") or []
+    for name in dict.fromkeys(names):
+        found = [image for image in images if image.get("name") == name and image.get("status") == "active"]
+        if len(found) != 1:
+            raise Refused("%s: %s active images of %s are named %r%s; give image_id instead (nothing was sent)" % (
+                option, len(found), kind.scope.format(**params), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
+        resolved[name] = found[0]["id"]
+    return resolved
 
 
 class CloudResource(GcoreResourceModule):
@@ -193,12 +226,21 @@ class CloudResource(GcoreResourceModule):
         for option in (self.id_option,) + tuple(self.uuid_options):
             canonical_uuid(params, option)
         if not self.nameless:
-            check_name("name", params["name"], kind=self.kind)
+            check_name("name", params["name"], longest=self.kind.name_length)
         if self.tagged:
             check_tags(params["tags"])
 
     def list_query(self):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
+
+    def read(self, ident=None):
+        return self.kind.identified(super().read(ident))
+
+    def listing(self, params=None):
+        return (self.kind.identified(record) for record in super().listing(params))
+
+    def returned(self, record):
+        return self.kind.unidentified(super().returned(record))
 
     def create_body(self):
         params = self.params
@@ -222,6 +264,7 @@ class CloudInfo(GcoreModule):
 
     kind = None
     filters = ()
+    order = None
     cloud = True
 
     def __init_subclass__(cls, **kwargs):
@@ -237,7 +280,7 @@ class CloudInfo(GcoreModule):
         super().validate()
         params = self.params
         canonical_uuid(params, self.kind.id_option)
-        check_name("name", params["name"], kind=self.kind)
+        check_name("name", params["name"], longest=self.kind.name_length)
         for item in self.filters:
             if params[item.option] is not None:
                 params[item.option] = item.check(item.option, params[item.option])
@@ -251,7 +294,7 @@ class CloudInfo(GcoreModule):
         if params[kind.id_option] is not None:
             record = self.client.get_or_none(self.path("item", params[kind.id_option]))
             return [] if record is None else [record]
-        query = kind.query(params["name"])
+        query = dict(kind.list_params, **kind.query(params["name"]))
         for item, value in given:
             query.update(item.query(value))
         return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
@@ -265,5 +308,6 @@ class CloudInfo(GcoreModule):
         given = [(item, item.resolve(self, self.params[item.option])) for item in self.filters if self.params[item.option] is not None]
         if any(value is None for _item, value in given):
             return {self.kind.plural: []}
-        return {self.kind.plural: [self.returned(record) for record in self.records(given) if (name is None or record.get("name") == name)
-                                   and all(item.matches(record, value) for item, value in given)]}
+        found = [self.returned(record) for record in self.records(given) if (name is None or record.get("name") == name)
+                 and all(item.matches(record, value) for item, value in given)]
+        return {self.kind.plural: sorted(found[::-1], key=lambda record: record.get(self.order) or "", reverse=True) if self.order else found}

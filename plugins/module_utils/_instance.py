@@ -12,6 +12,8 @@ This module is internal to the collection: its interface may change at any time.
   flavor through changeflavor), each a part (``_parts.Part``) so the one flow plans, sends,
   waits for and recovers it like any attachment write: ``plan(record, wanted, params)`` gives at most one write.
 - ``SECURITY_GROUPS``: the instance's security groups as a set of names, added and removed one by one (adds first).
+- ``Placement``: the placement group the instance is in (read from the groups' ``instances``: the instance record does
+  not show it), left with ``remove_from_servergroup`` and joined with ``put_into_servergroup``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_range,
     check_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
@@ -39,11 +41,11 @@ VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold",
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
 ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")
-# source -> (the fields it has, the fields it requires); ``image_name`` is ours: resolved to ``image_id``
+# source -> (the fields it has, the fields it requires); ``image_name`` and ``snapshot_name`` are ours: resolved to ids
 VOLUME_FIELDS = {
     "new-volume": (("size", "name", "type_name") + COMMON, ("size",)),
     "image": (("image_id", "image_name", "size", "boot_index", "name", "type_name") + COMMON, ()),
-    "snapshot": (("snapshot_id", "size", "boot_index", "name", "type_name") + COMMON, ("snapshot_id", "size")),
+    "snapshot": (("snapshot_id", "snapshot_name", "size", "boot_index", "name", "type_name") + COMMON, ("size",)),
     "apptemplate": (("apptemplate_id", "size", "boot_index", "name", "type_name") + COMMON, ("apptemplate_id",)),
     "existing-volume": (("volume_id", "boot_index") + COMMON, ("volume_id",)),
 }
@@ -55,6 +57,7 @@ VOLUME_SPEC = dict(
     image_id=dict(type="str"),
     image_name=dict(type="str"),
     snapshot_id=dict(type="str"),
+    snapshot_name=dict(type="str"),
     apptemplate_id=dict(type="str"),
     volume_id=dict(type="str"),
     boot_index=dict(type="int"),
@@ -87,6 +90,11 @@ def check_volumes(volumes):
                 raise ValidationError("%s.%s: required for source %s" % (where, field, source))
         if source == "image" and (item.get("image_id") is None) == (item.get("image_name") is None):
             raise ValidationError("%s: source image needs exactly one of image_id and image_name" % where)
+        if source == "snapshot" and item.get("snapshot_id") is None and item.get("snapshot_name") is None:
+            raise ValidationError("%s.snapshot_id: required when source is snapshot (or snapshot_name)" % where)
+        if source == "snapshot" and item.get("snapshot_id") is not None and item.get("snapshot_name") is not None:
+            raise ValidationError("%s: source snapshot needs exactly one of snapshot_id and snapshot_name" % where)
+        check_name("%s.snapshot_name" % where, item.get("snapshot_name"))
         for field in ("image_id", "snapshot_id", "volume_id"):
             check_uuid("%s.%s" % (where, field), item.get(field))
         check_range("%s.size" % where, item.get("size"), low=1)
@@ -100,13 +108,16 @@ def check_volumes(volumes):
         check_tags(item.get("tags"), "%s.tags" % where)
 
 
-def volumes_body(volumes, images):
-    """The create body's ``volumes``: the fields given, ``image_name`` replaced by the id it resolved to (``images``)."""
+def volumes_body(volumes, images, snapshots=None):
+    """The create body's ``volumes``: the fields given, ``image_name`` and ``snapshot_name`` replaced by the ids they
+    resolved to (``images``, ``snapshots``)."""
     body = []
     for item in volumes:
-        volume = dict((key, value) for key, value in item.items() if value is not None and key != "image_name")
+        volume = dict((key, value) for key, value in item.items() if value is not None and key not in ("image_name", "snapshot_name"))
         if item.get("image_name") is not None:
             volume["image_id"] = images[item["image_name"]]
+        if item.get("snapshot_name") is not None:
+            volume["snapshot_id"] = snapshots[item["snapshot_name"]]
         for field in ("image_id", "snapshot_id", "volume_id"):
             if field in volume:
                 volume[field] = volume[field].lower()
@@ -215,3 +226,87 @@ def delete_query(params, record):
         if volumes:
             query["volumes"] = ",".join(str(volume) for volume in volumes)
     return query
+
+
+GROUP_KIND = KINDS["placement_group"]
+
+
+class Placement(Part):
+    """The placement group an instance is in, by id (``""``: none): a part of one module run (``module``), which reads
+    the groups once before any write (``load``) and resolves ``placement_group`` (an id or an exact name) to an id.
+    The instance record does not show its group: membership is read from the groups' ``instances`` (docs/api_reference.md
+    section 16.5). On an existing instance a different group is reached by leaving the old one, then joining the new
+    one, each a task; a new instance joins through its create body (``servergroup_id``)."""
+
+    name = option = "placement_group"
+
+    def __init__(self, module):
+        self.module, self.groups = module, None
+
+    def check(self, module):
+        value = module.params[self.option]
+        if value and not is_uuid(value):
+            check_name(self.option, value, "a placement group ID (a UUID), an exact name or \"\" (none)", longest=GROUP_KIND.name_length)
+
+    def groups_now(self):
+        params = self.module.params
+        return list(self.module.client.paginate(GROUP_KIND.paths["list"].format(**params), page_size=PAGE_SIZE))
+
+    def load(self):
+        """The groups read, and ``placement_group`` resolved to a group id (``""``: none), before any write."""
+        params = self.module.params
+        value = params[self.option]
+        if value is None or params["state"] == "absent":
+            return
+        self.groups = self.groups_now()
+        if value == "":
+            return
+        key = "servergroup_id" if is_uuid(value) else "name"
+        wanted = value.lower() if key == "servergroup_id" else value
+        found = [group for group in self.groups if group.get(key) == wanted]
+        where = GROUP_KIND.scope.format(**params)
+        if len(found) > 1:
+            raise Refused("%s: %s placement groups of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
+                          % (self.option, len(found), where, value, ", ".join(group["servergroup_id"] for group in found)))
+        if not found:
+            raise Refused("%s: no placement group %s %r in %s (nothing was sent)" % (
+                self.option, "has the id" if key == "servergroup_id" else "is named", value, where))
+        params[self.option] = found[0]["servergroup_id"]
+
+    def wanted(self, module):
+        value = module.params[self.option]
+        return None if value is None or module.params["state"] == "absent" or self.groups is None else [{self.name: value}]
+
+    def holding(self, ident, groups):
+        return next((group["servergroup_id"] for group in groups if any(
+            item.get("instance_id") == ident for item in group.get("instances") or [])), "")
+
+    def held(self, record):
+        return {} if record is None else {self.name: {self.name: self.holding(record["id"], self.groups or [])}}
+
+    def shown(self, items):
+        return items[0][self.name] if items else None
+
+    def wanted_view(self, wanted, record):
+        return wanted[0][self.name]
+
+    def plan(self, record, wanted, params):
+        target = wanted[0][self.name]
+        if self.module.booted:  # created in this run: its create body carried the group
+            return []
+        current = self.holding(record["id"], self.groups)
+        if current == target:
+            return []
+        if current and target and not params.get("wait", True):
+            raise ValidationError("wait: moving instance %s from placement group %s to %s is two tasks, the second sent once "
+                                  "the first has finished, and wait=false does not wait; set wait=true, or take it out "
+                                  "(placement_group: \"\") and put it in with two runs (nothing was sent)" % (record["id"], current, target))
+        path = (BASE + "/{id}/%s").format(**dict(params, id=record["id"]))
+        writes = []
+        if current:
+            writes.append(Write("detach", "POST", path % "remove_from_servergroup", names=[current], locked=record,
+                                done=lambda found: self.holding(record["id"], self.groups_now()) == ""))
+        if target:
+            writes.append(Write("attach", "POST", path % "put_into_servergroup", {"servergroup_id": target}, names=[target],
+                                locked=record, done=lambda found: self.holding(record["id"], self.groups_now()) == target))
+        return writes

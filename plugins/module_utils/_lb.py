@@ -50,6 +50,7 @@ MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down",
 
 LISTENERS_PATH = "/cloud/v1/lblisteners/{project_id}/{region_id}"
 POOLS_PATH = "/cloud/v1/lbpools/{project_id}/{region_id}"
+MEMBERS_PATH = "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"
 
 MEMBER_SPEC = dict(
     address=dict(type="str", required=True),

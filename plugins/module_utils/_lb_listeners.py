@@ -10,9 +10,10 @@ The plan (docs/api_reference.md section 15.8): a purged listener whose port a ne
 then new listeners are created (each followed by the create of its pool), then each listener that differs gets one
 v2 PATCH with only what differs and its pool the writes below, then the other purged listeners are deleted. A declared
 pool is whole: missing, it is created; left out, the listener's pool is deleted; otherwise a health monitor to remove
-(or whose type changes) is deleted first, then one v2 PATCH carries every pool member that differs (``members`` as
-the full list, ``healthmonitor`` and ``session_persistence`` whole), then a health monitor whose type changed is
-created again. ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
+(or whose type changes) is deleted first, then one v2 PATCH carries the pool's own members that differ (``name``,
+``lb_algorithm``, ``protocol``, ``session_persistence`` whole, a new ``healthmonitor``), a health monitor of the same
+type is changed by its own PATCH (the members that differ, never ``type``), the member set by one PUT of the whole list
+(members kept by address and port are not recreated), and a health monitor whose type changed is created again. ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
 differs fails before any write, naming the listener and the option.
 """
 
@@ -23,6 +24,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY,
     LISTENER_PATCHED,
     LISTENERS_PATH,
+    MEMBERS_PATH,
+    MONITOR_FIELDS,
     MAX_LISTENERS,
     POOLS_PATH,
     _member_key,
@@ -155,9 +158,10 @@ class Listeners(Part):
             for option in CREATE_ONLY:
                 if item[option] is not None and item[option] != view[option]:
                     raise ValidationError(
-                        "listeners[%s].%s: listener %r of load balancer %s has %s %r and %s cannot change on an existing "
-                        "listener; delete the listener (leave it out with purge_listeners) and create it again, or use "
-                        "another name" % (wanted.index(item), option, item["name"], record["id"], option, view[option], option))
+                        "listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an "
+                        "existing listener; delete the listener (leave it out with purge_listeners) and create it again, or "
+                        "use another name" % (wanted.index(item), option, item["name"], record["id"], option, view[option],
+                                              item[option], option))
         purged = [listener for name, listener in sorted(held.items()) if name not in listed and purge]
         new_ports = set(item["protocol_port"] for item in wanted if item["name"] not in held)
         first = [listener for listener in purged if listener["protocol_port"] in new_ports]
@@ -250,17 +254,30 @@ class Listeners(Part):
         for field in ("name", "lb_algorithm", "protocol"):
             if held[field] != wanted[field]:
                 patch[field] = wanted[field]
-        if held["members"] != wanted["members"]:
-            patch["members"] = [member_body(member) for member in item["pool"]["members"] or []]
         if held["session_persistence"] != wanted["session_persistence"]:
             persistence = item["pool"]["session_persistence"]
             patch["session_persistence"] = _strip(persistence) if persistence is not None else None
-        if wanted_monitor is not None and not retyped and held_monitor != wanted_monitor:
+        if wanted_monitor is not None and held_monitor is None:
             patch["healthmonitor"] = _strip(item["pool"]["healthmonitor"])
         if patch:
             compared = list(patch)
             write = Write("update", "PATCH", self.v2(POOLS_PATH, pool["id"]), patch, names=[name], locked=record,
                           done=lambda found: all(pool_now(found).get(field) == wanted[field] for field in compared))
+            write.said = {"listeners.updated": [name]}
+            writes.append(write)
+        if wanted_monitor is not None and held_monitor is not None and not retyped and held_monitor != wanted_monitor:
+            # only the members that differ, never the type (docs/api_reference.md section 17)
+            changed = dict((field, wanted_monitor[field]) for field in MONITOR_FIELDS
+                           if field != "type" and wanted_monitor[field] != held_monitor[field])
+            write = Write("update", "PATCH", monitor_path, changed, names=[name], locked=record,
+                          done=lambda found: pool_now(found).get("healthmonitor") == wanted_monitor)
+            write.said = {"listeners.updated": [name]}
+            writes.append(write)
+        if held["members"] != wanted["members"]:
+            # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
+            body = [member_body(member) for member in item["pool"]["members"] or []]
+            write = Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **self.module.params), body, names=[name],
+                          locked=record, done=lambda found: pool_now(found).get("members") == wanted["members"])
             write.said = {"listeners.updated": [name], "members.added": sorted(set(wanted["members"]) - set(held["members"])),
                           "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}
             writes.append(write)

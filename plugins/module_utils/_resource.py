@@ -18,7 +18,8 @@ name_option        the option holding the exact name, looked up over every page 
                    neither: the one record at ``paths["item"]``
 created_key        the finished create task's ``created_resources`` member holding the new id
 ready              ``(member, good values, waiting values)``: with ``wait``, a record just created or updated is
-                   read again while its member shows a waiting value; any other value or ``wait_timeout`` fails
+                   read again while its member (a key, or a function of the record) shows a waiting value; any
+                   other value or ``wait_timeout`` fails
 read_after_update  read the record after an update (False: the update answers it)
 delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
 parts              what the resource holds but its bodies cannot set, each written by requests of its own
@@ -137,21 +138,22 @@ class GcoreResourceModule(Flow):
         if not self.ready or record is None or not self.params.get("wait", True):
             return record
         member, good, waiting = self.ready
+        value_of = member if callable(member) else (lambda found: found.get(member))
         seen = [record]
 
         def stop(why):
             return Refused("%s %s %s" % (self.called(), seen[0].get("id"), why), **{self.result_key: self.returned(seen[0])})
 
         def pending(found):
-            seen[0], value = found, found.get(member)
+            seen[0], value = found, value_of(found)
             if value not in good and value not in waiting:
                 raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
             return value not in good
 
         found = self.tasks.watch(self.read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
-            last.get(member), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
+            value_of(last), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
         if found is None:
-            raise stop("went away while it was %s" % seen[0].get(member))
+            raise stop("went away while it was %s" % value_of(seen[0]))
         return found
 
     # ---- the plan ----------------------------------------------------------------------------
@@ -181,10 +183,11 @@ class GcoreResourceModule(Flow):
         """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
         if accepted:
             answer, finished = value
+            tasked = self.asynchronous and "tasks" in (answer or {})  # a create may answer the record (no task)
             if not self.waiting():
-                self.record = None if self.asynchronous else answer
+                self.record = None if tasked else answer
                 return []
-            if self.asynchronous:
+            if tasked:
                 ids = [ident for task in finished for ident in ((task.get("created_resources") or {}).get(self.created_key) or [])]
                 answer = self.read(ids[0]) if ids else self.lookup()
             value = answer
@@ -279,6 +282,8 @@ class GcoreResourceModule(Flow):
         if plan and not self.check_mode:
             self.apply(plan)
             self.result["changed"] = bool(self.ledger)
+            if self.ledger and self.exists_after(self.record):
+                self.record = self.until_ready(self.record)  # ready to use after the last write (a load balancer ACTIVE)
         self.tell(plan if self.check_mode else self.ledger.writes())
         self.result["diff"] = {"before": _diff_side(self.before), "after": _diff_side(after)}
         return {self.result_key: self.returned(self.record)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: firewall_rules_info
 short_description: List the WAAP firewall rules of every domain of the account
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Lists the WAAP firewall rules across all domains of the account, with the service's filters and ordering.
   - Calls C(GET /waap/v2/firewall-rules) and reads every page. The service's C(count) is the number of items in

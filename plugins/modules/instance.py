@@ -20,7 +20,7 @@ description:
   - Options the service cannot change on an existing instance (O(flavor) without O(allow_resize), O(ssh_key_name))
     are never silently ignored. When they differ from the instance, the task fails before any request that
     changes something, naming the option, the current and the wanted value.
-  - O(volumes), O(interfaces), O(user_data), O(password), O(username) and O(servergroup_id) are used when the
+  - O(volumes), O(interfaces), O(user_data), O(password) and O(username) are used when the
     instance is created only. The instance record does not show them, so they are not compared afterwards.
   - The service matches names by substring; this module lists every page and compares names exactly. Two
     instances with the name fail the task, listing their ids, and nothing is changed.
@@ -80,7 +80,7 @@ options:
         description:
           - V(new-volume) a blank volume (O(volumes[].size) required); V(image) a volume from an image
             (O(volumes[].image_id) or O(volumes[].image_name) required); V(snapshot) from a snapshot
-            (O(volumes[].snapshot_id) and O(volumes[].size) required); V(apptemplate) from an application template
+            (O(volumes[].snapshot_id) or O(volumes[].snapshot_name), and O(volumes[].size) required); V(apptemplate) from an application template
             (O(volumes[].apptemplate_id) required); V(existing-volume) an existing volume (O(volumes[].volume_id)
             required).
         type: str
@@ -112,7 +112,13 @@ options:
         type: str
       snapshot_id:
         description:
-          - UUID of the snapshot. Only for V(snapshot), where it is required.
+          - UUID of the snapshot. Only for V(snapshot), where it or O(volumes[].snapshot_name) is required.
+        type: str
+      snapshot_name:
+        description:
+          - Exact name of the snapshot (see M(gcore.platform.volume_snapshot)), resolved over every page of
+            C(GET /cloud/v1/snapshots/{project_id}/{region_id}) before any write; no such snapshot, or several, fails
+            the task listing their ids. Only for V(snapshot); exclusive with O(volumes[].snapshot_id).
         type: str
       apptemplate_id:
         description:
@@ -176,10 +182,18 @@ options:
     description:
       - Name of a user to create with O(password) (Linux only). Used at create only.
     type: str
-  servergroup_id:
+  placement_group:
     description:
-      - UUID of a server group (placement policy) to put the instance in. Used at create only.
+      - The placement group (server group) the instance is in, a group ID (a UUID) or the exact name of a group (see
+        M(gcore.platform.placement_group)), or V("") for none. Resolved before any write; an unknown or ambiguous name
+        fails and nothing is sent.
+      - At create it is sent as C(servergroup_id). The instance record does not show its group, so on an existing
+        instance its membership is read from the groups' C(instances) (one listing of
+        C(GET /cloud/v1/servergroups/{project_id}/{region_id})); a different group (or V("")) is reached with
+        C(POST .../remove_from_servergroup), then C(POST .../put_into_servergroup), each waited for as a task.
+      - Left out, the instance's group is not managed.
     type: str
+    aliases: [servergroup_id]
   delete_floating_ips:
     description:
       - With O(state=absent), delete the floating IPs assigned to the instance with it.
@@ -260,6 +274,16 @@ EXAMPLES = r"""
     flavor: g1-standard-4-8
     allow_resize: true
     state: started
+
+- name: A placement group that keeps the web servers on different hosts
+  gcore.platform.placement_group:
+    name: web-spread
+    policy: anti-affinity
+
+- name: Move the server into it, by the group's name
+  gcore.platform.instance:
+    name: web-1
+    placement_group: web-spread
 
 - name: Delete it with its floating IPs and volumes
   gcore.platform.instance:
@@ -360,8 +384,8 @@ tasks:
 diff:
   description:
     - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
-      C(status) for the power states, C(security_groups) as C({name}) items), with C(state). Never a password or
-      user data.
+      C(status) for the power states, C(security_groups) as C({name}) items, C(placement_group) as the group's ID or
+      V("") for none), with C(state). Never a password or user data.
   returned: success
   type: dict
   sample:
@@ -369,12 +393,15 @@ diff:
     after: {state: present, name: web-1, status: SHUTOFF}
 """
 
+from functools import cached_property
+
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
+    Placement,
     SECURITY_GROUPS,
     VOLUME_SPEC,
     WAITING,
@@ -387,7 +414,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
-IMAGES = "/cloud/v1/images/{project_id}/{region_id}"
 GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
 GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
 
@@ -405,17 +431,24 @@ class Instance(CloudResource):
         user_data=dict(type="str"),
         password=dict(type="str", no_log=True),
         username=dict(type="str"),
-        servergroup_id=dict(type="str"),
+        placement_group=dict(type="str", aliases=["servergroup_id"]),
         delete_floating_ips=dict(type="bool", default=False),
         delete_volumes=dict(type="bool", default=False),
         wait_timeout=dict(type="int", default=1200),
     )
     tagged = True
-    uuid_options = ("servergroup_id",)
     required_to_create = ("name", "flavor", "volumes", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
-    parts = (FLAVOR, SECURITY_GROUPS, POWER_STATE)  # resize first, the power state last
     booted = False  # the instance was created in this run (a restart is not needed)
+
+    @property
+    def parts(self):
+        """Resize first, the placement group before the power state, the power state last."""
+        return (FLAVOR, SECURITY_GROUPS, self.placement, POWER_STATE)
+
+    @cached_property
+    def placement(self):
+        return Placement(self)
 
     @property
     def changes(self):
@@ -434,9 +467,13 @@ class Instance(CloudResource):
         check_volumes(params["volumes"])
         if params["interfaces"] is not None:
             validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
-        self.resolved = {"images": {}, "groups": []}
+        self.resolved = {"images": {}, "snapshots": {}, "groups": []}
 
     # ---- hooks ------------------------------------------------------------------------------
+    def resolve(self):
+        """The placement group named, resolved to its id before any write (one listing of the groups)."""
+        self.placement.load()
+
     def report(self, record):
         """Before any write, for a create: the image names and the security group names resolved to ids (reads only;
         each must match exactly one)."""
@@ -446,15 +483,10 @@ class Instance(CloudResource):
         if params["state"] == "stopped" and not params["wait"]:
             raise ValidationError("state: stopped creates the instance and then stops it once it is ACTIVE, which needs "
                                   "wait=true (nothing was sent)")
-        names = [item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None]
-        if names:
-            images = self.client.get(IMAGES.format(**params)).get("results") or []
-            for name in dict.fromkeys(names):
-                found = [image for image in images if image.get("name") == name and image.get("status") == "active"]
-                if len(found) != 1:
-                    raise Refused("volumes: %s active images%s are named %r%s; give image_id instead" % (
-                        len(found), self.of_scope(), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
-                self.resolved["images"][name] = found[0]["id"]
+        self.resolved["images"] = active_images(self.client, params, [
+            item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None], "volumes")
+        for name in dict.fromkeys(item["snapshot_name"] for item in params["volumes"] or [] if item.get("snapshot_name") is not None):
+            self.resolved["snapshots"][name] = find_named(self.client, KINDS["snapshot"], params, name, "volumes[].snapshot_name")[0]
         for item in params["security_groups"] or []:
             found = [group for group in self.client.paginate(GROUPS.format(**params), {"name": item["name"]}, page_size=GROUP_PAGE)
                      if group.get("name") == item["name"]]
@@ -466,12 +498,14 @@ class Instance(CloudResource):
     def create_body(self):
         params = self.params
         body = {"name": params["name"], "flavor": params["flavor"], "interfaces": interfaces_body(params["interfaces"]),
-                "volumes": volumes_body(params["volumes"], self.resolved["images"])}
+                "volumes": volumes_body(params["volumes"], self.resolved["images"], self.resolved["snapshots"])}
         if params["security_groups"]:
             body["security_groups"] = self.resolved["groups"]
-        for option in ("ssh_key_name", "password", "username", "servergroup_id", "tags"):
+        for option in ("ssh_key_name", "password", "username", "tags"):
             if params[option] is not None:
                 body[option] = params[option]
+        if params["placement_group"]:
+            body["servergroup_id"] = params["placement_group"]
         if params["user_data"] is not None:
             body["user_data"] = user_data_body(params["user_data"])
         return body

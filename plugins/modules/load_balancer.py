@@ -25,6 +25,8 @@ description:
     service refuses a change while the load balancer is not C(ACTIVE); such a C(409 Conflict) answer applied nothing
     and is sent again once the load balancer is unlocked, at most 3 times and never more than O(api_retries)).
   - A load balancer whose C(provisioning_status) becomes C(ERROR) fails the module, naming its ID.
+  - After the last write of a run the module waits until the load balancer is C(ACTIVE) again and returns it as read
+    then, so a task that follows never meets a pending load balancer.
   - O(state=absent) deletes the load balancer with one C(DELETE /cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id});
     the service deletes its listeners and pools with it.
 author:
@@ -201,9 +203,14 @@ options:
           - The listener's pool, declared whole. When left out, the listener has no pool, and an existing one is deleted
             (C(DELETE /cloud/v1/lbpools/{project_id}/{region_id}/{pool_id})).
           - A pool that differs gets one C(PATCH /cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}) carrying
-            whatever differs; its members are sent as the full list (members equal by address and port are kept).
-          - A health monitor left out is removed (C(DELETE .../{pool_id}/healthmonitor)); one whose O(listeners[].pool.healthmonitor.type)
-            differs is deleted and created again (C(POST .../{pool_id}/healthmonitor)), as the service cannot change a type.
+            what differs of its name, algorithm, protocol, session persistence, or a new health monitor.
+          - Its members, when they differ, are sent as the whole list in one
+            C(PUT /cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members) (members equal by address
+            and port are kept, not recreated); a weight change is that PUT too.
+          - A health monitor of the same type that differs gets C(PATCH /cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor)
+            with the members that differ. One left out is removed (C(DELETE .../{pool_id}/healthmonitor)); one whose
+            O(listeners[].pool.healthmonitor.type) differs is deleted and created again (C(POST .../{pool_id}/healthmonitor)),
+            as the service cannot change a type.
         type: dict
         suboptions:
           name:
@@ -578,6 +585,7 @@ class LoadBalancer(CloudResource):
     tagged = True
     module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
     uuid_options = ("vip_network_id", "vip_subnet_id", "vip_port_id")
+    create_options = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
     required_to_create = ()
     ready = ("provisioning_status", ("ACTIVE",), ("PENDING_CREATE", "PENDING_UPDATE"))
 
@@ -620,8 +628,7 @@ class LoadBalancer(CloudResource):
 
     def create_body(self):
         params = self.params
-        keys = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
-        body = dict((key, params[key]) for key in keys if params[key] is not None)
+        body = super().create_body()
         if params["floating_ip"]:
             body["floating_ip"] = dict((key, value) for key, value in params["floating_ip"].items() if value is not None)
         if params["tags"]:

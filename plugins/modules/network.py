@@ -16,9 +16,9 @@ description:
     More than one network with that name fails the module, lists their IDs and sends no write.
   - A missing network is created with C(POST /cloud/v1/networks/{project_id}/{region_id}); its ID is read from the
     finished task's C(created_resources.networks).
-  - An existing network is updated with C(PATCH /cloud/v1/networks/{project_id}/{region_id}/{network_id}), sending
-    only the members that differ (O(name), and O(tags) as a JSON merge patch); the service answers with the network at
-    once (no task).
+  - An existing network is updated with C(PATCH /cloud/v2/networks/{project_id}/{region_id}/{network_id}), sending
+    only the members that differ (O(name), and O(tags) as a JSON merge patch); the service answers with a task, which
+    the module waits for (the v1 PATCH, which answered the network at once, is what older clients use).
   - O(state=absent) deletes the network (and its subnets) with
     C(DELETE /cloud/v1/networks/{project_id}/{region_id}/{network_id}) and waits for the task.
   - Only the options you give are managed; an option you leave out keeps whatever the network has.
@@ -207,8 +207,7 @@ network:
       sample: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 tasks:
   description:
-    - IDs of the asynchronous tasks the module started (empty when nothing was sent, and after a PATCH alone, which
-      starts none).
+    - IDs of the asynchronous tasks the module started (empty when nothing was sent).
     - With O(wait=true) every one of them has finished when the module returns.
   returned: success
   type: list
@@ -235,7 +234,6 @@ class Network(CloudResource):
     options = dict(type=dict(type="str", choices=["vxlan", "vlan"]), create_router=dict(type="bool"))
     tagged = True
     create_options = ("name", "type", "create_router", "tags")
-    read_after_update = False  # the PATCH answers the network (docs/api_reference.md section 15.1)
 
     @property
     def members(self):

@@ -109,26 +109,28 @@ options:
         V(none) creates the storage without a password (SSH keys only).
       - On an existing storage (the record shows only C(has_password)) - V(none) removes its password if it has one
         (a C(PATCH) with C(password_mode=none)); V(auto) gives a storage without a password a generated one
-        (C(password_mode=auto)); V(set) on a storage without a password fails, because a given password can
-        only be set when the storage is created. A storage that has a password keeps it (see O(update_password)).
+        (C(password_mode=auto)); V(set) gives a storage without a password the given one (a C(PATCH) with
+        C(password_mode=set) and C(password)). A storage that has a password keeps it (see O(update_password)).
     type: str
     choices: [auto, set, none]
   sftp_password:
     description:
-      - SFTP only. The password to create the storage with, 8 to 63 characters without control characters.
-      - Required with, and only accepted with, O(password_mode=set). Used only when the storage is created (the API
-        cannot change a password to a given one); it is never returned. Given for a storage that exists, it is not used
-        and a warning says so (O(password_mode=auto) with O(update_password=always) replaces the password with a
-        generated one).
+      - SFTP only. The storage's password, 8 to 63 characters without control characters, sent as the API's C(password)
+        member. O(password) is an alias (the API's name for it since 2026; this option's name is the one it had before).
+      - Required with, and only accepted with, O(password_mode=set). Used when the storage is created, and on a storage
+        that exists when it has no password, or with O(update_password=always); it is never returned. Given for a
+        storage that has a password with O(update_password=on_create), it is not used and a warning says so.
       - The option is C(no_log), but for ad hoc commands (C(ansible localhost -m ...)) do not pass it in C(-a) - when a
         task fails, ansible-core prints the ad hoc arguments, and the module's C(no_log) does not reach there. Use a
         playbook and a vaulted variable.
     type: str
+    aliases: [password]
   update_password:
     description:
-      - SFTP only. V(on_create) (the default) leaves an existing password alone. V(always), only with
-        O(password_mode=auto), regenerates the password on every run (a C(PATCH) with C(password_mode=auto), always a change)
-        and returns the new one in RV(credentials) - a rotation.
+      - SFTP only. V(on_create) (the default) leaves an existing password alone. V(always) sends the password on every
+        run, always a change - with O(password_mode=auto) a new generated one (a C(PATCH) with C(password_mode=auto)),
+        returned in RV(credentials) - a rotation; with O(password_mode=set) the given one (a C(PATCH) with
+        C(password_mode=set) and C(password); a read cannot tell whether the storage already has it).
       - When the answer to that C(PATCH) is lost (a server error or a dropped connection after the service applied it),
         the run reports a change and warns that the new password could not be returned; run it again to get one.
     type: str
@@ -212,6 +214,14 @@ EXAMPLES = r"""
     ssh_key_ids: [11]
     server_alias: drop.example.com
     expires: 1 year
+
+- name: Give the SFTP storage a password of your own (set when it has none; kept when it has one)
+  gcore.platform.storage:
+    state: present
+    type: sftp
+    name: partner-drop
+    password_mode: set
+    password: "{{ vault_partner_drop_password | default('change-me-please') }}"
 
 - name: Rotate the password of an SFTP storage (a new one on every run)
   gcore.platform.storage:
@@ -454,7 +464,7 @@ class Storage(GcoreResourceModule):
         type=dict(type="str", choices=["s3_compatible", "sftp"]),
         location=dict(type="str"),
         password_mode=dict(type="str", choices=["auto", "set", "none"], no_log=False),
-        sftp_password=dict(type="str", no_log=True),
+        sftp_password=dict(type="str", no_log=True, aliases=["password"]),
         update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
         ssh_key_ids=dict(type="list", elements="int", no_log=False),
         server_alias=dict(type="str"),
@@ -504,8 +514,8 @@ class Storage(GcoreResourceModule):
             require(params["password_mode"] == "set", "sftp_password", "only with password_mode=set")
             check_length("sftp_password", params["sftp_password"], *SFTP_PASSWORD_LENGTH)
             require(not CONTROL.search(params["sftp_password"]), "sftp_password", "must not hold control characters (the value is not shown)")
-        require(params["update_password"] == "on_create" or params["password_mode"] == "auto", "update_password",
-                "always needs password_mode=auto (the service can only generate a new password, not take a given one)")
+        require(params["update_password"] == "on_create" or params["password_mode"] in ("auto", "set"), "update_password",
+                "always needs password_mode=auto (a new generated password) or password_mode=set (the given one)")
         for index, key_id in enumerate(params["ssh_key_ids"] or []):
             check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64_MAX)
 
@@ -536,26 +546,26 @@ class Storage(GcoreResourceModule):
     def required_to_create(self):
         return ("location", "password_mode") if self.params["type"] == "sftp" else ("location",)
 
-    def want_password(self, mode, record):
-        """Whether the storage should have a password; ``set`` on a storage without one cannot be done by a PATCH."""
-        if mode == "set" and record is not None and not record.get("has_password"):
-            raise ValidationError("password_mode: storage %s has no password, and a given password can only be set when the "
-                                  "storage is created; use password_mode=auto to have one generated (nothing was sent)" % record.get("id"))
+    @staticmethod
+    def want_password(mode, record):
+        """Whether the storage should have a password."""
         return mode != "none"
 
     def same_password(self, desired, current):
-        """update_password=always with password_mode=auto: a new password on every run. Once the PATCH asking for it is
-        built, a record with a password counts as rotated (a read never shows the password), so a PATCH whose answer was
-        lost is found applied, not reported unchanged."""
-        rotate = self.params["update_password"] == "always" and self.params["password_mode"] == "auto"
-        return desired == current and not (rotate and not self.password_patch_built)
+        """update_password=always (with password_mode auto or set): the password sent on every run. Once the PATCH
+        sending it is built, a record with a password counts as done (a read never shows the password), so a PATCH whose
+        answer was lost is found applied, not reported unchanged."""
+        always = self.params["update_password"] == "always" and self.params["password_mode"] in ("auto", "set")
+        return desired == current and not (always and not self.password_patch_built)
 
     def create_body(self):
         params = self.params
         body = {"name": params["name"], "location_name": params["location"]}
         if params["type"] == "sftp":
             body["password_mode"] = params["password_mode"]
-            for option in ("sftp_password", "is_http_disabled", "has_custom_config_file"):
+            if params["sftp_password"] is not None:
+                body["password"] = params["sftp_password"]
+            for option in ("is_http_disabled", "has_custom_config_file"):
                 if params[option] is not None:
                     body[option] = params[option]
             for option in ("server_alias", "expires"):  # "" on create: omitted, no alias / no expiry
@@ -571,7 +581,9 @@ class Storage(GcoreResourceModule):
     def update_body(self, changes, record):
         body = dict((member, value) for member, value in changes.items() if member != "has_password")
         if "has_password" in changes:
-            body["password_mode"] = "auto" if changes["has_password"] else "none"
+            body["password_mode"] = self.params["password_mode"] if changes["has_password"] else "none"
+            if body["password_mode"] == "set":
+                body["password"] = self.params["sftp_password"]
             self.password_patch_built = True
         return body
 
@@ -602,11 +614,10 @@ class Storage(GcoreResourceModule):
             if other:
                 raise Refused("storage_id: storage %s is an %s storage, not an %s one; set type=%s (nothing was sent)"
                               % (params["storage_id"], other, kind, other))
-        if params["sftp_password"] is not None and self.exists(record):
-            self.module.warn("sftp_password: storage %s exists, and a given password is used only when a storage is created "
-                             "(the API cannot set one later), so it was not used; to replace the password, use "
-                             "password_mode: auto with update_password: always (the service generates a new one)"
-                             % record.get("id"))
+        if params["sftp_password"] is not None and self.exists(record) and record.get("has_password") \
+                and params["update_password"] == "on_create":
+            self.module.warn("sftp_password: storage %s has a password, which it keeps (update_password: on_create), so the "
+                             "given one was not used; to set it, use update_password: always" % record.get("id"))
         if not kind:
             self.deprecate_v1(record.get("type") if record else None)
 

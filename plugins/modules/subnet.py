@@ -339,6 +339,7 @@ class Subnet(CloudResource):
     )
     tagged = True
     uuid_options = ("network_id", "router_id")
+    create_options = ("name", "network_id", "cidr", "enable_dhcp", "dns_nameservers", "connect_to_network_router", "tags")
     required_to_create = ("name", "network_id", "cidr")
     read_after_update = False  # the PATCH answers the subnet (docs/api_reference.md section 15.2)
 
@@ -403,8 +404,7 @@ class Subnet(CloudResource):
 
     def create_body(self):
         params = self.params
-        body = dict((option, params[option]) for option in ("name", "network_id", "cidr", "enable_dhcp", "dns_nameservers",
-                                                            "connect_to_network_router") if params[option] is not None)
+        body = super().create_body()
         if params["gateway_ip"] == DISABLE:
             body.update(gateway_ip=None, connect_to_network_router=False)
         elif params["gateway_ip"] is not None:
@@ -413,8 +413,6 @@ class Subnet(CloudResource):
             body["host_routes"] = canonical_routes(params["host_routes"])
         if params["router_id"] is not None:
             body["router_id_to_connect"] = params["router_id"]
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
         return body
 
 

@@ -66,15 +66,30 @@ options:
     default: new-volume
   image_id:
     description:
-      - ID (UUID) of the image a V(image) volume is made of. Required with O(source=image) and accepted only with it.
+      - ID (UUID) of the image a V(image) volume is made of. With O(source=image) one of O(image_id) and O(image_name)
+        is required; accepted only with it.
       - B(Create-only.) An existing volume that shows another image (its C(volume_image_metadata.image_id)) fails the
         module before any write, naming both IDs.
     type: str
+  image_name:
+    description:
+      - The exact name of the image a V(image) volume is made of, instead of O(image_id) (see
+        M(gcore.platform.image)). Resolved among the C(active) images (the project's private ones included) before any
+        write, only when the volume is to be created; no such image, or several, fails and nothing is sent.
+      - Used only when the volume is created (not compared).
+    type: str
   snapshot_id:
     description:
-      - ID (UUID) of the snapshot a V(snapshot) volume is a copy of. Required with O(source=snapshot) and accepted only
-        with it.
+      - ID (UUID) of the snapshot a V(snapshot) volume is a copy of. With O(source=snapshot) one of O(snapshot_id) and
+        O(snapshot_name) is required; accepted only with it.
       - Used only when the volume is created; the volume does not show it, so it is not compared.
+    type: str
+  snapshot_name:
+    description:
+      - The exact name of the snapshot a V(snapshot) volume is a copy of, instead of O(snapshot_id) (see
+        M(gcore.platform.volume_snapshot)). Resolved over every page of the snapshots before any write, only when the
+        volume is to be created; no snapshot or more than one with the name fails and nothing is sent.
+      - Used only when the volume is created, like O(snapshot_id).
     type: str
   size:
     description:
@@ -313,8 +328,8 @@ diff:
       instance_id: 169942e0-9b53-42df-95ef-1a8b6525c2bd
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, check_name, find_named, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
@@ -339,7 +354,9 @@ class Volume(CloudResource):
     options = dict(
         source=dict(type="str", choices=SOURCES, default="new-volume"),
         image_id=dict(type="str"),
+        image_name=dict(type="str"),
         snapshot_id=dict(type="str"),
+        snapshot_name=dict(type="str"),
         size=dict(type="int"),
         type_name=dict(type="str", choices=TYPES),
         instance=dict(type="str"),
@@ -347,6 +364,7 @@ class Volume(CloudResource):
     )
     tagged = True
     uuid_options = ("image_id", "snapshot_id")
+    create_options = ("source", "name", "size", "image_id", "snapshot_id", "type_name", "tags")
     read_after_update = False  # the PATCH answers the volume, synchronously (docs/api_reference.md section 15.6)
     ready = ("status", ("available", "in-use"), TRANSIENT)
     parts = (EXTENSION, ATTACHMENT)  # grown first, then detached and attached
@@ -371,8 +389,14 @@ class Volume(CloudResource):
         check_range("size", params["size"], low=1)
         source = params["source"]
         for option, needs in (("image_id", "image"), ("snapshot_id", "snapshot")):
-            require(params[option] is not None or source != needs, option, "required with source=%s" % needs)
-            require(params[option] is None or source == needs, option, "only with source=%s" % needs)
+            by_name = option.replace("_id", "_name")
+            require(not (params[option] and params[by_name] is not None), option, "mutually exclusive with %s" % by_name)
+            require(params[option] is not None or params[by_name] is not None or source != needs, option,
+                    "required with source=%s (or %s)" % (needs, by_name))
+            for given in (option, by_name):
+                require(params[given] is None or source == needs, given, "only with source=%s" % needs)
+        check_name("snapshot_name", params["snapshot_name"], "a snapshot name")
+        check_length("image_name", params["image_name"], 1, 255)
         absent = params["state"] == "absent"
         require(not absent or instance is None, "instance", "only with state=present (a deleted volume is detached first)")
         if instance:
@@ -396,23 +420,23 @@ class Volume(CloudResource):
             raise ValidationError("wait: this run needs %s tasks, each started once the one before has finished (%s), and "
                                   "wait=false does not wait; set wait=true, or make one change per run (nothing was sent)"
                                   % (len(tasks), ", then ".join(repr(write) for write in tasks)))
+        if record is None and self.params["state"] == "present":  # only to create: the names resolved before any write
+            if self.params["snapshot_name"] is not None:
+                self.params["snapshot_id"] = find_named(self.client, KINDS["snapshot"], self.params, self.params["snapshot_name"],
+                                                        "snapshot_name")[0]
+            if self.params["image_name"] is not None:
+                self.params["image_id"] = active_images(self.client, self.params, [self.params["image_name"]], "image_name")[self.params["image_name"]]
         status = (record or {}).get("status") or ""
         if status.startswith("error"):
             self.module.warn("Volume %s is %s: the service could not finish a step on it; check it, or delete it and create "
                              "it again" % (record.get("id"), status))
 
     def create_body(self):
-        params = self.params
-        body = {"source": params["source"], "name": params["name"]}
-        for option in ("size", "image_id", "snapshot_id", "type_name"):
-            if params[option] is not None:
-                body[option] = params[option]
+        body = super().create_body()
         if self.attachment:
             body["instance_id_to_attach_to"] = self.attachment[0]["instance_id"]
-            if params["attachment_tag"] is not None:
-                body["attachment_tag"] = params["attachment_tag"]
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
+            if self.params["attachment_tag"] is not None:
+                body["attachment_tag"] = self.params["attachment_tag"]
         return body
 
 

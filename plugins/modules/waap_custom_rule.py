@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: waap_custom_rule
 short_description: Create, update and delete a WAAP custom rule of a domain
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Keeps one custom rule of a WAAP-protected domain as declared.
   - Works on C(/waap/v1/domains/{domain_id}/custom-rules).

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: waap_custom_rule_info
 short_description: List the WAAP custom rules of a domain
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Lists the custom rules of one WAAP domain, with the service's filters and ordering.
   - Calls C(GET /waap/v1/domains/{domain_id}/custom-rules) and reads every page (a page shorter than asked for

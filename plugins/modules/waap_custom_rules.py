@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: waap_custom_rules
 short_description: A WAAP domain's custom rules as a set, compared by name
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Keeps the custom rules of one WAAP domain as declared in O(config), in one run, for hundreds of rules at a time.
   - Works on C(/waap/v1/domains/{domain_id}/custom-rules); the notes below say how the rules are read, matched and

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: waap_firewall_rules
 short_description: A WAAP domain's firewall rules as a set, compared by name
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Keeps the firewall rules of one WAAP domain as declared in O(config), in one run, for hundreds of rules at a time.
   - A firewall rule allows or blocks requests by client IP address - its O(config[].action) is V(allow) or V(block),

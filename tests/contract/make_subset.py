@@ -1,16 +1,19 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Regenerate tests/contract/gcore-subset.json from Gcore's published OpenAPI files.
+"""Regenerate tests/contract/gcore-subset.json from the merged subset of Gcore's published OpenAPI files and the SDK
+0.59 fragments.
 
 Usage::
 
-    python tests/contract/make_subset.py CLOUD_API.yaml WAAP_API.yaml OBJECT_STORAGE_API.yaml \\
-        [-o tests/contract/gcore-subset.json]
+    python tests/contract/make_subset.py MERGED_SUBSET.json [-o tests/contract/gcore-subset.json]
 
-The three files are the published ``cloud_api.yaml``, ``waap_api.yaml`` and ``object_storage_api.yaml`` (they are
-not kept in the repository). Needs only PyYAML and the standard library. What it does, in order
-(tests/contract/README.md says why):
+``MERGED_SUBSET.json`` is the published subset (``build``: the operations of ``OPERATIONS`` cut from the published
+``cloud_api.yaml``, ``waap_api.yaml`` and ``object_storage_api.yaml``) with the fragments derived from the official
+SDK gcore 0.59.0 merged onto it (docs/api_reference.md section 17). ``adopt`` checks that it holds exactly the
+operations of ``OPERATIONS``, marks every operation's provenance (``x-provenance``: ``published`` or ``SDK 0.59``),
+writes our ``INFO`` and makes samples agree. Standard library only (``build`` needs PyYAML to load the published
+files). What ``build`` does, in order (tests/contract/README.md says why):
 
 1. keeps exactly the operations of ``OPERATIONS`` (each one copied whole from the file that publishes its path);
    a listed operation the files lack is an error;
@@ -116,6 +119,7 @@ OPERATIONS = {
         ("post", "/cloud/v2/instances/{project_id}/{region_id}/check_limits"),
         ("get", "/cloud/v1/flavors/{project_id}/{region_id}"),
         ("get", "/cloud/v1/images/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/images/{project_id}/{region_id}"),
     ],
     "cloud: load balancers": [
         ("get", "/cloud/v1/loadbalancers/{project_id}/{region_id}"),
@@ -135,12 +139,58 @@ OPERATIONS = {
         ("patch", "/cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}"),
         ("post", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
         ("delete", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
+        ("get", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
+        ("patch", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
     ],
     "cloud: secrets": [
         ("post", "/cloud/v2/secrets/{project_id}/{region_id}"),
         ("get", "/cloud/v1/secrets/{project_id}/{region_id}"),
         ("get", "/cloud/v1/secrets/{project_id}/{region_id}/{secret_id}"),
         ("delete", "/cloud/v1/secrets/{project_id}/{region_id}/{secret_id}"),
+    ],
+    "cloud: images": [
+        ("get", "/cloud/v1/images/{project_id}/{region_id}/{image_id}"),
+        ("patch", "/cloud/v1/images/{project_id}/{region_id}/{image_id}"),
+        ("delete", "/cloud/v1/images/{project_id}/{region_id}/{image_id}"),
+        ("post", "/cloud/v1/downloadimage/{project_id}/{region_id}"),
+    ],
+    "cloud: volume snapshots": [
+        ("get", "/cloud/v1/snapshots/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/snapshots/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}"),
+        ("patch", "/cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}"),
+        ("delete", "/cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}"),
+        ("post", "/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}/revert"),
+    ],
+    "cloud: placement groups": [
+        ("get", "/cloud/v1/servergroups/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/servergroups/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/servergroups/{project_id}/{region_id}/{group_id}"),
+        ("delete", "/cloud/v1/servergroups/{project_id}/{region_id}/{group_id}"),
+        ("post", "/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/put_into_servergroup"),
+        ("post", "/cloud/v1/instances/{project_id}/{region_id}/{instance_id}/remove_from_servergroup"),
+    ],
+    "cloud: reserved fixed IPs": [
+        ("get", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}"),
+        ("patch", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}"),
+        ("delete", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}"),
+        ("get", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}/connected_devices"),
+        ("patch", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}/connected_devices"),
+        ("put", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}/connected_devices"),
+        ("get", "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}/available_devices"),
+    ],
+    "cloud: network update, v2 (SDK 0.59)": [
+        ("patch", "/cloud/v2/networks/{project_id}/{region_id}/{network_id}"),
+    ],
+    "cloud: pool members (SDK 0.59)": [
+        ("get", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"),
+        ("post", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"),
+        ("put", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"),
+        ("get", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
+        ("patch", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
+        ("delete", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
     ],
     "waap: rules": [
         ("get", "/waap/v2/firewall-rules"),
@@ -158,6 +208,49 @@ OPERATIONS = {
         ("delete", "/waap/v1/domains/{domain_id}/firewall-rules/{rule_id}"),
         ("patch", "/waap/v1/domains/{domain_id}/firewall-rules/{rule_id}/{action}"),
         ("post", "/waap/v1/domains/{domain_id}/firewall-rules/bulk_delete"),
+    ],
+    "waap: domains, settings, policies and advanced rules": [
+        ("get", "/waap/v1/domains"),
+        ("get", "/waap/v2/domains"),
+        ("get", "/waap/v1/domains/{domain_id}"),
+        ("patch", "/waap/v1/domains/{domain_id}"),
+        ("get", "/waap/v1/domains/{domain_id}/settings"),
+        ("patch", "/waap/v1/domains/{domain_id}/settings"),
+        ("get", "/waap/v1/domains/{domain_id}/rule-sets"),
+        ("patch", "/waap/v1/domains/{domain_id}/policies/{policy_id}/toggle"),
+        ("get", "/waap/v1/domains/{domain_id}/advanced-rules"),
+        ("post", "/waap/v1/domains/{domain_id}/advanced-rules"),
+        ("get", "/waap/v1/domains/{domain_id}/advanced-rules/{rule_id}"),
+        ("patch", "/waap/v1/domains/{domain_id}/advanced-rules/{rule_id}"),
+        ("delete", "/waap/v1/domains/{domain_id}/advanced-rules/{rule_id}"),
+        ("patch", "/waap/v1/domains/{domain_id}/advanced-rules/{rule_id}/{action}"),
+        ("get", "/waap/v1/advanced-rules/descriptor"),
+    ],
+    "waap: domains v2 and policy overrides (SDK 0.59)": [
+        ("get", "/waap/v2/domains/{domain_id}"),
+        ("patch", "/waap/v2/domains/{domain_id}"),
+        ("delete", "/waap/v2/domains/{domain_id}"),
+        ("get", "/waap/v2/domains/{domain_id}/settings"),
+        ("patch", "/waap/v2/domains/{domain_id}/settings"),
+        ("get", "/waap/v2/domains/{domain_id}/rule-sets"),
+        ("get", "/waap/v2/domains/{domain_id}/policies"),
+        ("patch", "/waap/v2/domains/{domain_id}/policies/{policy_id}"),
+        ("get", "/waap/v1/domains/{domain_id}/default-rule-overrides"),
+        ("post", "/waap/v1/domains/{domain_id}/default-rule-overrides"),
+        ("get", "/waap/v1/domains/{domain_id}/default-rule-overrides/{policy_override_id}"),
+        ("patch", "/waap/v1/domains/{domain_id}/default-rule-overrides/{policy_override_id}"),
+        ("delete", "/waap/v1/domains/{domain_id}/default-rule-overrides/{policy_override_id}"),
+        ("get", "/waap/v1/domains/{domain_id}/policy-override-targets/owasp-top-threats"),
+    ],
+    "waap: rules, v2 (SDK 0.59)": [
+        ("patch", "/waap/v2/domains/{domain_id}/custom-rules/{rule_id}"),
+        ("patch", "/waap/v2/domains/{domain_id}/custom-rules/{rule_id}/{action}"),
+        ("post", "/waap/v2/domains/{domain_id}/custom-rules/bulk_delete"),
+        ("patch", "/waap/v2/domains/{domain_id}/firewall-rules/{rule_id}"),
+        ("patch", "/waap/v2/domains/{domain_id}/firewall-rules/{rule_id}/{action}"),
+        ("post", "/waap/v2/domains/{domain_id}/firewall-rules/bulk_delete"),
+        ("patch", "/waap/v2/domains/{domain_id}/advanced-rules/{rule_id}"),
+        ("patch", "/waap/v2/domains/{domain_id}/advanced-rules/{rule_id}/{action}"),
     ],
     "storage": [
         ("get", "/storage/provisioning/v1/storage/{storage_id}"),
@@ -181,6 +274,7 @@ OPERATIONS = {
         ("post", "/storage/v4/ssh_keys"),
         ("get", "/storage/v4/ssh_keys/{ssh_key_id}"),
         ("delete", "/storage/v4/ssh_keys/{ssh_key_id}"),
+        ("post", "/storage/v4/object_storages/{storage_id}/access_keys"),
     ],
 }
 
@@ -188,10 +282,16 @@ OPERATIONS = {
 SOURCES = ("/cloud/", "/waap/", "/storage/")
 
 INFO = {
-    "title": "Gcore API subset (cloud routers/tasks/limits/pricing/quotas, WAAP rules, storage)",
+    "title": "Gcore API subset (cloud networking, compute, load balancers, secrets, images, snapshots, placement "
+             "groups, reserved IPs; WAAP domains and rules; storage)",
     "description": "Generated by make_subset.py from Gcore's published cloud_api, waap_api and object_storage_api "
-                   "OpenAPI specs. Not edited by hand.",
+                   "OpenAPI specs, with the fragments derived from the official Python SDK gcore 0.59.0 "
+                   "(sdk-0.59-cloud-storage.json, sdk-0.59-waap.json) merged by one rule (docs/api_reference.md "
+                   "section 17): what they add or change is marked \"x-provenance\": \"SDK 0.59\", every other operation "
+                   "\"x-provenance\": \"published\". Not edited by hand.",
 }
+# The mark of an operation no fragment touched: it is the published files' text.
+PUBLISHED = "published"
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 REF = "#/components/"
@@ -365,6 +465,8 @@ def walk_operation(node, components):
             walk_operation(item, components)
 
 
+
+
 def build(documents):
     """The subset of ``documents`` (cloud, waap, storage, each a loaded published file)."""
     cloud = documents[0]
@@ -383,13 +485,13 @@ def build(documents):
         originals.update((item, document) for item in reached)
     for name in {name for requirement in subset["security"] for name in requirement}:
         keep_components(subset, cloud, {"$ref": REF + "securitySchemes/" + name}, [])
-    used = {tag for operations_ in subset["paths"].values() for operation in operations_.values()
-            for tag in operation.get("tags", ())}
+    used = {tag for operations_ in subset["paths"].values() for method, operation in operations_.items()
+            if method in METHODS for tag in operation.get("tags", ())}
     for document in documents:
         subset["tags"].extend(tag for tag in document.get("tags", ()) if tag["name"] in used and tag not in subset["tags"])
     components = subset["components"]
     for operations_ in subset["paths"].values():
-        for operation in operations_.values():
+        for operation in operations_.values():  # the operations and the path-level parameters
             walk_operation(operation, components)
     for schema in components.get("schemas", {}).values():
         walk_schema(schema, components)
@@ -397,20 +499,46 @@ def build(documents):
     return subset
 
 
+def adopt(merged):
+    """The committed subset made from ``merged``: the published subset with the SDK 0.59 fragments merged onto it
+    (docs/api_reference.md section 17 says what the fragments hold). It must hold exactly the
+    operations of ``OPERATIONS``, in order; every operation no fragment marked is marked ``published``; the
+    samples and patterns are made to agree as in ``build``; the header is ours."""
+    subset = copy.deepcopy(merged)
+    kept = [(method, path) for path, item in subset["paths"].items() for method in item if method in METHODS]
+    if kept != operations():
+        missing = sorted(set(operations()) - set(kept))
+        extra = sorted(set(kept) - set(operations()))
+        raise SystemExit("make_subset: the merged file's operations are not the table's (missing %s, extra %s%s)"
+                         % (missing, extra, "" if missing or extra else ", order differs"))
+    for item in subset["paths"].values():
+        for method, operation in item.items():
+            if method in METHODS:
+                operation.setdefault("x-provenance", PUBLISHED)
+    subset["info"] = {"title": INFO["title"], "version": merged["info"]["version"], "description": INFO["description"]}
+    components = subset["components"]
+    for item in subset["paths"].values():
+        walk_operation(item, components)
+    for schema in components.get("schemas", {}).values():
+        walk_schema(schema, components)
+    return subset
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("cloud", help="the published cloud_api.yaml")
-    parser.add_argument("waap", help="the published waap_api.yaml")
-    parser.add_argument("storage", help="the published object_storage_api.yaml")
+    parser.add_argument("merged", help="the merged subset: the published subset with the SDK 0.59 fragments merged")
     parser.add_argument("-o", "--output", default=str(pathlib.Path(__file__).with_name("gcore-subset.json")))
     args = parser.parse_args(argv)
-    subset = build([load(args.cloud), load(args.waap), load(args.storage)])
+    with open(args.merged, encoding="utf-8") as handle:
+        subset = adopt(json.load(handle))
     with open(args.output, "w", encoding="utf-8") as handle:
         json.dump(subset, handle, indent=1)
         handle.write("\n")
-    count = sum(len(item) for item in subset["paths"].values())
-    print("%s: %s paths, %s operations, %s schemas" % (args.output, len(subset["paths"]), count,
-                                                       len(subset["components"].get("schemas", {}))))
+    count = sum(method in METHODS for item in subset["paths"].values() for method in item)
+    marked = sum(operation.get("x-provenance") != PUBLISHED for item in subset["paths"].values()
+                 for method, operation in item.items() if method in METHODS)
+    print("%s: %s paths, %s operations (%s from SDK 0.59), %s schemas" % (
+        args.output, len(subset["paths"]), count, marked, len(subset["components"].get("schemas", {}))))
     return 0
 
 

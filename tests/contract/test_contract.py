@@ -11,15 +11,14 @@ parameters, body, security). Not validated, by rule:
   input the tests sent on purpose, and the integration tests assert on those answers;
 - GET /v1/tasks/{id}: the path fallback of docs/api_reference.md section 11 row 1, outside the published spec by design.
 
-One exemption (``EXEMPTIONS``), narrow and explicit: a member whose value the spec's schema does not allow but the
-API documents in words. The request is validated without that member, so everything else in it is still checked.
+No exemption is needed any more: the one there was (a router's ``external_gateway_info: null``, which the published
+schema refused though its text allowed it) is allowed by the SDK 0.59 schema the subset now holds (section 17).
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
-import re
 
 import pytest
 import requests
@@ -30,26 +29,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SPEC = ROOT / "tests" / "contract" / "gcore-subset.json"
 ARCHIVE = ROOT / "tests" / "output" / "requests"
 SERVER = "https://api.gcore.com"
-
-# (method, path pattern, body member, the one value accepted outside the schema, why)
-EXEMPTIONS = [
-    ("PATCH", r"^/cloud/v2/routers/[^/]+/[^/]+/[^/]+$", "external_gateway_info", None,
-     "docs/api_reference.md section 11 row 8: null removes the router's gateway. The v2 schema does not allow null, but its "
-     "description and the SDK use it (the router module's external_gateway_info.type none)"),
-]
-
-
-def exempted(entry):
-    """``entry`` without the member an exemption accepts, and that exemption's reason; (entry, None) when none applies."""
-    for method, pattern, member, value, reason in EXEMPTIONS:
-        if entry["method"] != method or not re.match(pattern, entry["path"]) or not entry.get("body"):
-            continue
-        body = json.loads(entry["body"])
-        if isinstance(body, dict) and member in body and body[member] == value:
-            del body[member]
-            return dict(entry, body=json.dumps(body)), reason
-    return entry, None
-
 
 @pytest.fixture(scope="module")
 def spec():
@@ -81,19 +60,17 @@ def archived():
 def test_every_request_of_the_integration_run_obeys_the_spec(spec):
     entries = archived()
     assert entries, "no archived requests in %s: run the integration tests first (make integration)" % ARCHIVE
-    checked, failures, reasons = 0, [], set()
+    checked, failures = 0, []
     for entry in entries:
         if entry.get("status") in (400, 422) or entry["path"].startswith("/v1/tasks/"):
             continue
         checked += 1
         try:
-            entry, reason = exempted(entry)
-            reasons.add(reason)
             validate(spec, entry)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             failures.append("%s %s?%s %s -> %r" % (entry["method"], entry["path"], entry.get("query"), entry.get("body"), exc))
-    print("contract: %s requests validated, %s not (refused as invalid by the simulator, or the task path fallback); "
-          "exemptions used: %s" % (checked, len(entries) - checked, sorted(reason for reason in reasons if reason)))
+    print("contract: %s requests validated, %s not (refused as invalid by the simulator, or the task path fallback)"
+          % (checked, len(entries) - checked))
     assert not failures, "%s requests break the published spec:\n%s" % (len(failures), "\n".join(failures[:30]))
 
 
@@ -120,26 +97,13 @@ GATEWAY_REMOVED = {"method": "PATCH", "path": "/cloud/v2/routers/1/76/ccd5b925-e
                    "body": '{"external_gateway_info": null}', "content_type": "application/json"}
 
 
-def test_the_gateway_removal_breaks_the_schema_so_its_exemption_is_needed(spec):
-    """When the spec allows null one day, this fails: drop the exemption then."""
-    with pytest.raises(Exception):
-        validate(spec, GATEWAY_REMOVED)
-
-
-def test_the_exemption_accepts_the_gateway_removal_and_still_checks_the_rest(spec):
-    entry, reason = exempted(GATEWAY_REMOVED)
-    assert "row 8" in reason
-    validate(spec, entry)
-    entry, reason = exempted(dict(GATEWAY_REMOVED, body='{"external_gateway_info": null, "name": "edge-2"}'))
-    validate(spec, entry)
-
-
-@pytest.mark.parametrize("changes", [
-    {"body": '{"external_gateway_info": null, "routes": "10.0.0.0/24"}'},  # the rest is still checked
-    {"body": '{"external_gateway_info": "none"}'},  # only null is exempted
-    {"path": "/cloud/v2/routers/one/76/ccd5b925-e35c-4611-a511-67ab503104c8"},  # the path is still checked
-], ids=["other-member-wrong", "not-null", "path-wrong"])
-def test_the_exemption_is_narrow(spec, changes):
-    entry, _reason = exempted(dict(GATEWAY_REMOVED, **changes))
-    with pytest.raises(Exception):
-        validate(spec, entry)
+def test_the_gateway_removal_obeys_the_schema_and_the_rest_is_checked(spec):
+    """``external_gateway_info: null`` removes a router's gateway (docs/api_reference.md section 11 row 8): the SDK 0.59
+    schema allows it; a wrong member beside it, another value or a wrong path still fail."""
+    validate(spec, GATEWAY_REMOVED)
+    validate(spec, dict(GATEWAY_REMOVED, body='{"external_gateway_info": null, "name": "edge-2"}'))
+    for changes in ({"body": '{"external_gateway_info": null, "routes": "10.0.0.0/24"}'},
+                    {"body": '{"external_gateway_info": "none"}'},
+                    {"path": "/cloud/v2/routers/one/76/ccd5b925-e35c-4611-a511-67ab503104c8"}):
+        with pytest.raises(Exception):
+            validate(spec, dict(GATEWAY_REMOVED, **changes))

@@ -438,6 +438,12 @@ INSTANCE_CASES = [
     ("an existing volume with a size", {"volumes": [{"source": "existing-volume", "volume_id": UUID, "size": 5}]},
      "volumes[0].size: not allowed for source existing-volume"),
     ("a snapshot volume without size", {"volumes": [{"source": "snapshot", "snapshot_id": UUID}]}, "volumes[0].size: required for source snapshot"),
+    ("a snapshot volume with id and name", {"volumes": [{"source": "snapshot", "snapshot_id": UUID, "snapshot_name": "snap-1", "size": 5}]},
+     "volumes[0]: source snapshot needs exactly one of snapshot_id and snapshot_name"),
+    ("a snapshot name against the name rule", {"volumes": [{"source": "snapshot", "snapshot_name": "s", "size": 5}]},
+     "volumes[0].snapshot_name: length 1 is out of range"),
+    ("a snapshot name on an image volume", {"volumes": [dict(IMAGE, snapshot_name="snap-1")]},
+     "volumes[0].snapshot_name: not allowed for source image (only for source snapshot)"),
     ("a snapshot volume of type cold", {"volumes": [{"source": "snapshot", "snapshot_id": UUID, "size": 5, "type_name": "cold"}]},
      "volumes[0].type_name: a snapshot volume is standard or ssd_hiiops"),
     ("an image_name on a blank volume", {"volumes": [{"source": "new-volume", "size": 1, "image_name": "x"}]},
@@ -455,7 +461,8 @@ INSTANCE_CASES = [
     ("a security group twice", {"security_groups": ["ok-sg", "ok-sg"]}, "security_groups[0] and security_groups[1]"),
     ("a tag key with '='", {"tags": {"a=b": "c"}}, "tags: key 'a=b' breaks the rule"),
     ("a tag value with a newline", {"tags": {"env": "a\nb"}}, "tags.env"),
-    ("a server group that is not a UUID", {"servergroup_id": "group-1"}, "servergroup_id: 'group-1' is not a UUID"),
+    ("a placement group against the name rule", {"placement_group": "-group"}, "placement_group: '-group' does not match"),
+    ("a placement group (alias servergroup_id) of one character", {"servergroup_id": "g"}, "placement_group: length 1 is out of range"),
     ("a wait_timeout of 0", {"wait_timeout": 0}, "wait_timeout: 0 is out of range"),
     ("an empty ssh_key_name", {"ssh_key_name": ""}, "ssh_key_name: length 0 is out of range"),
 ]
@@ -632,7 +639,7 @@ def test_the_tables_are_large_and_cover_every_module():
     assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
     assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE)
-    assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (32, 10)
+    assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (36, 10)
 
 
 @pytest.mark.smoke
@@ -1007,3 +1014,67 @@ def test_the_simulator_refuses_what_the_volume_schemas_refuse(sim, path, body, r
     assert answer.status_code == 422, answer.text
     assert answer.json()["exception_class"] == "UnprocessableEntity"
     assert reason in answer.json()["message"]
+
+
+# ---- issue 36: placement_group, volume_snapshot, image and their _info modules ----
+PRODUCTION_CASES = [
+    ("group: name too short", "placement_group", {"name": "ab", "policy": "affinity"}, "name: length 2 is out of range (must be 3 to 110)"),
+    ("group: name of 111", "placement_group", {"name": "g" * 111, "policy": "affinity"}, "name: length 111 is out of range (must be 3 to 110)"),
+    ("group: name ending with a dash", "placement_group", {"name": "web-", "policy": "affinity"}, "name: 'web-' does not match"),
+    ("group: unknown policy", "placement_group", {"name": "web-spread", "policy": "spread"}, "policy must be one of"),
+    ("group: id not a UUID", "placement_group", {"placement_group_id": "sg-1"}, "placement_group_id: 'sg-1' is not a UUID"),
+    ("group: neither id nor name", "placement_group", {"policy": "affinity"}, "one of the following is required: placement_group_id, name"),
+    ("group: tags are not an option", "placement_group", {"name": "web-spread", "tags": {"a": "b"}}, "tags"),
+    ("group info: id and name", "placement_group_info", {"placement_group_id": UUID, "name": "web-spread"}, "mutually exclusive"),
+    ("group info: name with a newline", "placement_group_info", {"name": "web\nspread"}, "name:"),
+    ("snapshot: name too short", "volume_snapshot", {"name": "ab", "volume": "data-1"}, "name: length 2 is out of range"),
+    ("snapshot: id not a UUID", "volume_snapshot", {"snapshot_id": "snap-1"}, "snapshot_id: 'snap-1' is not a UUID"),
+    ("snapshot: a name without a volume", "volume_snapshot", {"name": "snap-1"}, "volume: required to find a snapshot by name"),
+    ("snapshot: a volume name with a slash", "volume_snapshot", {"name": "snap-1", "volume": "data/1"}, "volume:"),
+    ("snapshot: a description of 256", "volume_snapshot", {"name": "snap-1", "volume": UUID, "description": "d" * 256}, "description: length 256"),
+    ("snapshot: a tag key with '='", "volume_snapshot", {"name": "snap-1", "volume": UUID, "tags": {"a=b": "c"}}, "tags: key 'a=b'"),
+    ("snapshot info: id and name", "volume_snapshot_info", {"snapshot_id": UUID, "name": "snap-1"}, "mutually exclusive"),
+    ("snapshot info: a volume name with a tab", "volume_snapshot_info", {"volume": "da\tta"}, "volume:"),
+    ("image: name too short", "image", {"name": "ab", "source": "url", "url": "https://example.com/a.qcow2"}, "name: length 2"),
+    ("image: id not a UUID", "image", {"image_id": "img-1"}, "image_id: 'img-1' is not a UUID"),
+    ("image: unknown source", "image", {"name": "img-1", "source": "s3"}, "source must be one of"),
+    ("image: url with source volume", "image", {"name": "img-1", "source": "volume", "volume": UUID, "url": "https://x.example/a"},
+     "url: only with source=url"),
+    ("image: volume with source url", "image", {"name": "img-1", "source": "url", "url": "https://x.example/a", "volume": UUID},
+     "volume: only with source=volume"),
+    ("image: os_distro from a volume", "image", {"name": "img-1", "source": "volume", "volume": UUID, "os_distro": "Debian"},
+     "os_distro: only with source=url"),
+    ("image: cow_format from a volume", "image", {"name": "img-1", "source": "volume", "volume": UUID, "cow_format": True},
+     "cow_format: only with source=url"),
+    ("image: a url without a scheme", "image", {"name": "img-1", "source": "url", "url": "example.com/a.qcow2"}, "url:"),
+    ("image: a url with a space", "image", {"name": "img-1", "source": "url", "url": "https://example.com/a b"}, "url:"),
+    ("image: unknown architecture", "image", {"name": "img-1", "architecture": "arm64"}, "architecture must be one of"),
+    ("image: unknown ssh_key", "image", {"name": "img-1", "ssh_key": "maybe"}, "ssh_key must be one of"),
+    ("image: unknown firmware", "image", {"name": "img-1", "hw_firmware_type": "efi"}, "hw_firmware_type must be one of"),
+    ("image: an empty os_version", "image", {"name": "img-1", "source": "url", "url": "https://x.example/a", "os_version": ""}, "os_version: length 0"),
+    ("image: a volume name with a slash", "image", {"name": "img-1", "source": "volume", "volume": "vol/1"}, "volume:"),
+    ("image: a wait_timeout of 0", "image", {"name": "img-1", "wait_timeout": 0}, "wait_timeout: 0 is out of range"),
+    ("image: a tag value with a newline", "image", {"name": "img-1", "tags": {"a": "b\nc"}}, "tags.a"),
+    ("image info: unknown visibility", "image_info", {"visibility": "internal"}, "visibility must be one of"),
+    ("image info: id and name", "image_info", {"image_id": UUID, "name": "img-1"}, "mutually exclusive"),
+    ("volume: image_name and image_id", "volume", {"name": "data", "size": 1, "source": "image", "image_id": UUID, "image_name": "deb"},
+     "image_id: mutually exclusive with image_name"),
+    ("volume: image_name with a new volume", "volume", {"name": "data", "size": 1, "image_name": "deb"}, "image_name: only with source=image"),
+    ("volume: an empty image_name", "volume", {"name": "data", "size": 1, "source": "image", "image_name": ""}, "image_name: length 0"),
+    ("volume: snapshot_name and snapshot_id", "volume", {"name": "data", "source": "snapshot", "snapshot_id": UUID, "snapshot_name": "snap-1"},
+     "snapshot_id: mutually exclusive with snapshot_name"),
+    ("volume: snapshot_name with an image source", "volume",
+     {"name": "data", "size": 1, "source": "image", "image_id": UUID, "snapshot_name": "snap-1"}, "snapshot_name: only with source=snapshot"),
+    ("volume: snapshot_name against the name rule", "volume", {"name": "data", "source": "snapshot", "snapshot_name": "-s"}, "snapshot_name:"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", PRODUCTION_CASES, ids=[case[0] for case in PRODUCTION_CASES])
+def test_production_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)

@@ -227,6 +227,9 @@ def test_the_stack_builds_converges_and_tears_down(playbook, sim):
     assert changed == 0, run
     assert sim.writes(sim.log[mark:]) == [], [(entry["method"], entry["path"]) for entry in sim.writes(sim.log[mark:])]
     assert shown in run.output, run
+    # The preflight found the instance by its name: nothing to create, so no quota check and no price.
+    assert "Nothing to create (already there: instances %s-web)" % STACK in run.output, run
+    assert not [entry for entry in sim.log[mark:] if entry["path"].endswith(("check_limits", "/pricing/1/76/instances"))]
 
     mark = len(sim.log)
     run, changed = run_ok(playbook, EXAMPLES / "stack.yml", inventory=inventory, extra_vars={"stack_state": "absent"})

@@ -16,6 +16,7 @@ import sys
 from urllib.parse import parse_qs
 
 import pytest
+import requests
 import yaml
 
 from collection_link import collections_path
@@ -258,12 +259,14 @@ def test_a_fresh_cache_answers_without_a_request(inventory, tmp_path):
     assert len(narrowed.requests) == 4 and sorted(narrowed.hostvars) == ["stopped-1"]
 
 
-def test_a_fresh_cache_needs_no_key(inventory, tmp_path):
+def test_a_fresh_cache_needs_no_key_and_checks_none(inventory, tmp_path):
+    """As the plugin's notes say: a fresh cache answers without the key, and with a wrong one."""
     config = dict(ALL_PAIRS, cache=True, cache_plugin="ansible.builtin.jsonfile", cache_connection=str(tmp_path / "cache"))
     assert inventory(config).rc == 0
-    run = inventory(config, env={"GCORE_API_KEY": ""})
-    assert run.rc == 0, run
-    assert run.requests == [] and len(run.hostvars) == 9
+    for key in ("", "not-the-right-key"):
+        run = inventory(config, env={"GCORE_API_KEY": key})
+        assert run.rc == 0, run
+        assert run.requests == [] and len(run.hostvars) == 9
 
 
 # ---- errors -------------------------------------------------------------------------------------
@@ -303,6 +306,22 @@ def test_a_forbidden_pair_is_skipped_with_a_warning_when_permissions_are_not_str
         assert "project 3, region %s skipped (strict_permissions is false)" % region in output
 
 
+def test_a_failed_source_fails_a_playbook_only_with_any_unparsed_is_failed(inventory, tmp_path):
+    """As the plugin's notes say: by Ansible's default a failed source is a warning, no host matches and the run exits
+    with 0; ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true makes it fail with the source's message."""
+    play = tmp_path / "play.yml"
+    play.write_text(yaml.safe_dump([{"name": "Every instance", "hosts": "gcore", "connection": "local", "gather_facts": False,
+                                     "tasks": [{"name": "Show", "ansible.builtin.debug": {"msg": "id={{ gcore_id }}"}}]}]))
+    bad_key = {"GCORE_API_KEY": "not-the-right-key"}
+    run = inventory(ALL_PAIRS, str(play), tool="ansible-playbook", env=bad_key, failed_fails=False)
+    assert run.rc == 0, run
+    assert "skipping: no hosts matched" in run.stdout and "HTTP 401" in run.messages
+    run = inventory(ALL_PAIRS, str(play), tool="ansible-playbook", failed_fails=False,
+                    env=dict(bad_key, ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED="true"))
+    assert run.rc != 0, run
+    assert "listing the instances of project 1, region 76 failed" in run.messages and "PLAY [" not in run.stdout
+
+
 def test_a_file_not_named_gcore_yml_is_not_taken(inventory):
     run = inventory(ALL_PAIRS, name="cloud.yml", failed_fails=False)
     assert run.requests == []
@@ -327,16 +346,66 @@ def test_a_vaulted_key_and_a_templated_url_work(inventory, sim, tmp_path):
     assert len(run.hostvars) == 9
 
 
-# ---- the inventory in use -----------------------------------------------------------------------
+# ---- the inventory in use: AWX's import, a playbook -------------------------------------------------
+
+# Tags set through the API, as anyone with access to the project can set them: text a template engine would run (the
+# seeded edge-1 also has note: "{{ 7 * 6 }}"), and text that only looks like it (a key holding a marker is a plain key).
+TEMPLATE_TAGS = {"cmd": "{{ lookup('pipe', 'id') }}", "block": "{% if true %}yes{% endif %}", "comment": "{# hidden #}",
+                 "header": "#jinja2:variable_start_string:'[%'"}
+PLAIN_TAGS = {"braces": "{x} }} %} #}", "{{key}}": "plain"}
+
+
+def tag_edge(sim, tags):
+    """Add ``tags`` to edge-1 (project 2, region 1) with the API's own PATCH."""
+    ident = sim.seeds["instances"]["instances"]["edge-1/2/1"]
+    answer = requests.patch("%s/cloud/v1/instances/2/1/%s" % (sim.url, ident), json={"tags": tags}, timeout=30,
+                            headers={"Authorization": "apikey %s" % sim.api_key})
+    assert answer.status_code == 200, answer.text
+
+
+def marked(value, path=()):
+    """Every value of the parsed output that is not plain JSON data but a mark ({"__ansible_unsafe": ...}), by path."""
+    if isinstance(value, dict):
+        if "__ansible_unsafe" in value or "__ansible_vault" in value:
+            return {path: value}
+        return dict(item for key, member in value.items() for item in marked(member, path + (key,)).items())
+    if isinstance(value, list):
+        return dict(item for index, member in enumerate(value) for item in marked(member, path + (index,)).items())
+    return {}
+
+
+@pytest.mark.smoke
+def test_awx_imports_every_host_variable_as_plain_json(inventory, sim):
+    """AWX's inventory import runs ``ansible-inventory --list --export`` and reads it with a plain json.loads: strings
+    are strings; only one that may be a template stays marked unsafe ({"__ansible_unsafe": text})."""
+    tag_edge(sim, dict(TEMPLATE_TAGS, **PLAIN_TAGS))
+    run = inventory(ALL_PAIRS, "--list", "--export")
+    assert run.rc == 0, run
+    exported = json.loads(run.stdout)  # as AWX reads it: no Ansible decoder, nothing unwrapped
+    hostvars = exported["_meta"]["hostvars"]
+    assert marked(exported) == dict((("_meta", "hostvars", "edge-1", "gcore_tags", key), {"__ansible_unsafe": text})
+                                    for key, text in dict(TEMPLATE_TAGS, note="{{ 7 * 6 }}").items())
+    assert hostvars["edge-1"]["gcore_tags"]["braces"] == PLAIN_TAGS["braces"]
+    assert hostvars["edge-1"]["gcore_tags"]["{{key}}"] == "plain"
+    web = hostvars["web-1"]  # what AWX's enabled_var and instance_id_var read, and its UI shows
+    assert (web["gcore_status"], web["gcore_id"], web["ansible_host"]) == (
+        "ACTIVE", sim.seeds["instances"]["instances"]["web-1/1/76"], "203.0.113.10")
+    assert web["gcore_tags"] == {"env": "prod", "role": "web"} and web["gcore_public_ipv4"] == ["203.0.113.10"]
+    assert web["gcore_addresses"]["private-net"][1] == {"addr": "203.0.113.10", "type": "floating"}
+    assert sorted(exported["gcore"]["hosts"]) == sorted(hostvars)
+
 
 @pytest.mark.smoke
 def test_a_playbook_runs_against_the_inventory(inventory, tmp_path, sim):
+    tag_edge(sim, TEMPLATE_TAGS)
     play = tmp_path / "play.yml"
+    tag_tasks = [{"name": "A tag is data, not a template (%s)" % key, "ansible.builtin.debug": {"msg": "%s={{ gcore_tags.%s }}" % (key, key)},
+                  "when": "gcore_name == 'edge-1'"} for key in ["note"] + sorted(TEMPLATE_TAGS)]
     play.write_text(yaml.safe_dump([{"name": "Every instance", "hosts": "gcore:&gcore_status_active", "connection": "local",
                                      "gather_facts": False,
-                                     "tasks": [{"name": "Show", "ansible.builtin.debug": {"msg": "id={{ gcore_id }}"}},
-                                               {"name": "A tag is data, not a template", "ansible.builtin.debug": {
-                                                   "msg": "note={{ gcore_tags.note }}"}, "when": "gcore_name == 'edge-1'"}]}]))
+                                     "tasks": [{"name": "Show", "ansible.builtin.debug": {"msg": "id={{ gcore_id }}"}}] + tag_tasks
+                                     + [{"name": "Every tag", "ansible.builtin.debug": {"var": "gcore_tags"},
+                                         "when": "gcore_name == 'edge-1'"}]}]))
     run = inventory(ALL_PAIRS, str(play), tool="ansible-playbook")
     assert run.rc == 0, run
     shown = sorted(line.split("id=")[1].strip('" ') for line in run.stdout.splitlines() if '"msg": "id=' in line)
@@ -344,6 +413,10 @@ def test_a_playbook_runs_against_the_inventory(inventory, tmp_path, sim):
     active = ("web-1/1/76", "db-1/1/76", "app/1/76", "app/1/1", "batch-1/2/76", "v6-only/2/76", "edge-1/2/1")
     assert shown == sorted(ids[key] for key in active)
     assert '"msg": "note={{ 7 * 6 }}"' in run.stdout and "note=42" not in run.stdout
+    for key, text in TEMPLATE_TAGS.items():
+        assert '"msg": "%s=%s"' % (key, text) in run.stdout, key
+        assert '"%s": "%s"' % (key, text) in run.stdout, key
+    assert "uid=" not in run.stdout and '"msg": "block=yes"' not in run.stdout  # the lookup never ran, the block never rendered
     assert "failed=0" in run.stdout and "failed=1" not in run.stdout
 
 

@@ -147,6 +147,7 @@ class Resource:
     - ``SETTINGS``: ``{name: (default, check)}`` for ``POST /_sim/config`` (checks in ``simulator.control``);
     - ``SEEDS``: the IDs of its seeded resources, JSON-able (``GET /_sim/seeds``, ``sim.seeds[NAME]``);
     - ``STATE``: the attributes of the simulator it keeps, shown by ``GET /_sim/state``;
+    - ``TASK_TYPES``: the ``task_type`` of every task it starts (what ``task_fail`` may name);
     - ``CONTROLS``: ``{call: handler method name}``, control calls of its own (``POST /_sim/<call>``, the stories'
       ``sim.yml`` with ``sim_call: <call>``); a handler takes the JSON body, returns a JSON-able answer, and
       raises ``simulator.control.ControlError`` (answered 400, nothing changed) on bad input;
@@ -158,6 +159,7 @@ class Resource:
     SETTINGS = {}
     SEEDS = {}
     STATE = ()
+    TASK_TYPES = ()
     CONTROLS = {}
 
     def __init__(self, sim):
@@ -209,6 +211,8 @@ class Simulator:
             self.routes += [(route, getattr(resource, route.handler)) for route in cls.ROUTES]
             self.settings.update(cls.SETTINGS)
             self.controls.update((call, getattr(resource, name)) for call, name in cls.CONTROLS.items())
+        self.task_types = sorted(set(task_type for cls in resource_classes() for task_type in cls.TASK_TYPES))
+        self.settings["task_fail"] = (SETTINGS["task_fail"][0], self.check_task_fail)
         self.seeds = seeds()
         self.reset()
 
@@ -225,6 +229,15 @@ class Simulator:
             self._rate_window = []
             for resource in self.resources:
                 resource.reset()
+
+    def check_task_fail(self, name, value):
+        """``task_fail``: task types the simulator starts (a misspelt one would never fire), each an error text."""
+        SETTINGS["task_fail"][1](name, value)
+        for task_type in value:
+            if task_type not in self.task_types:
+                raise control.ControlError("%s.%s: no task of that type exists; the simulator's task types are %s"
+                                           % (name, task_type, ", ".join(self.task_types)))
+        return value
 
     def configure(self, **settings):
         """Merge declared settings; an unknown name or a bad value raises ``ControlError`` and changes nothing."""

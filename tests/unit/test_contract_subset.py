@@ -100,3 +100,33 @@ def test_the_script_keeps_the_table_and_follows_references_transitively():
 def test_samples_are_made_to_agree_with_their_schema(schema, expected):
     make_subset.agree(schema, {})
     assert schema == expected
+
+
+def test_every_operation_of_the_committed_subset_says_where_it_comes_from():
+    """The published 2026-05-15 text or the SDK 0.59 fragments (docs/api_reference.md section 17)."""
+    spec = committed()
+    marks = {(method, path): operation.get("x-provenance") for path, item in spec["paths"].items()
+             for method, operation in item.items() if method in METHODS}
+    assert set(marks.values()) == {make_subset.PUBLISHED, "SDK 0.59"}
+    for moved in [("patch", "/cloud/v2/networks/{project_id}/{region_id}/{network_id}"),
+                  ("put", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"),
+                  ("patch", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
+                  ("patch", "/storage/v4/sftp_storages/{storage_id}")]:
+        assert marks[moved] == "SDK 0.59", moved
+
+
+def test_adopt_marks_the_unmarked_operations_and_refuses_another_table():
+    item = {"get": {"responses": {}}, "put": {"x-provenance": "SDK 0.59", "responses": {}}}
+    merged = {"info": {"version": "v"}, "paths": {"/cloud/x": item}, "components": {}}
+    original = make_subset.OPERATIONS
+    make_subset.OPERATIONS = {"one": [("get", "/cloud/x"), ("put", "/cloud/x")]}
+    try:
+        subset = make_subset.adopt(merged)
+        assert [operation["x-provenance"] for operation in subset["paths"]["/cloud/x"].values()] == [
+            "published", "SDK 0.59"]
+        assert "x-provenance" not in merged["paths"]["/cloud/x"]["get"], "the input is left as it was"
+        make_subset.OPERATIONS = {"one": [("get", "/cloud/x")]}
+        with pytest.raises(SystemExit, match="extra"):
+            make_subset.adopt(merged)
+    finally:
+        make_subset.OPERATIONS = original

@@ -114,6 +114,10 @@ ROLE_ITEMS = {
     ("preflight", "preflight_loadbalancers"): "quota_check",
     ("preflight", "preflight_instances"): "price_preview",
 }
+# Item options a role reads itself and sends to no module as such: (role, option) -> {name: the module option it is}.
+ROLE_OWN_ITEMS = {
+    ("preflight", "preflight_loadbalancers"): {"name": "load_balancer_info.name"},  # finds the load balancer by name
+}
 
 
 def _role_option(role, option):
@@ -147,7 +151,11 @@ def _role_agrees(role_options, module_options, where):
 def test_role_item_options_agree_with_the_module_options(role, option):
     entry = _role_option(role, option)
     assert entry["type"] == "list" and entry["elements"] == "dict"
-    _role_agrees(entry.get("options") or {}, _module_spec(ROLE_ITEMS[(role, option)]), "%s.%s[]" % (role, option))
+    options = dict(entry.get("options") or {})
+    for name, module_option in ROLE_OWN_ITEMS.get((role, option), {}).items():
+        module, module_name = module_option.split(".")
+        _role_agrees({module_name: options.pop(name)}, _module_spec(module), "%s.%s[]" % (role, option))
+    _role_agrees(options, _module_spec(ROLE_ITEMS[(role, option)]), "%s.%s[]" % (role, option))
 
 
 # ---- the settings and hooks of the core: documented in its tables, each used by at least two modules ----------

@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Cloud floating IPs (docs/api_reference.md section 15.4), attached to the ports of the simulator's instances.
 
-- ``GET /cloud/v1/floatingips/{p}/{r}``: ``{count, results: [FloatingIPDetailed]}`` (each with ``instance``, a short
-  record of the instance that holds the port, and ``loadbalancer``: null). ``limit`` 1-1000 (default 1000), ``offset``,
-  ``status`` (``ACTIVE``, ``DOWN``, ``ERROR``), ``tag_key`` (repeatable: every key), ``tag_key_value`` (a JSON object);
+- ``GET /cloud/v1/floatingips/{p}/{r}``: ``{count, results: [FloatingIPDetailed]}`` (each with ``instance``, the
+  instance that holds the port with every member ``InstanceInFloatingSerializer`` requires, and ``loadbalancer``:
+  null). ``limit`` 1-1000 (default 1000), ``offset``, ``status`` (``ACTIVE``, ``DOWN``, ``ERROR``), ``tag_key`` (repeatable: every key), ``tag_key_value`` (a JSON object);
   anything else invalid is a 422.
 - ``POST /cloud/v1/floatingips/{p}/{r}`` ``{port_id?, fixed_ip_address?, tags?}`` (``{}`` is valid): the floating IP
   appears at once (on its port, status null), locked by its ``create_floating_ip`` task; when the task finishes it is ``ACTIVE`` on the port (or
@@ -51,6 +51,11 @@ INTERFACES = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 NAMESPACE = uuid.UUID("7a1e4c2b-5d3f-4e6a-9b8c-0d1e2f3a4b5c")
 POOL = ipaddress.ip_network("203.0.113.0/24")
+# The members of the instance a floating IP names (InstanceInFloatingSerializer: every one required), and of its flavor.
+INSTANCE_MEMBERS = ("id", "name", "created_at", "status", "vm_state", "volumes", "flavor", "tags", "instance_description",
+                    "addresses", "security_groups", "ssh_key_name", "creator_task_id", "task_state", "task_id", "region",
+                    "region_id", "project_id")
+FLAVOR_MEMBERS = ("flavor_id", "flavor_name", "vcpus", "ram")
 FIRST_FREE = 100  # new addresses are POOL's hosts from .100 on
 STATUSES = ("ACTIVE", "DOWN", "ERROR")
 CREATED_AT = "2026-01-15T09:30:00Z"
@@ -97,6 +102,7 @@ def instances_of(sim):
 class FloatingIps(Resource):
     NAME = "floating_ips"
     STATE = ("floating_ips",)
+    TASK_TYPES = ("create_floating_ip", "update_floating_ip", "delete_floating_ip")
     SEEDS = {
         "floating_ips": dict((address, str(uuid.uuid5(NAMESPACE, "fip/" + address))) for address, *_rest in SEEDED),
         "pool": str(POOL),
@@ -242,8 +248,8 @@ class FloatingIps(Resource):
         instance = None
         if found:
             holder = found[0]
-            instance = {"id": holder["id"], "name": holder.get("name"), "status": holder.get("status"),
-                        "created_at": holder.get("created_at"), "project_id": holder["project_id"], "region_id": holder["region_id"]}
+            instance = dict((member, copy.deepcopy(holder.get(member))) for member in INSTANCE_MEMBERS)
+            instance["flavor"] = dict((member, (holder.get("flavor") or {}).get(member)) for member in FLAVOR_MEMBERS)
         return dict(copy.deepcopy(record), instance=instance, loadbalancer=None)
 
     # ---- checks -------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ def check_common(body):
 
 
 class Images(Resource):
+    TASK_TYPES = ("download_image", "upload_volume_to_image", "delete_image")
     NAME = "images"
     STATE = ("images",)
     SETTINGS = {"image_saving_reads": (1, control.integer(low=0))}

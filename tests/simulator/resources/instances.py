@@ -38,8 +38,9 @@
   after start and reboot (``REBOOT`` meanwhile).
 - ``POST /cloud/v1/instances/{p}/{r}/{id}/changeflavor`` ``{flavor_id}``: a ``resize_vm`` task; ``RESIZE`` meanwhile,
   then the new flavor and the status it had before.
-- ``POST …/{id}/addsecuritygroup`` / ``delsecuritygroup`` ``{name}``: 204, synchronous; an unknown group is a 404,
-  adding a group the instance has or removing one it has not a 400.
+- ``POST …/{id}/addsecuritygroup`` / ``delsecuritygroup`` ``{name}`` and/or the per-port form
+  ``{ports_security_group_names: [{port_id, security_group_names}]}``: 204, synchronous; an unknown group or port is a
+  404, adding a group the instance has or removing one it has not a 400 (groups are kept instance-wide).
 - ``GET …/{id}/interfaces``: one port per interface (``port_id``, ``network_id``, ``ip_assignments``,
   ``floatingip_details`` ...); ``sim.instance_ports`` (instance id -> interfaces) keeps them. A seeded instance's ports
   are derived from its addresses as the floating IPs family derives them (``floating_ips.derived_interfaces``), and
@@ -226,13 +227,14 @@ def pair_list(name, value):
 
 
 def image_record(image_id, name, status="active", project_id=1, region_id=76):
-    """An image as ``GET /cloud/v1/images`` has it (every required member)."""
+    """An image as ``GET /cloud/v1/images`` has it (every required member; its tags as ``tags``, the published name,
+    and ``tags_v2``, the name the service uses since, docs/api_reference.md section 17)."""
     return {
         "id": image_id, "name": name, "status": status, "visibility": "public", "min_disk": 2, "min_ram": 0,
         "os_distro": name.split("-")[0], "os_version": name.split("-")[1] if "-" in name else "", "os_type": "linux",
         "architecture": "x86_64", "disk_format": "qcow2", "size": 2361393152, "ssh_key": "allow", "hw_firmware_type": "bios",
         "hw_machine_type": "q35", "is_baremetal": False, "description": None, "display_order": None, "gpu_driver": None,
-        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
+        "gpu_driver_version": None, "gpu_driver_type": None, "tags": [], "tags_v2": [], "created_at": CREATED_AT, "updated_at": CREATED_AT,
         "creator_task_id": None, "task_id": None, "project_id": project_id, "region_id": region_id,
         "region": REGIONS.get(region_id, "Region %s" % region_id),
     }
@@ -318,6 +320,8 @@ def check_name(loc, value, pattern=NAME_PATTERN):
 class Instances(Resource):
     NAME = "instances"
     STATE = ("instances",)
+    TASK_TYPES = ("create_vm", "boot_instance", "delete_vm", "resize_vm", "put_into_servergroup", "remove_from_servergroup") + tuple(
+        "%s_vm" % action for action in ACTIONS)
     SETTINGS = {
         "instances_forbidden_projects": ([FORBIDDEN_PROJECT], control.listing(control.integer(low=1))),
         "instances_boot_held": (False, control.boolean),
@@ -356,7 +360,7 @@ class Instances(Resource):
         self.sim.instance_ports = {}
         self.sim.deleted_volumes = []
         self.booting = {}  # instance id -> its boot task id (None: to be started)
-        self.failing = {}  # task id of a locking task -> (its instance, the members to restore if it fails)
+        self.restore = {}  # task id -> the members its instance had before it (put back when the task fails)
         self.ports = 0
         self.by_pair = None
 
@@ -414,14 +418,14 @@ class Instances(Resource):
         return project_id, region_id
 
     def sync(self):
-        """Start the boot of every instance whose create task finished; judge the boots that ended; a locking task
-        that failed gives its instance back as it was, unlocked."""
-        for task_id, (record, before) in list(self.failing.items()):
-            task = self.sim.tasks[task_id]
-            if task["done"]:
-                del self.failing[task_id]
-                if task["record"]["state"] == "ERROR":
-                    record.update(before, task_id=None)
+        """Start the boot of every instance whose create task finished; judge the boots that ended; unlock an
+        instance whose task failed (as it was before it; one whose create failed is in ERROR)."""
+        for record in self.sim.instances:
+            task = self.sim.tasks.get(record.get("task_id")) if record.get("task_id") else None
+            if task is not None and task["done"] and task["record"]["state"] == "ERROR":
+                record.update(self.restore.pop(record["task_id"], {}), task_id=None)
+                if task["record"]["id"] == record.get("creator_task_id"):
+                    record.update(status="ERROR", vm_state="error", task_state=None)
         for ident, task_id in list(self.booting.items()):
             record = self.find(ident)
             if record is None:
@@ -508,7 +512,24 @@ class Instances(Resource):
         for port in ports:
             if isinstance(floating, dict):  # the floating IPs family's records on this port
                 port["floatingip_details"] = [copy.deepcopy(item) for item in floating.values() if item.get("port_id") == port["port_id"]]
+            port["network_details"] = self.network_details(port["network_details"], record)
         return {"count": len(ports), "results": ports}
+
+    def network_details(self, short, record):
+        """A port's ``network_details`` with every member of the network record: the networks family's record (its
+        subnets in full) when it holds the network; else (the modelled external network, a seeded instance's derived
+        one) a record built from the port's ``{id, name}``."""
+        network = (getattr(self.sim, "networks", None) or {}).get(short["id"])
+        if network is not None:
+            family = next(resource for resource in self.sim.resources if resource.NAME == "networks")
+            return dict(copy.deepcopy(network), subnets=[family.subnet_view(self.sim.subnets[ident])
+                                                         for ident in network["subnets"] if ident in self.sim.subnets])
+        external = short.get("external", short["name"] == "external")
+        return {"id": short["id"], "name": short["name"], "external": external, "shared": external, "default": False,
+                "type": "vlan" if external else "vxlan", "mtu": 1500 if external else 1450, "segmentation_id": None,
+                "port_security_enabled": True, "subnets": [], "tags": [], "project_id": record["project_id"],
+                "region_id": record["region_id"], "region": REGIONS.get(record["region_id"], "Region %s" % record["region_id"]),
+                "created_at": CREATED_AT, "updated_at": CREATED_AT, "creator_task_id": None, "task_id": None}
 
     def ports_of(self, record):
         """The instance's interfaces (one port each); those of a seeded instance are derived from its addresses, as the
@@ -654,7 +675,7 @@ class Instances(Resource):
             for assignment in port["ip_assignments"]:
                 addresses.setdefault(network, []).append(
                     {"addr": assignment["ip_address"], "type": "fixed", "interface_name": item.get("interface_name"),
-                     "subnet_id": assignment["subnet_id"], "subnet_name": "%s-subnet" % network})
+                     "subnet_id": assignment["subnet_id"], "subnet_name": self.subnet_name(assignment["subnet_id"], network)})
             if item.get("floating_ip"):
                 floating_id, address = self.floating_for(port, item, project_id, region_id)
                 floatings.append(floating_id)
@@ -696,6 +717,12 @@ class Instances(Resource):
         self.sim.instance_ports[ident] = ports
         self.by_pair = None
         return {"tasks": [task_id]}
+
+    def subnet_name(self, subnet_id, network):
+        """The name of the subnet an address is in: the subnet's own (the networks family's store); the modelled
+        external and reserved subnets, outside that store, are named after their network."""
+        subnet = (getattr(self.sim, "subnets", None) or {}).get(subnet_id)
+        return subnet["name"] if subnet else "%s-subnet" % network
 
     def interface_port(self, ident, index, item, project_id=1, region_id=76):
         """The port an interface of a new instance gets: an address of its subnet (or of the external network)."""
@@ -794,7 +821,7 @@ class Instances(Resource):
 
         task_id = self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"])
         record.update(during, task_id=task_id)
-        self.failing[task_id] = (record, before)  # a failed task leaves the instance as it was, unlocked (see sync)
+        self.restore[task_id] = before  # a failed task leaves the instance as it was, unlocked (see sync)
         return {"tasks": [task_id]}
 
     def action(self, request):
@@ -827,30 +854,52 @@ class Instances(Resource):
                                  lambda: {"status": status, "flavor": record_flavor(body["flavor_id"]), "task_state": None})
 
     def group_change(self, request):
+        """``(record, names, held)``: the group names a body names (``name``, applied to every port, and/or the
+        documented per-port form ``ports_security_group_names: [{port_id, security_group_names}]``, a null
+        ``port_id`` meaning every port) and the instance's groups. A port the instance does not have is a 404, as
+        is a group the project does not have. The simulator keeps an instance's groups instance-wide: a per-port
+        change changes them for the instance."""
         record = self.unlocked(request)
         body = body_of(request)
         check_object("", body, (), ("name", "ports_security_group_names"))
-        if "name" not in body:
-            invalid("name", "field required (the simulator serves the one-name form)")
-        check_name("name", body["name"])
+        if "name" not in body and "ports_security_group_names" not in body:
+            invalid("name", "give name or ports_security_group_names")
+        names = []
+        if "name" in body:
+            check_name("name", body["name"])
+            names.append(body["name"])
+        ports = set(port["port_id"] for port in self.ports_of(record))
+        for index, item in enumerate(check_list("ports_security_group_names", body.get("ports_security_group_names", []))):
+            where = "ports_security_group_names.%d" % index
+            check_object(where, item, ("port_id", "security_group_names"), ("port_id", "security_group_names"))
+            if item["port_id"] is not None:
+                check_uuid(where + ".port_id", item["port_id"])
+                if item["port_id"] not in ports:
+                    raise ApiFailure(404, "Port %s not found on instance %s" % (item["port_id"], record["id"]))
+            for number, name in enumerate(check_list(where + ".security_group_names", item["security_group_names"])):
+                check_name("%s.security_group_names.%d" % (where, number), name)
+                names.append(name)
         known = set(name for _ident, name in self.group_names(record["project_id"], record["region_id"])) | {"default"}
         held = [group["name"] for group in record["security_groups"]]
-        if body["name"] not in known | set(held):
-            raise ApiFailure(404, "Security group %s not found" % body["name"])
-        return record, body["name"], held
+        for name in names:
+            if name not in known | set(held):
+                raise ApiFailure(404, "Security group %s not found" % name)
+        return record, list(dict.fromkeys(names)), held
 
     def add_group(self, request):
-        record, name, held = self.group_change(request)
-        if name in held:
-            raise ApiFailure(400, "Instance %s already has security group %s" % (record["id"], name))
-        record["security_groups"].append({"name": name})
+        record, names, held = self.group_change(request)
+        for name in names:
+            if name in held:
+                raise ApiFailure(400, "Instance %s already has security group %s" % (record["id"], name))
+        record["security_groups"] += [{"name": name} for name in names]
         return Response(204)
 
     def remove_group(self, request):
-        record, name, held = self.group_change(request)
-        if name not in held:
-            raise ApiFailure(400, "Instance %s has no security group %s" % (record["id"], name))
-        record["security_groups"] = [group for group in record["security_groups"] if group["name"] != name]
+        record, names, held = self.group_change(request)
+        for name in names:
+            if name not in held:
+                raise ApiFailure(400, "Instance %s has no security group %s" % (record["id"], name))
+        record["security_groups"] = [group for group in record["security_groups"] if group["name"] not in names]
         return Response(204)
 
     def put_into_group(self, request):
@@ -913,7 +962,7 @@ class Instances(Resource):
             if volume["source"] != "existing-volume":
                 add("volume_count", count)
                 add("volume_size", (volume.get("size") or 10) * count)
-        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested)
+        return quota.answer(self.sim, sorted(set(requested) | {"vm_count", "cpu_count", "ram"}), requested, self.scope(request))
 
     @staticmethod
     def filters(request):

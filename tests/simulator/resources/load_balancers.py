@@ -32,7 +32,15 @@
   (``members`` is the full new list: members equal by address and port keep their id; ``healthmonitor`` and
   ``session_persistence`` whole; a PATCH that changes nothing answers ``{"tasks": []}``), ``DELETE …/{id}`` → task.
 - Health monitors: ``POST /cloud/v1/lbpools/{p}/{r}/{id}/healthmonitor`` → task (400 when the pool has one);
-  ``DELETE`` the same path → 204 at once (404 when the pool has none).
+  ``DELETE`` the same path → 204 at once (404 when the pool has none). SDK 0.59 (docs/api_reference.md section 17):
+  ``GET`` the same path → the monitor (404 when none); ``PATCH`` → task (``[]`` when nothing changes), every member
+  optional and no ``type``.
+- Pool members (SDK 0.59): ``/cloud/v1/loadbalancers/{p}/{r}/pools/{pool_id}/members``: ``GET`` (paged, ``order_by``
+  ``address.asc`` by default), ``POST`` one member (``address``, ``protocol_port`` and ``subnet_id`` or
+  ``instance_id``) → task (``created_resources.members``), ``PUT`` the whole list (members equal by address and port
+  keep their id, the others go) → task or ``[]`` when it matches; ``…/members/{id}``: ``GET``, ``PATCH``
+  (``admin_state_up``, ``backup``, ``monitor_address``, ``monitor_port``, ``weight``) → task or ``[]``, ``DELETE`` →
+  task. The pool PATCH with a full ``members`` list stays.
 - Every write under a load balancer whose ``provisioning_status`` is not ``ACTIVE`` (or ``ERROR``, for a delete)
   answers 409, as the service does; the write's task locks the load balancer (``task_id`` set,
   ``PENDING_UPDATE``) until it finishes. A failed task undoes what it started and unlocks the load balancer.
@@ -68,6 +76,9 @@ POOLS = r"/cloud/v1/lbpools" + P
 POOL = POOLS + r"/(?P<pool_id>[^/]+)"
 POOL_PATCH = r"/cloud/v2/lbpools" + P + r"/(?P<pool_id>[^/]+)"
 HEALTHMONITOR = POOL + r"/healthmonitor"
+MEMBERS = LB_LIST + r"/pools/(?P<pool_id>[^/]+)/members"
+MEMBER_ONE = MEMBERS + r"/(?P<member_id>[^/]+)"
+MEMBER_ORDERS = ("address.asc", "address.desc", "created_at.asc", "created_at.desc")
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
@@ -79,6 +90,9 @@ ALGORITHMS = ["LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"]
 MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]
 HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
 UUID = f("str", nullable=True, pattern=UUID_PATTERN)
+# FloatingIPSerializer: a load balancer's floating_ips (the floating IPs family's records on its VIP port).
+FLOATING_MEMBERS = ("id", "floating_ip_address", "fixed_ip_address", "port_id", "router_id", "status", "tags", "project_id",
+                    "region_id", "region", "created_at", "updated_at", "creator_task_id", "task_id")
 TIMEOUT = f("int", nullable=True, ge=0, le=86400000)
 
 MEMBER = {
@@ -95,6 +109,10 @@ MONITOR = {
     "admin_state_up": f("bool"),
 }
 PATCH_MONITOR = dict(MONITOR, type=f("str", nullable=True, enum=MONITOR_TYPES))
+# PATCH .../healthmonitor (SDK 0.59): every member optional, no type (a type never changes).
+UPDATE_MONITOR = dict((name, dict(spec, required=False)) for name, spec in MONITOR.items() if name != "type")
+# PATCH .../members/{id} (SDK 0.59): what a member can change (not its address, port or subnet).
+UPDATE_MEMBER = dict((name, MEMBER[name]) for name in ("admin_state_up", "backup", "monitor_address", "monitor_port", "weight"))
 PERSISTENCE = {
     "type": f("str", True, enum=["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]), "cookie_name": f("str", nullable=True, pattern=NAME_PATTERN),
     "persistence_granularity": f("str", nullable=True), "persistence_timeout": f("int", nullable=True),
@@ -225,6 +243,8 @@ def activate(record):
 class LoadBalancers(Resource):
     NAME = "load_balancers"
     STATE = ("load_balancers", "lb_listeners", "lb_pools")
+    TASK_TYPES = tuple("%s_%s" % (verb, noun) for noun in ("loadbalancer", "lblistener", "lbpool", "lbmember", "healthmonitor")
+                       for verb in ("create", "update", "delete") if (verb, noun) != ("delete", "healthmonitor"))
     SETTINGS = {"lb_create_error": (False, control.boolean)}
     SEEDS = dict(SEEDED, project_id=SEED_PROJECT, region_id=SEED_REGION)
     ROUTES = (
@@ -245,12 +265,21 @@ class LoadBalancers(Resource):
         Route("GET", POOL, "get_pool"),
         Route("DELETE", POOL, "delete_pool"),
         Route("PATCH", POOL_PATCH, "patch_pool"),
+        Route("GET", HEALTHMONITOR, "get_monitor"),
+        Route("PATCH", HEALTHMONITOR, "update_monitor"),
+        Route("GET", MEMBERS, "list_members"),
+        Route("POST", MEMBERS, "add_member"),
+        Route("PUT", MEMBERS, "replace_members"),
+        Route("GET", MEMBER_ONE, "get_member"),
+        Route("PATCH", MEMBER_ONE, "update_member"),
+        Route("DELETE", MEMBER_ONE, "delete_member"),
     )
 
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
         self.sim.load_balancers, self.sim.lb_listeners, self.sim.lb_pools = {}, {}, {}
         self.undo = {}  # task id -> what to undo when the task fails
+        self.vip_networks = {}  # load balancer id -> the network its VIP port is in (not a member of the record)
         self.vips = 10
         lb = self.new_lb(SEEDED["legacy_lb"], "legacy-lb", SEED_PROJECT, SEED_REGION, None, tags={"env": "legacy"})
         listener = self.new_listener(lb, {"name": "web", "protocol": "HTTP", "protocol_port": 80}, None, SEEDED["legacy_listener"])
@@ -387,6 +416,9 @@ class LoadBalancers(Resource):
 
     def lb_view(self, record):
         shown = copy.deepcopy(record)
+        shown["floating_ips"] = [dict((member, copy.deepcopy(item.get(member))) for member in FLOATING_MEMBERS)
+                                 for item in (getattr(self.sim, "floating_ips", None) or {}).values()
+                                 if item.get("port_id") == record["vip_port_id"]]
         shown["listeners"] = [{"id": listener["id"]} for listener in self.sim.lb_listeners.values()
                               if listener["load_balancer_id"] == record["id"]]
         return shown
@@ -452,8 +484,13 @@ class LoadBalancers(Resource):
             if body.get("vip_network_id"):
                 invalid("vip_port_id", "vip_port_id and vip_network_id cannot be given together", status=400)
             vip = reserved_of(self.sim).port_for(body["vip_port_id"], project_id, region_id, vip_allowed=True)
+        vip_network = self.check_vip(body, (project_id, region_id))
+        self.known_subnets([member.get("subnet_id") for listener in body.get("listeners") or []
+                            for pool in listener.get("pools") or [] for member in pool.get("members") or []], (project_id, region_id))
+        floating = self.check_floating_ip(body.get("floating_ip"), (project_id, region_id))
         ident = str(uuid.uuid4())
         lb = self.new_lb(ident, body["name"], project_id, region_id, None, tags)
+        self.vip_networks[ident] = vip_network
         if vip is not None:
             lb.update(vip_port_id=vip["port_id"], vip_address=vip["fixed_ip_address"] or vip["fixed_ipv6_address"])
             reserved_of(self.sim).attach(vip["port_id"], ident, "loadbalancer")
@@ -474,6 +511,8 @@ class LoadBalancers(Resource):
                 activate(record)
                 record["creator_task_id"] = task_id
             lb.update(provisioning_status="ERROR" if error else "ACTIVE", operating_status="ERROR" if error else "ONLINE")
+            if floating is not None and not error:
+                self.assign_floating_ip(lb, floating, task_id)
             return made
 
         task_id = self.lock(lb, "create_loadbalancer", apply, data=request.json)
@@ -481,6 +520,67 @@ class LoadBalancers(Resource):
         for record in self.children(ident):
             record["task_id"] = record["creator_task_id"] = task_id
         return {"tasks": [task_id]}
+
+    # ---- what a body refers to ------------------------------------------------------------------------
+    def family(self, name):
+        return next((resource for resource in self.sim.resources if resource.NAME == name), None)
+
+    def check_vip(self, body, scope):
+        """The VIP's network (``vip_network_id``, or the network of ``vip_subnet_id``): each must exist in the
+        project and region (404 as the service answers); None for a public VIP."""
+        networks, subnets = getattr(self.sim, "networks", {}), getattr(self.sim, "subnets", {})
+        network_id, subnet_id = body.get("vip_network_id"), body.get("vip_subnet_id")
+        if network_id is not None:
+            network = networks.get(network_id)
+            if network is None or (network["project_id"], network["region_id"]) != scope:
+                raise ApiFailure(404, "Network %s not found" % network_id)
+        if subnet_id is not None:
+            self.known_subnets([subnet_id], scope)
+            if network_id is not None and subnets[subnet_id]["network_id"] != network_id:
+                invalid("vip_subnet_id", "subnet %s is not in network %s" % (subnet_id, network_id), status=400)
+            network_id = subnets[subnet_id]["network_id"]
+        return network_id
+
+    def known_subnets(self, subnet_ids, scope):
+        subnets = getattr(self.sim, "subnets", {})
+        for subnet_id in subnet_ids:
+            if subnet_id is None:
+                continue
+            subnet = subnets.get(subnet_id)
+            if subnet is None or (subnet["project_id"], subnet["region_id"]) != scope:
+                raise ApiFailure(404, "Subnet %s not found" % subnet_id)
+
+    def check_floating_ip(self, value, scope):
+        """``floating_ip`` of a create: ``{source: new}`` or ``{source: existing, existing_floating_id}`` (an
+        unassigned floating IP of the project and region); the floating IP record to assign, or "new", or None."""
+        if value is None:
+            return None
+        if not isinstance(value, dict) or value.get("source") not in ("new", "existing") \
+                or set(value) - {"source", "existing_floating_id"}:
+            invalid("floating_ip", "give {source: new} or {source: existing, existing_floating_id}")
+        if value["source"] == "new":
+            if "existing_floating_id" in value:
+                invalid("floating_ip.existing_floating_id", "only with source existing")
+            return "new"
+        held = getattr(self.sim, "floating_ips", {}).get(value.get("existing_floating_id"))
+        if held is None or (held["project_id"], held["region_id"]) != scope:
+            raise ApiFailure(404, "Floating IP %s not found" % value.get("existing_floating_id"))
+        if held.get("port_id"):
+            invalid("floating_ip.existing_floating_id", "floating IP %s is already assigned" % held["id"], status=400)
+        return held
+
+    def assign_floating_ip(self, lb, floating, task_id):
+        """The load balancer's floating IP on its VIP port: a new one of the floating IPs family, or ``floating``."""
+        family = self.family("floating_ips")
+        if floating == "new":
+            floating = family.new_record(str(uuid.uuid4()), family.new_address(), lb["project_id"], lb["region_id"], task_id=task_id)
+            floating["task_id"] = None
+            self.sim.floating_ips[floating["id"]] = floating
+        floating.update(port_id=lb["vip_port_id"], fixed_ip_address=lb["vip_address"], status="ACTIVE", updated_at=now_iso())
+
+    def on_network(self, network_id):
+        """The load balancers whose VIP port is in the network."""
+        return [ident for ident, network in self.vip_networks.items() if network == network_id and ident in self.sim.load_balancers]
 
     def children(self, lb_id):
         return ([record for record in self.sim.lb_listeners.values() if record["load_balancer_id"] == lb_id]
@@ -520,6 +620,10 @@ class LoadBalancers(Resource):
                 self.sim.lb_listeners.pop(record["id"], None)
                 self.sim.lb_pools.pop(record["id"], None)
             self.sim.load_balancers.pop(lb["id"], None)
+            self.vip_networks.pop(lb["id"], None)
+            for item in (getattr(self.sim, "floating_ips", None) or {}).values():  # its floating IPs stay, unassigned
+                if item.get("port_id") == lb["vip_port_id"]:
+                    item.update(port_id=None, fixed_ip_address=None, router_id=None, status="DOWN", updated_at=now_iso())
 
         task_id = self.lock(lb, "delete_loadbalancer", apply)
         lb["provisioning_status"] = "PENDING_DELETE"
@@ -644,6 +748,7 @@ class LoadBalancers(Resource):
             invalid("listener_id", "give listener_id or load_balancer_id", status=400)
         lb = self.writable(self.lb_of(request, lb_id, scope))
         self.check_pool(body, "body")
+        self.known_subnets([member.get("subnet_id") for member in body.get("members") or []], scope)
         record = self.new_pool(lb, listener, body, None)
 
         def undo():
@@ -691,6 +796,7 @@ class LoadBalancers(Resource):
         body = request.json
         kept = validated(body, PATCH_POOL)
         self.check_pool(kept, "body")
+        self.known_subnets([member.get("subnet_id") for member in kept.get("members") or []], self.scope(request))
         monitor = kept.get("healthmonitor")
         if monitor and record["healthmonitor"] and monitor.get("type") not in (None, record["healthmonitor"]["type"]):
             invalid("healthmonitor.type", "the type of a health monitor cannot change", status=400)
@@ -756,3 +862,124 @@ class LoadBalancers(Resource):
             raise ApiFailure(404, "Pool %s has no health monitor" % record["id"])
         record["healthmonitor"] = None
         return Response(204, None)
+
+    # ---- health monitor and members, SDK 0.59 -----------------------------------------------------
+    def get_monitor(self, request):
+        record, _lb = self.pool_of(request)
+        if not record["healthmonitor"]:
+            raise ApiFailure(404, "Pool %s has no health monitor" % record["id"])
+        return copy.deepcopy(record["healthmonitor"])
+
+    def update_monitor(self, request):
+        record, lb = self.pool_of(request)
+        self.writable(lb)
+        held = record["healthmonitor"]
+        if not held:
+            raise ApiFailure(404, "Pool %s has no health monitor" % record["id"])
+        kept = validated(request.json, UPDATE_MONITOR, required_body=False)
+        kept = dict((key, kept.get(key)) for key in request.json or {})  # null clears a member
+        wanted = dict(held, **kept)
+        check_monitor(wanted, "body")
+        if wanted == held:
+            return {"tasks": []}
+        before = copy.deepcopy(held)
+
+        def undo():
+            record["healthmonitor"] = before
+
+        def apply():
+            held.update(kept)
+            activate(record)
+
+        task_id = self.lock(lb, "update_healthmonitor", apply, undo, request.json)
+        return {"tasks": [task_id]}
+
+    def member_of(self, request):
+        record, lb = self.pool_of(request)
+        member = next((item for item in record["members"] if item["id"] == request.params["member_id"]), None)
+        if member is None:
+            raise ApiFailure(404, "Member %s not found in pool %s" % (request.params["member_id"], record["id"]))
+        return member, record, lb
+
+    def list_members(self, request):
+        record, _lb = self.pool_of(request)
+        order = request.arg("order_by", "address.asc")
+        if order not in MEMBER_ORDERS:
+            invalid("order_by", "value is not one of %s" % ", ".join(MEMBER_ORDERS))
+        members = copy.deepcopy(record["members"])  # kept in the order they were added
+        if order.startswith("address"):
+            members.sort(key=lambda member: (ipaddress.ip_address(member["address"]).version,
+                                             ipaddress.ip_address(member["address"]), member["protocol_port"]))
+        if order.endswith(".desc"):
+            members.reverse()
+        return self.page(request, members)
+
+    def get_member(self, request):
+        return copy.deepcopy(self.member_of(request)[0])
+
+    def add_member(self, request):
+        record, lb = self.pool_of(request)
+        self.writable(lb)
+        body = validated(request.json, MEMBER)
+        self.known_subnets([body.get("subnet_id")], self.scope(request))
+        check_members(record["members"] + [body], "body")
+        member = member_record(body)
+        record["members"].append(member)
+
+        def undo():
+            record["members"] = [item for item in record["members"] if item["id"] != member["id"]]
+
+        task_id = self.lock(lb, "create_lbmember", lambda: activate(record), undo, request.json, {"members": [member["id"]]})
+        return {"tasks": [task_id]}
+
+    # A member is the one CreateLbPoolMemberSerializer everywhere (a pool's create, its v2 PATCH, this family): its text
+    # says "either subnet_id or instance_id should be provided", but the schema requires neither, and the pool
+    # create and PATCH take members without them; so does this family.
+    def replace_members(self, request):
+        record, lb = self.pool_of(request)
+        self.writable(lb)
+        body = request.json if request.raw_body else []
+        if not isinstance(body, list):
+            invalid("body", "a JSON array of members is required")
+        kept = [validated(member, MEMBER) for member in body]
+        self.known_subnets([member.get("subnet_id") for member in kept], self.scope(request))
+        check_members(kept, "body")
+        if self.changes_nothing(record, {"members": kept}, {"members": kept}):
+            return {"tasks": []}
+        before = copy.deepcopy(record["members"])
+
+        def apply():
+            record["members"] = self.patched_members(record, kept)
+            activate(record)
+
+        def undo():
+            record["members"] = before
+
+        task_id = self.lock(lb, "update_lbpool", apply, undo, body)
+        record.update(task_id=task_id, provisioning_status="PENDING_UPDATE")
+        return {"tasks": [task_id]}
+
+    def update_member(self, request):
+        member, record, lb = self.member_of(request)
+        self.writable(lb)
+        kept = validated(request.json, UPDATE_MEMBER, required_body=False)
+        kept = dict((key, kept.get(key)) for key in request.json or {})  # null clears a member
+        if all(member.get(key) == value for key, value in kept.items()):
+            return {"tasks": []}
+        before = copy.deepcopy(member)
+
+        def apply():
+            member.update(kept)
+            activate(record)
+
+        task_id = self.lock(lb, "update_lbmember", apply, lambda: member.update(before), request.json)
+        return {"tasks": [task_id]}
+
+    def delete_member(self, request):
+        member, record, lb = self.member_of(request)
+        self.writable(lb)
+
+        def apply():
+            record["members"] = [item for item in record["members"] if item["id"] != member["id"]]
+
+        return {"tasks": [self.lock(lb, "delete_lbmember", apply)]}

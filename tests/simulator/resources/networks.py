@@ -9,13 +9,18 @@ the subnets a router attaches (``routers.py``) are these.
   substring (the published text does not say how it matches: the simulator takes the reading a module must survive).
 - ``POST /cloud/v1/networks/{p}/{r}`` (``CreateNetworkSerializer``: ``name``, ``type``, ``create_router``, ``tags``):
   200 ``{tasks}``; the network appears at once, locked by its ``create_network`` task (``task_id``), and the finished
-  task names it in ``created_resources.networks``. A failed create task removes it. ``create_router`` is checked and
-  kept in the task's data; no router is made (the simulator does not model the network's own router).
+  task names it in ``created_resources.networks``. A failed create task removes it (it is not listed from then on).
+  ``create_router`` (default true) gives the network its own router: not a routers-family record, but a subnet created
+  with ``connect_to_network_router`` (default true) and a gateway reads ``has_router: true``.
 - ``GET .../{network_id}``: the record (``NetworkSerializer``: ``mtu`` 1450, ``type`` vxlan by default, ``subnets``
   the ids of its subnets, ``tags`` as ``[{key, value, read_only}]``).
-- ``PATCH .../{network_id}`` (``name``, ``tags`` as a JSON merge patch): synchronous, answers the record.
+- ``PATCH .../{network_id}`` (``name``, ``tags`` as a JSON merge patch): synchronous, answers the record. The published
+  call, deprecated: the service moved it to v2 (SDK 0.59); still served for other clients.
+- ``PATCH /cloud/v2/networks/{p}/{r}/{network_id}`` (same body): ``{tasks}``, an ``update_network`` task that takes
+  the network's lock and applies the change when it finishes; ``{"tasks": []}`` when every member sent already
+  matches (nothing to do, no task).
 - ``DELETE .../{network_id}``: a ``delete_network`` task; the network and its subnets go when it finishes. A network
-  with a subnet a router is attached to is refused (400): detach it first.
+  with a subnet a router is attached to, or with a port of an instance or a load balancer's VIP, is refused (400).
 - ``GET /cloud/v1/subnets/{p}/{r}``: ``{count, results}`` ordered by ``cidr`` (the default ``cidr.asc``), ``limit``,
   ``offset``, ``network_id`` filter; no ``name`` filter.
 - ``POST /cloud/v1/subnets/{p}/{r}`` (``CreateSubnetSerializer``): 200 ``{tasks}``, ``created_resources.subnets``.
@@ -25,7 +30,10 @@ the subnets a router attaches (``routers.py``) are these.
   router is attached to the subnet at its gateway when the task finishes (404 for an unknown router).
 - ``PATCH /cloud/v1/subnets/{p}/{r}/{id}`` (``name``, ``enable_dhcp``, ``gateway_ip``, ``dns_nameservers``,
   ``host_routes``, ``tags``): synchronous, answers the record; ``null`` for the two lists leaves them as they are.
-- ``DELETE .../{subnet_id}``: a ``delete_subnet`` task; a subnet a router is attached to is refused (400).
+- ``DELETE .../{subnet_id}``: a ``delete_subnet`` task; a subnet a router is attached to, or holding an instance's
+  address, is refused (400).
+- A subnet's ``has_router`` is derived when it is answered: a router of the routers family attached to it, or the
+  network's own router (above).
 - A PATCH or DELETE of a locked record (``task_id`` set) answers 409. Unknown body members answer 422 (the published
   schemas do not forbid them; the simulator is strict so that a misspelt member is seen).
 
@@ -45,6 +53,7 @@ from simulator.validation import check_bool, check_enum, check_name, check_objec
 
 NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 NETWORK = NETWORKS + r"/(?P<network_id>[^/]+)"
+NETWORK_V2 = r"/cloud/v2/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<network_id>[^/]+)"
 SUBNETS = r"/cloud/v1/subnets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 SUBNET = SUBNETS + r"/(?P<subnet_id>[^/]+)"
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
@@ -97,9 +106,15 @@ def check_host_routes(field, value):
     return routes
 
 
+def tag_set(record):
+    """A record's tags, whatever their order."""
+    return sorted((tag["key"], tag["value"], tag["read_only"]) for tag in record["tags"])
+
+
 class Networks(Resource):
     NAME = "networks"
     STATE = ("networks", "subnets")
+    TASK_TYPES = ("create_network", "update_network", "delete_network", "create_subnet", "delete_subnet")
     SEEDS = {
         "project_id": SEED_PROJECT, "region_id": SEED_REGION,
         "networks": dict((name.replace("-", "_"), network_id) for network_id, name, _subnets in SEEDED[:3]),
@@ -112,6 +127,7 @@ class Networks(Resource):
         Route("POST", NETWORKS, "create_network"),
         Route("GET", NETWORK, "get_network"),
         Route("PATCH", NETWORK, "patch_network"),
+        Route("PATCH", NETWORK_V2, "patch_network_v2"),
         Route("DELETE", NETWORK, "delete_network"),
         Route("GET", SUBNETS, "list_subnets"),
         Route("POST", SUBNETS, "create_subnet"),
@@ -123,6 +139,8 @@ class Networks(Resource):
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
         self.segments = 1000  # the next vxlan segmentation id
+        self.own_router = set()  # networks created with create_router (their own router; not a routers-family record)
+        self.connected = set()  # subnets created with connect_to_network_router (the default)
         self.sim.networks = {}
         self.sim.subnets = {}
         for network_id, name, subnets in SEEDED:
@@ -201,6 +219,17 @@ class Networks(Resource):
                 for interface in router["interfaces"] for assignment in interface["ip_assignments"]
                 if assignment["subnet_id"] in subnet_ids]
 
+    def ports_on(self, network_id=None, subnet_id=None):
+        """``(kind, id)`` of what holds a port in the network (or an address in the subnet): instances (their
+        interfaces) and load balancers (their VIP)."""
+        users = [("instance", ident) for ident, ports in (getattr(self.sim, "instance_ports", None) or {}).items()
+                 if any(port["network_id"] == network_id or subnet_id in [item["subnet_id"] for item in port["ip_assignments"]]
+                        for port in ports)]
+        balancers = next((resource for resource in self.sim.resources if resource.NAME == "load_balancers"), None)
+        if balancers is not None and network_id is not None:
+            users += [("load balancer", ident) for ident in balancers.on_network(network_id)]
+        return users
+
     def start(self, task_type, record, apply, data=None):
         return self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"], data=data)
 
@@ -209,6 +238,7 @@ class Networks(Resource):
         name = request.arg("name")
         if name is not None and len(name) > 61:
             invalid("name", "ensure this value has at most 61 characters")
+        self.sync()  # a network its failed create task removed is not listed
         records = [record for record in reversed(list(self.sim.networks.values())) if name is None or name in record["name"]]
         return page(request, self.in_scope(records, request))
 
@@ -236,11 +266,25 @@ class Networks(Resource):
         task_id = self.sim.start_task("create_network", apply=apply, project_id=project_id, region_id=region_id, data=body)
         self.sim.networks[network_id] = self.network_record(network_id, body["name"], project_id, region_id,
                                                             body.get("type", "vxlan"), body.get("tags", {}), task_id)
+        if body.get("create_router", True):
+            self.own_router.add(network_id)
         return {"tasks": [task_id]}
 
     def patch_network(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
         return copy.deepcopy(patch_name_and_tags(record, request.json))
+
+    def patch_network_v2(self, request):
+        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
+        after = patch_name_and_tags(copy.deepcopy(record), request.json or {})
+        if after["name"] == record["name"] and tag_set(after) == tag_set(record):
+            return {"tasks": []}
+
+        def apply():
+            record.update(name=after["name"], tags=after["tags"], task_id=None, updated_at=now_iso())
+
+        record["task_id"] = self.start("update_network", record, apply)
+        return {"tasks": [record["task_id"]]}
 
     def delete_network(self, request):
         record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
@@ -248,6 +292,10 @@ class Networks(Resource):
         if in_use:
             raise ApiFailure(400, "Network %s has ports in use: router %s is attached to subnet %s; detach it first"
                              % (record["id"], in_use[0][0], in_use[0][1]))
+        users = self.ports_on(network_id=record["id"])
+        if users:
+            raise ApiFailure(400, "Network %s has ports in use: %s %s has a port in it; delete or detach it first"
+                             % ((record["id"],) + users[0]))
 
         def apply():
             for subnet_id in list(record["subnets"]):
@@ -262,12 +310,18 @@ class Networks(Resource):
         network_id = request.arg("network_id")
         if network_id is not None and not is_uuid(network_id):
             invalid("network_id", "value is not a valid uuid")
+        self.sync()
         records = [record for record in self.sim.subnets.values() if network_id is None or record["network_id"] == network_id]
         records.sort(key=lambda record: (ipaddress.ip_network(record["cidr"]).version, ipaddress.ip_network(record["cidr"])))
-        return page(request, self.in_scope(records, request))
+        return page(request, self.in_scope(records, request), show=self.subnet_view)
 
     def get_subnet(self, request):
-        return copy.deepcopy(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"))
+        return self.subnet_view(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"))
+
+    def subnet_view(self, record):
+        """A subnet as answered: ``has_router`` follows the routers attached to it (derived, never stored)."""
+        own = record["network_id"] in self.own_router and record["id"] in self.connected and record["gateway_ip"] is not None
+        return dict(copy.deepcopy(record), has_router=own or bool(self.routers_on({record["id"]})))
 
     @staticmethod
     def check_gateway(field, value, network):
@@ -336,6 +390,8 @@ class Networks(Resource):
         task_id = self.sim.start_task("create_subnet", apply=apply, project_id=project_id, region_id=region_id, data=body)
         self.add_subnet(self.subnet_record(subnet_id, body["name"], parent["id"], project_id, region_id, network, gateway,
                                            body.get("enable_dhcp", True), dns, routes, body.get("tags", {}), task_id))
+        if connect:
+            self.connected.add(subnet_id)
         return {"tasks": [task_id]}
 
     def router_port(self, subnet, address):
@@ -367,13 +423,17 @@ class Networks(Resource):
         if "tags" in body:
             merge_tags(record, body["tags"])
         record["updated_at"] = now_iso()
-        return copy.deepcopy(record)
+        return self.subnet_view(record)
 
     def delete_subnet(self, request):
         record = self.unlocked(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"), "Subnet")
         in_use = self.routers_on({record["id"]})
         if in_use:
             raise ApiFailure(400, "Subnet %s has ports in use: router %s is attached to it; detach it first" % (record["id"], in_use[0][0]))
+        users = self.ports_on(subnet_id=record["id"])
+        if users:
+            raise ApiFailure(400, "Subnet %s has ports in use: %s %s has an address in it; delete or detach it first"
+                             % ((record["id"],) + users[0]))
 
         def apply():
             self.remove_subnet(record["id"])

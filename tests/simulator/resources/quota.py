@@ -17,7 +17,9 @@ Bodies are validated as the published schemas say, with extra members refused as
 pydantic models do (``ip_family`` on a ``subnet`` interface is a 422); errors are cloud-shaped 422s.
 
 Settings (POST /_sim/config), merged over the defaults below, by base name:
-``quota_limits`` {base: int}, ``quota_usage`` {base: int}; ``quota_omit`` [key, ...] leaves those keys
+``quota_limits`` {base: int}, ``quota_usage`` {base: int} (over the usage counted from what exists in the project and
+region: networks, subnets, routers, security groups as ``firewall_count``, floating IPs, load balancers, instances with
+their CPUs and RAM, volumes with their size; ``DEFAULT_USAGE`` for the other bases); ``quota_omit`` [key, ...] leaves those keys
 out of the answer (none is required by the spec); ``quota_extra`` {key: value} adds keys we do not know.
 
 The interface and flavor helpers here are shared with ``pricing``.
@@ -159,9 +161,38 @@ def server_count(body):
 
 
 # ---- the answers ---------------------------------------------------------------------------------
-def answer(sim, bases, requested):
+def records(sim, name, project_id, region_id):
+    """The simulator's records of one kind (``sim.<name>``, a dict or a list) in a project and region."""
+    held = getattr(sim, name, None) or {}
+    return [record for record in (held.values() if isinstance(held, dict) else held)
+            if record.get("project_id") == project_id and record.get("region_id") == region_id]
+
+
+def usage_of(sim, project_id, region_id):
+    """The usage of every base the simulator models, counted from what exists in the project and region."""
+    instances = records(sim, "instances", project_id, region_id)
+    volumes = records(sim, "volumes", project_id, region_id)
+    return {
+        "network_count": len(records(sim, "networks", project_id, region_id)),
+        "subnet_count": len(records(sim, "subnets", project_id, region_id)),
+        "router_count": len(records(sim, "routers", project_id, region_id)),
+        "firewall_count": len(records(sim, "security_groups", project_id, region_id)),
+        "floating_count": len(records(sim, "floating_ips", project_id, region_id)),
+        "loadbalancer_count": len(records(sim, "load_balancers", project_id, region_id)),
+        "vm_count": len(instances),
+        "cpu_count": sum(instance["flavor"]["vcpus"] for instance in instances),
+        "ram": sum(instance["flavor"]["ram"] for instance in instances),
+        "volume_count": len(volumes),
+        "volume_size": sum(volume["size"] for volume in volumes),
+    }
+
+
+def answer(sim, bases, requested, scope):
+    """The quota answer for ``bases``: usage counted from what exists in ``scope`` (project, region) for the bases the
+    simulator models, ``DEFAULT_USAGE`` for the others, the setting ``quota_usage`` over both."""
     limits = dict(DEFAULT_LIMITS, **(sim.config.get("quota_limits") or {}))
-    usage = dict(DEFAULT_USAGE, **(sim.config.get("quota_usage") or {}))
+    usage = dict(DEFAULT_USAGE, **usage_of(sim, *scope))
+    usage.update(sim.config.get("quota_usage") or {})
     result = {}
     for base in bases:
         result[base + "_limit"] = limits.get(base, 0)
@@ -198,11 +229,10 @@ class Quota(Resource):
     }
 
     def scope(self, request):
-        int_param(request.params["project_id"], "project_id")
-        int_param(request.params["region_id"], "region_id")
+        return int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id")
 
     def baremetal(self, request):
-        self.scope(request)
+        scope = self.scope(request)
         body = body_of(request)
         check_object("", body, set(), {"flavor", "interfaces", "names", "name_templates"})
         flavor = body.get("flavor")
@@ -226,10 +256,10 @@ class Quota(Resource):
                 add("external_ip_count", count)
             if (item.get("floating_ip") or {}).get("source") == "new":
                 add("floating_count", count)
-        return answer(self.sim, BM_BASES, requested)
+        return answer(self.sim, BM_BASES, requested, scope)
 
     def loadbalancer(self, request):
-        self.scope(request)
+        scope = self.scope(request)
         body = body_of(request)
         check_object("", body, set(), {"floating_ip", "logging", "vip_ip_family", "vip_network_id", "vip_port_id"})
         requested = {"loadbalancer_count": 1}
@@ -270,4 +300,4 @@ class Quota(Resource):
             check_enum("vip_ip_family", body["vip_ip_family"], IP_FAMILIES)
         if "vip_network_id" not in body and "vip_port_id" not in body:
             requested["external_ip_count"] = 1  # a public VIP on the default external network
-        return answer(self.sim, LB_BASES, requested)
+        return answer(self.sim, LB_BASES, requested, scope)

@@ -65,6 +65,7 @@ FREE = {"resource_id": None, "resource_type": None, "status": None}
 
 
 class ReservedFixedIps(Resource):
+    TASK_TYPES = ("create_reserved_fixed_ip", "delete_reserved_fixed_ip")
     NAME = "reserved_fixed_ips"
     STATE = ("reserved_fixed_ips",)
     ROUTES = (

@@ -109,6 +109,7 @@ def check_manual_gateway(gateway, field="external_gateway_info"):
 class Routers(Resource):
     NAME = "routers"
     STATE = ("routers",)
+    TASK_TYPES = ("create_router", "update_router", "delete_router")
     SEEDS = {
         "project_id": SEED_PROJECT, "region_id": SEED_REGION,
         "external_networks": {"public": PUBLIC_NETWORK_ID, "public_2": PUBLIC_2_NETWORK_ID},

@@ -65,6 +65,7 @@ def known(sim, ident, project_id, region_id):
 
 
 class Secrets(Resource):
+    TASK_TYPES = ("create_secret", "delete_secret")
     NAME = "secrets"
     STATE = ("secrets",)
     SEEDS = dict(SEEDED, project_id=SEED_PROJECT, region_id=SEED_REGION)

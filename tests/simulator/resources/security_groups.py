@@ -19,7 +19,8 @@
   tag removed). A PATCH that changes nothing answers ``{"tasks": []}``; otherwise an ``update_security_group`` task
   applies it when it finishes, the group locked meanwhile.
 - ``DELETE /cloud/v1/securitygroups/{p}/{r}/{id}``: 204, no body, no task (the group and its rules go at once).
-- A PATCH or DELETE of a locked group answers 409.
+- A PATCH or DELETE of a locked group answers 409. Deleting a group an instance of its project and region has is
+  refused (400; instances name their groups, so a name two groups share is held against neither).
 
 Validation (422 in the cloud shape, ``invalid``): unknown members, types, enums, the NAME pattern, ports 0-65535, a
 CIDR (``ipvanynetwork``, host bits refused), uuids, description length, tag patterns. Rules the service checks
@@ -125,6 +126,7 @@ def check_rule(loc, rule, create):
 class SecurityGroups(Resource):
     NAME = "security_groups"
     STATE = ("security_groups",)
+    TASK_TYPES = ("create_security_group", "update_security_group")
     SEEDS = {"project_id": SEED_PROJECT, "region_id": SEED_REGION,
              "security_groups": {"legacy_sg": LEGACY_ID, "shared_sg": SHARED_IDS}}
     ROUTES = (
@@ -146,7 +148,7 @@ class SecurityGroups(Resource):
     def new_record(self, group_id, name, project_id, region_id, description=None, rules=(), tags=None, task_id=None):
         stamp = now_iso()
         return {
-            "id": group_id, "name": name, "description": description, "project_id": project_id, "region_id": region_id,
+            "id": group_id, "name": name, "description": description or "", "project_id": project_id, "region_id": region_id,
             "region": REGIONS.get(region_id, "Region %s" % region_id), "created_at": stamp, "updated_at": stamp,
             "revision_number": 0, "tags_v2": [{"key": key, "value": value, "read_only": False} for key, value in (tags or {}).items()],
             "security_group_rules": [self.rule_record(group_id, rule) for rule in rules], "task_id": task_id,
@@ -235,8 +237,23 @@ class SecurityGroups(Resource):
 
     def delete_group(self, request):
         record = self.unlocked(self.group_of(request))
+        users = self.instances_using(record)
+        if users:
+            raise ApiFailure(400, "Security group %s is in use by instance %s; remove it from the instance first"
+                             % (record["id"], users[0]))
         del self.sim.security_groups[record["id"]]
         return Response(204, None)
+
+    def instances_using(self, record):
+        """The instances of the group's project and region that have it. Instances name their groups (not ids): a
+        name two groups of the scope share is not held against either."""
+        scope = (record["project_id"], record["region_id"])
+        if sum((group["project_id"], group["region_id"], group["name"]) == scope + (record["name"],)
+               for group in self.sim.security_groups.values()) > 1:
+            return []
+        return [instance["id"] for instance in getattr(self.sim, "instances", None) or []
+                if (instance.get("project_id"), instance.get("region_id")) == scope
+                and record["name"] in [group.get("name") for group in instance.get("security_groups") or []]]
 
     def create_group(self, request):
         project_id, region_id = self.scope(request)

@@ -36,6 +36,7 @@ POLICIES = ("affinity", "anti-affinity", "soft-anti-affinity")
 
 
 class ServerGroups(Resource):
+    TASK_TYPES = ("delete_servergroup",)
     NAME = "server_groups"
     STATE = ("server_groups",)
     ROUTES = (

@@ -47,6 +47,7 @@ def snapshot(sim, ident):
 
 
 class Snapshots(Resource):
+    TASK_TYPES = ("create_snapshot", "delete_snapshot")
     NAME = "snapshots"
     STATE = ("snapshots",)
     CONTROLS = {"snapshot_status": "set_status"}

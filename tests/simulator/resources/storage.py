@@ -24,7 +24,9 @@ substring filter; ``limit`` 1-1000, default 10; ``order_by`` ``created_at.desc``
 ``show_deleted``), create (201; S3 answers ``access_keys`` once, SFTP the ``password`` when generated or set;
 409 on a name already used by a storage of that kind that is not deleted), SFTP ``PATCH`` (merge patch:
 ``ssh_key_ids`` replaces, ``""`` removes ``server_alias``/``expires``, ``password_mode`` ``auto``
-regenerates, ``none`` removes), ``/storage/v4/locations``, buckets of S3 storages and SSH keys. A created
+regenerates, ``set`` sets ``password``, ``none`` removes; the create takes the password in ``password``, SDK 0.59,
+or in the published ``sftp_password``, deprecated), buckets (``cors`` and ``lifecycle`` always objects: no origin
+is ``{"allowed_origins": []}``, no expiry ``{"expiration_days": 0}``), ``/storage/v4/locations``, buckets of S3 storages and SSH keys. A created
 storage is ``creating`` until its provisioning finishes on the simulator's clock: it runs as a simulator
 task of type ``storage_create`` (``task_delay``; ``hold``/``release`` and ``task_fail`` apply; a failed one
 ends ``deleted``). Bad input is ``400 {error}`` (storage never answers 422).
@@ -140,7 +142,13 @@ def v4_status(record):
 
 
 def s3_view(record):
-    """S3StorageListItemV4: every member required, no credentials."""
+    """S3StorageListItemV4: every member required, no credentials; ``type`` the performance tier (SDK 0.59: required,
+    ``standard`` or ``fast``; the simulator's S3 storages are all ``standard``)."""
+    return dict(common_view(record), type=record.get("tier", "standard"))
+
+
+def common_view(record):
+    """The members S3 and SFTP storage records share."""
     return {
         "id": record["id"],
         "name": record["name"].split("-", 1)[1],
@@ -154,7 +162,7 @@ def s3_view(record):
 
 def sftp_view(record):
     """SFTPStorageItemV4 as GET answers it (never the password)."""
-    view = s3_view(record)
+    view = common_view(record)
     view.update({
         "expires": record.get("expires_text", "1 year 6 months" if record.get("expires") else ""),
         "server_alias": record.get("server_alias", ""),
@@ -176,6 +184,7 @@ def mark_deleted(record):
 class Storage(Resource):
     NAME = "storage"
     STATE = ("storages",)
+    TASK_TYPES = ("storage_create",)
     SEEDS = {"storages": dict((seed[0], storage_id) for storage_id, seed in SEEDED.items()),
              "ssh_keys": dict((seed[0], key_id) for key_id, seed in SEEDED_SSH_KEYS.items())}
     ROUTES = (
@@ -278,11 +287,15 @@ class Storage(Resource):
             raise ApiFailure(400, "invalid order_by %r" % order)
         show_deleted = request.arg("show_deleted", "false").lower() == "true"
         name, location, ident = request.arg("name"), request.arg("location_name"), request.arg("id")
+        tier = request.arg("type") if kind == "s3_compatible" else None  # SDK 0.59: the S3 list's tier filter
+        if tier is not None and tier not in ("standard", "fast"):
+            raise ApiFailure(400, "invalid type %r: must be standard or fast" % tier)
         found = [view(record) for record in self.sim.storages.values()
                  if record["type"] == kind and (show_deleted or record["provisioning_status"] != "deleted")]
         found = [item for item in found
                  if (not name or name in item["name"]) and (not location or item["location_name"] == location)
-                 and (not ident or str(item["id"]) == ident) and (not status or item["provisioning_status"] == status)]
+                 and (not ident or str(item["id"]) == ident) and (not status or item["provisioning_status"] == status)
+                 and (not tier or item["type"] == tier)]
         found.sort(key=lambda item: (item[field], item["id"]), reverse=direction != "asc")
         return {"count": len(found), "results": found[offset:offset + limit]}
 
@@ -331,11 +344,7 @@ class Storage(Resource):
         mode = body.get("password_mode") if isinstance(body, dict) else None
         if mode not in ("auto", "set", "none"):
             raise ApiFailure(400, "password_mode is required: auto, set or none")
-        password = body.get("sftp_password")
-        if mode == "set" and not (isinstance(password, str) and 8 <= len(password) <= 63):
-            raise ApiFailure(400, "sftp_password must be 8 to 63 characters with password_mode set")
-        if mode != "set" and password is not None:
-            raise ApiFailure(400, "sftp_password must be omitted unless password_mode is set")
+        password = self.given_password(body, mode, ("password", "sftp_password"))
         self.check_sftp_members(body, None)
         record = self.create(request, "sftp")
         self.apply_sftp_members(record, body)
@@ -344,6 +353,21 @@ class Storage(Resource):
             record["credentials"]["sftp_password"] = password if mode == "set" else self.fresh_password(record)
             answer = dict(sftp_view(record), password=record["credentials"]["sftp_password"])
         return Response(201, answer)
+
+    @staticmethod
+    def given_password(body, mode, members):
+        """The password a body sets: in ``password`` (SDK 0.59), or on create the published ``sftp_password``
+        (deprecated, still answered): 8 to 63 characters, required with ``password_mode: set``, refused otherwise."""
+        given = [member for member in members if member in body]
+        if len(given) > 1:
+            raise ApiFailure(400, "give the password in password only (sftp_password is its deprecated name)")
+        member = given[0] if given else "password"
+        password = body.get(member)
+        if mode == "set" and not (isinstance(password, str) and 8 <= len(password) <= 63):
+            raise ApiFailure(400, "%s must be 8 to 63 characters with password_mode set" % member)
+        if mode != "set" and password is not None:
+            raise ApiFailure(400, "%s must be omitted unless password_mode is set" % member)
+        return password
 
     def fresh_password(self, record):
         return "%ssftp-password-%d-%d" % (CREDENTIAL_MARK, record["id"], next(self.numbers))
@@ -388,18 +412,20 @@ class Storage(Resource):
         body = request.json if request.raw_body else {}
         if not isinstance(body, dict):
             raise ApiFailure(400, "the request body must be a JSON object")
-        unknown = sorted(set(body) - {"expires", "has_custom_config_file", "is_http_disabled", "password_mode", "server_alias", "ssh_key_ids"})
+        unknown = sorted(set(body) - {"expires", "has_custom_config_file", "is_http_disabled", "password_mode", "password",
+                                      "server_alias", "ssh_key_ids"})
         if unknown:
             raise ApiFailure(400, "unknown field %r" % unknown[0])
-        if "password_mode" in body and body["password_mode"] not in ("auto", "none"):
-            raise ApiFailure(400, "password_mode must be auto or none ('set' is not allowed in PATCH)")
+        mode = body.get("password_mode")
+        if "password_mode" in body and mode not in ("auto", "set", "none"):
+            raise ApiFailure(400, "password_mode must be auto, set or none")
+        password = self.given_password(body, mode, ("password",))
         self.check_sftp_members(body, record)
         self.apply_sftp_members(record, body)
-        mode = body.get("password_mode")
         if mode == "none":
             record["credentials"].pop("sftp_password", None)
-        elif mode == "auto":
-            record["credentials"]["sftp_password"] = self.fresh_password(record)
+        elif mode in ("auto", "set"):
+            record["credentials"]["sftp_password"] = password if mode == "set" else self.fresh_password(record)
             return dict(sftp_view(record), password=record["credentials"]["sftp_password"])
         return sftp_view(record)
 
@@ -441,9 +467,14 @@ class Storage(Resource):
         name = body.get("name") if isinstance(body, dict) else None
         if not isinstance(name, str) or not BUCKET_NAME.fullmatch(name):
             raise ApiFailure(400, "invalid bucket name %r: 3 to 63 lower case letters, digits, '-' and '.'" % (name,))
+        if sorted(set(body) - {"name", "cors", "lifecycle", "policy"}):
+            raise ApiFailure(400, "the body holds name, cors, lifecycle and policy only")
         if name in buckets:
             raise ApiFailure(409, "bucket %r already exists" % name)
-        buckets[name] = {"name": name, "storage_id": storage_id, "cors": None, "lifecycle": None, "policy": {"is_public": False}}
+        bucket = {"name": name, "storage_id": storage_id, "cors": {"allowed_origins": []},
+                  "lifecycle": {"expiration_days": 0}, "policy": {"is_public": False}}
+        self.apply_bucket_settings(bucket, body)
+        buckets[name] = bucket
         return Response(201, copy.deepcopy(buckets[name]))
 
     def bucket_get(self, request):
@@ -454,8 +485,14 @@ class Storage(Resource):
         body = request.json if request.raw_body else {}
         if not isinstance(body, dict) or sorted(set(body) - {"cors", "lifecycle", "policy"}):
             raise ApiFailure(400, "the body holds cors, lifecycle and policy only")
-        for member in body:
-            if not isinstance(body[member], dict):
+        self.apply_bucket_settings(bucket, body)
+        return copy.deepcopy(bucket)
+
+    @staticmethod
+    def apply_bucket_settings(bucket, body):
+        """``cors``, ``lifecycle`` and ``policy`` of a PATCH or (SDK 0.59) a create body: checked, then applied."""
+        for member in ("cors", "lifecycle", "policy"):
+            if member in body and not isinstance(body[member], dict):
                 raise ApiFailure(400, "%s must be an object" % member)
         cors, lifecycle, policy = body.get("cors"), body.get("lifecycle"), body.get("policy")
         if cors is not None and "allowed_origins" in cors:
@@ -469,12 +506,11 @@ class Storage(Resource):
         if policy is not None and "is_public" in policy and not isinstance(policy["is_public"], bool):
             raise ApiFailure(400, "policy.is_public must be a boolean")
         if cors is not None and "allowed_origins" in cors:
-            bucket["cors"] = {"allowed_origins": list(cors["allowed_origins"])} if cors["allowed_origins"] else None
+            bucket["cors"] = {"allowed_origins": list(cors["allowed_origins"] or [])}
         if lifecycle is not None and "expiration_days" in lifecycle:
-            bucket["lifecycle"] = {"expiration_days": lifecycle["expiration_days"]} if lifecycle["expiration_days"] else None
+            bucket["lifecycle"] = {"expiration_days": lifecycle["expiration_days"] or 0}
         if policy is not None and "is_public" in policy:
             bucket["policy"] = {"is_public": policy["is_public"]}
-        return copy.deepcopy(bucket)
 
     def bucket_delete(self, request):
         _storage_id, buckets = self.bucket_store(request)

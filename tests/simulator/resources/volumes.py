@@ -126,6 +126,7 @@ def boolean_query(request, name):
 class Volumes(Resource):
     NAME = "volumes"
     STATE = ("volumes",)
+    TASK_TYPES = tuple("%s_volume" % step for step in STEPS)
     SETTINGS = {
         "volume_settle_reads": (0, control.integer(low=0)),
     }

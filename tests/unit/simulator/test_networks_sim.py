@@ -66,7 +66,8 @@ def test_a_subnet_has_the_real_shape_a_picked_gateway_and_joins_its_network(sim)
     subnet_id = make_subnet(sim, network_id, dns_nameservers=["8.8.8.8"])
     subnet = sim.call("GET", SUBS + "/" + subnet_id)[1]
     assert subnet["gateway_ip"] == "10.1.0.1" and subnet["ip_version"] == 4 and subnet["enable_dhcp"] is True
-    assert subnet["dns_nameservers"] == ["8.8.8.8"] and subnet["host_routes"] == [] and subnet["has_router"] is False
+    assert subnet["dns_nameservers"] == ["8.8.8.8"] and subnet["host_routes"] == []
+    assert subnet["has_router"] is True  # connected (the default) to the network's own router (create_router's default)
     assert subnet["total_ips"] == 254 and subnet["tags"] == []
     assert sim.call("GET", NETS + "/" + network_id)[1]["subnets"] == [subnet_id]
 

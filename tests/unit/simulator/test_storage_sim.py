@@ -13,8 +13,8 @@ from simulator.resources.storage import CREDENTIAL_MARK
 
 S3 = "/storage/v4/object_storages"
 SFTP = "/storage/v4/sftp_storages"
-S3_MEMBERS = {"id", "name", "full_name", "address", "location_name", "created_at", "provisioning_status"}
-SFTP_MEMBERS = S3_MEMBERS | {"expires", "server_alias", "has_password", "has_custom_config_file", "is_http_disabled", "ssh_key_ids"}
+S3_MEMBERS = {"id", "name", "full_name", "address", "location_name", "created_at", "provisioning_status", "type"}
+SFTP_MEMBERS = S3_MEMBERS - {"type"} | {"expires", "server_alias", "has_password", "has_custom_config_file", "is_http_disabled", "ssh_key_ids"}
 
 
 @pytest.fixture
@@ -79,14 +79,23 @@ def test_sftp_create_and_patch(sim):
     status, patched = sim.call("PATCH", path, {"password_mode": "auto"})
     assert patched["password"].startswith(CREDENTIAL_MARK) and patched["password"] != body["password"]
     assert sim.call("PATCH", path, {"password_mode": "none"})[1]["has_password"] is False
-    assert sim.call("PATCH", path, {"password_mode": "set"})[0] == 400
+    assert sim.call("PATCH", path, {"password_mode": "set"})[0] == 400  # set needs the password
+    assert sim.call("PATCH", path, {"password": "sim-cred-given-2"})[0] == 400  # a password needs set
+    status, patched = sim.call("PATCH", path, {"password_mode": "set", "password": "sim-cred-given-2"})
+    assert status == 200 and patched["password"] == "sim-cred-given-2" and patched["has_password"] is True
+    assert sim.call("GET", path)[1]["has_password"] is True
     assert sim.call("PATCH", path, {"ssh_key_ids": [999]}) == (400, {"error": "ssh key 999 not found"})
     assert sim.call("PATCH", "%s/101" % SFTP, {"server_alias": ""})[0] == 404  # an S3 storage
 
 
 def test_set_password_is_answered_and_none_has_no_password(sim):
-    body = sim.call("POST", SFTP, {"name": "a", "location_name": "s-ed1", "password_mode": "set", "sftp_password": "sim-cred-given-1"})[1]
+    body = sim.call("POST", SFTP, {"name": "a", "location_name": "s-ed1", "password_mode": "set", "password": "sim-cred-given-1"})[1]
     assert body["password"] == "sim-cred-given-1"
+    # The published member name, deprecated, is still answered; both at once is refused.
+    body = sim.call("POST", SFTP, {"name": "c", "location_name": "s-ed1", "password_mode": "set", "sftp_password": "sim-cred-given-3"})[1]
+    assert body["password"] == "sim-cred-given-3"
+    assert sim.call("POST", SFTP, {"name": "d", "location_name": "s-ed1", "password_mode": "set", "password": "sim-cred-given-4",
+                                   "sftp_password": "sim-cred-given-4"})[0] == 400
     body = sim.call("POST", SFTP, {"name": "b", "location_name": "s-ed1", "password_mode": "none"})[1]
     assert "password" not in body and body["has_password"] is False
 
@@ -94,16 +103,23 @@ def test_set_password_is_answered_and_none_has_no_password(sim):
 def test_buckets(sim):
     base = "%s/101/buckets" % S3
     status, body = sim.call("POST", base, {"name": "logs.2026"})
-    assert status == 201 and body == {"name": "logs.2026", "storage_id": 101, "cors": None, "lifecycle": None, "policy": {"is_public": False}}
+    assert status == 201 and body == {"name": "logs.2026", "storage_id": 101, "cors": {"allowed_origins": []},
+                                      "lifecycle": {"expiration_days": 0}, "policy": {"is_public": False}}
     assert sim.call("POST", base, {"name": "logs.2026"})[0] == 409
     assert sim.call("POST", base, {"name": "Logs"})[0] == 400
     patched = sim.call("PATCH", base + "/logs.2026", {"lifecycle": {"expiration_days": 30}, "cors": {"allowed_origins": ["*"]}})[1]
     assert patched["lifecycle"] == {"expiration_days": 30} and patched["cors"] == {"allowed_origins": ["*"]}
     patched = sim.call("PATCH", base + "/logs.2026", {"lifecycle": {"expiration_days": 0}, "cors": {"allowed_origins": []}})[1]
-    assert patched["lifecycle"] is None and patched["cors"] is None
+    assert patched["lifecycle"] == {"expiration_days": 0} and patched["cors"] == {"allowed_origins": []}
     assert sim.call("GET", base)[1]["count"] == 1
     assert sim.call("DELETE", base + "/logs.2026") == (204, None)
     assert sim.call("GET", base + "/logs.2026")[0] == 404
+    # SDK 0.59: the create takes the settings too.
+    status, body = sim.call("POST", base, {"name": "web", "cors": {"allowed_origins": ["https://a.example"]},
+                                           "lifecycle": {"expiration_days": 7}, "policy": {"is_public": True}})
+    assert status == 201 and body["cors"] == {"allowed_origins": ["https://a.example"]}
+    assert body["lifecycle"] == {"expiration_days": 7} and body["policy"] == {"is_public": True}
+    assert sim.call("POST", base, {"name": "web2", "acl": "x"})[0] == 400
     assert sim.call("GET", "%s/102/buckets" % S3)[0] == 404  # an SFTP storage has no buckets
 
 

@@ -83,6 +83,31 @@ def test_host_variables_of_a_record():
     }
 
 
+def templatable(text):
+    """Whether a playbook would render ``text`` as a template: on 2.19 and later when it is trusted, before when it is
+    not marked unsafe."""
+    if cloud._DATA_TAGGING:  # pylint: disable=protected-access
+        from ansible.template import is_trusted_as_template  # pylint: disable=import-outside-toplevel
+        return is_trusted_as_template(text)
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe  # pylint: disable=import-outside-toplevel
+    return not isinstance(text, AnsibleUnsafe)
+
+
+def test_only_text_that_may_be_a_template_is_kept_from_templating():
+    """Plain text is plain (AWX reads --export with json.loads); text holding a template marker is never rendered."""
+    templates = ["{{ lookup('pipe', 'id') }}", "a {% if x %}b{% endif %}", "{# note #}", "#jinja2:variable_start_string:'[%'\n[% 6 * 7 %]"]
+    plain = ["web-1", "{x}", "}} {", "%} {", "# jinja2:", "a #jinja2:x", "{ {", ""]
+    value = cloud.as_data({"tags": dict(("k%d" % index, text) for index, text in enumerate(templates + plain)),
+                           "list": templates + plain, "{{ key }}": 1, "key": None, "flag": True, "port": 22})
+    assert value == {"tags": dict(("k%d" % index, text) for index, text in enumerate(templates + plain)),
+                     "list": templates + plain, "{{ key }}": 1, "key": None, "flag": True, "port": 22}
+    assert [templatable(text) for text in value["list"]] == [False] * len(templates) + [True] * len(plain)
+    assert [templatable(value["tags"]["k%d" % index]) for index in range(len(templates + plain))] == \
+        [False] * len(templates) + [True] * len(plain)
+    assert [templatable(key) for key in value if key.startswith("{")] == [False]
+    assert type(value["port"]) is int and value["key"] is None  # pylint: disable=unidiomatic-typecheck
+
+
 def hosts(*pairs):
     return [{"gcore_name": name, "gcore_id": ident} for name, ident in pairs]
 

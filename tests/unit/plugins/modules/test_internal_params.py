@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The parameters a declaration fills in for itself (``_power``, ``_flavor``, ``_delete_query`` of instance; ``_extend``,
-``_attach`` of volume) never reach ``invocation``: not after a success, not after a failure at any point of the run."""
+"""A declaration keeps what it works out for itself (an instance's power state, flavor and DELETE query; a volume's size
+and attachment) out of the task's parameters: ``invocation`` shows the task's parameters only, after a success and
+after a failure at any point of the run."""
 
 from __future__ import annotations
 

@@ -98,16 +98,16 @@ def test_check_mode_sends_nothing_and_diff_shows_mappings(server):
     assert result["changes"]["listeners"] == {"created": [], "updated": ["postgres"], "deleted": []}
 
 
-def test_adding_one_member_is_one_pool_patch_with_the_full_list(server):
+def test_adding_one_member_is_one_put_of_the_whole_member_list(server):
     created(server)
     pool = copy.deepcopy(HTTP["pool"])
     pool["members"].append({"address": "10.0.0.13", "protocol_port": 8080})
     result = run(server, with_listeners(dict(HTTP, pool=pool), TCP), _ansible_diff=True)
     assert result["changed"] is True
     sent = writes(server)
-    assert len(sent) == 1 and sent[0][0] == "PATCH" and sent[0][1].startswith("/cloud/v2/lbpools/1/76/")
-    assert list(sent[0][2]) == ["members"]
-    assert [member["address"] for member in sent[0][2]["members"]] == ["10.0.0.11", "10.0.0.12", "10.0.0.13"]
+    assert len(sent) == 1 and sent[0][0] == "PUT" and sent[0][1].startswith("/cloud/v1/loadbalancers/1/76/pools/")
+    assert sent[0][1].endswith("/members")
+    assert [member["address"] for member in sent[0][2]] == ["10.0.0.11", "10.0.0.12", "10.0.0.13"]
     assert result["changes"] == {"listeners": {"created": [], "updated": ["http"], "deleted": []},
                                  "members": {"added": ["10.0.0.13:8080"], "removed": []}}
     assert "10.0.0.13:8080" not in result["diff"]["before"]["listeners"]["http"]["pool"]["members"]
@@ -296,7 +296,7 @@ def test_wait_false_returns_the_tasks_and_later_writes_still_wait_for_the_lock(s
     result = run(server, dict(with_listeners(dict(HTTP, pool=pool), dict(TCP, connection_limit=10)), wait=False))
     assert not result.get("failed"), result["msg"]
     assert len(result["tasks"]) == 2
-    assert [entry["method"] for entry in server.writes() if entry["status"] == 200] == ["PATCH", "PATCH"]
+    assert [entry["method"] for entry in server.writes() if entry["status"] == 200] == ["PUT", "PATCH"]
 
 
 def test_an_unknown_id_fails_to_present_and_is_unchanged_when_absent(server):
@@ -318,7 +318,7 @@ def test_changes_on_failure_hold_a_write_the_state_confirmed(server):
     pool = copy.deepcopy(HTTP["pool"])
     pool["members"].append({"address": "10.0.0.13", "protocol_port": 8080})
     server.add_fault(method="PATCH", path="/cloud/v2/lblisteners/", status=500, applied=True)
-    server.add_fault(method="PATCH", path="/cloud/v2/lbpools/", status=400, body="no member for you")
+    server.add_fault(method="PUT", path="/cloud/v1/loadbalancers/", status=400, body="no member for you")
     result = run(server, with_listeners(dict(TCP, connection_limit=10), dict(HTTP, pool=pool)), api_retries=1)
     assert result["failed"] is True and result["changed"] is True and "no member for you" in result["msg"]
     assert result["changes"] == {"listeners": {"created": [], "updated": ["postgres"], "deleted": []},

@@ -72,7 +72,7 @@ def purge_listener(args):
 PLANS = {
     "create": dict(seed=False, args=LB, writes=[("POST", LBS + "$")]),
     "listener add": dict(seed=True, args=changed_lb(add_listener), writes=[("POST", LISTENERS + "$"), ("POST", POOLS + "$")]),
-    "member add": dict(seed=True, args=changed_lb(add_member), writes=[("PATCH", r"/cloud/v2/lbpools/1/76" + ITEM)]),
+    "member add": dict(seed=True, args=changed_lb(add_member), writes=[("PUT", r"/cloud/v1/loadbalancers/1/76/pools/[0-9a-f-]{36}/members$")]),
     "listener patch": dict(seed=True, args=changed_lb(change_listener), writes=[("PATCH", r"/cloud/v2/lblisteners/1/76" + ITEM)]),
     "monitor retype": dict(seed=True, args=changed_lb(retype_monitor),
                            writes=[("DELETE", POOLS + r"/[0-9a-f-]{36}/healthmonitor$"), ("POST", POOLS + r"/[0-9a-f-]{36}/healthmonitor$")]),

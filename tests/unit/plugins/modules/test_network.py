@@ -19,6 +19,7 @@ from harness import writes
 
 BASE = dict(project_id=1, region_id=76)
 NETS = "/cloud/v1/networks/1/76"
+NETS_V2 = "/cloud/v2/networks/1/76"  # the update moved to v2 (a task)
 SUBS = "/cloud/v1/subnets/1/76"
 NET_2 = SEEDED[1][0]  # router-net-2, with router-subnet-2 (192.168.20.0/24)
 TWIN_NETS = [SEEDED[3][0], SEEDED[4][0]]
@@ -123,14 +124,14 @@ def test_rename_by_id_and_tags_as_a_merge_patch_keep_read_only_tags(server):
     server.networks[network_id]["tags"].append({"key": "os", "value": "linux", "read_only": True})
     server.log = []
     result = run(server, network, network_id=network_id.upper(), name="app-net-2", tags={"env": "prod"})
-    assert result["changed"] is True and result["tasks"] == []
-    assert writes(server) == [("PATCH", NETS + "/" + network_id, {"name": "app-net-2", "tags": {"env": "prod", "team": None}})]
+    assert result["changed"] is True and len(result["tasks"]) == 1, "the v2 PATCH answers a task, waited for"
+    assert writes(server) == [("PATCH", NETS_V2 + "/" + network_id, {"name": "app-net-2", "tags": {"env": "prod", "team": None}})]
     assert result["network"]["name"] == "app-net-2"
     assert {"key": "os", "value": "linux", "read_only": True} in result["network"]["tags"]
     assert result["diff"]["before"]["tags"] == {"env": "dev", "team": "web"} and result["diff"]["after"]["tags"] == {"env": "prod"}
     server.log = []
     kept = run(server, network, name="app-net-2", tags={"owner": "ops"}, purge_tags=False)
-    assert writes(server) == [("PATCH", NETS + "/" + network_id, {"tags": {"owner": "ops"}})]
+    assert writes(server) == [("PATCH", NETS_V2 + "/" + network_id, {"tags": {"owner": "ops"}})]
     assert kept["diff"]["after"]["tags"] == {"env": "prod", "owner": "ops"}
     server.log = []
     assert run(server, network, name="app-net-2", tags={"owner": "ops"}, purge_tags=False)["changed"] is False

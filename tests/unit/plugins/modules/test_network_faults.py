@@ -51,7 +51,7 @@ PLANS = {
         writes=[("POST", "^%s$" % NETS)]),
     "network update": dict(
         module=network, seed=seed_network, args={"name": "fault-net", "tags": {"env": "prod"}},
-        writes=[("PATCH", "^%s/[^/]+$" % NETS)]),
+        writes=[("PATCH", "^%s/[^/]+$" % NETS.replace("/v1/", "/v2/"))]),
     "network delete": dict(
         module=network, seed=seed_network, args={"name": "fault-net", "state": "absent"},
         writes=[("DELETE", "^%s/[^/]+$" % NETS)]),

@@ -51,6 +51,7 @@ SFTP = dict(state="present", type="sftp", name="drop", location="s-ed1")
     (dict(SFTP, password_mode="set", sftp_password="eight\nchars"), "sftp_password: must not hold control characters"),
     (dict(SFTP, password_mode="auto", sftp_password="long-enough"), "sftp_password: only with password_mode=set"),
     (dict(SFTP, password_mode="none", update_password="always"), "update_password: always needs password_mode=auto"),
+    (dict(SFTP, password_mode="set", password="short7!"), "sftp_password: length 7 is out of range (must be 8 to 63)"),
     (dict(SFTP, password_mode="sometimes"), "value of password_mode must be one of: auto, set, none"),
     (dict(SFTP, ssh_key_ids=[0]), "ssh_key_ids[0]: 0 is out of range"),
     (dict(SFTP, ssh_key_ids=[True]), "ssh_key_ids[0]: a boolean"),
@@ -144,15 +145,22 @@ def test_rotating_the_password_every_run(server):
     assert writes(server) == [("PATCH", "/storage/v4/sftp_storages/202", {"password_mode": "auto"})] * 2
 
 
-def test_a_given_password_can_only_be_set_on_create(server):
+def test_a_given_password_is_set_on_a_storage_without_one_and_kept_on_one_that_has_one(server):
     run(server, state="present", type="sftp", storage_id=202, password_mode="none")
-    result = run(server, state="present", type="sftp", storage_id=202, password_mode="set", sftp_password="sim-cred-given-1")
-    assert result["failed"] is True and "can only be set when the storage is created" in result["msg"]
+    result = run(server, state="present", type="sftp", storage_id=202, password_mode="set", password="sim-cred-given-1")
+    assert result["changed"] is True and result["credentials"] is None  # the user's own password is not returned
+    assert writes(server)[-1] == ("PATCH", "/storage/v4/sftp_storages/202", {"password_mode": "set", "password": "sim-cred-given-1"})
     assert "sim-cred-given-1" not in json.dumps(result)
-    assert len(writes(server)) == 1
-    result = run(server, state="present", type="sftp", storage_id=202, password_mode="auto")
-    assert writes(server)[-1] == ("PATCH", "/storage/v4/sftp_storages/202", {"password_mode": "auto"})
-    assert result["credentials"]["password"].startswith(MARK)
+    # It has a password now: kept (update_password on_create), nothing sent, and a warning says the given one was not used.
+    result = run(server, state="present", type="sftp", storage_id=202, password_mode="set", sftp_password="sim-cred-given-2")
+    assert result["changed"] is False and len(writes(server)) == 2
+    assert "which it keeps (update_password: on_create)" in json.dumps(result["warnings"])
+    # update_password always: the PATCH every run.
+    for _run in range(2):
+        result = run(server, state="present", type="sftp", storage_id=202, password_mode="set", sftp_password="sim-cred-given-2",
+                     update_password="always")
+        assert result["changed"] is True and result["credentials"] is None
+    assert writes(server)[-2:] == [("PATCH", "/storage/v4/sftp_storages/202", {"password_mode": "set", "password": "sim-cred-given-2"})] * 2
 
 
 def test_sftp_create_sends_the_options_given(server):
@@ -160,7 +168,7 @@ def test_sftp_create_sends_the_options_given(server):
                  sftp_password="sim-cred-given-2", ssh_key_ids=[12, 11], server_alias="", expires="1 year", is_http_disabled=True)
     assert result["changed"] is True and result["credentials"] is None  # the user's own password is not returned
     assert writes(server) == [("POST", "/storage/v4/sftp_storages", {
-        "name": "drop", "location_name": "s-darz", "password_mode": "set", "sftp_password": "sim-cred-given-2",
+        "name": "drop", "location_name": "s-darz", "password_mode": "set", "password": "sim-cred-given-2",
         "is_http_disabled": True, "expires": "1 year", "ssh_key_ids": [11, 12]})]
     assert result["storage"]["ssh_key_ids"] == [11, 12] and result["storage"]["provisioning_status"] == "active"
 

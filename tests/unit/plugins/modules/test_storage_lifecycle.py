@@ -49,7 +49,8 @@ def test_bucket_create_then_one_patch_of_what_the_create_did_not_set(server):
     result = run(server, storage_bucket, **dict(BUCKET, lifecycle={"expiration_days": 30}, policy={"is_public": False}))
     assert result["changed"] is True
     assert writes(server) == [("POST", BUCKETS, {"name": "logs"}), ("PATCH", BUCKETS + "/logs", {"lifecycle": {"expiration_days": 30}})]
-    assert result["bucket"] == {"name": "logs", "storage_id": 101, "cors": None, "lifecycle": {"expiration_days": 30}, "policy": {"is_public": False}}
+    assert result["bucket"] == {"name": "logs", "storage_id": 101, "cors": {"allowed_origins": []}, "lifecycle": {"expiration_days": 30},
+                                "policy": {"is_public": False}}
     again = run(server, storage_bucket, **dict(BUCKET, lifecycle={"expiration_days": 30}, policy={"is_public": False}))
     assert again["changed"] is False and len(writes(server)) == 2
 

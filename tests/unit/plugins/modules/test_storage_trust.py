@@ -140,11 +140,11 @@ def test_without_state_the_delete_by_id_still_deletes(server):
 
 # ---- risk: a given password for an existing storage ----------------------------------------------------------------------
 
-def test_a_given_password_for_an_existing_storage_is_not_used_and_a_warning_says_so(server):
+def test_a_given_password_for_a_storage_that_has_one_is_not_used_and_a_warning_says_so(server):
     result = run(server, state="present", type="sftp", storage_id=202, password_mode="set", sftp_password="sim-cred-new-one")
     assert result["changed"] is False and writes(server) == []
     texts = harness.warning_texts(result)
-    assert len(texts) == 1 and "sftp_password" in texts[0] and "only when a storage is created" in texts[0]
+    assert len(texts) == 1 and "sftp_password" in texts[0] and "has a password, which it keeps" in texts[0]
     assert "update_password: always" in texts[0] and "sim-cred-new-one" not in json.dumps(result)
 
 

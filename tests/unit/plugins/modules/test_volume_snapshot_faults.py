@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fault matrix of volume_snapshot's writes (create, the sync PATCH, delete) and of a volume created from a snapshot
+by name: for each write and each fault kind (a 500 after the service applied the write, a connection dropped after it
+applied it, a 400 or 403 rejection that applied nothing), the run reports the truth (``changed``), sends no write twice
+and makes no second snapshot, and a re-run converges with no write left. Generated from the plans below.
+
+The modules run in-process (their ``main``) against the real simulator over HTTP (the ``server`` fixture)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from ansible.module_utils.common import warnings
+
+from ansible_collections.gcore.platform.plugins.modules import volume, volume_snapshot
+
+import harness
+
+SNAPS = "/cloud/v1/snapshots/1/76"
+VOLUMES = "/cloud/v1/volumes/1/76"
+BASE = dict(project_id=1, region_id=76)
+
+FAULTS = {
+    "500 after applying": (dict(status=500, applied=True), True),
+    "dropped after applying": (dict(drop=True, applied=True), True),
+    "rejected 400": (dict(status=400, body="injected rejection"), False),
+    "rejected 403": (dict(status=403, body="injected rejection"), False),
+}
+
+
+def seed(server):
+    harness.run(server, volume_snapshot, dict(BASE, volume="data-1", name="fault-snap", tags={"env": "dev"}))
+
+
+PLANS = {
+    "create": dict(module=volume_snapshot, seed=None, args={"volume": "data-1", "name": "fault-snap", "tags": {"env": "dev"}},
+                   writes=[("POST", "^%s$" % SNAPS)]),
+    "rename and tags": dict(module=volume_snapshot, seed=seed, args={"volume": "data-1", "name": "fault-snap", "tags": {"env": "prod"}},
+                            writes=[("PATCH", "^%s/[^/]+$" % SNAPS)]),
+    "delete": dict(module=volume_snapshot, seed=seed, args={"volume": "data-1", "name": "fault-snap", "state": "absent"},
+                   writes=[("DELETE", "^%s/[^/]+$" % SNAPS)]),
+    "volume from it": dict(module=volume, seed=seed, args={"name": "fault-copy", "source": "snapshot", "snapshot_name": "fault-snap"},
+                           writes=[("POST", "^%s$" % VOLUMES)]),
+}
+
+
+def run(server, module, args):
+    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
+    return harness.run(server, module, dict(BASE, **args), api_retries=1, _ansible_diff=True)
+
+
+def writes(server):
+    return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_snapshot_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+    spec = PLANS[plan]
+    if spec["seed"]:
+        spec["seed"](server)
+        server.release()
+    server.log = []
+    method, path = spec["writes"][position]
+    extra, applied = FAULTS[fault]
+    server.add_fault(method=method, path=path, **extra)
+    result = run(server, spec["module"], spec["args"])
+    sent = writes(server)
+    assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
+    assert len(sent) == (len(spec["writes"]) if applied else position + 1), sent
+    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], sent):
+        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
+    if applied:
+        assert not result.get("failed"), result["msg"]
+        assert result["changed"] is True
+        texts = harness.warning_texts(result)
+        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
+    else:
+        assert result["failed"] is True and "injected rejection" in result["msg"], result
+        assert result["changed"] is (position > 0), "changed means applied"
+    names = [record["name"] for record in server.call("GET", SNAPS)[1]["results"]]
+    assert names.count("fault-snap") <= 1, "no second snapshot: %s" % names
+    server.log = []
+    again = run(server, spec["module"], spec["args"])
+    assert not again.get("failed"), again.get("msg")
+    assert again["changed"] is (not applied)
+    assert len(writes(server)) == (0 if applied else len(spec["writes"]) - position)
+    server.log = []
+    third = run(server, spec["module"], spec["args"])
+    assert third["changed"] is False and writes(server) == []
