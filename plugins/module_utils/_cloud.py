@@ -88,7 +88,6 @@ class Kind:
         self.id_spec = dict(type="str", aliases=list(id_aliases)) if id_aliases else dict(type="str")
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
-        self.name_rule = name_rule
         self.scope = REGION if regional else "project {project_id}"
         self.paths = dict(list=self.base("v1"), item=self.base("v1") + "/{id}")
         for operation, version in (versions or {}).items():
