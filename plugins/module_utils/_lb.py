@@ -93,8 +93,8 @@ LISTENER_SPEC = dict(
     timeout_member_connect=dict(type="int"),
     timeout_member_data=dict(type="int"),
     insert_x_forwarded=dict(type="bool"),
-    secret=dict(type="str"),
-    sni_secrets=dict(type="list", elements="str"),
+    secret=dict(type="str", no_log=False),  # a secret's id or name, not a secret
+    sni_secrets=dict(type="list", elements="str", no_log=False),
     user_list=dict(type="list", elements="dict", options=dict(
         username=dict(type="str", required=True),
         encrypted_password=dict(type="str", required=True, no_log=True),
@@ -352,8 +352,9 @@ def pool_body(pool):
 def listener_body(listener):
     """A listener's create body (inline in the load balancer's, or for ``POST /cloud/v1/lblisteners``)."""
     sent = dict(listener, secret_id=listener["secret"], sni_secret_id=listener["sni_secrets"])
-    body = _strip(dict((key, sent[key]) for key in ("name", "protocol", "protocol_port", "allowed_cidrs", "connection_limit",
-                                                     "insert_x_forwarded", "secret_id", "sni_secret_id", "user_list") + TIMEOUTS))
+    keys = ("name", "protocol", "protocol_port", "allowed_cidrs", "connection_limit", "insert_x_forwarded", "secret_id",
+            "sni_secret_id", "user_list") + TIMEOUTS
+    body = _strip(dict((key, sent[key]) for key in keys))
     if listener["pool"] is not None:
         body["pools"] = [pool_body(listener["pool"])]
     return body
