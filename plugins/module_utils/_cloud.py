@@ -46,6 +46,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_pattern,
     check_range,
     gcore_argument_spec,
+    require,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
@@ -57,7 +58,11 @@ REGION = "project {project_id}, region {region_id}"
 
 
 def check_name(option, value, what=None, longest=63):
-    """A Cloud resource name (3 to ``longest`` characters of the one pattern every Cloud name follows)."""
+    """A Cloud resource name (3 to ``longest`` characters of the one pattern every Cloud name follows; ``longest`` None:
+    a kind whose names follow no rule, only not empty)."""
+    if longest is None:
+        require(value is None or value.strip(), option, "must not be empty")
+        return
     check_length(option, value, 3, longest)
     pattern = NAME_PATTERN % (longest - 2)
     check_pattern(option, value, pattern, (what + ": " if what else "") + pattern + NAME_RULE % longest)
@@ -70,7 +75,8 @@ class Kind:
     ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
     listing's ``total_key``; ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id
     (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
-    longest name the service takes; ``list_params``: the query every listing of an info module sends."""
+    longest name the service takes (None: the service puts no rule on its names, which are only required not to be
+    empty); ``list_params``: the query every listing of an info module sends."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
                  name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
@@ -120,6 +126,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("snapshot", "snapshots", name_query=None, total_key="count"),
     Kind("image", "images", name_query=None, list_params={"private": "true"}),  # private images show only when asked for
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
+    Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
 ))
 
 

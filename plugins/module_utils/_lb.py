@@ -11,7 +11,9 @@ are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balance
 /cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
 its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
 a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
-its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``.
+its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``. A
+listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are turned into ids before any write
+(``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     require,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
 
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
 DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
@@ -40,7 +42,10 @@ MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNEC
 HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
 PERSISTENCE_TYPES = ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]
 CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
-LISTENER_PATCHED = ("allowed_cidrs", "connection_limit", "timeout_client_data")
+TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")
+LISTENER_PATCHED = ("allowed_cidrs", "connection_limit") + TIMEOUTS + ("secret_id", "sni_secret_id", "user_list")
+TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a certificate (section 16.2)
+USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
 LISTENERS_PATH = "/cloud/v1/lblisteners/{project_id}/{region_id}"
@@ -85,7 +90,15 @@ LISTENER_SPEC = dict(
     allowed_cidrs=dict(type="list", elements="str"),
     connection_limit=dict(type="int"),
     timeout_client_data=dict(type="int"),
+    timeout_member_connect=dict(type="int"),
+    timeout_member_data=dict(type="int"),
     insert_x_forwarded=dict(type="bool"),
+    secret=dict(type="str", no_log=False),  # a secret's id or name, not a secret
+    sni_secrets=dict(type="list", elements="str", no_log=False),
+    user_list=dict(type="list", elements="dict", options=dict(
+        username=dict(type="str", required=True),
+        encrypted_password=dict(type="str", required=True, no_log=True),
+    )),
     pool=dict(type="dict", options=POOL_SPEC),
 )
 
@@ -151,22 +164,82 @@ def check_listener(where, listener):
     check_range(where + ".connection_limit", listener["connection_limit"], -1, 1000000)
     if listener["connection_limit"] == -1:
         listener["connection_limit"] = DEFAULT_CONNECTION_LIMIT  # what the service stores for -1
-    check_range(where + ".timeout_client_data", listener["timeout_client_data"], 0, 86400000)
+    for option in TIMEOUTS:
+        check_range(where + "." + option, listener[option], 0, 86400000)
     cidrs = listener["allowed_cidrs"]
     if cidrs is not None:
         require(len(cidrs) <= 100, where + ".allowed_cidrs", "at most 100 CIDRs")
-        canonical = []
-        for index, cidr in enumerate(cidrs):
-            try:
-                canonical.append(str(ipaddress.ip_network(cidr, strict=False)))
-            except ValueError:
-                raise ValidationError("%s.allowed_cidrs[%s]: %r is not a valid CIDR" % (where, index, cidr))
-        listener["allowed_cidrs"] = canonical
+        listener["allowed_cidrs"] = [_strict_cidr("%s.allowed_cidrs[%s]" % (where, index), cidr) for index, cidr in enumerate(cidrs)]
+    check_tls(where, listener)
+    users = listener["user_list"]
+    if users is not None:
+        require(len(users) <= 3, where + ".user_list", "at most 3 users (%s given)" % len(users))
+        for index, user in enumerate(users):
+            check_length("%s.user_list[%s].username" % (where, index), user["username"], 3, 32)
+            check_pattern("%s.user_list[%s].username" % (where, index), user["username"], USERNAME_PATTERN,
+                          "3 to 32 letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_'")
+            check_length("%s.user_list[%s].encrypted_password" % (where, index), user["encrypted_password"], 1, 128)
+        names = [user["username"] for user in users]
+        twice = sorted(set(name for name in names if names.count(name) > 1))
+        require(not twice, where + ".user_list", "each user must have its own username; %r is given twice" % (twice or [""])[0])
     require(not listener["insert_x_forwarded"] or listener["protocol"] in ("HTTP", "TERMINATED_HTTPS"),
             where + ".insert_x_forwarded", "only an HTTP or TERMINATED_HTTPS listener inserts X-Forwarded headers")
     if listener["pool"] is not None:
         check_pool(where + ".pool", listener["pool"])
     return listener
+
+
+def _strict_cidr(option, cidr):
+    """A CIDR without host bits (the service's rule), in one form."""
+    try:
+        return str(ipaddress.ip_network(cidr))
+    except ValueError:
+        try:
+            hint = " (host bits are set: the network is %s)" % ipaddress.ip_network(cidr, strict=False)
+        except ValueError:
+            hint = ""
+        raise ValidationError("%s: %r is not a strict CIDR, an IPv4 or IPv6 network without host bits%s" % (option, cidr, hint))
+
+
+def check_tls(where, listener):
+    """``secret`` is required with TERMINATED_HTTPS; ``secret`` and ``sni_secrets`` only with TERMINATED_HTTPS or
+    PROMETHEUS. Names and ids are kept as given (resolved before any write: ``resolve_secrets``)."""
+    protocol = listener["protocol"]
+    for option in ("secret", "sni_secrets"):
+        require(listener[option] is None or protocol in TLS_PROTOCOLS, where + "." + option,
+                "only a TERMINATED_HTTPS or PROMETHEUS listener takes a certificate (protocol is %s)" % protocol)
+    require(listener["secret"] is not None or protocol != "TERMINATED_HTTPS", where + ".secret",
+            "required with protocol TERMINATED_HTTPS: the certificate (a secret id or exact name) the listener ends TLS with")
+    require(listener["secret"] is None or listener["secret"].strip(), where + ".secret", "must not be empty")
+    for index, value in enumerate(listener["sni_secrets"] or []):
+        require(value.strip(), "%s.sni_secrets[%s]" % (where, index), "must not be empty")
+
+
+class _ReadOnce:
+    """A client whose listings are read once per path (every secret name resolved from one listing)."""
+
+    def __init__(self, client):
+        self.client, self.pages = client, {}
+
+    def paginate(self, path, query=None, **kwargs):
+        if path not in self.pages:
+            self.pages[path] = list(self.client.paginate(path, query, **kwargs))
+        return self.pages[path]
+
+
+def resolve_secrets(client, params, listeners):
+    """Each listener's ``secret`` and ``sni_secrets`` turned into ids, before any write: an id is taken as given, a name
+    matched exactly over every page of the secrets (one listing, however many names); an unknown or ambiguous name
+    fails, naming the option (``_cloud.find_named``)."""
+    reader = _ReadOnce(client)
+    for index, item in enumerate(listeners or []):
+        where = "listeners[%s]" % index
+        if item["secret"] is not None:
+            item["secret"] = find_named(reader, KINDS["secret"], params, item["secret"], where + ".secret")[0]
+        if item["sni_secrets"] is not None:
+            ids = [find_named(reader, KINDS["secret"], params, value, "%s.sni_secrets[%s]" % (where, number))[0]
+                   for number, value in enumerate(item["sni_secrets"])]
+            item["sni_secrets"] = sorted(set(ids), key=ids.index)  # a set: each id once, in the order given
 
 
 # ---- views: what is compared, shown in the diff, and sent --------------------------------------------------------
@@ -201,12 +274,20 @@ def pool_view(pool):
             "session_persistence": persistence_view(pool.get("session_persistence"))}
 
 
+def _users(users):
+    """A user list as a set: ``[{username, encrypted_password}]`` sorted by username (the hash compared as given)."""
+    return sorted(({"username": user.get("username"), "encrypted_password": user.get("encrypted_password")} for user in users or []),
+                  key=lambda user: (user["username"] or "", user["encrypted_password"] or ""))
+
+
 def listener_view(listener):
-    return {"protocol": listener.get("protocol"), "protocol_port": listener.get("protocol_port"),
+    view = {"protocol": listener.get("protocol"), "protocol_port": listener.get("protocol_port"),
             "allowed_cidrs": _cidrs(listener.get("allowed_cidrs")), "connection_limit": listener.get("connection_limit"),
-            "timeout_client_data": listener.get("timeout_client_data"),
             "insert_x_forwarded": bool((listener.get("insert_headers") or {}).get("X-Forwarded-For")),
-            "pool": pool_view(listener.get("pool"))}
+            "secret_id": listener.get("secret_id") or None, "sni_secret_id": sorted(set(listener.get("sni_secret_id") or [])),
+            "user_list": _users(listener.get("user_list")), "pool": pool_view(listener.get("pool"))}
+    view.update((option, listener.get(option)) for option in TIMEOUTS)
+    return view
 
 
 def _given(wanted, held, fields):
@@ -236,11 +317,15 @@ def wanted_pool(pool, held):
 
 def wanted_listener(listener, held):
     """The view a listener item asks for, given the view held (None when it is created)."""
-    shown = _given(dict(listener, allowed_cidrs=_cidrs(listener["allowed_cidrs"]) if listener["allowed_cidrs"] is not None
-                        else None), held, ("protocol", "protocol_port", "allowed_cidrs", "connection_limit",
-                                           "timeout_client_data", "insert_x_forwarded"))
+    asked = dict(listener, secret_id=listener["secret"])
+    for view, option, canonical in (("allowed_cidrs", "allowed_cidrs", _cidrs), ("sni_secret_id", "sni_secrets", lambda ids: sorted(set(ids))),
+                                    ("user_list", "user_list", _users)):
+        asked[view] = canonical(listener[option]) if listener[option] is not None else None
+    shown = _given(asked, held, ("protocol", "protocol_port", "allowed_cidrs", "connection_limit", "insert_x_forwarded",
+                                 "secret_id", "sni_secret_id", "user_list") + TIMEOUTS)
     if held is None:
-        shown["allowed_cidrs"] = shown["allowed_cidrs"] or []
+        for view in ("allowed_cidrs", "sni_secret_id", "user_list"):
+            shown[view] = shown[view] or []
         shown["insert_x_forwarded"] = bool(shown["insert_x_forwarded"])
     shown["pool"] = wanted_pool(listener["pool"], (held or {}).get("pool"))
     return shown
@@ -265,7 +350,11 @@ def pool_body(pool):
 
 
 def listener_body(listener):
-    body = _strip(dict((key, listener[key]) for key in LISTENER_SPEC if key != "pool"))
+    """A listener's create body (inline in the load balancer's, or for ``POST /cloud/v1/lblisteners``)."""
+    sent = dict(listener, secret_id=listener["secret"], sni_secret_id=listener["sni_secrets"])
+    keys = ("name", "protocol", "protocol_port", "allowed_cidrs", "connection_limit", "insert_x_forwarded", "secret_id",
+            "sni_secret_id", "user_list") + TIMEOUTS
+    body = _strip(dict((key, sent[key]) for key in keys))
     if listener["pool"] is not None:
         body["pools"] = [pool_body(listener["pool"])]
     return body

@@ -213,7 +213,7 @@ class Listeners(Part):
         if wanted == held:
             return []
         writes = []
-        patch = dict((field, item[field]) for field in LISTENER_PATCHED if wanted[field] != held[field])
+        patch = dict((field, wanted[field]) for field in LISTENER_PATCHED if wanted[field] != held[field])  # lists whole
         if patch:
             write = Write("update", "PATCH", self.v2(LISTENERS_PATH, listener["id"]), patch, names=[name], locked=record,
                           done=lambda found: all(listener_view(self.find(found, name) or {}).get(field) == wanted[field]

@@ -99,6 +99,8 @@ options:
         only the options that differ; O(listeners[].protocol), O(listeners[].protocol_port) and
         O(listeners[].insert_x_forwarded) cannot change, and when one differs the module fails before any write,
         naming the listener and the option (delete the listener and create it again, or use another name).
+      - The secrets the listeners name (O(listeners[].secret), O(listeners[].sni_secrets)) are resolved to IDs before
+        any write.
       - With O(purge_listeners=true), listeners not listed are deleted with their pool
         (C(DELETE /cloud/v1/lblisteners/{project_id}/{region_id}/{listener_id}?delete_default_pool=true)); a listener
         whose port a new listener takes is deleted first, the others after the creates and updates.
@@ -129,6 +131,8 @@ options:
       allowed_cidrs:
         description:
           - The CIDRs allowed to connect, as a set (at most 100); V([]) allows everyone. When not given, not managed.
+          - Each must be a strict network, without host bits (V(10.0.0.0/8), not V(10.0.0.1/8)), as the service requires;
+            another fails validation naming the network it would be.
         type: list
         elements: str
       connection_limit:
@@ -140,11 +144,60 @@ options:
         description:
           - Client inactivity timeout in milliseconds, V(0) to V(86400000). When not given, not managed.
         type: int
+      timeout_member_connect:
+        description:
+          - Timeout in milliseconds for connecting to a member, V(0) to V(86400000). When not given, not managed.
+          - The service marks it deprecated on the listener (set on the pool instead); it is still accepted.
+        type: int
+      timeout_member_data:
+        description:
+          - Member inactivity timeout in milliseconds, V(0) to V(86400000). When not given, not managed.
+          - The service marks it deprecated on the listener (set on the pool instead); it is still accepted.
+        type: int
       insert_x_forwarded:
         description:
           - Whether the listener adds C(X-Forwarded-For) and C(X-Forwarded-Port) headers; only V(HTTP) and
             V(TERMINATED_HTTPS) listeners. Create-only; when not given, not compared.
         type: bool
+      secret:
+        description:
+          - The certificate the listener ends TLS with, a secret (M(gcore.platform.secret)) given by its ID or its exact
+            name. Sent as C(secret_id).
+          - Required with O(listeners[].protocol=TERMINATED_HTTPS); accepted with V(PROMETHEUS); with V(HTTP), V(HTTPS),
+            V(TCP) or V(UDP) it fails validation.
+          - A name is looked up over every page of C(GET /cloud/v1/secrets/{project_id}/{region_id}) before any write
+            (one listing for every name of the task); a name no secret has, or that several secrets have, fails the
+            module and nothing is sent. An ID is used as given (the service answers 404 for an unknown one).
+          - Changed on an existing listener with its PATCH; this is how a certificate is rotated (see
+            M(gcore.platform.secret)). When not given, not managed.
+        type: str
+      sni_secrets:
+        description:
+          - More certificates, chosen by the host name the client asks for (SNI), as a set of secret IDs or exact names
+            (resolved as O(listeners[].secret)). Sent as C(sni_secret_id), whole. Only with V(TERMINATED_HTTPS) or
+            V(PROMETHEUS).
+          - V([]) removes them all. When not given, not managed.
+        type: list
+        elements: str
+      user_list:
+        description:
+          - Users of HTTP Basic authentication on the listener, at most 3, each with its own username; compared as a set
+            and sent whole.
+          - When not given, not managed; V([]) removes them all.
+        type: list
+        elements: dict
+        suboptions:
+          username:
+            description:
+              - User name, 3 to 32 characters matching C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$).
+            type: str
+            required: true
+          encrypted_password:
+            description:
+              - The password as a crypt(3) hash (for example SHA-256-crypt, C($5$...) from C(mkpasswd -m sha-256)), at
+                most 128 characters. The service answers the hash it holds, and it is compared as given. C(no_log).
+            type: str
+            required: true
       pool:
         description:
           - The listener's pool, declared whole. When left out, the listener has no pool, and an existing one is deleted
@@ -301,6 +354,8 @@ seealso:
     description: Give the load balancer's VIP port a public address.
   - module: gcore.platform.instance
     description: The instances that serve as pool members.
+  - module: gcore.platform.secret
+    description: The TLS certificates of V(TERMINATED_HTTPS) listeners, and how to rotate one.
 """
 
 EXAMPLES = r"""
@@ -403,7 +458,8 @@ load_balancer:
     listeners:
       description:
         - The listener records (C(id), C(name), C(protocol), C(protocol_port), C(allowed_cidrs), C(connection_limit),
-          C(timeout_client_data), C(insert_headers), C(provisioning_status), ...), each with C(pool), the pool record
+          C(timeout_client_data), C(timeout_member_connect), C(timeout_member_data), C(secret_id), C(sni_secret_id),
+          C(user_list), C(insert_headers), C(provisioning_status), ...), each with C(pool), the pool record
           (C(id), C(name), C(lb_algorithm), C(protocol), C(members), C(healthmonitor), C(session_persistence), ...) or V(null).
       type: list
       elements: dict
@@ -428,6 +484,8 @@ diff:
     - C(name) and C(tags) (a mapping of the user tags); with O(state=present), C(listeners), a mapping by listener
       name of the listeners that change (created, changed or deleted; unchanged ones are left out), each with its
       C(pool) (or V(null)), whose C(members) are a mapping keyed C(address:port).
+    - A listener shows its certificates as IDs (C(secret_id), C(sni_secret_id) sorted), C(allowed_cidrs) sorted,
+      C(user_list) sorted by username (the password hashes masked), and its timeouts.
   returned: success
   type: dict
   sample:
@@ -442,7 +500,12 @@ diff:
           allowed_cidrs: []
           connection_limit: 100000
           timeout_client_data: 50000
+          timeout_member_connect: 5000
+          timeout_member_data: 50000
           insert_x_forwarded: true
+          secret_id: null
+          sni_secret_id: []
+          user_list: []
           pool:
             name: web-pool
             lb_algorithm: ROUND_ROBIN
@@ -463,7 +526,12 @@ diff:
           allowed_cidrs: []
           connection_limit: 100000
           timeout_client_data: 50000
+          timeout_member_connect: 5000
+          timeout_member_data: 50000
           insert_x_forwarded: true
+          secret_id: null
+          sni_secret_id: []
+          user_list: []
           pool:
             name: web-pool
             lb_algorithm: ROUND_ROBIN
@@ -493,7 +561,7 @@ tasks:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body
+from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
@@ -546,6 +614,11 @@ class LoadBalancer(CloudResource):
                     "floating_ip.existing_floating_id", "required with floating_ip.source existing, not accepted with new")
 
     # ---- hooks -----------------------------------------------------------------------------
+    def resolve(self):
+        """The listeners' secrets by name, turned into ids before any write (one listing of the secrets)."""
+        if self.params["state"] == "present":
+            resolve_secrets(self.client, self.params, self.params["listeners"])
+
     def report(self, record):
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":

@@ -23,8 +23,9 @@ TARGETS = ROOT / "tests" / "integration" / "targets"
 OUTPUT = ROOT / "tests" / "output"
 PROJECT_ID = 1
 # Besides the simulator's key: the wrong key the stories pass as an option, and the prefix of every
-# credential the simulated storages hold. None may appear in any run's output (-vvvv).
-SECRETS = ("not-the-right-key", "sim-cred-")
+# credential the simulated storages hold, and the mark inside every PEM the secret story uploads. None may appear in
+# any run's output (-vvvv).
+SECRETS = ("not-the-right-key", "sim-cred-", "SIMTLSPAYLOADMARK")
 REGION_ID = 76
 
 

@@ -590,6 +590,30 @@ LB_CASES = [
     ("tag value with a newline", lb_args(tags={"env": "a\nb"}), "tags.env"),
     ("info: id and name", {"name": "web-lb", "load_balancer_id": UUID}, "mutually exclusive"),
     ("info: id not a UUID", {"load_balancer_id": "lb"}, "load_balancer_id"),
+    # TLS listeners (docs/api_reference.md section 16.2)
+    ("TERMINATED_HTTPS without a secret", lb_args({"protocol": "TERMINATED_HTTPS"}),
+     "listeners[0].secret: required with protocol TERMINATED_HTTPS"),
+    ("a secret on an HTTP listener", lb_args({"secret": "www-cert"}), "listeners[0].secret: only a TERMINATED_HTTPS or PROMETHEUS"),
+    ("SNI secrets on a TCP listener", lb_args({}, {"protocol": "TCP", "sni_secrets": ["www-cert"], "pool": {"healthmonitor": None}}),
+     "listeners[1].sni_secrets: only a TERMINATED_HTTPS or PROMETHEUS"),
+    ("an empty secret", lb_args({"protocol": "TERMINATED_HTTPS", "secret": " "}), "listeners[0].secret: must not be empty"),
+    ("an empty SNI secret", lb_args({"protocol": "TERMINATED_HTTPS", "secret": "a", "sni_secrets": ["b", ""]}),
+     "listeners[0].sni_secrets[1]: must not be empty"),
+    ("a user_list of four", lb_args({"user_list": [{"username": "user-%s" % n, "encrypted_password": "$5$x"} for n in range(4)]}),
+     "listeners[0].user_list: at most 3 users"),
+    ("a username outside the pattern", lb_args({"user_list": [{"username": "-admin", "encrypted_password": "$5$x"}]}),
+     "listeners[0].user_list[0].username"),
+    ("a hash too long", lb_args({"user_list": [{"username": "admin", "encrypted_password": "$" * 129}]}),
+     "listeners[0].user_list[0].encrypted_password: length 129"),
+    ("a user twice", lb_args({"user_list": [{"username": "admin", "encrypted_password": "$5$a"},
+                                            {"username": "admin", "encrypted_password": "$5$b"}]}),
+     "listeners[0].user_list: each user must have its own username"),
+    ("a non-strict CIDR", lb_args({"allowed_cidrs": ["10.0.0.1/8"]}),
+     "listeners[0].allowed_cidrs[0]: '10.0.0.1/8' is not a strict CIDR, an IPv4 or IPv6 network without host bits (host bits are "
+     "set: the network is 10.0.0.0/8)"),
+    ("101 CIDRs", lb_args({"allowed_cidrs": ["10.%s.0.0/16" % n for n in range(101)]}), "listeners[0].allowed_cidrs: at most 100"),
+    ("member connect timeout", lb_args({"timeout_member_connect": 86400001}), "listeners[0].timeout_member_connect"),
+    ("member data timeout", lb_args({"timeout_member_data": -1}), "listeners[0].timeout_member_data"),
 ]
 ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith("info:") else "load_balancer", args, text)
               for what, args, text in LB_CASES]
@@ -905,6 +929,40 @@ def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_not
     assert "Traceback" not in json.dumps(result) and "exception" not in result, result
     assert result.get("changed") in (None, False)
     assert KEY not in json.dumps(result) and "b3BlbnNzaC1rZXktdjEAAAAA" not in json.dumps(result)  # not even in invocation
+    assert attempts == []
+
+
+# ---- secret and secret_info: every option checked before any request; no PEM value echoed ----
+MARK = "SIMTLSPAYLOADMARK"
+CERT = "-----BEGIN CERTIFICATE-----\nMIIB%s\n-----END CERTIFICATE-----\n" % MARK
+KEY_PEM = "-----BEGIN PRIVATE KEY-----\nMIGH%s\n-----END PRIVATE KEY-----\n" % MARK
+SECRET = {"name": "www-cert", "certificate": CERT, "certificate_chain": CERT + CERT, "private_key": KEY_PEM}
+SECRET_CASES = [("secret: " + what, module, args, text) for what, module, args, text in [
+    ("a certificate without its armour", "secret", dict(SECRET, certificate="MIIB" + MARK), "certificate: is not PEM text"),
+    ("a certificate with its END line cut", "secret", dict(SECRET, certificate=CERT.split("-----END")[0]), "certificate: is not PEM text"),
+    ("a private key as the certificate", "secret", dict(SECRET, certificate=KEY_PEM), "certificate: is not PEM text"),
+    ("a chain with text after its blocks", "secret", dict(SECRET, certificate_chain=CERT + MARK), "certificate_chain: is not PEM text"),
+    ("a key without its armour", "secret", dict(SECRET, private_key="MIGH" + MARK), "private_key: is not PEM text"),
+    ("a certificate as the key", "secret", dict(SECRET, private_key=CERT), "private_key: is not PEM text"),
+    ("an expiration not a date-time", "secret", dict(SECRET, expiration="next tuesday"), "expiration: 'next tuesday' is not an RFC 3339"),
+    ("an empty name", "secret", dict(SECRET, name=""), "name: must not be empty"),
+    ("neither id nor name", "secret", {"certificate": CERT}, "one of the following is required: secret_id, name"),
+    ("an id not a UUID", "secret", {"secret_id": "cert-1"}, "secret_id: 'cert-1' is not a UUID"),
+    ("wait_timeout 0", "secret", dict(SECRET, wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("info: id and name", "secret_info", {"name": "www-cert", "secret_id": UUID}, "mutually exclusive"),
+    ("info: an id not a UUID", "secret_info", {"secret_id": "cert-1"}, "secret_id: 'cert-1' is not a UUID"),
+    ("info: an empty name", "secret_info", {"name": " "}, "name: must not be empty"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", SECRET_CASES, ids=[case[0] for case in SECRET_CASES])
+def test_secret_bad_input_fails_naming_the_option_showing_no_pem_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), result.get("msg")
+    assert "Traceback" not in json.dumps(result) and result.get("changed") in (None, False)
+    assert MARK not in json.dumps(result), "%s: a PEM value is shown: %s" % (what, result)  # not even in invocation
     assert attempts == []
 
 

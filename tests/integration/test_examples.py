@@ -39,6 +39,23 @@ def router_named(sim, name):
     return found[0]
 
 
+def listener_secrets(sim, lb_name):
+    """{listener name: the name of its secret (None: none)} of the load balancer named ``lb_name``."""
+    return dict((listener["name"], (sim.secrets.get(listener["secret_id"]) or {}).get("name"))
+                for listener in sim.lb_listeners.values() if sim.load_balancers[listener["load_balancer_id"]]["name"] == lb_name)
+
+
+def pem_dir(tmp_path):
+    """The certificate files tls_rotation.yml reads (armoured PEM text; the simulator keeps it as it is)."""
+    folder = tmp_path / "tls"
+    folder.mkdir(exist_ok=True)
+    certificate = "-----BEGIN CERTIFICATE-----\nMIIBSIMTLSPAYLOADMARK\n-----END CERTIFICATE-----\n"
+    for name, text in (("www.crt", certificate), ("chain.crt", certificate),
+                       ("www.key", "-----BEGIN PRIVATE KEY-----\nMIGHSIMTLSPAYLOADMARK\n-----END PRIVATE KEY-----\n")):
+        (folder / name).write_text(text, encoding="utf-8")
+    return {"cert_dir": str(folder)}
+
+
 def addresses(router):
     """{subnet_id: ip_address} of a router's interfaces."""
     return dict((assignment["subnet_id"], assignment["ip_address"])
@@ -92,6 +109,10 @@ FIRST_RUN = {
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
         and "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01" in addresses(router_named(sim, "example-app-router")),
     ),
+    "tls_rotation.yml": (
+        [("POST", r"^/cloud/v2/secrets/1/76$", 1), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
+        lambda sim: listener_secrets(sim, "example-tls-lb") == {"https": "example-www-2026", "http": None},
+    ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
         lambda sim: sorted((rule["direction"], rule["ethertype"], rule["port_range_min"])
@@ -115,7 +136,7 @@ def test_every_set_example_exists():
 
 
 # Variables a user may set, pointed at the test's own directory (credentials_dir: where storage.yml keeps the S3 keys).
-EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}}
+EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}, "tls_rotation.yml": pem_dir}
 
 
 @pytest.mark.parametrize("play", PLAYS)
@@ -141,6 +162,27 @@ def test_example_runs_and_converges(playbook, sim, play, tmp_path):
     assert changed == 0, run
     assert sim.writes(sim.log[mark:]) == [], "the second run of examples/%s wrote" % play
     assert sim.log[mark:], "the second run of examples/%s sent no request" % play
+
+
+def test_the_tls_example_rotates_the_certificate_and_converges(playbook, sim, tmp_path):
+    """A renewal: the new secret uploaded, the listener pointed at it by one PATCH, the old secret deleted; then nothing."""
+    files = pem_dir(tmp_path)
+    run_ok(playbook, EXAMPLES / "tls_rotation.yml", extra_vars=files)
+    old = next(ident for ident, record in sim.secrets.items() if record["name"] == "example-www-2026")
+    renewal = dict(files, cert_name="example-www-2027", old_cert_name="example-www-2026")
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, EXAMPLES / "tls_rotation.yml", extra_vars=renewal)
+    assert changed == 3, run
+    sent = [(entry["method"], entry["path"].rsplit("/", 1)[0] if entry["method"] != "POST" else entry["path"])
+            for entry in sim.writes(sim.log[mark:])]
+    assert sent == [("POST", "/cloud/v2/secrets/1/76"), ("PATCH", "/cloud/v2/lblisteners/1/76"),
+                    ("DELETE", "/cloud/v1/secrets/1/76")], sent
+    assert sim.writes(sim.log[mark:])[2]["path"].endswith(old)
+    assert listener_secrets(sim, "example-tls-lb") == {"https": "example-www-2027", "http": None}
+    assert sorted(record["name"] for record in sim.secrets.values() if record["name"].startswith("example-")) == ["example-www-2027"]
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, EXAMPLES / "tls_rotation.yml", extra_vars=renewal)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
 
 
 STACK = "example-stack"

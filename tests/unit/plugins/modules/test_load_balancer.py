@@ -172,7 +172,8 @@ def test_health_monitor_type_change_is_delete_then_create(server):
 @pytest.mark.parametrize("option, value", [("protocol", "TERMINATED_HTTPS"), ("protocol_port", 81), ("insert_x_forwarded", False)])
 def test_create_only_listener_options_fail_before_any_write(server, option, value):
     created(server)
-    result = run(server, with_listeners(dict(HTTP, **{option: value}), TCP))
+    tls = {"secret": "seed-cert"} if value == "TERMINATED_HTTPS" else {}  # a TERMINATED_HTTPS listener needs its certificate
+    result = run(server, with_listeners(dict(HTTP, **dict(tls, **{option: value})), TCP))
     assert result["failed"] is True and writes(server) == []
     assert "listeners[0].%s" % option in result["msg"] and "'http'" in result["msg"] and "cannot change" in result["msg"]
 
