@@ -303,7 +303,7 @@ class GcoreResourceModule(Flow):
         if plan and not self.check_mode:
             self.apply(plan)
             self.result["changed"] = bool(self.ledger)
-            if self.ledger and self.exists_after(self.record):
+            if self.ledger and not absent and self.exists_after(self.record):
                 self.record = self.until_ready(self.record)  # ready to use after the last write (a load balancer ACTIVE)
         self.tell(plan if self.check_mode else self.ledger.writes())
         self.result["diff"] = {"before": _diff_side(self.before), "after": _diff_side(after)}
