@@ -113,6 +113,7 @@ ROLE_ITEMS = {
     ("waap_policy", "waap_policy_rules"): "waap_custom_rules.config",
     ("waap_policy", "waap_policy_policies"): "waap_policies.policies",
     ("waap_policy", "waap_policy_firewall_rules"): "waap_firewall_rules.config",
+    ("waap_policy", "waap_policy_overrides"): "waap_policy_overrides.config",
     ("preflight", "preflight_baremetal"): "quota_check",
     ("preflight", "preflight_loadbalancers"): "quota_check",
     ("preflight", "preflight_instances"): "price_preview",
