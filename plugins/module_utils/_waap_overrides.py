@@ -10,8 +10,8 @@ This module is internal to the collection: its interface may change at any time.
 An override names what it suppresses (``target_type``, ``targets``: detector or rule ids) and where (``conditions``, of
 ``OVERRIDE_CONDITIONS``). Every operation is on v1; an update (``PATCH``, 200 with the record) takes ``name``,
 ``enabled``, ``description`` and ``conditions`` only, so an override whose ``target_type`` or ``targets`` differ is
-deleted and created again (``replacing``): both writes say ``replaced`` in ``changes``, the delete its id in
-``deleted_ids`` too. No bulk delete: one ``DELETE`` each.
+deleted and created again (the list flow's ``create_only``): both writes say ``replaced`` in ``changes``, the delete
+its id in ``deleted_ids`` too. No bulk delete: one ``DELETE`` each.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._waap import condition_argument_spec, normalise_conditions, validate_conditions
-from ansible_collections.gcore.platform.plugins.module_utils._list import Plan
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, V1, RuleKind, WaapRuleSet
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import OVERRIDE_CONDITIONS, TARGET_TYPES
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 CREATE_ONLY = ("target_type", "targets")  # not in the update body: a difference replaces the override
 
@@ -97,51 +95,8 @@ OVERRIDE = OverrideKind()
 
 
 class WaapOverrideSet(WaapRuleSet):
-    """A domain's policy overrides as a set (``waap_policy_overrides``): the rule-set flow, with ``replaced`` in
-    ``changes`` and the replacements of overrides whose create-only members differ."""
+    """A domain's policy overrides as a set (``waap_policy_overrides``): the rule-set flow, with the targets
+    create-only (a difference replaces the override)."""
 
     kind = OVERRIDE
-
-    @property
-    def changes(self):
-        shape = super().changes
-        return None if shape is None else dict(shape, replaced=str)
-
-    def writes(self, plan, held):
-        """The plan's writes, with each update that changes a create-only member made a replacement: its record
-        deleted (after the other deletes) and the item created (after the other creates)."""
-        replaced = [(item, record) for item, record, changes in plan.updates if set(changes) & set(CREATE_ONLY)]
-        plan = Plan(plan.deletes, [update for update in plan.updates if not set(update[2]) & set(CREATE_ONLY)], plan.creates)
-        writes = super().writes(plan, held)
-        deletes, creates = [], []
-        for item, record in replaced:
-            delete = self.deleting([record["id"]], [item["name"]])
-            delete.said = {"replaced": [item["name"]], "deleted_ids": [record["id"]]}
-            deletes.append(delete)
-            method, path = self.request("create")
-            creates.append(Write("create", method, path, self.item_body(self.replacement(item, record)), names=[item["name"]],
-                                 said={"replaced": [item["name"]]}, reread=self.everything,
-                                 done=lambda listing, name=item["name"], old=record["id"]: any(
-                                     found.get("name") == name and found.get("id") != old for found in listing)))
-        return writes[:len(plan.deletes)] + deletes + writes[len(plan.deletes):] + creates
-
-    def everything(self):
-        """Every override, warning once a run about each stale one (it suppresses nothing until it is edited)."""
-        records = super().everything()
-        warned = self.__dict__.setdefault("stale_warned", set())
-        for record in records:
-            if record.get("stale") and record.get("id") not in warned:
-                warned.add(record.get("id"))
-                self.module.warn("policy override %r (id %s) of %s is stale: a target was deleted, disabled or became invalid, "
-                                 "so it suppresses nothing until it is edited" % (record.get("name"), record.get("id"), self.where()))
-        return records
-
-    def replacement(self, item, record):
-        """The options of the override that replaces ``record``: the item's, the record's members where it leaves one
-        out (under ``replaced`` and ``overridden``, those that reset take their reset value instead)."""
-        values = OVERRIDE.gathered(record)
-        if self.params["state"] in ("replaced", "overridden"):
-            values.pop("description", None)
-            values["enabled"] = True
-        values.update((key, value) for key, value in item.items() if value is not None)
-        return values
+    create_only = CREATE_ONLY

@@ -19,7 +19,7 @@ description:
     and creates it again (a new id) - in that order, shown in RV(changes.replaced). A delete is one C(DELETE) per
     override (overrides have no bulk delete). Deletes first, then updates, then creates.
   - An override the service reports C(stale) (a target was deleted, disabled or became invalid) suppresses nothing until
-    it is edited; the module warns about each one it reads.
+    it is edited; the C(stale) member of each record in RV(policy_overrides) shows it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:

@@ -115,13 +115,6 @@ def test_two_overrides_with_one_name_refuse_a_write(sim):
     assert sim.writes() == []
 
 
-def test_a_stale_override_is_warned_about(sim):
-    seeded = sim.policy_overrides[1001][0]
-    seeded["stale"] = True
-    result = run(sim, {"domain_id": 1001, "state": "gathered"})
-    assert ["'Allow admin SQL' (id %s) of domain 1001 is stale" % seeded["id"] in str(warning) for warning in result["warnings"]] == [True]
-
-
 @pytest.mark.parametrize("item, message", [
     (dict(SQL, conditions=[{"ip": {"ip_address": "192.0.2.%d" % n}} for n in range(6)]),
      "config[0].conditions: 1 to 5 conditions are required (6 given)"),
