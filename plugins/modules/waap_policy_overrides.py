@@ -91,11 +91,37 @@ changes:
   description:
     - What the run did, by override name - only the writes the service accepted or the listing read afterwards
       confirmed. In check mode, what would be sent.
-    - C(replaced) names the overrides deleted and created again because their target type or targets changed (their
-      old ids are in C(deleted_ids)); they are not in C(created) or C(deleted).
   returned: when O(state) is not V(gathered)
   type: dict
   sample: {created: [Admin SQL console], updated: [], deleted: [], deleted_ids: [50000], replaced: [Allow admin SQL]}
+  contains:
+    created:
+      description: The overrides created.
+      type: list
+      elements: str
+      returned: always
+    updated:
+      description: The overrides changed by a C(PATCH).
+      type: list
+      elements: str
+      returned: always
+    deleted:
+      description: The overrides deleted.
+      type: list
+      elements: str
+      returned: always
+    deleted_ids:
+      description: The ids of the overrides deleted, the replaced ones' old ids included.
+      type: list
+      elements: int
+      returned: always
+    replaced:
+      description:
+        - The overrides deleted and created again because their target type or targets changed (a new id); they are
+          not in RV(changes.created) or RV(changes.deleted). Named once the delete is accepted.
+      type: list
+      elements: str
+      returned: always
 gathered:
   description: The domain's overrides in the shape of O(config), in the service's order.
   returned: when O(state=gathered)
