@@ -36,8 +36,9 @@ def test_create_answers_the_record_with_targets_and_no_request_id(sim):
 
 def test_the_list_pages_and_filters(sim):
     for number in range(7):
-        sim.call("POST", PATH % EMPTY, dict(OVERRIDE, name="o%d" % number, target_type="rule" if number % 2 else "detector",
-                                             description="odd" if number % 2 else None))
+        odd = number % 2
+        sim.call("POST", PATH % EMPTY, dict(OVERRIDE, name="o%d" % number, target_type="rule" if odd else "detector",
+                                            description="odd" if odd else None))
     status, page = sim.call("GET", PATH % EMPTY, query="limit=3&offset=3")
     assert status == 200 and (page["count"], [item["name"] for item in page["results"]]) == (3, ["o3", "o4", "o5"])
     assert [item["name"] for item in sim.call("GET", PATH % EMPTY, query="target_type=rule")[1]["results"]] == ["o1", "o3", "o5"]

@@ -42,7 +42,7 @@ def test_created_then_the_same_input_sends_nothing(sim):
     result = run(sim, {"domain_id": DOMAIN, "config": [SQL, BOTS]})
     assert result["changed"] is True
     assert result["changes"] == {"created": ["Admin SQL", "Partner bot"], "updated": [], "deleted": [], "deleted_ids": [], "replaced": []}
-    assert [(method, path, body) for method, path, body in harness.writes(sim)][0] == ("POST", PATH, {
+    assert harness.writes(sim)[0] == ("POST", PATH, {
         "name": "Admin SQL", "enabled": True, "target_type": "detector", "target_ids": [861, 862],
         "conditions": [{"url": {"url": "/admin/sql", "match_type": "Contains", "negation": False}},
                        {"ip": {"ip_address": "192.0.2.10", "negation": False}}]})
