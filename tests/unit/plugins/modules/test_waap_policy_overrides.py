@@ -128,3 +128,25 @@ def test_bad_input_fails_before_any_write(sim, item, message):
     result = run(sim, {"domain_id": DOMAIN, "config": [item]})
     assert result["failed"] is True and message in result["msg"], result["msg"]
     assert sim.writes() == []
+
+
+def test_replaced_resets_what_the_item_leaves_out_also_in_a_replacement(sim):
+    run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, description="old words", enabled=False), dict(BOTS, enabled=False)]})
+    sim.log = []
+    result = run(sim, {"domain_id": DOMAIN, "state": "replaced", "config": [dict(SQL, targets=[861]), BOTS]})
+    assert result["changes"]["replaced"] == ["Admin SQL"] and result["changes"]["updated"] == ["Partner bot"]
+    writes = harness.writes(sim)
+    assert [method for method, _path, _body in writes] == ["DELETE", "PATCH", "POST"]
+    assert writes[1][2] == {"enabled": True}
+    assert writes[2][2]["enabled"] is True and writes[2][2].get("description", "") == "" and writes[2][2]["target_ids"] == [861]
+
+
+def test_a_rejected_replacement_create_leaves_the_delete_in_changes_and_the_rerun_creates_it(sim):
+    run(sim, {"domain_id": DOMAIN, "config": [SQL]})
+    old = held(sim)[0]["id"]
+    sim.add_fault(method="POST", path=PATH + "$", status=403)
+    result = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
+    assert result["failed"] is True and result["changed"] is True
+    assert result["changes"]["replaced"] == ["Admin SQL"] and result["changes"]["deleted_ids"] == [old]
+    again = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
+    assert again["changes"]["created"] == ["Admin SQL"] and [record["name"] for record in held(sim)] == ["Admin SQL"]
