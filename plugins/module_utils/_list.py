@@ -12,8 +12,7 @@ then creates, so a list at its quota converges whenever the end state fits it. `
 the ledger, never from the plan, except in check mode, where they tell what would be sent. Settings: ``Flow``'s table.
 
 Without a ``bulk_delete`` path, each record is deleted by its own request; with ``enable``/``disable`` paths, an update
-that changes only ``enabled`` is sent there (no body). With ``create_only`` members, a record where one differs is
-replaced: deleted after the other deletes, created again (from the item over the record's members) after the other creates.
+that changes only ``enabled`` is sent there (no body); one that changes a ``create_only`` member is a replacement.
 
 Hooks (pure: no requests, but ``resolve``, which may read): ``item_body(item)`` (the create body of one ``config``
 item), ``gathered_item(record)`` (the record in the ``config`` shape; raises ``Refused`` for one the module cannot
@@ -95,11 +94,8 @@ class RuleList(Flow):
 
     @property
     def changes(self):
-        """What the writes of the list created, updated, deleted (and ``replaced``, with ``create_only`` members) by name,
-        and the ids deleted; none when gathered."""
-        if self.params["state"] == "gathered":
-            return None
-        return dict(CHANGES, replaced=str) if self.create_only else CHANGES
+        """What the writes created, updated, deleted (``replaced``, with ``create_only``) by name, the ids deleted; none when gathered."""
+        return None if self.params["state"] == "gathered" else dict(CHANGES, replaced=str) if self.create_only else CHANGES
 
     def item_body(self, item):
         raise NotImplementedError
@@ -166,8 +162,7 @@ class RuleList(Flow):
         return {"before": before, "after": after}
 
     def writes(self, plan, held):
-        """The plan as writes, in order: deletes (bulk), then updates, then creates; each read again as the listing. An
-        update of a ``create_only`` member is a replacement: a delete after the deletes, a create after the creates."""
+        """The plan as writes: deletes (bulk), replaced records' deletes, updates, creates, replacements; each read again as the listing."""
         held_ids, replace = set(record.get("id") for record in held), set(self.create_only)
         replaced = [(item, record) for item, record, changes in plan.updates if replace & set(changes)]
         if "bulk_delete" in self.paths:
@@ -178,9 +173,7 @@ class RuleList(Flow):
         for item, record in replaced:
             writes.append(self.deleting([record["id"]], [item["name"]]))
             writes[-1].said = {"replaced": [item["name"]], "deleted_ids": [record["id"]]}
-        for item, record, changes in plan.updates:
-            if replace & set(changes):
-                continue
+        for item, record, changes in [update for update in plan.updates if not replace & set(update[2])]:
             toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
             method, path = self.request(toggle if toggle in self.paths else "update", record["id"])
             body = None if toggle in self.paths else self.update_body(changes, record)
@@ -196,8 +189,7 @@ class RuleList(Flow):
         return writes
 
     def replacement(self, item, record):
-        """The item that replaces ``record``: the record's members where the item leaves one out (reset ones reset under
-        replaced and overridden)."""
+        """The item replacing ``record``: the record's members where the item leaves one out (reset ones reset if replacing)."""
         values = self.gathered_item(record)
         if self.params["state"] in ("replaced", "overridden"):
             values.update((member.option, member.reset) for member in self.members if member.reset is not UNSET)
