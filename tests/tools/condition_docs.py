@@ -145,7 +145,8 @@ def render():
     from collection_link import collections_path  # pylint: disable=import-outside-toplevel
 
     sys.path.insert(0, collections_path())
-    from ansible_collections.gcore.platform.plugins.module_utils import _waap_advanced, _waap_docs, _waap_overrides, _waap_rules, _waap_tables  # noqa: E501  pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils import (  # pylint: disable=import-outside-toplevel
+        _waap_advanced, _waap_docs, _waap_overrides, _waap_rules, _waap_tables)
 
     waap = types.SimpleNamespace(**dict(vars(_waap_tables), **vars(_waap_docs)))  # the tables and their words (modules never import the words)
     tree = condition_suboptions(waap.CONDITION_KINDS, waap.CONDITION_DOCS, waap.NO_NEGATION, waap.NEGATION_DOC)
