@@ -1017,3 +1017,225 @@ options:
           - header_filter
           - body_filter
 """
+
+    # An item of O(config) of waap_policy_overrides: the options of one policy override.
+    POLICY_OVERRIDES = r"""
+options:
+  config:
+    suboptions:
+      name:
+        description:
+          - Exact name of the override, not empty.
+          - 'Overrides are identified by it: two items with one name fail validation, and so do two overrides of
+            the domain with a name the items use.'
+        type: str
+        required: true
+      description:
+        description:
+          - Description of the override. A missing, null and empty description are one value.
+          - 'Left out: not managed with O(state=merged); V("") with O(state=replaced) and O(state=overridden).'
+        type: str
+      enabled:
+        description:
+          - Whether the override is enabled.
+          - 'Left out: V(true) when the override is created and with O(state=replaced) and O(state=overridden);
+            not managed with O(state=merged).'
+        type: bool
+      target_type:
+        description:
+          - What O(config[].targets) hold - V(detector) ids (as the domain's traffic data shows them) or V(rule)
+            ids (managed OWASP Top Threats detections).
+          - 'Required to create the override. It cannot change on an existing override: a difference deletes the
+            override and creates it again (a new id), shown in RV(changes.replaced).'
+        type: str
+        choices:
+          - detector
+          - rule
+      targets:
+        description:
+          - The detector or rule ids the override suppresses, at least one, each greater than 0; compared as a set.
+          - 'Required to create the override. They cannot change on an existing override: a difference deletes the
+            override and creates it again (a new id), shown in RV(changes.replaced).'
+        type: list
+        elements: int
+      conditions:
+        description:
+          - Where the override applies - 1 to 5 conditions, all of which must match. Each item sets exactly one
+            condition kind; the order does not matter. Overrides take 11 of the custom-rule kinds, with their limits.
+          - Every kind takes C(negation) (bool, the service's default V(false)), which inverts the condition.
+          - Required to create the override; when given, the list replaces the override's conditions (by C(PATCH));
+            left out, they are not managed.
+        type: list
+        elements: dict
+        suboptions:
+          ip:
+            description: The client IP address is O(config[].conditions[].ip.ip_address).
+            type: dict
+            suboptions:
+              ip_address:
+                description: An IPv4 or IPv6 address.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          ip_range:
+            description: The client IP address is within a range.
+            type: dict
+            suboptions:
+              lower_bound:
+                description: First IPv4 or IPv6 address of the range.
+                type: str
+                required: true
+              upper_bound:
+                description: Last IPv4 or IPv6 address of the range, of the same family as O(config[].conditions[].ip_range.lower_bound)
+                  and not below it.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          url:
+            description: The request URL matches.
+            type: dict
+            suboptions:
+              url:
+                description:
+                  - The URL or pattern, 1 to 500 characters.
+                  - 'With V(Exact) or V(Contains) only letters, digits and the characters C(_ ! $ ~ : # [ ] @ (
+                    ) * + , = / - . %) are allowed; with V(Regex) it must be a valid regular expression without
+                    lookahead or lookbehind.'
+                type: str
+                required: true
+              match_type:
+                description: How the URL is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+                  - Regex
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          user_agent:
+            description: The C(User-Agent) header matches.
+            type: dict
+            suboptions:
+              user_agent:
+                description: The user agent text, at most 300 characters.
+                type: str
+                required: true
+              match_type:
+                description: How the text is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          header:
+            description: A request header has a value.
+            type: dict
+            suboptions:
+              header:
+                description: Header name, 1 to 50 letters, digits and C(-).
+                type: str
+                required: true
+              value:
+                description: Header value, 1 to 100 printable ASCII characters.
+                type: str
+                required: true
+              match_type:
+                description: How the value is matched (service default V(Contains)).
+                type: str
+                choices:
+                  - Exact
+                  - Contains
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          header_exists:
+            description: A request header is present.
+            type: dict
+            suboptions:
+              header:
+                description: Header name, 1 to 50 letters, digits and C(-).
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          http_method:
+            description: The request uses an HTTP method.
+            type: dict
+            suboptions:
+              http_method:
+                description: The method.
+                type: str
+                required: true
+                choices:
+                  - CONNECT
+                  - DELETE
+                  - GET
+                  - HEAD
+                  - OPTIONS
+                  - PATCH
+                  - POST
+                  - PUT
+                  - TRACE
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          country:
+            description: The request comes from one of the countries.
+            type: dict
+            suboptions:
+              country_code:
+                description: 1 to 100 ISO 3166-1 alpha-2 country codes in upper case, for example V(DE) (V(de) fails
+                  validation).
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          organization:
+            description: The client IP address belongs to an organization.
+            type: dict
+            suboptions:
+              organization:
+                description: Organization name, at most 100 characters.
+                type: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          ja3:
+            description: The JA3 fingerprint of the client's TLS handshake is one of these.
+            type: dict
+            suboptions:
+              ja3_fingerprints:
+                description: At least one JA3 fingerprint, 32 hexadecimal characters each, compared (and sent) in
+                  lower case.
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+          ja4:
+            description: The JA4 fingerprint of the client's TLS handshake is one of these.
+            type: dict
+            suboptions:
+              ja4_fingerprints:
+                description: At least one JA4 fingerprint such as V(t13d1516h2_8daaf6152771_02713d6af862) (10 letters
+                  or digits, then two groups of 12 hexadecimal characters, each after C(_)), compared (and sent)
+                  in lower case.
+                type: list
+                elements: str
+                required: true
+              negation:
+                description: Invert the condition (service default V(false)).
+                type: bool
+"""

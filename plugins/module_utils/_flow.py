@@ -29,6 +29,8 @@ lock            the record member naming the task that locks it (writes wait; a 
 changes         the shape of the result's ``changes`` (``_writes.changes_of``), None: the module returns none. The
                 flow fills it from what the writes say: in check mode the writes planned, else the writes the
                 service accepted or the state confirmed (on a failure too)
+create_only     a list's members the service cannot update: a record where one differs is deleted and created
+                again (after the other deletes and creates), both writes saying ``replaced`` (a key of ``changes``)
 =============== =========================================================================================
 
 Hooks (pure: no requests): ``gone(error)`` (an error that means "not there"), ``answered(write, answer)`` (what an

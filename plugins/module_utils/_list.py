@@ -12,7 +12,7 @@ then creates, so a list at its quota converges whenever the end state fits it. `
 the ledger, never from the plan, except in check mode, where they tell what would be sent. Settings: ``Flow``'s table.
 
 Without a ``bulk_delete`` path, each record is deleted by its own request; with ``enable``/``disable`` paths, an update
-that changes only ``enabled`` is sent there (no body).
+that changes only ``enabled`` is sent there (no body); one that changes a ``create_only`` member is a replacement.
 
 Hooks (pure: no requests, but ``resolve``, which may read): ``item_body(item)`` (the create body of one ``config``
 item), ``gathered_item(record)`` (the record in the ``config`` shape; raises ``Refused`` for one the module cannot
@@ -23,7 +23,7 @@ checked against) and ``update_body(changes, record)`` as for one resource.
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, created_view, differences, view
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write, id_order
 
@@ -90,10 +90,12 @@ def check_names(items, noun="item", option="config"):
 class RuleList(Flow):
     """The flow of a list compared by exact name; a subclass is a declaration (see the module docstring)."""
 
+    create_only = ()
+
     @property
     def changes(self):
-        """What the writes of the list created, updated and deleted (names), and the ids deleted; none when gathered."""
-        return CHANGES if self.params["state"] != "gathered" else None
+        """What the writes created, updated, deleted (``replaced``, with ``create_only``) by name, the ids deleted; none when gathered."""
+        return None if self.params["state"] == "gathered" else dict(CHANGES, replaced=str) if self.create_only else CHANGES
 
     def item_body(self, item):
         raise NotImplementedError
@@ -160,26 +162,39 @@ class RuleList(Flow):
         return {"before": before, "after": after}
 
     def writes(self, plan, held):
-        """The plan as writes, in order: deletes (bulk), then updates, then creates; each read again as the listing."""
-        held_ids = set(record.get("id") for record in held)
+        """The plan as writes: deletes (bulk), replaced records' deletes, updates, creates, replacements; each read again as the listing."""
+        held_ids, replace = set(record.get("id") for record in held), set(self.create_only)
+        replaced = [(item, record) for item, record, changes in plan.updates if replace & set(changes)]
         if "bulk_delete" in self.paths:
             writes = [self.deleting([record["id"] for record in chunk], [record.get("name") for record in chunk], bulk=True)
                       for chunk in (plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE))]
         else:
             writes = [self.deleting([record["id"]], [record.get("name")]) for record in plan.deletes]
-        for item, record, changes in plan.updates:
+        for item, record in replaced:
+            writes.append(self.deleting([record["id"]], [item["name"]]))
+            writes[-1].said = {"replaced": [item["name"]], "deleted_ids": [record["id"]]}
+        for item, record, changes in [update for update in plan.updates if not replace & set(update[2])]:
             toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
             method, path = self.request(toggle if toggle in self.paths else "update", record["id"])
             body = None if toggle in self.paths else self.update_body(changes, record)
             writes.append(Write("update", method, path, body, names=[item["name"]], reread=self.everything,
                                 done=lambda listing, item=item, ident=record["id"]: any(
                                     found.get("id") == ident and not self.differ(item, found) for found in listing)))
-        for item in plan.creates:
+        for item, record in [(item, None) for item in plan.creates] + replaced:
             method, path = self.request("create")
-            writes.append(Write("create", method, path, self.item_body(item), names=[item["name"]], reread=self.everything,
+            writes.append(Write("create", method, path, self.item_body(self.replacement(item, record) if record else item),
+                                names=[item["name"]], said={"replaced": [item["name"]]} if record else None, reread=self.everything,
                                 done=lambda listing, name=item["name"]: any(
                                     found.get("name") == name and found.get("id") not in held_ids for found in listing)))
         return writes
+
+    def replacement(self, item, record):
+        """The item replacing ``record``: the record's members where the item leaves one out (reset ones reset if replacing)."""
+        values = self.gathered_item(record)
+        if self.params["state"] in ("replaced", "overridden"):
+            values.update((member.option, member.reset) for member in self.members if member.reset is not UNSET)
+        values.update((key, value) for key, value in item.items() if value is not None)
+        return values
 
     def everything(self):
         return list(self.listing())

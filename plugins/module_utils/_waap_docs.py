@@ -148,3 +148,27 @@ ADVANCED_ITEM_DOCS = {
               "Left out - V(access) when the rule is created and with O(state=replaced) and O(state=overridden); not managed "
               "with O(state=merged)."],
 }
+
+# The words of the members of a policy override that differ from a custom rule's (the POLICY_OVERRIDES fragment).
+OVERRIDE_ITEM_DOCS = {
+    "name": ["Exact name of the override, not empty.",
+             "Overrides are identified by it: two items with one name fail validation, and so do two overrides of the "
+             "domain with a name the items use."],
+    "description": ["Description of the override. A missing, null and empty description are one value.",
+                    "Left out: not managed with O(state=merged); V(\"\") with O(state=replaced) and O(state=overridden)."],
+    "enabled": ["Whether the override is enabled.",
+                "Left out: V(true) when the override is created and with O(state=replaced) and O(state=overridden); "
+                "not managed with O(state=merged)."],
+    "target_type": ["What O(config[].targets) hold - V(detector) ids (as the domain's traffic data shows them) or V(rule) ids "
+                    "(managed OWASP Top Threats detections).",
+                    "Required to create the override. It cannot change on an existing override: a difference deletes the "
+                    "override and creates it again (a new id), shown in RV(changes.replaced)."],
+    "targets": ["The detector or rule ids the override suppresses, at least one, each greater than 0; compared as a set.",
+                "Required to create the override. They cannot change on an existing override: a difference deletes the "
+                "override and creates it again (a new id), shown in RV(changes.replaced)."],
+    "conditions": ["Where the override applies - 1 to 5 conditions, all of which must match. Each item sets exactly one "
+                   "condition kind; the order does not matter. Overrides take 11 of the custom-rule kinds, with their limits.",
+                   "Every kind takes C(negation) (bool, the service's default V(false)), which inverts the condition.",
+                   "Required to create the override; when given, the list replaces the override's conditions (by C(PATCH)); "
+                   "left out, they are not managed."],
+}

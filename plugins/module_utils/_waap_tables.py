@@ -22,6 +22,10 @@ FIREWALL_ACTIONS = ["allow", "block"]
 RULE_ACTIONS = ["allow", "block", "captcha", "handshake", "monitor", "tag"]
 # A domain's firewall rule (docs/api_reference.md section 12.1): exactly one condition, of one of these kinds.
 FIREWALL_CONDITIONS = ("ip", "ip_range")
+# A policy override (docs/api_reference.md section 18.4): at most 5 conditions of these kinds, and what it targets.
+OVERRIDE_CONDITIONS = ("ip", "ip_range", "url", "user_agent", "header", "header_exists", "http_method", "country", "organization",
+                       "ja3", "ja4")
+TARGET_TYPES = ("detector", "rule")
 
 # Every pattern is matched against the whole value (check_pattern uses re.fullmatch). NAME_PATTERN is matched with
 # re.ASCII: its \s means space, tab and line breaks, not the control characters \x1c-\x1f Python counts as whitespace.

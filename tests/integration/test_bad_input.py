@@ -196,6 +196,11 @@ CASES = [
      "config[0].source: position 16: a double-quoted string"),
     ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "(request.method == 'GET'"}]}, "config[0].source"),
     ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "phase": "late"}]}, "phase"),
+    ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "target_type": "detector", "targets": [861], "conditions": [
+        {"ip": {"ip_address": "192.0.2.%d" % number}} for number in range(6)]}]},
+     "config[0].conditions: 1 to 5 conditions are required (6 given)"),
+    ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "target_type": "policy", "targets": [861]}]}, "target_type"),
+    ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "targets": [0]}]}, "config[0].targets[0]"),
     ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
     ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
     ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),

@@ -76,10 +76,12 @@ FIRST_RUN = {
     "waap_domain.yml": (
         [("PATCH", r"^/waap/v2/domains/1006$", 1), ("PATCH", r"^/waap/v2/domains/1006/settings$", 1),
          ("PATCH", r"^/waap/v2/domains/1006/policies/S5507510[34]$", 1), ("POST", r"^/waap/v1/domains/1006/custom-rules$", 2),
-         ("POST", r"^/waap/v1/domains/1006/firewall-rules$", 1), ("POST", r"^/waap/v1/domains/1006/advanced-rules$", 1)],
+         ("POST", r"^/waap/v1/domains/1006/firewall-rules$", 1), ("POST", r"^/waap/v1/domains/1006/advanced-rules$", 1),
+         ("POST", r"^/waap/v1/domains/1006/default-rule-overrides$", 1)],
         lambda sim: sim.waap_domains[1006]["status"] == "active" and sim.waap_settings[1006]["ddos"]["burst_threshold"] == 1500
         and sim.waap_policy_modes[1006]["S55075103"] is True and sim.waap_policy_modes[1006]["S55075104"] is True
-        and names(sim.custom_rules[1006]) == ["Example: block a known bad TLS client", "Example: captcha for a scraping network"],
+        and names(sim.custom_rules[1006]) == ["Example: block a known bad TLS client", "Example: captcha for a scraping network"]
+        and names(sim.policy_overrides[1006]) == ["Example: admin SQL console"],
     ),
     "waap_policy.yml": (
         [("POST", r"^/waap/v1/domains/1002/custom-rules$", 2)],

@@ -45,6 +45,7 @@ SET_FRAGMENTS = (
     ("CUSTOM_RULES", "custom", "An item of O(config) of waap_custom_rules: the options of one custom rule."),
     ("FIREWALL_RULES", "firewall", "An item of O(config) of waap_firewall_rules: the options of one firewall rule of a domain."),
     ("ADVANCED_RULES", "advanced", "An item of O(config) of waap_advanced_rules: the options of one advanced (CEL) rule."),
+    ("POLICY_OVERRIDES", "override", "An item of O(config) of waap_policy_overrides: the options of one policy override."),
 )
 
 
@@ -111,10 +112,13 @@ def config_item(waap, rule_kind):
     kinds = dict((kind, members) for kind, members in waap.CONDITION_KINDS.items()
                  if rule_kind.conditions is None or kind in rule_kind.conditions)
     words = dict(waap.RULE_ITEM_DOCS, **waap.ADVANCED_ITEM_DOCS)
-    if rule_kind.conditions is not None:
+    if rule_kind.name == "firewall":
         words["conditions"] = waap.FIREWALL_CONDITIONS_DOC
+    if rule_kind.name == "override":
+        words.update(waap.OVERRIDE_ITEM_DOCS)
     item = _spec_docs(dict((name, dict(entry, options=None)) for name, entry in spec.items()), words)
-    item["action"]["suboptions"] = action_suboptions(waap, spec["action"]["options"])
+    if "action" in item:
+        item["action"]["suboptions"] = action_suboptions(waap, spec["action"]["options"])
     if "conditions" in item:
         conditions = condition_suboptions(kinds, waap.CONDITION_DOCS, waap.NO_NEGATION, waap.NEGATION_DOC)
         item["conditions"]["suboptions"] = _rebased(conditions["options"]["conditions"]["suboptions"])
@@ -141,14 +145,16 @@ def render():
     from collection_link import collections_path  # pylint: disable=import-outside-toplevel
 
     sys.path.insert(0, collections_path())
-    from ansible_collections.gcore.platform.plugins.module_utils import _waap_advanced, _waap_docs, _waap_rules, _waap_tables  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils import (  # pylint: disable=import-outside-toplevel
+        _waap_advanced, _waap_docs, _waap_overrides, _waap_rules, _waap_tables)
 
     waap = types.SimpleNamespace(**dict(vars(_waap_tables), **vars(_waap_docs)))  # the tables and their words (modules never import the words)
     tree = condition_suboptions(waap.CONDITION_KINDS, waap.CONDITION_DOCS, waap.NO_NEGATION, waap.NEGATION_DOC)
     tree["options"]["action"] = {"suboptions": action_suboptions(waap, _waap_rules.CUSTOM.argument_spec()["action"]["options"])}
     text = HEADER + _dump(tree) + FOOTER
     for attribute, kind, comment in SET_FRAGMENTS:
-        rule_kind = {"custom": _waap_rules.CUSTOM, "firewall": _waap_rules.FIREWALL, "advanced": _waap_advanced.ADVANCED}[kind]
+        rule_kind = {"custom": _waap_rules.CUSTOM, "firewall": _waap_rules.FIREWALL, "advanced": _waap_advanced.ADVANCED,
+                     "override": _waap_overrides.OVERRIDE}[kind]
         text += '\n    # %s\n    %s = r"""\n' % (comment, attribute) + _dump(config_item(waap, rule_kind)) + FOOTER
     return text
 

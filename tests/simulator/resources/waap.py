@@ -449,11 +449,12 @@ def toggle_state(request):
 
 from simulator.resources.waap_advanced import WaapAdvancedRules  # noqa: E402  pylint: disable=wrong-import-position  # they read
 from simulator.resources.waap_domains import WaapDomains  # noqa: E402  pylint: disable=wrong-import-position  # the helpers above
+from simulator.resources.waap_overrides import WaapPolicyOverrides  # noqa: E402  pylint: disable=wrong-import-position
 
 
-class Waap(WaapDomains, WaapAdvancedRules, Resource):
+class Waap(WaapDomains, WaapAdvancedRules, WaapPolicyOverrides, Resource):
     NAME = "waap"
-    STATE = ("custom_rules", "firewall_rules", "waap_domains", "waap_settings", "waap_policy_modes", "advanced_rules")
+    STATE = ("custom_rules", "firewall_rules", "waap_domains", "waap_settings", "waap_policy_modes", "advanced_rules", "policy_overrides")
     SEEDS = {"domains": dict((name, domain_id) for domain_id, name in DOMAINS.items()), "bulk_domain_id": BULK_DOMAIN,
              "empty_domain_id": EMPTY_DOMAIN}
     SETTINGS = {
@@ -484,11 +485,12 @@ class Waap(WaapDomains, WaapAdvancedRules, Resource):
         Route("PATCH", V2_DOMAIN + r"/firewall-rules/(?P<rule_id>[^/]+)", "patch_firewall_rule_v2"),
         Route("PATCH", V2_DOMAIN + r"/firewall-rules/(?P<rule_id>[^/]+)/(?P<action>[^/]+)", "toggle_firewall_rule_v2"),
         Route("POST", V2_DOMAIN + r"/firewall-rules/bulk_delete", "bulk_delete_firewall_rules_v2"),
-    ) + WaapDomains.DOMAIN_ROUTES + WaapAdvancedRules.ADVANCED_ROUTES
+    ) + WaapDomains.DOMAIN_ROUTES + WaapAdvancedRules.ADVANCED_ROUTES + WaapPolicyOverrides.OVERRIDE_ROUTES
 
     def reset(self):
         self.reset_domains()
         self.reset_advanced()
+        self.reset_overrides()
         self.sim.firewall_rules = [firewall_rule(index) for index in range(FIREWALL_RULE_COUNT)]
         self.sim.firewall_rule_next_id = FIRST_FIREWALL_ID + FIREWALL_RULE_COUNT
         self.sim.custom_rules = seeded_custom_rules()

@@ -77,7 +77,7 @@ def test_settings_are_declared_once_with_their_defaults():
 
 def test_state_shows_what_each_resource_declares():
     assert sorted(Simulator().snapshot()) == ["advanced_rules", "custom_rules", "firewall_rules", "floating_ips", "images", "instances",
-                                              "lb_listeners", "lb_pools", "load_balancers", "networks", "reserved_fixed_ips",
+                                              "lb_listeners", "lb_pools", "load_balancers", "networks", "policy_overrides", "reserved_fixed_ips",
                                               "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes", "waap_domains", "waap_policy_modes",
                                               "waap_settings"]

@@ -1,0 +1,102 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A WAAP domain's policy overrides (``default-rule-overrides``, docs/api_reference.md section 18.4): their kind
+(``OVERRIDE``) and the set flow's one addition, the replacement of an override whose targets change.
+
+This module is internal to the collection: its interface may change at any time.
+
+An override names what it suppresses (``target_type``, ``targets``: detector or rule ids) and where (``conditions``, of
+``OVERRIDE_CONDITIONS``). Every operation is on v1; an update (``PATCH``, 200 with the record) takes ``name``,
+``enabled``, ``description`` and ``conditions`` only, so an override whose ``target_type`` or ``targets`` differ is
+deleted and created again (the list flow's ``create_only``): both writes say ``replaced`` in ``changes``, the delete
+its id in ``deleted_ids`` too. No bulk delete: one ``DELETE`` each.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._waap import condition_argument_spec, normalise_conditions, validate_conditions
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, V1, RuleKind, WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import OVERRIDE_CONDITIONS, TARGET_TYPES
+
+CREATE_ONLY = ("target_type", "targets")  # not in the update body: a difference replaces the override
+
+
+def target_ids(record):
+    """The ids an override's ``targets`` link to (the one sent: ``detector_id`` or ``rule_id``), sorted, once each."""
+    key = "rule_id" if record.get("target_type") == "rule" else "detector_id"
+    return sorted(set(target.get(key) for target in record.get("targets") or [] if target.get(key) is not None))
+
+
+class OverrideKind(RuleKind):
+    """Policy overrides: no action; ``target_type`` and ``targets`` instead, which only a replacement changes; every path
+    on v1; no bulk delete, no toggle."""
+
+    members = (RULE_MEMBERS[0], RULE_MEMBERS[1], RULE_MEMBERS[2],
+               Member("target_type"),
+               Member("targets", read=target_ids, want=lambda value, record: sorted(set(value))),
+               RULE_MEMBERS[4])
+    required_to_create = ("target_type", "targets", "conditions")
+    bulk = False
+
+    def __init__(self):
+        super().__init__("override", (), OVERRIDE_CONDITIONS)
+        self.collection, self.noun, self.result_key = "default-rule-overrides", "policy override", "policy_overrides"
+
+    def paths(self):
+        path = V1 + self.collection
+        return dict(list=path, item=path + "/{id}")
+
+    def argument_spec(self):
+        return dict(
+            name=dict(type="str"),
+            description=dict(type="str"),
+            enabled=dict(type="bool"),
+            target_type=dict(type="str", choices=list(TARGET_TYPES)),
+            targets=dict(type="list", elements="int"),
+            conditions=dict(type="list", elements="dict", options=condition_argument_spec(self.conditions)),
+        )
+
+    def validate(self, rule, prefix=""):
+        name = rule.get("name")
+        if name is not None:
+            require(name.strip(), prefix + "name", "must not be empty or only whitespace")
+        if rule.get("target_type") is not None:
+            require(rule["target_type"] in TARGET_TYPES, prefix + "target_type",
+                    "must be one of %s, not %r" % (", ".join(TARGET_TYPES), rule["target_type"]))
+        targets = rule.get("targets")
+        if targets is not None:
+            require(targets, prefix + "targets", "at least one detector or rule id is required")
+            for index, ident in enumerate(targets):
+                check_range("%stargets[%d]" % (prefix, index), ident, low=1)
+        validate_conditions(prefix + "conditions", rule.get("conditions"), self.conditions, self.count, self.noun)
+
+    def body(self, rule):
+        body = {"name": rule["name"], "enabled": True if rule.get("enabled") is None else rule["enabled"],
+                "target_type": rule["target_type"], "target_ids": sorted(set(rule["targets"])),
+                "conditions": normalise_conditions(rule["conditions"])}
+        if rule.get("description") is not None:
+            body["description"] = rule["description"]
+        return body
+
+    def gathered(self, record):
+        item = {"name": record.get("name")}
+        if record.get("description") is not None:
+            item["description"] = record["description"]
+        item.update(enabled=record.get("enabled"), target_type=record.get("target_type"), targets=target_ids(record),
+                    conditions=normalise_conditions(record.get("conditions")))
+        return strip_none(item)
+
+
+OVERRIDE = OverrideKind()
+
+
+class WaapOverrideSet(WaapRuleSet):
+    """A domain's policy overrides as a set (``waap_policy_overrides``): the rule-set flow, with the targets
+    create-only (a difference replaces the override)."""
+
+    kind = OVERRIDE
+    create_only = CREATE_ONLY

@@ -1,0 +1,156 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: waap_policy_overrides
+short_description: A WAAP domain's policy overrides (exceptions to built-in policies) as a set, compared by name
+version_added: 1.0.0
+description:
+  - Keeps the policy overrides of one WAAP domain as declared in O(config), with the states of the other set modules.
+    An override tells the WAAP not to apply chosen detectors or rules (O(config[].targets)) to the requests that match
+    its conditions - false-positive suppression kept in version control.
+  - Every operation is on C(/waap/v1/domains/{domain_id}/default-rule-overrides). An update is one C(PATCH
+    .../{policy_override_id}) with the members that differ (name, enabled, description, conditions). The service cannot
+    change O(config[].target_type) or O(config[].targets) of an override, so a difference there deletes the override
+    and creates it again (a new id) - in that order, shown in RV(changes.replaced). A delete is one C(DELETE) per
+    override (overrides have no bulk delete). Deletes first, then updates, then creates.
+  - An override the service reports C(stale) (a target was deleted, disabled or became invalid) suppresses nothing until
+    it is edited; the C(stale) member of each record in RV(policy_overrides) shows it.
+author:
+  - gcore.platform developers (@gcore-platform)
+options:
+  config:
+    description:
+      - The overrides; O(config[].name) identifies each (two items with one name fail naming both).
+      - Required with every O(state) except V(gathered), where it must be left out; with O(state=deleted) only
+        O(config[].name) is needed.
+    type: list
+    elements: dict
+  state:
+    description:
+      - V(merged) creates the overrides missing by name and updates the members given that differ; V(replaced) also
+        resets the members left out (description V(""), enabled V(true)); V(overridden) is V(replaced) and deletes every
+        other override of the domain; V(deleted) deletes the overrides named; V(gathered) only reads and returns
+        RV(gathered), valid O(config) that changes nothing when given back with V(overridden).
+    type: str
+    choices: [merged, replaced, overridden, deleted, gathered]
+    default: merged
+extends_documentation_fragment:
+  - gcore.platform.gcore
+  - gcore.platform.waap
+  - gcore.platform.waap_conditions.policy_overrides
+  - gcore.platform.attributes
+seealso:
+  - module: gcore.platform.waap_policies
+  - module: gcore.platform.waap_custom_rules
+  - module: gcore.platform.waap_advanced_rules
+"""
+
+EXAMPLES = r"""
+- name: Let admins post SQL to the admin console of domain 1001 without the SQL-injection detector
+  gcore.platform.waap_policy_overrides:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    config:
+      - name: Admin SQL console
+        description: Admins run queries here
+        target_type: detector
+        targets: [861, 862]
+        conditions:
+          - url:
+              url: /admin/sql
+          - ip_range:
+              lower_bound: 192.0.2.0
+              upper_bound: 192.0.2.255
+
+- name: Export the domain's policy overrides
+  gcore.platform.waap_policy_overrides:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1001
+    state: gathered
+  register: overrides
+"""
+
+RETURN = r"""
+policy_overrides:
+  description: The domain's policy overrides as read last (listed again after a write), in the service's order.
+  returned: success
+  type: list
+  elements: dict
+  sample:
+    - {id: 50001, domain_id: 1001, name: Admin SQL console, description: Admins run queries here, enabled: true,
+       target_type: detector, stale: false,
+       targets: [{id: 900861, ref: ID861, snapshot: {name: SQL injection}, detector_id: 861, rule_id: null}],
+       conditions: [{url: {url: /admin/sql, match_type: Contains, negation: false}}],
+       created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z"}
+changes:
+  description:
+    - What the run did, by override name - only the writes the service accepted or the listing read afterwards
+      confirmed. In check mode, what would be sent.
+  returned: when O(state) is not V(gathered)
+  type: dict
+  sample: {created: [Admin SQL console], updated: [], deleted: [], deleted_ids: [50000], replaced: [Allow admin SQL]}
+  contains:
+    created:
+      description: The overrides created.
+      type: list
+      elements: str
+      returned: always
+    updated:
+      description: The overrides changed by a C(PATCH).
+      type: list
+      elements: str
+      returned: always
+    deleted:
+      description: The overrides deleted.
+      type: list
+      elements: str
+      returned: always
+    deleted_ids:
+      description: The ids of the overrides deleted, the replaced ones' old ids included.
+      type: list
+      elements: int
+      returned: always
+    replaced:
+      description:
+        - The overrides deleted and created again because their target type or targets changed (a new id); they are
+          not in RV(changes.created) or RV(changes.deleted). Named once the delete is accepted.
+      type: list
+      elements: str
+      returned: always
+gathered:
+  description: The domain's overrides in the shape of O(config), in the service's order.
+  returned: when O(state=gathered)
+  type: list
+  elements: dict
+  sample:
+    - {name: Admin SQL console, description: Admins run queries here, enabled: true, target_type: detector,
+       targets: [861, 862], conditions: [{url: {url: /admin/sql, match_type: Contains, negation: false}}]}
+diff:
+  description: The overrides that change, as mappings from name to override - as they are (C(before)) and as they will be
+    (C(after)).
+  returned: when O(state) is not V(gathered)
+  type: dict
+  sample:
+    before: {}
+    after: {Admin SQL console: {name: Admin SQL console, enabled: true, target_type: detector, targets: [861, 862],
+                                conditions: [{url: {url: /admin/sql, match_type: Contains, negation: false}}]}}
+"""
+
+from ansible_collections.gcore.platform.plugins.module_utils._waap_overrides import WaapOverrideSet
+
+
+class WaapPolicyOverrides(WaapOverrideSet):
+    pass
+
+
+def main():
+    WaapPolicyOverrides.main()
+
+
+if __name__ == "__main__":
+    main()
