@@ -13,7 +13,8 @@ pool is whole: missing, it is created; left out, the listener's pool is deleted;
 (or whose type changes) is deleted first, then one v2 PATCH carries the pool's own members that differ (``name``,
 ``lb_algorithm``, ``protocol``, ``session_persistence`` whole, a new ``healthmonitor``), a health monitor of the same
 type is changed by its own PATCH (the members that differ, never ``type``), the member set by one PUT of the whole list
-(members kept by address and port are not recreated), and a health monitor whose type changed is created again. ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
+(members kept by address and port are not recreated), and a health monitor whose type changed is created again.
+``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
 differs fails before any write, naming the listener and the option.
 """
 

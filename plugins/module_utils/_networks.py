@@ -20,7 +20,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Vali
 from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
 
-
 def strict_network(option, value):
     """A network address in strict CIDR notation (IPv4 or IPv6), as ``ipaddress`` prints it."""
     try:

@@ -24,7 +24,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._attachments import
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 
-
 def route_problem(index, route):
     """The validation message for one route as the user wrote it, or None when it is valid."""
     option = "routes[%s]" % index

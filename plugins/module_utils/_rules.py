@@ -183,6 +183,7 @@ def rules_member(params):
 
     def send(desired, current):
         return dict((key, rule) for key, rule in desired.items() if current.get(key) != rule)
+
     def said(desired, current):
         return dict(zip(("created", "deleted"), differing(desired, current or {})))
     return Member("rules", read=held, want=want, send=send, after=send, said=said)

@@ -344,6 +344,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._rules import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
+
 def _description(value, record=None):
     return value or None  # "" and null are no description
 

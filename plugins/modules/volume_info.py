@@ -104,6 +104,9 @@ volumes:
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
 
 
+INSTANCE_RULE = "an instance ID (a UUID) or an instance name"
+
+
 def instance_id(module, value):
     return find_named(module.client, KINDS["instance"], module.params, value, "instance", required=False)[0]
 
@@ -112,7 +115,7 @@ class VolumeInfo(CloudInfo):
     kind = KINDS["volume"]
     filters = (Filter("instance", dict(type="str"), lambda value: {"instance_id": value},
                       lambda record, value: any(item.get("server_id") == value for item in record.get("attachments") or []),
-                      check=lambda option, value: value if is_uuid(value) else check_name(option, value, "an instance ID (a UUID) or an instance name") or value,
+                      check=lambda option, value: value if is_uuid(value) else check_name(option, value, INSTANCE_RULE) or value,
                       resolve=instance_id),)
 
 

@@ -465,8 +465,6 @@ def walk_operation(node, components):
             walk_operation(item, components)
 
 
-
-
 def build(documents):
     """The subset of ``documents`` (cloud, waap, storage, each a loaded published file)."""
     cloud = documents[0]

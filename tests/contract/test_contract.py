@@ -30,6 +30,7 @@ SPEC = ROOT / "tests" / "contract" / "gcore-subset.json"
 ARCHIVE = ROOT / "tests" / "output" / "requests"
 SERVER = "https://api.gcore.com"
 
+
 @pytest.fixture(scope="module")
 def spec():
     # A missing spec fails every test here: a skipped contract test would let a run pass without checking anything.

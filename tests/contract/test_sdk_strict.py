@@ -39,7 +39,7 @@ class Sdk:
         except gcore.APIResponseValidationError as error:
             self.counts["calls"] += self.sent[0] - before
             raise AssertionError("strict parsing failed: %s %s\n%s" % (error.request.method, error.request.url,
-                                                                        error.__cause__ or error)) from None
+                                                                       error.__cause__ or error)) from None
         self.counts["calls"] += self.sent[0] - before
         self.counts["parsed"] += self.sent[0] - before
         return result

@@ -944,7 +944,7 @@ KEY_PEM = "-----BEGIN PRIVATE KEY-----\nMIGH%s\n-----END PRIVATE KEY-----\n" % M
 SECRET = {"name": "www-cert", "certificate": CERT, "certificate_chain": CERT + CERT, "private_key": KEY_PEM}
 SECRET_CASES = [("secret: " + what, module, args, text) for what, module, args, text in [
     ("a certificate without its armour", "secret", dict(SECRET, certificate="MIIB" + MARK), "certificate: is not PEM text"),
-    ("a certificate with its END line cut", "secret", dict(SECRET, certificate=CERT.split("-----END")[0]), "certificate: is not PEM text"),
+    ("a certificate with its END line cut", "secret", dict(SECRET, certificate=CERT.split("-----END", maxsplit=1)[0]), "certificate: is not PEM text"),
     ("a private key as the certificate", "secret", dict(SECRET, certificate=KEY_PEM), "certificate: is not PEM text"),
     ("a chain with text after its blocks", "secret", dict(SECRET, certificate_chain=CERT + MARK), "certificate_chain: is not PEM text"),
     ("a key without its armour", "secret", dict(SECRET, private_key="MIGH" + MARK), "private_key: is not PEM text"),

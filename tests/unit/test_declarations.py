@@ -196,7 +196,8 @@ def _hooks():
 
 def _flow_classes():
     """The core's classes: the module base, the flow, one resource, the list flow, and a Cloud resource and reader."""
-    from ansible_collections.gcore.platform.plugins.module_utils import _base, _cloud, _flow, _list, _resource, _waap_domain  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.module_utils import (  # pylint: disable=import-outside-toplevel
+        _base, _cloud, _flow, _list, _resource, _waap_domain)
     return (_base.GcoreModule, _flow.Flow, _resource.GcoreResourceModule, _list.RuleList, _cloud.CloudResource, _cloud.CloudInfo,
             _waap_domain.DomainParts)
 

@@ -5,7 +5,8 @@
 
 - ``GET /cloud/v1/floatingips/{p}/{r}``: ``{count, results: [FloatingIPDetailed]}`` (each with ``instance``, the
   instance that holds the port with every member ``InstanceInFloatingSerializer`` requires, and ``loadbalancer``:
-  null). ``limit`` 1-1000 (default 1000), ``offset``, ``status`` (``ACTIVE``, ``DOWN``, ``ERROR``), ``tag_key`` (repeatable: every key), ``tag_key_value`` (a JSON object);
+  null). ``limit`` 1-1000 (default 1000), ``offset``, ``status`` (``ACTIVE``, ``DOWN``, ``ERROR``), ``tag_key``
+  (repeatable: every key), ``tag_key_value`` (a JSON object);
   anything else invalid is a 422.
 - ``POST /cloud/v1/floatingips/{p}/{r}`` ``{port_id?, fixed_ip_address?, tags?}`` (``{}`` is valid): the floating IP
   appears at once (on its port, status null), locked by its ``create_floating_ip`` task; when the task finishes it is ``ACTIVE`` on the port (or

@@ -121,7 +121,7 @@ KINDS = {
     "asn": {"negation": NEGATION, "asns": f("list", True, min_items=1, items=f("int", ge=1, le=4294967295))},
     "ja3": {"negation": NEGATION, "ja3_fingerprints": f("list", True, min_items=1, items=f("str", pattern=r"^[0-9a-fA-F]{32}$"))},
     "ja4": {"negation": NEGATION, "ja4_fingerprints": f("list", True, min_items=1,
-                                                       items=f("str", pattern=r"^[A-Za-z0-9]{10}_[0-9a-fA-F]{12}_[0-9a-fA-F]{12}$"))},
+                                                        items=f("str", pattern=r"^[A-Za-z0-9]{10}_[0-9a-fA-F]{12}_[0-9a-fA-F]{12}$"))},
 }
 # Returned on rules stored before, refused in every create and update since SDK 0.59 (CustomRuleConditionWritable).
 READ_ONLY_KINDS = ("response_header", "response_header_exists")

@@ -29,7 +29,7 @@ import copy
 import re
 
 from simulator.core import ApiFailure, Response, Route
-from simulator.resources.waap import DOMAINS, path_int, query_enum, query_int, text_matches
+from simulator.resources.waap import DOMAINS, query_enum, query_int, text_matches
 from simulator.validation import VALIDATION_DETAIL, VALIDATION_TITLE, Invalid, check_fields, f
 
 STATUSES = {1001: "active", 1002: "active", 1003: "monitor", 1004: "monitor", 1005: "active", 1006: "monitor",

@@ -144,7 +144,7 @@ def test_a_load_balancer_vip_holds_its_network_and_its_floating_ip_is_honoured(s
     sim.advance()
     assert sim.call("GET", FIPS + "/" + floating_id)[1]["status"] == "DOWN"
     lb2 = created(sim, sim.call("POST", LBS, {"name": "sim-lb-2", "floating_ip": {"source": "existing",
-                                                                            "existing_floating_id": floating_id}})[1], "loadbalancers")
+                                                                                  "existing_floating_id": floating_id}})[1], "loadbalancers")
     assert [item["id"] for item in sim.call("GET", LBS + "/" + lb2)[1]["floating_ips"]] == [floating_id]
 
 

@@ -223,7 +223,7 @@ class BoxModule(GcoreResourceModule):
     paths = dict(list="/boxes", item="/boxes/{id}")
     members = (Member("name"),)
     parts = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
-                               attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach")),)
+                         attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach")),)
 
 
 def test_sub_resources_are_attached_and_detached_as_a_set():
@@ -275,8 +275,8 @@ class CheckedBoxModule(BoxModule):
     paths = dict(BoxModule.paths, create="/boxes")
     asynchronous = True
     parts = (Attachments("ports", key="subnet_id", items=lambda record: record["ports"],
-                               attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach"),
-                               check_item=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower())),)
+                         attach=("POST", "/boxes/{id}/attach"), detach=("POST", "/boxes/{id}/detach"),
+                         check_item=lambda where, item: dict(item, subnet_id=item["subnet_id"].lower())),)
 
     def create_body(self):
         return {"name": self.params["name"], "ports": [{"subnet_id": port["subnet_id"]} for port in self.params["ports"] if port["ip"] is None]}

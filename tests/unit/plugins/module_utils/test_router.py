@@ -28,6 +28,7 @@ def router_view(held):
 def router_changes(held, name=None, routes=None, gateway=None):
     return differences(MEMBERS, held, {"name": name, "routes": routes, "external_gateway_info": gateway})
 
+
 NET_1 = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"
 NET_2 = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a002"
 URL = "https://api.test"

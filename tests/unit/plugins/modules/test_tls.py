@@ -32,7 +32,7 @@ def upload(server, name, **extra):
 
 
 def secret_listings(server):
-    return [entry for entry in server.requests("GET", r"^/cloud/v1/secrets/1/76$")]
+    return list(server.requests("GET", r"^/cloud/v1/secrets/1/76$"))
 
 
 def test_a_secret_is_created_once_and_its_payload_never_compared_nor_returned(server):
