@@ -54,6 +54,10 @@ def retype_monitor(args):
     args["listeners"][0]["pool"]["healthmonitor"] = {"type": "TCP", "delay": 5, "max_retries": 2, "timeout": 3}
 
 
+def tune_monitor(args):
+    args["listeners"][0]["pool"]["healthmonitor"] = {"type": "HTTP", "delay": 20, "max_retries": 3, "timeout": 5}
+
+
 def drop_monitor_and_pool(args):
     args["listeners"][0]["pool"]["healthmonitor"] = None
     args["listeners"][0]["pool"]["lb_algorithm"] = "LEAST_CONNECTIONS"
@@ -76,6 +80,7 @@ PLANS = {
     "listener patch": dict(seed=True, args=changed_lb(change_listener), writes=[("PATCH", r"/cloud/v2/lblisteners/1/76" + ITEM)]),
     "monitor retype": dict(seed=True, args=changed_lb(retype_monitor),
                            writes=[("DELETE", POOLS + r"/[0-9a-f-]{36}/healthmonitor$"), ("POST", POOLS + r"/[0-9a-f-]{36}/healthmonitor$")]),
+    "monitor tune": dict(seed=True, args=changed_lb(tune_monitor), writes=[("PATCH", POOLS + r"/[0-9a-f-]{36}/healthmonitor$")]),
     "monitor and pool removal": dict(seed=True, args=changed_lb(drop_monitor_and_pool), writes=[
         ("DELETE", POOLS + r"/[0-9a-f-]{36}/healthmonitor$"), ("PATCH", r"/cloud/v2/lbpools/1/76" + ITEM), ("DELETE", POOLS + ITEM)]),
     "listener purge": dict(seed=True, args=changed_lb(purge_listener), writes=[("DELETE", LISTENERS + ITEM)]),
