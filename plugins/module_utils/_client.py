@@ -33,7 +33,7 @@ except ImportError as exc:  # pragma: no cover - reported by the module base
     REQUESTS_IMPORT_ERROR = exc
     Retry = object  # pylint: disable=invalid-name
 
-COLLECTION_VERSION = "1.0.0"
+COLLECTION_VERSION = "1.1.0"
 USER_AGENT = "gcore.platform-ansible-collection/%s" % COLLECTION_VERSION
 DEFAULT_API_URL = "https://api.gcore.com"
 AUTH_SCHEME = "apikey"
