@@ -52,3 +52,90 @@ def test_a_fleet_is_created_together_then_a_second_run_sends_nothing(server):
     assert again["changed"] is False and writes(server) == [], again
     assert requests(server) == [("GET", BASE)]
     assert again["diff"]["before"] == again["diff"]["after"]
+
+
+def test_check_mode_sends_no_write_and_previews_every_member(server):
+    result = run(server, _ansible_check_mode=True, _ansible_diff=True)
+    assert result["changed"] is True and writes(server) == []
+    assert result["changes"]["created"] == ["node-1", "node-2", "node-3"] and result["instances"] == []
+    assert result["diff"]["before"]["node-2"] == {"state": "absent"}
+    assert result["diff"]["after"]["node-2"]["state"] == "present" and result["diff"]["after"]["node-2"]["name"] == "node-2"
+
+
+def test_scale_out_creates_only_the_missing_and_purge_scales_in_from_the_highest_index(server):
+    assert not run(server, count=2).get("failed")
+    server.log = []
+    out = run(server, count=4)
+    assert out["changes"] == {"created": ["node-3", "node-4"], "updated": [], "started": [], "stopped": [], "deleted": []}
+    assert [path for method, path, _body in writes(server)] == [CREATE, CREATE]
+    server.log = []
+    kept = run(server, count=1)
+    assert kept["changed"] is False and writes(server) == [] and fleet(server) == ["node-1", "node-2", "node-3", "node-4"]
+    ids = dict((item["name"], item["id"]) for item in out["instances"])
+    scaled = run(server, count=1, purge=True, delete_volumes=True)
+    assert scaled["changes"]["deleted"] == ["node-4", "node-3", "node-2"], scaled.get("msg")
+    deletes = [path for method, path, _body in writes(server) if method == "DELETE"]
+    assert deletes == ["%s/%s" % (BASE, ids[name]) for name in ("node-4", "node-3", "node-2")]
+    assert fleet(server) == ["node-1"] and [item["name"] for item in scaled["instances"]] == ["node-1"]
+
+
+def test_power_state_and_tags_converge_per_member_and_absent_deletes_every_one(server):
+    assert not run(server, count=2).get("failed")
+    server.log = []
+    stopped = run(server, count=2, state="stopped", tags={"tier": "web"})
+    assert stopped["changes"]["stopped"] == ["node-1", "node-2"] and stopped["changes"]["updated"] == ["node-1", "node-2"]
+    assert all(item["status"] == "SHUTOFF" for item in stopped["instances"])
+    server.log = []
+    assert run(server, count=2, state="stopped", tags={"tier": "web"})["changed"] is False and writes(server) == []
+    gone = run(server, count=2, state="absent")
+    assert gone["changes"]["deleted"] == ["node-2", "node-1"] and fleet(server) == [] and gone["instances"] == []
+
+
+def test_a_failed_create_leaves_the_others_and_the_re_run_creates_only_what_is_missing(server):
+    server.add_fault(method="POST", path="^%s$" % CREATE, status=400, skip=1)  # the second create is refused
+    result = run(server)
+    assert result["failed"] is True and result["changed"] is True
+    assert "created: node-1, node-3" in result["msg"] and "failed: node-2" in result["msg"], result["msg"]
+    assert result["changes"]["created"] == ["node-1", "node-3"] and fleet(server) == ["node-1", "node-3"]
+    server.log = []
+    again = run(server)
+    assert not again.get("failed") and again["changes"]["created"] == ["node-2"]
+    assert [path for _method, path, _body in writes(server)] == [CREATE] and fleet(server) == ["node-1", "node-2", "node-3"]
+
+
+def test_a_member_whose_boot_fails_is_named_and_the_others_are_returned(server):
+    server.configure(task_fail={"create_vm": "no capacity"})
+    result = run(server, count=2)
+    assert result["failed"] is True and result["changed"] is True
+    assert "node-1: task" in result["msg"] and "no capacity" in result["msg"] and "failed: node-1, node-2" in result["msg"]
+
+
+def test_the_re_run_after_wait_false_finishes_the_build(server):
+    server.configure(instances_boot_held=True)
+    first = run(server, wait=False)
+    assert first["changed"] is True and first["instances"] == [] and len(first["tasks"]) == 3
+    assert all(record["status"] == "BUILD" for record in server.call("GET", BASE)[1]["results"] if record["name"].startswith("node-"))
+    server.log = []
+    server.release(after={"method": "GET", "path": "^%s$" % BASE, "times": 2})  # the boots end once the re-run has looked twice
+    again = run(server, state="started")
+    assert not again.get("failed"), again.get("msg")
+    assert again["changed"] is False and writes(server) == []
+    assert [item["status"] for item in again["instances"]] == ["ACTIVE"] * 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(name_format="web"), "name_format: must hold {index}"),
+    (dict(count=1001), "count:"),
+    (dict(count=-1), "count:"),
+    (dict(names=["a-1", "a-2"], purge=True), "purge: only with count and name_format"),
+    (dict(names=["a-1", "a-1"]), "names[1]: 'a-1' is listed twice"),
+    (dict(name_format="{index}{index}-x"), "name_format: must hold {index} once"),
+    (dict(name_format="-bad-{index}"), "name_format"),
+    (dict(volumes=[{"source": "image", "size": 10}]), "volumes[0]"),
+])
+def test_bad_input_is_refused_before_any_request(args, message):
+    given = dict(ARGS, **args)
+    if "names" in args:
+        del given["count"], given["name_format"]
+    msg = harness.fail_message(instances, given)
+    assert message in msg, msg
