@@ -269,7 +269,7 @@ class Fleet(GcoreModule):
             self.result.update(result)
             raise Refused("%d of %d instances failed: %s; created: %s; failed: %s. A re-run creates only what is missing" % (
                 len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
-                ", ".join(name for name in changes["created"] if name not in self.failed) or "none", ", ".join(self.failed)))
+                ", ".join(changes["created"]) or "none", ", ".join(self.failed)))
         return result
 
     def outcome(self, msg, error):
