@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A fleet: many instances declared in one task (the ``instances`` module, CONTRACT section 17).
+"""A fleet: many instances declared in one task (the ``instances`` module).
 
 This module is internal to the collection: its interface may change at any time.
 

@@ -2,8 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Load balancer pool members named by their instance (``members[].instance``: an id or an exact name), CONTRACT
-section 17: the member's address is the instance's fixed address in the member's ``subnet_id``, else in the load
+"""Load balancer pool members named by their instance (``members[].instance``: an id or an exact name): the
+member's address is the instance's fixed address in the member's ``subnet_id``, else in the load
 balancer's VIP subnet (``vip_subnet_id``), else its one private address; resolved before any write.
 
 This module is internal to the collection: its interface may change at any time.

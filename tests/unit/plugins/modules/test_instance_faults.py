@@ -122,7 +122,7 @@ def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and
     assert len(instances_named(server, NAME, "srv-renamed")) == expected
 
 
-# ---- instances: the fleet's writes (CONTRACT section 17) ---------------------------------------------------------
+# ---- instances: the fleet's writes -----------------------------------------------------------------------------
 # A fleet plan: how many members to seed first (with the module itself), the arguments, and the writes in the order the
 # module sends them, each (method, path regex, how many alike writes come before it: the fault's ``skip``).
 FLEET = dict(project_id=1, region_id=76, name_format="fleet-{index}", flavor="g1-standard-2-4",

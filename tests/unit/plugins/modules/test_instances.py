@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""instances (a fleet, CONTRACT section 17), in process against the simulator over HTTP: one listing, names resolved
+"""instances (a fleet of instances in one task), in process against the simulator over HTTP: one listing, names resolved
 once, every create sent before any wait, the tasks and the readiness waited for together, a second run that sends
 nothing, check mode, scaling out and in (purge, highest index first), power states, a partial failure named by
 member, the re-run that finishes a build left by wait: false, and bad input refused before any request."""
