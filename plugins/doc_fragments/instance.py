@@ -8,7 +8,8 @@ from __future__ import annotations
 class ModuleDocFragment:
     # The options of one instance that a fleet (the instances module) declares for each of its members, worded as the
     # instance module words them (plugins/module_utils/_instance_resource.py is the argument spec they document).
-    # O(interfaces) is in the interfaces fragment; each module keeps its own first line of it.
+    # O(interfaces) is in the interfaces fragment; each module keeps its own first line of it. A module lists this
+    # fragment before gcore.platform.gcore.WAIT, so that its O(wait_timeout) (default 1200) is the one shown.
     DOCUMENTATION = r"""
 options:
   flavor:

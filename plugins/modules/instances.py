@@ -89,9 +89,9 @@ notes:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
+  - gcore.platform.instance
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
-  - gcore.platform.instance
   - gcore.platform.interfaces
   - gcore.platform.attributes
 """
