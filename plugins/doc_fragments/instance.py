@@ -48,7 +48,7 @@ options:
         type: int
       name:
         description:
-          - Name of the new volume (the NAME rule of O(name)). Not for V(existing-volume).
+          - Name of the new volume (the name rule of an instance, O(gcore.platform.instance#module:name)). Not for V(existing-volume).
         type: str
       type_name:
         description:
