@@ -15,8 +15,9 @@ A fleet is not a second flow: each member is an ``Instance`` (``_instance_resour
 - members found on their way to ready (``BUILD`` after ``wait: false``) are waited for together (one listing per poll);
 - the creates are sent first, all of them; then their tasks are waited for together (``TaskWaiter.wait_each``), then
   the new instances' readiness together; then what a create body could not carry (a stop) per member;
-- existing members converge one by one as ``instance`` makes one converge; deletes (``state: absent``, or ``purge``
-  scaling in from the highest index) are sent together and their tasks waited for together.
+- existing members converge as ``instance`` makes one converge, each member's plan sent round by round: the n-th
+  write of every member, then their tasks together (``together``); deletes (``state: absent``, or ``purge`` scaling
+  in from the highest index) likewise.
 
 A member that fails leaves the others: the task fails naming the members created and those that failed; ``changed``
 is true once any write was accepted.
@@ -165,8 +166,14 @@ class Fleet(GcoreModule):
             creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create"]
             deletes = [name for name, plan in plans.items() if plan and plan[-1].kind == "delete"]
             self.together(creates, plans, ready=True)
-            for name in [name for name in plans if name not in creates and name not in deletes and plans[name]]:
-                self.converge(name, plans[name])
+            existing = [name for name in plans if name not in creates and name not in deletes and plans[name]]
+            for name in existing:
+                self.unlocked(name, plans)
+            self.together([name for name in existing if plans[name] and name not in self.failed], plans, ready=False)
+            for name in existing:
+                one = self.members[name]
+                if name not in self.failed and one.ledger and one.exists_after(one.record):
+                    self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
             self.together(deletes, plans, ready=False)
         return self.outcome_of(names, plans)
 
@@ -178,24 +185,29 @@ class Fleet(GcoreModule):
             self.failed[name] = str(exc)
             return None
 
-    def converge(self, name, plan):
-        """An existing member made to match, as ``instance`` makes one match (its writes each waited for)."""
+    def unlocked(self, name, plans):
+        """An existing member locked by a task: waited for, then planned again from what the lock left (as ``instance``)."""
         one = self.members[name]
-        if one.record is not None and one.record.get(one.lock):
+        if one.record.get(one.lock) and self.params["wait"]:
             self.guarded(name, lambda: setattr(one, "record", one.wait_unlocked(one.record)))
-            plan = one.plan(one.record, False) if name not in self.failed else []
-        self.guarded(name, lambda: one.apply(plan))
-        if name not in self.failed and one.ledger and one.exists_after(one.record):
-            self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
+            plans[name] = self.guarded(name, lambda: one.plan(one.record, False)) or []
 
     def together(self, names, plans, ready):
-        """The first write of each member's plan (a create, or what a delete detaches first) sent for every member, then
-        their tasks waited for together, then (``ready``) the new instances' readiness together, then each member's
-        next writes."""
+        """The first write of each member's plan (a create, an update, a power action, a delete) sent for every member,
+        then their tasks waited for together, then (``ready``: creates) the new instances' readiness together; then the
+        next write of each member's plan, again together, until every plan is done. With ``wait: false`` nothing is
+        waited for: each member's plan is sent as ``instance`` sends it."""
         wait, sent = self.params["wait"], {}
+        if not wait and not ready:
+            for name in names:
+                self.guarded(name, lambda: self.members[name].apply(plans[name]))
+            return
         for name in names:
             one, write = self.members[name], plans[name][0]
             then, write.then = write.then, None
+            if write.prepare:  # a part's write: the record unlocked and ready first
+                if self.guarded(name, write.prepare) is None and name in self.failed:
+                    continue
             one.params["wait"] = False  # sent now, waited for below with the others
             outcome = self.guarded(name, lambda: one.attempt(write))
             one.params["wait"] = wait
@@ -218,15 +230,17 @@ class Fleet(GcoreModule):
                 ended[name] = states
         created = dict((name, self.created_id(name, sent[name][1], ended[name])) for name in ended) if ready else {}
         records = self.until_ready(dict((name, ident) for name, ident in created.items() if ident), deadline)
+        following = {}
         for name in ended:
             then, (accepted, value), rest = sent[name]
-            one = self.members[name]
             if ready and records.get(name) is None:
                 self.failed[name] = "instance %s went away before it was ready" % created[name]
                 continue
             follow = self.guarded(name, lambda: then(False, records[name]) if ready else then(accepted, (value[0], ended[name]) if accepted else value))
-            if name not in self.failed:
-                self.guarded(name, lambda: one.apply(list(follow or []) + rest))
+            if name not in self.failed and (follow or rest):
+                following[name] = list(follow or []) + rest
+        if following:
+            self.together(list(following), following, ready=False)
 
     def task_ids(self, accepted, value):
         """The tasks a sent write started (accepted: its answer's; confirmed after an ambiguous failure: the lock)."""

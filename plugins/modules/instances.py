@@ -21,9 +21,11 @@ description:
   - Missing instances are created together. Every create request (C(POST /cloud/v2/instances/{project_id}/{region_id}))
     is sent first, then all their tasks are waited for together, then all the new instances until they are ready
     (C(ACTIVE); one listing per poll). A fleet of N takes about the time of one instance, not N.
-  - Existing members converge as M(gcore.platform.instance) makes one converge, one after the other (security groups,
-    tags, O(flavor) with O(allow_resize), O(placement_group), the power state of O(state)). Members found still
-    building (after O(wait=false), a timeout or a cancelled job) are waited for, together, before they are compared.
+  - Existing members converge as M(gcore.platform.instance) makes one converge (security groups, tags, O(flavor) with
+    O(allow_resize), O(placement_group), the power state of O(state)), the writes sent round by round, each round for
+    every member before its tasks are waited for together (twenty instances are stopped in the time of one stop).
+    Members found still building (after O(wait=false), a timeout or a cancelled job) are waited for, together, before
+    they are compared.
   - O(purge=true) scales in. Instances whose name is O(name_format) with an index above O(count) are deleted, highest
     index first, their delete requests sent together and their tasks waited for together.
   - A member that fails leaves the others. The task then fails, naming the members created and those that failed,

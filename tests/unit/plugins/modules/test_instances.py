@@ -85,6 +85,9 @@ def test_power_state_and_tags_converge_per_member_and_absent_deletes_every_one(s
     stopped = run(server, count=2, state="stopped", tags={"tier": "web"})
     assert stopped["changes"]["stopped"] == ["node-1", "node-2"] and stopped["changes"]["updated"] == ["node-1", "node-2"]
     assert all(item["status"] == "SHUTOFF" for item in stopped["instances"])
+    order = [(method, path.rsplit("/", 1)[-1]) for method, path in requests(server) if "/tasks/" in path or method != "GET"]
+    assert order[:4] == [("PATCH", stopped["instances"][0]["id"]), ("PATCH", stopped["instances"][1]["id"]),
+                         ("POST", "action"), ("POST", "action")], "each round sent for every member before any wait"
     server.log = []
     assert run(server, count=2, state="stopped", tags={"tier": "web"})["changed"] is False and writes(server) == []
     gone = run(server, count=2, state="absent")
