@@ -158,6 +158,8 @@ class Fleet(GcoreModule):
             one = self.members[name] = self.member(name, **({"state": "absent"} if name in purged else {}))
             one.start()
             record = one.settle(found.get(name), one.params["state"] == "absent")
+            if record is not None:
+                one.report(record)  # what the lookup found (a new member's names were resolved once, above)
             plans[name] = one.plan(record, one.params["state"] == "absent")
             one.record = record
             one.before, one.after = one.views(record, one.params["state"] == "absent")
