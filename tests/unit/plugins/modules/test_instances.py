@@ -142,3 +142,17 @@ def test_bad_input_is_refused_before_any_request(args, message):
         del given["count"], given["name_format"]
     msg = harness.fail_message(instances, given)
     assert message in msg, msg
+
+
+def test_a_create_only_difference_fails_before_any_write_and_allow_resize_resizes_every_member(server):
+    assert not run(server, count=2).get("failed")
+    server.log = []
+    refused = run(server, count=2, flavor="g1-standard-4-8")
+    assert refused["failed"] is True and refused["changed"] is False and writes(server) == []
+    assert "flavor: instance" in refused["msg"] and "allow_resize" in refused["msg"], refused["msg"]
+    resized = run(server, count=2, flavor="g1-standard-4-8", allow_resize=True, security_groups=[])
+    assert not resized.get("failed"), resized.get("msg")
+    assert resized["changes"]["updated"] == ["node-1", "node-2"]
+    assert sorted(path.rsplit("/", 1)[-1] for _method, path, _body in writes(server)) == ["changeflavor"] * 2 + ["delsecuritygroup"] * 2
+    assert [item["flavor"]["flavor_name"] for item in resized["instances"]] == ["g1-standard-4-8"] * 2
+    assert all(item["status"] == "ACTIVE" and not item["security_groups"] for item in resized["instances"])
