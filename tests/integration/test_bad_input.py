@@ -201,6 +201,13 @@ CASES = [
      "config[0].conditions: 1 to 5 conditions are required (6 given)"),
     ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "target_type": "policy", "targets": [861]}]}, "target_type"),
     ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "targets": [0]}]}, "config[0].targets[0]"),
+    ("waap_policy_overrides", {"config": [{"name": "o"}]}, "one of the following is required: domain_id, domain"),
+    ("waap_policy_overrides", {"domain_id": 1001, "domain": "shop.example.com", "config": []}, "mutually exclusive: domain_id|domain"),
+    ("waap_policy_overrides", {"domain": " ", "config": []}, "domain: must be the exact name of a WAAP domain"),
+    ("waap_advanced_rules", {"state": "gathered"}, "one of the following is required: domain_id, domain"),
+    ("waap_advanced_rules", {"domain": "shop.example.com\n", "state": "gathered"}, "domain: must be the exact name of a WAAP domain"),
+    ("waap_advanced_rules", {"domain_id": 0, "state": "gathered"}, "domain_id: 0 is out of range"),
+    ("waap_policies", {"domain": "", "policies": [{"id": "S55075104", "enabled": True}]}, "domain: must be the exact name"),
     ("storage", {"type": "sftp", "name": "drop"}, "state"),  # issue 25: a forgotten state never deletes by name
     ("storage_bucket", {"storage_id": 101, "name": "Logs"}, "name"),
     ("storage_bucket", {"storage_id": True, "name": "logs"}, "storage_id"),
