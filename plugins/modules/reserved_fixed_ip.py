@@ -42,7 +42,7 @@ options:
     default: present
   port_id:
     description:
-      - ID of the reserved IP (the service's C(port_id): a reserved IP has no other ID), a UUID in any letter case
+      - ID of the reserved IP (the service's C(port_id) - a reserved IP has no other ID), a UUID in any letter case
         (sent lower-case).
       - With O(state=present), an ID that does not exist fails the module (an ID cannot be created); with
         O(state=absent) it is reported unchanged.
