@@ -30,6 +30,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     require,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import check_member_instance
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
 
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
@@ -53,7 +54,8 @@ POOLS_PATH = "/cloud/v1/lbpools/{project_id}/{region_id}"
 MEMBERS_PATH = "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"
 
 MEMBER_SPEC = dict(
-    address=dict(type="str", required=True),
+    address=dict(type="str"),
+    instance=dict(type="str"),
     protocol_port=dict(type="int", required=True),
     weight=dict(type="int", default=1),
     subnet_id=dict(type="str"),
@@ -110,8 +112,9 @@ def _member_key(member):
 
 
 def check_member(where, member):
+    check_member_instance(where, member)
     try:
-        member["address"] = canonical_ip(member["address"])
+        member["address"] = canonical_ip(member["address"]) if member["address"] is not None else None
     except ValueError:
         raise ValidationError("%s.address: %r is not a valid IPv4 or IPv6 address" % (where, member["address"]))
     check_range(where + ".protocol_port", member["protocol_port"], 1, 65535)
@@ -142,7 +145,7 @@ def check_pool(where, pool):
     for index, member in enumerate(pool["members"] or []):
         check_member("%s.members[%s]" % (where, index), member)
         key = _member_key(member)
-        if key in first:
+        if key in first and member["address"] is not None:
             raise ValidationError("%s.members[%s] and %s.members[%s]: each member must have its own address and "
                                   "protocol_port; %s is given twice" % (where, first[key], where, index, key))
         first[key] = index
@@ -336,7 +339,7 @@ def _strip(value):
 
 
 def member_body(member):
-    return _strip(dict((key, member[key]) for key in MEMBER_SPEC))
+    return _strip(dict((key, member[key]) for key in MEMBER_SPEC if key != "instance"))
 
 
 def pool_body(pool):
