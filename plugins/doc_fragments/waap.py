@@ -16,6 +16,21 @@ options:
     required: true
 """
 
+    # The modules that also find the domain by its exact name (waap_policy_overrides, waap_advanced_rules).
+    NAMED = r"""
+options:
+  domain_id:
+    description:
+      - ID of the WAAP domain; must be greater than 0. Exactly one of O(domain_id) and O(domain) is required.
+    type: int
+  domain:
+    description:
+      - Exact name of the WAAP domain (for example V(shop.example.com)), compared case-insensitively over every page of
+        C(GET /waap/v2/domains) before any other request; a name that no domain or several domains have fails, and
+        nothing is sent. Exactly one of O(domain_id) and O(domain) is required.
+    type: str
+"""
+
     # The set modules of a domain's rules (waap_custom_rules, waap_firewall_rules): how O(config) and O(state) work.
     # The suboptions of config (one rule) come from the CUSTOM_RULES or FIREWALL_RULES variant of waap_conditions.
     SETS = r"""

@@ -244,22 +244,26 @@ class Client:
             raise
 
     def paginate(self, path, params=None, page_size=100, max_offset=None, max_results=None, on_cap=None,
-                 concurrency=PAGE_CONCURRENCY, slow_page=SLOW_PAGE, total_key=None):
+                 concurrency=PAGE_CONCURRENCY, slow_page=SLOW_PAGE, total_key=None, read_ahead=False):
         """Yield every item of a ``limit``/``offset`` list, in the service's order.
 
         A page shorter than its ``limit`` ends the listing (WAAP's ``count`` is the size of the page,
         not a total). The offset never goes past ``max_offset``; ``on_cap(offset)`` is called when
         that cap cuts the listing short. ``max_results`` stops after that many items.
 
-        The first page is read alone. When it is full and took longer than ``slow_page`` seconds (a
-        distant service: round trips dominate), the next pages are read with up to ``concurrency``
-        requests in flight, yielded in order; so at most that many pages are asked for past the end
-        of the list. Otherwise (a near service) pages are read one by one, which asks for no page
-        past the end but the one empty page that shows a full last page was the last.
+        The first page is read alone. The pages asked for depend only on the list, never on how fast the
+        service answers (a busy machine makes every answer slow): without a total, pages are read one by
+        one, which asks for no page past the end but the one empty page that shows a full last page was
+        the last.
 
         ``total_key`` names the member of an answer that holds the total number of items (the cloud lists'
         ``count``): when the first answer has it, no page at or past that total is asked for, so a listing is
-        exactly its pages, read one by one or, from a distant service, several at once.
+        exactly its pages; when the first page is full and took longer than ``slow_page`` seconds (a distant
+        service: round trips dominate), the next pages, up to the total, are read with up to ``concurrency``
+        requests in flight, yielded in order.
+
+        ``read_ahead``: a list without a total read whole for its own sake (``firewall_rules_info``) may also
+        be read that way from a distant service, asking for at most ``concurrency - 1`` pages past its end.
         """
         params = dict(params or {})
 
@@ -286,8 +290,8 @@ class Client:
         yield from first
         if len(first) < limit_at(0) or (total is not None and len(first) >= total):
             return
-        if time.monotonic() - started < slow_page:
-            concurrency = 1
+        if (total is None and not read_ahead) or time.monotonic() - started < slow_page:
+            concurrency = 1  # without a total, a page read ahead may be past the end
         next_offset = len(first)
         window = deque()
         with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:

@@ -22,7 +22,8 @@ kind               the ``Kind`` (in ``KINDS``) the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
 tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request
-nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find``
+nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find`` (an info
+                   module: by id, or by its filters)
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
@@ -127,6 +128,8 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("image", "images", name_query=None, list_params={"private": "true"}),  # private images show only when asked for
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
+    Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
+         name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
 ))
 
 
@@ -264,22 +267,25 @@ class CloudInfo(GcoreModule):
     kind = None
     filters = ()
     order = None
+    nameless = False  # True: the resource has no name of the user's (no ``name`` option)
     cloud = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is not None:
-            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec)), ("name", dict(type="str"))],
+            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec))] + ([] if cls.nameless else [("name", dict(type="str"))]),
                                      **dict((item.option, item.spec) for item in cls.filters))
-            cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
-                cls.module_kwargs.get("mutually_exclusive", [])))
+            if not cls.nameless:
+                cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
+                    cls.module_kwargs.get("mutually_exclusive", [])))
 
     def validate(self):
         super().validate()
         params = self.params
         canonical_uuid(params, self.kind.id_option)
-        check_name("name", params["name"], longest=self.kind.name_length)
+        if not self.nameless:
+            check_name("name", params["name"], longest=self.kind.name_length)
         for item in self.filters:
             if params[item.option] is not None:
                 params[item.option] = item.check(item.option, params[item.option])
@@ -293,7 +299,7 @@ class CloudInfo(GcoreModule):
         if params[kind.id_option] is not None:
             record = self.client.get_or_none(self.path("item", params[kind.id_option]))
             return [] if record is None else [record]
-        query = dict(kind.list_params, **kind.query(params["name"]))
+        query = dict(kind.list_params, **kind.query(params.get("name")))
         for item, value in given:
             query.update(item.query(value))
         return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
@@ -303,7 +309,7 @@ class CloudInfo(GcoreModule):
         return record
 
     def run(self):
-        name = self.params["name"]
+        name = self.params.get("name")
         given = [(item, item.resolve(self, self.params[item.option])) for item in self.filters if self.params[item.option] is not None]
         if any(value is None for _item, value in given):
             return {self.kind.plural: []}

@@ -28,21 +28,14 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import OnDomain
-from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import MAX_OFFSET, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import DOMAINS
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
-DOMAINS = "/waap/v2/domains"
 DOMAIN = DOMAINS + "/{domain_id}"
 
 
 class DomainParts(OnDomain, Flow):
     """The flow of a domain's parts; a subclass is a declaration (see the module docstring)."""
-
-    def validate(self):
-        if self.params.get("domain_id") is not None:  # OnDomain checks it; a name may be given instead
-            super().validate()
-        else:
-            Flow.validate(self)
 
     # ---- hooks ---------------------------------------------------------------------------------
     def held(self, ident):
@@ -58,22 +51,6 @@ class DomainParts(OnDomain, Flow):
         raise NotImplementedError
 
     # ---- the flow ------------------------------------------------------------------------------
-    def find_domain(self):
-        """The domain's id: ``domain_id``, or the domain with the exact name in ``domain`` (or ``name``), case-insensitively."""
-        params = self.params
-        if params.get("domain_id") is not None:
-            return params["domain_id"]
-        name = params.get("domain") if "domain" in params else params.get("name")
-        found = [record for record in self.client.paginate(DOMAINS, {"name": name}, page_size=PAGE_SIZE, max_offset=MAX_OFFSET)
-                 if str(record.get("name", "")).lower() == name.lower()]
-        if not found:
-            raise Refused("No WAAP domain is named %r (a domain exists once WAAP is switched on for its CDN resource; "
-                          "it cannot be created here)" % name)
-        if len(found) > 1:
-            raise Refused("%s WAAP domains are named %r (ids %s); give domain_id" % (len(found), name, ", ".join(str(r["id"]) for r in found)))
-        params["domain_id"] = found[0]["id"]
-        return found[0]["id"]
-
     def read_domain(self, path):
         """A record of the domain (``path``: a template of ``domain_id``); a domain that does not exist raises ``Refused``."""
         record = self.client.get_or_none(path.format(domain_id=self.params["domain_id"]))

@@ -34,6 +34,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     writable_conditions,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import (
+    DOMAINS,
     FIREWALL_ACTIONS,
     FIREWALL_CONDITIONS,
     MAX_OFFSET,
@@ -140,7 +141,8 @@ FIREWALL = RuleKind("firewall", FIREWALL_ACTIONS, FIREWALL_CONDITIONS, count=(1,
 class OnDomain:
     """The declaration shared by every module about one WAAP domain: the ``domain_id`` option checked, the scope of its
     messages, the WAAP paging; with a ``kind`` (a ``RuleKind``), the kind's paths, members and required options.
-    Comes first among a module's bases."""
+    ``find_domain()``: the domain's id, ``domain_id`` or the one domain an exact name names (``domain``, or the
+    ``name`` of ``waap_domain``), resolved before any write. Comes first among a module's bases."""
 
     kind = None
     scope = "domain {domain_id}"
@@ -156,23 +158,52 @@ class OnDomain:
     def validate(self):
         super().validate()
         check_range("domain_id", self.params["domain_id"], low=1)
+        name = self.params.get("domain")
+        require(name is None or (name.strip() and name.isprintable()), "domain",
+                "must be the exact name of a WAAP domain: not empty, without control characters")
+
+    def find_domain(self):
+        """The domain's id: ``domain_id``, or the domain with the exact name in ``domain`` (or ``name``), case-insensitively
+        (every page of the domain listing: its ``name`` filter matches parts of names); none or several fail."""
+        params = self.params
+        if params.get("domain_id") is not None:
+            return params["domain_id"]
+        name = params.get("domain") if "domain" in params else params.get("name")
+        found = [record for record in self.client.paginate(DOMAINS, {"name": name}, page_size=PAGE_SIZE, max_offset=MAX_OFFSET)
+                 if str(record.get("name", "")).lower() == name.lower()]
+        if not found:
+            raise Refused("No WAAP domain is named %r (a domain exists once WAAP is switched on for its CDN resource; "
+                          "it cannot be created here)" % name)
+        if len(found) > 1:
+            raise Refused("%s WAAP domains are named %r (ids %s); give domain_id" % (len(found), name, ", ".join(str(r["id"]) for r in found)))
+        params["domain_id"] = found[0]["id"]
+        return params["domain_id"]
 
 
 class WaapRuleSet(OnDomain, RuleList):
     """A domain's rules of one ``kind`` as a set compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``);
-    the per-rule semantics are the kind's, as in the single-rule module."""
+    the per-rule semantics are the kind's, as in the single-rule module. ``named_domain``: the domain may be given by
+    its exact name (``domain``) instead of ``domain_id``, resolved before the listing."""
 
     module_kwargs = dict(required_if=[("state", state, ["config"]) for state in STATES if state != "gathered"])
+    named_domain = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.kind
         cls.noun, cls.result_key = kind.noun, kind.result_key
         cls.argument_spec = dict(
-            domain_id=dict(type="int", required=True),
+            domain_id=dict(type="int", required=not cls.named_domain),
             config=dict(type="list", elements="dict", options=kind.item_spec()),
             state=dict(type="str", choices=list(STATES), default="merged"),
         )
+        if cls.named_domain:
+            cls.argument_spec["domain"] = dict(type="str")
+            cls.module_kwargs = dict(cls.module_kwargs, required_one_of=[["domain_id", "domain"]], mutually_exclusive=[["domain_id", "domain"]])
+
+    def resolve(self):
+        """The domain named by ``domain`` resolved to its id (one paginated lookup), before the listing."""
+        self.find_domain()
 
     def validate(self):
         super().validate()

@@ -14,6 +14,7 @@ import re
 
 # WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
 PAGE_SIZE = 100
+DOMAINS = "/waap/v2/domains"  # every page of it: a domain found by its exact name
 MAX_OFFSET = 100000
 
 ORDERING_FIELDS = ("id", "name", "description", "enabled", "action")

@@ -42,7 +42,7 @@ options:
     default: merged
 extends_documentation_fragment:
   - gcore.platform.gcore
-  - gcore.platform.waap
+  - gcore.platform.waap.NAMED
   - gcore.platform.waap_conditions.advanced_rules
   - gcore.platform.attributes
 seealso:
@@ -72,7 +72,7 @@ EXAMPLES = r"""
 - name: Export the domain's advanced rules
   gcore.platform.waap_advanced_rules:
     api_key: "{{ gcore_api_key }}"
-    domain_id: 1001
+    domain: shop.example.com  # domain 1001, by its name
     state: gathered
   register: advanced
 """
@@ -117,9 +117,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import 
 
 class WaapAdvancedRules(WaapRuleSet):
     kind = ADVANCED
+    named_domain = True
 
     def resolve(self):
-        """The descriptor, read once, and every source checked against it before any write."""
+        """The domain by its name, then the descriptor, read once, and every source checked against it before any write."""
+        super().resolve()
         items = [item for item in self.params["config"] or [] if item.get("source") is not None]
         if items:
             descriptor = descriptor_map(self.client.get(DESCRIPTOR))

@@ -65,8 +65,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreM
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._client import cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._waap import list_params
-from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN, DOMAINS
-from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import MAX_OFFSET, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import DOMAINS, MAX_OFFSET, PAGE_SIZE
 
 
 class WaapDomainInfo(GcoreModule):

@@ -41,7 +41,7 @@ options:
     default: merged
 extends_documentation_fragment:
   - gcore.platform.gcore
-  - gcore.platform.waap
+  - gcore.platform.waap.NAMED
   - gcore.platform.waap_conditions.policy_overrides
   - gcore.platform.attributes
 seealso:
@@ -70,7 +70,7 @@ EXAMPLES = r"""
 - name: Export the domain's policy overrides
   gcore.platform.waap_policy_overrides:
     api_key: "{{ gcore_api_key }}"
-    domain_id: 1001
+    domain: shop.example.com  # domain 1001, by its name
     state: gathered
   register: overrides
 """
@@ -145,7 +145,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap_overrides imp
 
 
 class WaapPolicyOverrides(WaapOverrideSet):
-    pass
+    named_domain = True
 
 
 def main():

@@ -290,13 +290,14 @@ def test_paginate_near_service_reads_one_page_at_a_time(client, monkeypatch):
 
 
 @responses.activate
-def test_paginate_far_service_reads_ahead(client, monkeypatch):
-    """A first page just over SLOW_PAGE: the next pages are in flight together, yielded in order, and at most
-    PAGE_CONCURRENCY - 1 = 7 pages are asked for past the end (as paginate promises).
+def test_paginate_far_service_reads_ahead_up_to_the_total(client, monkeypatch):
+    """A first page just over SLOW_PAGE, of a list with a total: the next pages are in flight together, yielded in
+    order, and none is asked for past the total.
 
     The page at offset 100 is answered only once the page at offset 200 has been asked for: read one by one,
     that never happens and the test fails (after 10 s, not by a timing threshold)."""
     second_asked = threading.Event()
+    counted = _counted(1234)
 
     def page(request):
         offset = int(request.params["offset"])
@@ -304,27 +305,43 @@ def test_paginate_far_service_reads_ahead(client, monkeypatch):
             second_asked.set()
         if offset == 100:
             assert second_asked.wait(10), "offset 200 was not asked for while offset 100 was in flight: no read-ahead"
-        return 200, {}, json.dumps(_page(offset, max(0, min(100, 1234 - offset))))
+        return counted(request)
 
     responses.add_callback(responses.GET, URL + "/list", callback=page)
     _stub_clock(monkeypatch, _client.SLOW_PAGE * 1.01)
-    assert [item["id"] for item in client.paginate("/list")] == list(range(1234))
-    offsets = sorted(int(call.request.params["offset"]) for call in responses.calls)
-    assert offsets[:13] == [100 * n for n in range(13)]
-    assert len(set(offsets)) == len(offsets), "no page twice"
-    assert offsets[13:] == list(range(1300, 1300 + 100 * len(offsets[13:]), 100))
-    assert len(offsets) <= 13 + _client.PAGE_CONCURRENCY - 1 == 13 + 7
+    assert [item["id"] for item in client.paginate("/list", total_key="count")] == list(range(1234))
+    assert sorted(int(call.request.params["offset"]) for call in responses.calls) == [100 * n for n in range(13)]
 
 
 @responses.activate
-def test_paginate_concurrently_keeps_order_and_bounds_pages_past_the_end(client):
+@pytest.mark.parametrize("size", [1234, 1300])
+def test_paginate_without_a_total_asks_for_no_page_past_the_end_however_slow_the_service(client, monkeypatch, size):
+    """A slow first page (a distant service, or a busy machine) and no total (WAAP's ``count`` is the page's size): the
+    pages are read one by one, so the requests are the list's pages (and the empty one after a full last page), the
+    same as from a near service."""
     def page(request):
         offset = int(request.params["offset"])
-        size = max(0, min(100, 1234 - offset))
-        return 200, {}, json.dumps(_page(offset, size))
+        return 200, {}, json.dumps(_page(offset, max(0, min(100, size - offset))))
 
     responses.add_callback(responses.GET, URL + "/list", callback=page)
-    items = list(client.paginate("/list", concurrency=4, slow_page=0))
+    _stub_clock(monkeypatch, _client.SLOW_PAGE * 10)
+    assert [item["id"] for item in client.paginate("/list")] == list(range(size))
+    assert [int(call.request.params["offset"]) for call in responses.calls] == [100 * n for n in range(13 if size == 1234 else 14)]
+    responses.calls.reset()
+    assert len(list(client.paginate("/list", concurrency=4, slow_page=0))) == size
+    assert len(responses.calls) == (13 if size == 1234 else 14), "no read-ahead without a total"
+
+
+@responses.activate
+def test_paginate_without_a_total_reads_ahead_only_when_asked(client):
+    """``read_ahead`` (a list read whole for its own sake): up to ``concurrency`` pages in flight, in order, at most
+    ``concurrency - 1`` past the end."""
+    def page(request):
+        offset = int(request.params["offset"])
+        return 200, {}, json.dumps(_page(offset, max(0, min(100, 1234 - offset))))
+
+    responses.add_callback(responses.GET, URL + "/list", callback=page)
+    items = list(client.paginate("/list", concurrency=4, slow_page=0, read_ahead=True))
     assert [item["id"] for item in items] == list(range(1234))
     offsets = sorted(int(call.request.params["offset"]) for call in responses.calls)
     assert offsets[:13] == [100 * n for n in range(13)]

@@ -97,3 +97,13 @@ def test_the_checks_leave_strings_and_method_calls_alone():
         check_source("request.body == 'x'", descriptor)
     assert normalised_source("a  ==  'x  y'\n and b") == normalised_source("a == 'x  y' and b")
     assert normalised_source("a == 'x  y'") != normalised_source("a == 'x y'")
+
+
+def test_the_domain_by_its_name_is_resolved_before_the_descriptor_and_the_listing(sim):
+    result = run(sim, {"domain": "rules.example.com", "config": [RATE]})
+    assert result["changes"]["created"] == ["Rate limit events"]
+    assert [entry["path"] for entry in sim.requests("GET")][:3] == [
+        "/waap/v2/domains", "/waap/v1/advanced-rules/descriptor", "/waap/v1/domains/1006/advanced-rules"]
+    sim.log = []
+    gathered = run(sim, {"domain": "Rules.Example.com", "state": "gathered"})
+    assert [item["name"] for item in gathered["gathered"]] == ["Rate limit events"] and sim.writes() == []

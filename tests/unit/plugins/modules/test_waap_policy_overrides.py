@@ -150,3 +150,16 @@ def test_a_rejected_replacement_create_leaves_the_delete_in_changes_and_the_reru
     assert result["changes"]["replaced"] == ["Admin SQL"] and result["changes"]["deleted_ids"] == [old]
     again = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
     assert again["changes"]["created"] == ["Admin SQL"] and [record["name"] for record in held(sim)] == ["Admin SQL"]
+
+
+def test_the_domain_by_its_name_is_one_paginated_lookup_before_anything_else(sim):
+    result = run(sim, {"domain": "RULES.example.com", "config": [SQL]})
+    assert result["changed"] is True and [path for _method, path, _body in harness.writes(sim)] == [PATH]
+    assert [entry["path"] for entry in sim.requests("GET")][:2] == ["/waap/v2/domains", PATH], "the lookup first, then the listing"
+    sim.log = []
+    again = run(sim, {"domain": "rules.example.com", "config": [SQL]})
+    assert again["changed"] is False and sim.writes() == [] and len(sim.requests("GET")) == 2
+    sim.log = []
+    unknown = run(sim, {"domain": "rules.example", "config": [SQL]})
+    assert unknown["failed"] and "No WAAP domain is named 'rules.example'" in unknown["msg"]
+    assert [entry["path"] for entry in sim.requests()] == ["/waap/v2/domains"], "nothing but the lookup"
