@@ -155,7 +155,7 @@ def test_a_security_group_named_twice_fails_naming_both_indices():
 
 
 @pytest.mark.parametrize("groups, words", [(["shared-sg"], "2 security groups of project 1, region 76 are named 'shared-sg'"),
-                                           (["nope-sg"], "0 security groups of project 1, region 76 are named 'nope-sg'")])
+                                           (["nope-sg"], "security_groups: no security group is named 'nope-sg' in project 1, region 76")])
 def test_security_group_names_must_match_exactly_one_group_before_a_create(server, groups, words):
     result = run(server, security_groups=groups)
     assert result["failed"] is True and words in result["msg"] and writes(server) == []
