@@ -97,7 +97,8 @@ def _by_name(name, item):
     for field, ident in NAMES.items():
         if _given(item.get(field)) and _given(item.get(ident)):
             raise ValidationError("%s: %s and %s are mutually exclusive (give the id or the name)" % (name, ident, field))
-    seen = dict((NAMES.get(field, field), value) for field, value in item.items() if field not in NAMES or _given(value))
+    seen = dict((field, value) for field, value in item.items() if field not in NAMES)
+    seen.update((ident, item[field]) for field, ident in NAMES.items() if _given(item.get(field)))
     if (item.get("type") or "external") == "reserved_fixed_ip" and not _given(item.get("port_id")):
         if _given(item.get("ip_address")) != (_given(item.get("network")) or _given(item.get("network_id"))):
             raise ValidationError("%s: a reserved fixed IP is found by port_id, or by ip_address with network (give both)" % name)
@@ -193,6 +194,6 @@ def reserved_port(module, network_id, ip_address, where):
 
 
 def _assumed_ip(module, what, where):
-    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s (there is none yet)"
-                       % (where, what))
+    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
+                       "none yet)" % (where, what, module.noun))
     return Assumed("reserved fixed IP", what)

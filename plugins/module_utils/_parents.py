@@ -13,7 +13,8 @@ name is looked up once per run). A name that matches several fails listing their
 naming the option, but in check mode: a preview of a stack that does not exist yet assumes an earlier task of the
 play creates that parent. The module then warns, naming the parent, and goes on with an ``Assumed`` id in its place:
 nothing can be found under it (a resource under a parent not built yet does not exist either), and the create it
-previews shows it.
+previews shows it. With ``state: absent`` a parent that is not there (check mode or not) means nothing under it to
+delete: an ``Assumed`` id, no warning.
 """
 
 from __future__ import annotations
@@ -45,14 +46,15 @@ def parent_id(module, kind, value, option, query=None):
     key = (kind, value, tuple(sorted((query or {}).items())))
     if key not in cache:
         scope = dict(project_id=module.params["project_id"], region_id=module.params.get("region_id"))
-        ident = find_named(module.client, KINDS[kind], scope, value, option, required=not module.check_mode, query=query)[0]
-        cache[key] = _assume(module, KINDS[kind], value, option) if ident is None else ident
+        absent = module.params.get("state") == "absent"  # nothing under a parent that is not there: nothing to delete
+        ident = find_named(module.client, KINDS[kind], scope, value, option, required=not (module.check_mode or absent), query=query)[0]
+        cache[key] = ident if ident is not None else Assumed(KINDS[kind].noun, value) if absent else _assume(module, KINDS[kind], value, option)
     return cache[key]
 
 
 def _assume(module, kind, value, option):
-    module.module.warn("%s: check mode assumes that an earlier task creates the %s %r (there is none yet in %s); "
-                       "without --check this task fails unless it exists" % (option, kind.noun, value, kind.scope.format(
+    module.module.warn("%s: check mode assumes that an earlier task creates the %s %r for this %s (there is none yet in %s); "
+                       "without --check the task fails unless it exists" % (option, kind.noun, value, module.noun, kind.scope.format(
                            project_id=module.params["project_id"], region_id=module.params.get("region_id"))))
     return Assumed(kind.noun, value)
 
