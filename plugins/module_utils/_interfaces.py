@@ -21,10 +21,9 @@ check mode a parent not built yet is assumed).
 from __future__ import annotations
 
 import ipaddress
-import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_uuid, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._parents import Assumed, assumed, parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id, reserved_port
 
 INTERFACE_TYPES = ("external", "subnet", "any_subnet", "reserved_fixed_ip")
 IP_FAMILIES = ("ipv4", "ipv6", "dual")
@@ -60,7 +59,6 @@ INTERFACE_SPEC = dict(
 # By name (``named``): the field each names, and the reserved fixed IP's other identity (ip_address + network).
 NAMES = {"network": "network_id", "subnet": "subnet_id"}
 NAMED_SPEC = dict(INTERFACE_SPEC, network=dict(type="str"), subnet=dict(type="str"))
-RESERVED_IPS = "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"
 
 
 def interfaces_option(required=False, named=False):
@@ -129,7 +127,8 @@ def validate_interfaces(option, interfaces, at_least_one=False, named=False):
             if field == "type" or not _given(item.get(field)) or field in allowed:
                 continue
             having = sorted(other for other, (fields, _req) in FIELDS.items() if field in fields)
-            raise ValidationError("%s.%s: not allowed for type %s (only for type %s)" % (name, field, kind, " or ".join(having)))
+            given = next((option for option, ident in NAMES.items() if named and ident == field and _given(original.get(option))), field)
+            raise ValidationError("%s.%s: not allowed for type %s (only for type %s)" % (name, given, kind, " or ".join(having)))
         for field in required:
             if not _given(item.get(field)) or item.get(field) == "":
                 raise ValidationError("%s.%s: required for type %s" % (name, field, kind))
@@ -169,31 +168,6 @@ def resolve_interfaces(module, option, interfaces):
             within = {"network_id": item["network_id"]} if _given(item.get("network_id")) else None
             item["subnet_id"] = parent_id(module, "subnet", given["subnet"], where + ".subnet", query=within)
         if item.get("type") == "reserved_fixed_ip" and not _given(item.get("port_id")):
-            item["port_id"] = reserved_port(module, item.pop("network_id"), item.pop("ip_address"), where)
+            item["port_id"] = reserved_port(module, item.pop("network_id"), item.pop("ip_address"), where + ".ip_address")
         resolved.append(item)
     return resolved
-
-
-def reserved_port(module, network_id, ip_address, where):
-    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page,
-    filtered by the address); none fails naming the interface (check mode: assumed built by an earlier task)."""
-    what = "%s on network %s" % (ip_address, network_id)
-    if assumed(network_id):
-        return _assumed_ip(module, what, where)
-    params = module.params
-    pattern = "^%s$" % re.escape(str(ipaddress.ip_address(ip_address)))
-    records = module.client.paginate(RESERVED_IPS.format(**params), {"ip_address": pattern}, page_size=1000, total_key="count")
-    found = [record for record in records if record.get("network_id") == network_id
-             and ip_address in (record.get("fixed_ip_address"), record.get("fixed_ipv6_address"))]
-    if found:
-        return found[0]["port_id"]
-    if module.check_mode:
-        return _assumed_ip(module, what, where)
-    raise Refused("%s: no reserved fixed IP holds %s of project %s, region %s (create it with gcore.platform.reserved_fixed_ip, "
-                  "or give port_id; nothing was sent)" % (where, what, params["project_id"], params["region_id"]))
-
-
-def _assumed_ip(module, what, where):
-    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
-                       "none yet)" % (where, what, module.noun))
-    return Assumed("reserved fixed IP", what)

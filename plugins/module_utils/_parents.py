@@ -19,12 +19,19 @@ delete: an ``Assumed`` id, no warning.
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+import ipaddress
+import re
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
+
+RESERVED_IPS = "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"
 
 
 class Assumed(str):
     """The id of a parent named but not built yet (check mode only): it reads ``(network 'app-net', not built yet)``."""
+
+    not_built = True  # a listing filtered by it finds nothing (``_resource``: the lookup sends none)
 
     def __new__(cls, noun, name):
         return super().__new__(cls, "(%s %r, not built yet)" % (noun, name))
@@ -64,3 +71,50 @@ def check_one_of(params, where, pairs):
     for ident, name in pairs:
         if params.get(ident) is not None and params.get(name) is not None:
             raise ValidationError("%s%s and %s are mutually exclusive (give the id or the name)" % (where, ident, name))
+
+
+def reserved_port(module, network_id, ip_address, where):
+    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page,
+    filtered by the address); none fails naming the option (check mode: assumed built by an earlier task)."""
+    what = "%s on network %s" % (ip_address, network_id)
+    if assumed(network_id):
+        return _assumed_ip(module, what, where)
+    params = module.params
+    address = str(ipaddress.ip_address(ip_address))
+    records = module.client.paginate(RESERVED_IPS.format(**params), {"ip_address": "^%s$" % re.escape(address)},
+                                     page_size=PAGE_SIZE, total_key="count")
+    found = [record for record in records if record.get("network_id") == network_id
+             and address in (_canonical(record.get("fixed_ip_address")), _canonical(record.get("fixed_ipv6_address")))]
+    if found:
+        return found[0]["port_id"]
+    if module.check_mode:
+        return _assumed_ip(module, what, where)
+    raise Refused("%s: no reserved fixed IP holds %s in project %s, region %s (reserve the address first, or give the "
+                  "reserved fixed IP's port id; nothing was sent)" % (where, what, params["project_id"], params["region_id"]))
+
+
+def _canonical(value):
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
+
+
+def _assumed_ip(module, what, where):
+    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
+                       "none yet)" % (where, what, module.noun))
+    return Assumed("reserved fixed IP", what)
+
+
+def resolve_vip(module):
+    """A load balancer's virtual IP by name, before its create: ``vip_network`` and ``vip_subnet`` (within the network)
+    as their ids, and ``vip_ip_address`` as the port of the reserved fixed IP holding it (sent as ``vip_port_id``, with no
+    network)."""
+    params = module.params
+    if params["vip_network"] is not None:
+        params["vip_network_id"] = parent_id(module, "network", params["vip_network"], "vip_network")
+    network = params["vip_network_id"]
+    if params["vip_subnet"] is not None:
+        params["vip_subnet_id"] = parent_id(module, "subnet", params["vip_subnet"], "vip_subnet", query={"network_id": network} if network else None)
+    if params["vip_ip_address"] is not None:
+        params["vip_port_id"], params["vip_network_id"] = reserved_port(module, network, params["vip_ip_address"], "vip_ip_address"), None

@@ -335,7 +335,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     strict_network,
     tags,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, check_one_of, parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import check_one_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._router import canonical_routes
 
 DISABLE = "disable"
@@ -388,7 +388,7 @@ class Subnet(CloudResource):
         params = self.params
         check_one_of(params, "", [("network_id", "network")])
         require(params["subnet_id"] is not None or params["network_id"] is not None or params["network"] is not None, "network_id",
-                "network_id or network is required to find a subnet by name (subnets are listed per network)")
+                "required to find a subnet by name, or network (subnets are listed per network)")
         network = None
         if params["cidr"] is not None:
             network = strict_network("cidr", params["cidr"])
@@ -421,10 +421,6 @@ class Subnet(CloudResource):
         """``network`` (an id or an exact name) as the network id, before any write (``_parents``)."""
         if self.params["network"] is not None:
             self.params["network_id"] = parent_id(self, "network", self.params["network"], "network")
-
-    def lookup(self):
-        """A subnet of a network not built yet (check mode) is not built either."""
-        return None if assumed(self.params["network_id"]) else super().lookup()
 
     def list_query(self):
         return {"network_id": self.params["network_id"]}  # the subnet listing has no name filter
