@@ -1023,8 +1023,8 @@ PARENT_CASES = [
      "vip_ip_address: needs vip_network or vip_network_id"),
     ("lb: vip_ip_address not an address", "load_balancer", {"name": "lb-1", "vip_network": "app-net", "vip_ip_address": "ten"},
      "vip_ip_address: 'ten' is not a valid IPv4 or IPv6 address"),
-    ("lb: vip_ip_address with a subnet", "load_balancer", {"name": "lb-1", "vip_network": "app-net", "vip_ip_address": "10.0.0.5",
-                                                          "vip_subnet": "app-subnet"}, "vip_ip_address: not with vip_subnet"),
+    ("lb: vip_ip_address with a subnet", "load_balancer",
+     {"name": "lb-1", "vip_network": "app-net", "vip_ip_address": "10.0.0.5", "vip_subnet": "app-subnet"}, "vip_ip_address: not with vip_subnet"),
 ]
 
 

@@ -71,8 +71,8 @@ def test_instance_interfaces_by_name_and_a_reserved_fixed_ip_by_address_are_sent
     answer = requests.post(server.url + "/cloud/v1/reserved_fixed_ips/1/76", headers=headers, timeout=30,
                            json={"type": "ip_address", "network_id": NET3, "ip_address": "192.168.30.50"})
     assert answer.status_code == 200, answer.text
-    port = next(record["port_id"] for record in requests.get(server.url + "/cloud/v1/reserved_fixed_ips/1/76", headers=headers,
-                                                              timeout=30).json()["results"] if record["fixed_ip_address"] == "192.168.30.50")
+    held = requests.get(server.url + "/cloud/v1/reserved_fixed_ips/1/76", headers=headers, timeout=30).json()["results"]
+    port = next(record["port_id"] for record in held if record["fixed_ip_address"] == "192.168.30.50")
     mark = len(server.writes())
     interfaces = [{"type": "subnet", "network": "router-net-1", "subnet": "router-subnet-1"},
                   {"type": "any_subnet", "network": "router-net-1"},
