@@ -59,7 +59,7 @@ options:
       - The port is the instance's first interface, or the interface holding O(fixed_ip_address) when it is given
         (read from C(GET /cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces)).
       - With O(state=present) an instance that does not exist fails the module; with O(state=absent) there is nothing
-        to delete. In check mode (since 1.1.0) an instance name that matches nothing does not fail: the module warns
+        to delete. In check mode (since 1.1.0) an instance name that matches nothing does not fail; the module warns
         that it assumes an earlier task creates that instance, and previews the floating IP on its port.
       - Mutually exclusive with O(port_id).
     type: str

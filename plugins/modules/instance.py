@@ -387,6 +387,10 @@ diff:
     - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
       C(status) for the power states, C(security_groups) as C({name}) items, C(placement_group) as the group's ID or
       V("") for none), with C(state). Never a password or user data.
+    - For a create (in check mode, the create it would make), C(after) also shows what the create makes (since
+      1.1.0), C(image) (the boot image's name, or ID, as given), C(volumes) (each with its C(source), C(size),
+      C(type_name) and what it is made of, as given), C(interfaces) (each with its C(type) and its network and
+      subnet as given, by name or ID), and C(user_data) and C(password) as V(set) or V(not set), never their values.
   returned: success
   type: dict
   sample:
@@ -414,6 +418,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._previews import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
@@ -504,6 +509,9 @@ class Instance(CloudResource):
         if params["user_data"] is not None:
             body["user_data"] = user_data_body(params["user_data"])
         return body
+
+    def create_shown(self):
+        return instance_created(self.params)
 
     def delete_query(self, record):
         return delete_query(self.params, record)

@@ -75,7 +75,7 @@ options:
       - The network of the virtual IP by its ID or its exact name, as an alternative to O(vip_network_id) (not with it,
         nor with O(vip_port_id)). With O(vip_ip_address), the network of the reserved fixed IP to use.
       - Looked up before the create (every page of the network listing); none or several (their IDs are listed) fail the
-        module and nothing is sent. In check mode a network not built yet does not fail: the module warns that it
+        module and nothing is sent. In check mode a network not built yet does not fail; the module warns that it
         assumes an earlier task creates it and previews the create. Used at create only and not compared.
     type: str
     version_added: 1.1.0
@@ -91,7 +91,7 @@ options:
       - The address of an existing reserved fixed IP on O(vip_network) (or O(vip_network_id)) to use as the virtual IP,
         as an alternative to O(vip_port_id) (not with it). It is found with
         C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) before the create, which then sends its
-        C(vip_port_id) (and no network); none fails the module (check mode: assumed built by an earlier task). Used at
+        C(vip_port_id) (and no network); none fails the module (in check mode it is assumed built by an earlier task). Used at
         create only and not compared.
     type: str
     version_added: 1.1.0
@@ -511,6 +511,8 @@ diff:
       C(pool) (or V(null)), whose C(members) are a mapping keyed C(address:port).
     - A listener shows its certificates as IDs (C(secret_id), C(sni_secret_id) sorted), C(allowed_cidrs) sorted,
       C(user_list) sorted by username (the password hashes masked), and its timeouts.
+    - With O(state=absent), C(before) lists C(listeners), every listener (with its pool) the delete takes with the
+      load balancer (since 1.1.0).
   returned: success
   type: dict
   sample:
@@ -591,6 +593,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners impor
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
+from ansible_collections.gcore.platform.plugins.module_utils._previews import load_balancer_taken
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
@@ -664,6 +667,11 @@ class LoadBalancer(CloudResource):
             raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "
                                   "delete the load balancer and create it again, or use another name for %r"
                                   % (record["id"], held, wanted))
+
+    def shown(self, record):
+        """A delete's before side lists the listeners and pools it takes with the load balancer (``_previews``)."""
+        shown = super().shown(record)
+        return dict(shown, **load_balancer_taken(self, record)) if self.params["state"] == "absent" else shown
 
     def create_body(self):
         params = self.params

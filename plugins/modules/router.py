@@ -129,9 +129,9 @@ options:
         description:
           - The subnet by its ID or its exact name, as an alternative to O(interfaces[].subnet_id) (not with it).
           - A name is looked up over every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}) (within
-            O(interfaces[].network) when it is given) before any write; none, or several (their IDs are listed: give
+            O(interfaces[].network) when it is given) before any write; none, or several (their IDs are listed; give
             O(interfaces[].network) when two networks hold a subnet of that name), fails the module and nothing is sent.
-          - In check mode a subnet not built yet does not fail the module: it warns that it assumes an earlier task
+          - In check mode a subnet not built yet does not fail the module; it warns that it assumes an earlier task
             creates it, and previews the attach.
         type: str
         version_added: 1.1.0

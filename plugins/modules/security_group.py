@@ -121,7 +121,7 @@ options:
             O(rules[].remote_group_id) (not with it, nor with O(rules[].remote_ip_prefix)).
           - A name is looked up over every page of C(GET /cloud/v1/securitygroups/{project_id}/{region_id}) before any
             write; none or several (their IDs are listed) fail the module and nothing is sent. In check mode a group
-            not built yet does not fail: the module warns that it assumes an earlier task creates it.
+            not built yet does not fail; the module warns that it assumes an earlier task creates it.
           - Compared as the group's ID (the record shows C(remote_group_id)).
         type: str
         version_added: 1.1.0

@@ -66,7 +66,7 @@ options:
         it).
       - A name is looked up over every page of C(GET /cloud/v1/networks/{project_id}/{region_id}) before any write;
         no network with that name, or several (their IDs are listed), fails the module and nothing is sent.
-      - In check mode a network that does not exist yet does not fail the module: it warns that it assumes an
+      - In check mode a network that does not exist yet does not fail the module; it warns that it assumes an
         earlier task creates that network, and reports the subnet as to be created (a preview of a whole stack).
     type: str
     version_added: 1.1.0
@@ -308,7 +308,8 @@ tasks:
   sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
 diff:
   description:
-    - The managed members before and after the change, with C(state) (C(name), C(network_id), C(cidr),
+    - The managed members before and after the change, with C(state) (C(name), C(network_id) (and for a create,
+      C(network) as O(network) gives it, since 1.1.0), C(cidr),
       C(enable_dhcp), C(gateway_ip) (V(null) without a gateway), C(dns_nameservers) in order, C(host_routes) in
       canonical order, C(tags) as a mapping of the user tags).
   returned: success
@@ -424,6 +425,10 @@ class Subnet(CloudResource):
 
     def list_query(self):
         return {"network_id": self.params["network_id"]}  # the subnet listing has no name filter
+
+    def create_shown(self):
+        """A create shows the network as the task names it (by name: a reviewer reads it; check mode may not have its id)."""
+        return {"network": self.params["network"]} if self.params["network"] is not None else {}
 
     def update_body(self, changes, record):
         return patch_body(changes, record)

@@ -116,7 +116,7 @@ options:
         detached from it first, then attached to this one (a move, two tasks one after the other).
       - V("") (an empty string) detaches the volume from whatever instance it is attached to.
       - When a new volume is created, it is attached by the create request itself (C(instance_id_to_attach_to)).
-      - In check mode an instance name that matches nothing does not fail the module (since 1.1.0): it warns that it
+      - In check mode an instance name that matches nothing does not fail the module (since 1.1.0); it warns that it
         assumes an earlier task creates that instance, and previews the attach.
       - Leaving the option out keeps the volume attached or detached as it is. Only with O(state=present).
       - The instance must be C(ACTIVE) or C(SHUTOFF) (the service refuses others). An instance ID that does not exist

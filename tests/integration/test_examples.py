@@ -279,6 +279,9 @@ def test_the_stack_check_on_an_empty_project_previews_every_resource_and_writes_
     for name in previewed:
         body = sections[name]
         assert "changed: [localhost]" in body and "+++ after" in body, (name, body)
+    # The instance's create diff shows what it makes: its image, and its network and subnet by the names the task gives.
+    for line in ('"image": "ubuntu-22.04"', '"network": "example-stack-net"', '"subnet": "example-stack-subnet"', '"user_data": "not set"'):
+        assert line in sections[previewed[5]], (line, sections[previewed[5]])
     # Each task whose parent is not built yet says which parent it assumes an earlier task creates.
     assumed = re.findall(r"\[WARNING\]: (\S+): check mode assumes that an earlier task creates the (.+?) for this ([\w ]+?) \(", run.output)
     assert sorted(assumed) == sorted([
