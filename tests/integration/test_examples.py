@@ -286,7 +286,6 @@ def test_the_stack_check_on_an_empty_project_previews_every_resource_and_writes_
     assumed = re.findall(r"\[WARNING\]: (\S+): check mode assumes that an earlier task creates the (.+?) for this ([\w ]+?) \(", run.output)
     assert sorted(assumed) == sorted([
         ("network", "network 'example-stack-net'", "subnet"),
-        ("interfaces[0].network", "network 'example-stack-net'", "router"),
         ("interfaces[0].subnet", "subnet 'example-stack-subnet'", "router"),
         ("interfaces[0].network", "network 'example-stack-net'", "instance"),
         ("interfaces[0].subnet", "subnet 'example-stack-subnet'", "instance"),
