@@ -86,7 +86,7 @@ options:
             required: true
 """
 
-    # The interfaces of instance, which take their parents by name as well (CONTRACT section 18): the same entry with
+    # The interfaces of instance, which take their parents by name as well: the same entry with
     # network, subnet, and a reserved fixed IP found by ip_address with network.
     NAMED = DOCUMENTATION.replace("""      port_id:
         description:

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """Parents named by name: the network of a subnet, the network and subnet of an interface, the group a rule names, the
-instance a volume or a floating IP goes to (CONTRACT section 18).
+instance a volume or a floating IP goes to (issue 35).
 
 This module is internal to the collection: its interface may change at any time.
 

@@ -2,8 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""What a create makes and what a delete takes, as the diff shows them (CONTRACT section 18, "The diff shows what
-goes"): the instance's ``create_shown`` (the ``_resource`` hook) and the load balancer's ``shown`` of a delete.
+"""What a create makes and what a delete takes, as the diff shows them (issue 35): the instance's ``create_shown``
+(the ``_resource`` hook) and the load balancer's ``shown`` of a delete.
 
 This module is internal to the collection: its interface may change at any time.
 

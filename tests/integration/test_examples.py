@@ -268,7 +268,7 @@ def task_sections(output):
 
 
 def test_the_stack_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
-    """CONTRACT section 18: --check --diff before anything exists: every resource task reports the create it would make
+    """Issue 35: --check --diff before anything exists: every resource task reports the create it would make
     (changed, a diff), the tasks whose parents are not built yet warn which parent they assume; no write is sent."""
     run = playbook(str(EXAMPLES / "stack.yml"), inventory=str(EXAMPLES / "stack.gcore.yml"), check=True, diff=True, verbosity=None)
     assert run.rc == 0, run

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The diff shows what a create makes and what a delete takes (CONTRACT section 18), as ansible-playbook --diff prints
+"""The diff shows what a create makes and what a delete takes (issue 35), as ansible-playbook --diff prints
 it: an instance create shows its image, volumes, interfaces (network and subnet by name), security groups, SSH key and
 whether user data and a password are set (never their values); a load balancer delete lists its listeners and pools."""
 

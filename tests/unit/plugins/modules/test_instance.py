@@ -102,7 +102,7 @@ def test_check_mode_sends_nothing_and_diff_shows_the_new_instance(server):
     assert result["diff"]["before"] == {"state": "absent"}
     assert result["diff"]["after"] == {
         "state": "present", "name": "srv-1", "tags": {"env": "prod"}, "flavor": "g1-standard-2-4", "security_groups": [{"name": "legacy-sg"}],
-        "image": "ubuntu-22.04", "user_data": "not set", "password": "not set",  # what the create makes (CONTRACT section 18)
+        "image": "ubuntu-22.04", "user_data": "not set", "password": "not set",  # what the create makes (issue 35)
         "volumes": [{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0},
                     {"source": "new-volume", "size": 20, "type_name": "ssd_hiiops"}],
         "interfaces": [{"type": "external"}, {"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "floating_ip": "new"}]}

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Parents by name (CONTRACT section 18): each resolved before the first write (one listing, exact match; several fail
+"""Parents by name (issue 35): each resolved before the first write (one listing, exact match; several fail
 listing their ids, none fails naming the option), and in check mode a parent not built yet is assumed (a warning names
 it) so the task previews its create."""
 
