@@ -48,18 +48,19 @@ def parent_id(module, kind, value, option, query=None):
     if value is None or assumed(value):
         return value
     if query and any(assumed(filtered) for filtered in query.values()):  # under a parent not built yet: not built either
-        return _assume(module, KINDS[kind], value, option)
+        return assume(module, KINDS[kind], value, option)
     cache = module.__dict__.setdefault("_parents", {})
     key = (kind, value, tuple(sorted((query or {}).items())))
     if key not in cache:
         scope = dict(project_id=module.params["project_id"], region_id=module.params.get("region_id"))
         absent = module.params.get("state") == "absent"  # nothing under a parent that is not there: nothing to delete
         ident = find_named(module.client, KINDS[kind], scope, value, option, required=not (module.check_mode or absent), query=query)[0]
-        cache[key] = ident if ident is not None else Assumed(KINDS[kind].noun, value) if absent else _assume(module, KINDS[kind], value, option)
+        cache[key] = ident if ident is not None else Assumed(KINDS[kind].noun, value) if absent else assume(module, KINDS[kind], value, option)
     return cache[key]
 
 
-def _assume(module, kind, value, option):
+def assume(module, kind, value, option):
+    """An ``Assumed`` id for ``value`` (a name of the ``kind`` that matches nothing yet, in check mode), with the warning."""
     module.module.warn("%s: check mode assumes that an earlier task creates the %s %r for this %s (there is none yet in %s); "
                        "without --check the task fails unless it exists" % (option, kind.noun, value, module.noun, kind.scope.format(
                            project_id=module.params["project_id"], region_id=module.params.get("region_id"))))

@@ -119,3 +119,19 @@ def test_a_load_balancer_vip_by_network_and_subnet_names(server):
                   _ansible_check_mode=True)
     assert preview["changed"] is True and any("the reserved fixed IP 10.3.0.5 on network (network 'preview-net', not built yet)" in text
                                               for text in warning_texts(preview)), preview
+
+
+def test_check_mode_previews_an_instance_whose_parents_are_not_built_yet(server):
+    interfaces = [{"type": "subnet", "network": "preview-net", "subnet": "preview-subnet"}]
+    args = dict(VM, interfaces=interfaces, security_groups=["preview-sg"], placement_group="preview-group")
+    result = run(server, instance, args, _ansible_check_mode=True, _ansible_diff=True)
+    assert result["changed"] is True and writes(server) == [], result
+    after = result["diff"]["after"]
+    assert after["interfaces"] == [{"type": "subnet", "network": "preview-net", "subnet": "preview-subnet"}], after
+    assert after["placement_group"] == "(placement group 'preview-group', not built yet)", after
+    assumed = sorted(text.split(":")[0] for text in warning_texts(result) if "check mode assumes" in text)
+    assert assumed == ["interfaces[0].network", "interfaces[0].subnet", "placement_group", "security_groups"], warning_texts(result)
+    # The subnet under a network not built yet is not looked up: no subnet listing.
+    assert listings(server, r"^/cloud/v1/subnets/") == []
+    result = run(server, instance, args)
+    assert result["failed"] is True and writes(server) == [], result
