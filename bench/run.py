@@ -14,6 +14,7 @@ import json
 import os
 import pathlib
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -62,13 +63,14 @@ class Bench:
         self.sim.start()
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="gcore-bench-"))
         self.rows = []
+        self.output = ""  # the stdout of the last run
 
     def play(self, name, tasks):
         path = self.tmp / ("%s.yml" % name)
         path.write_text(json.dumps([{"name": name, "hosts": "localhost", "gather_facts": False, "tasks": tasks}]))
         return path
 
-    def run(self, playbook, check=True, extra_vars=None, inventory="localhost,"):
+    def run(self, playbook, check=True, extra_vars=None, inventory="localhost,", flags=()):
         env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_path(), GCORE_API_URL=self.sim.url,
                    GCORE_API_KEY=self.sim.api_key, GCORE_CLOUD_PROJECT_ID="1", GCORE_CLOUD_REGION_ID="76")
         command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook), "-i", str(inventory),
@@ -76,8 +78,9 @@ class Bench:
         if extra_vars is not None:
             command += ["-e", "@%s" % extra_vars]
         started = time.perf_counter()
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        done = subprocess.run(command + list(flags), env=env, capture_output=True, text=True, check=False)
         elapsed = time.perf_counter() - started
+        self.output = done.stdout
         if check and done.returncode != 0:
             raise RuntimeError("%s failed:\n%s" % (playbook, done.stdout[-3000:]))
         return elapsed
@@ -176,10 +179,10 @@ class Bench:
         self.sim.configure(latency=0.0)
 
     # ---- 5. a domain's rules as code: the set module against the per-rule loop --------------------
-    def measure(self, playbook, extra_vars=None, inventory="localhost,"):
+    def measure(self, playbook, extra_vars=None, inventory="localhost,", flags=()):
         """Run once: (requests, writes, seconds, the log of the run)."""
         self.sim.mark = len(self.sim.log)
-        elapsed = self.run(playbook, extra_vars=extra_vars, inventory=inventory)
+        elapsed = self.run(playbook, extra_vars=extra_vars, inventory=inventory, flags=flags)
         log = self.sim.log[self.sim.mark:]
         return len(log), len(self.sim.writes(log)), elapsed, log
 
@@ -428,6 +431,23 @@ class Bench:
                  "-", None)
         self.sim.configure(task_delay=0.3)
 
+    def stack_check(self):
+        """``ansible-playbook --check --diff examples/stack.yml`` on an empty project (issue 35): of the stack's module
+        tasks that build a resource (``gcore.platform.*`` in its build block, the preflight role aside), how many preview
+        a create (changed, with a diff), and the writes the run sent (goals: all, 0)."""
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        playbook, inventory = ROOT / "examples" / "stack.yml", ROOT / "examples" / "stack.gcore.yml"
+        build = yaml.safe_load(playbook.read_text())[0]["tasks"][0]["block"]
+        names = [task["name"] for task in build if any(key.startswith("gcore.platform.") for key in task)]
+        requests, writes, _elapsed, _log = self.measure(playbook, inventory=inventory, flags=("--check", "--diff"))
+        sections = dict(re.findall(r"TASK \[([^\]]*)\] \**\n(.*?)(?=\nTASK \[|\nPLAY RECAP)", self.output, re.S))
+        previewed = [name for name in names if "changed: [localhost]" in sections.get(name, "") and "+++ after" in sections.get(name, "")]
+        self.row("stack --check --diff on an empty project: tasks previewed / tasks", "%s / %s" % (len(previewed), len(names)),
+                 "all", len(previewed) == len(names))
+        self.row("  its requests (writes)", "%s (%s)" % (requests, writes), "0 writes", writes == 0)
+        self.sim.configure(task_delay=0.3)
+
     def instance_wait(self):
         """The wait overshoot of an instance created with ``wait: true``: the simulator boots it in N seconds of its clock
         (``instances_boot_seconds``; the boot starts at the module's first read of the created instance); the
@@ -579,7 +599,7 @@ def main():
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
                  bench.networks, bench.load_balancers,
-                 bench.stack, bench.instance_wait, bench.fleet, bench.inventory)
+                 bench.stack, bench.stack_check, bench.instance_wait, bench.fleet, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

@@ -85,3 +85,44 @@ options:
             type: str
             required: true
 """
+
+    # The interfaces of instance, which take their parents by name as well: the same entry with
+    # network, subnet, and a reserved fixed IP found by ip_address with network.
+    NAMED = DOCUMENTATION.replace("""      port_id:
+        description:
+          - ID of the reserved fixed IP port. Required for V(reserved_fixed_ip), not allowed for other types.
+        type: str
+      ip_address:
+        description:
+          - A fixed IPv4 or IPv6 address to request from the network. Only for V(any_subnet).
+        type: str
+""", """      network:
+        description:
+          - The network by its ID or its exact name, as an alternative to O(interfaces[].network_id) (not with it). Where
+            O(interfaces[].network_id) is allowed, and with O(interfaces[].ip_address) for V(reserved_fixed_ip).
+          - A name is looked up over every page of the network listing before any write; none or several (their IDs are
+            listed) fail the module and nothing is sent. In check mode a network not built yet is assumed to be created
+            by an earlier task (a warning says so).
+        type: str
+        version_added: 1.1.0
+      subnet:
+        description:
+          - The subnet by its ID or its exact name within the interface's network, as an alternative to
+            O(interfaces[].subnet_id) (not with it). Only for V(subnet).
+          - Looked up before any write as O(interfaces[].network) is (check mode alike).
+        type: str
+        version_added: 1.1.0
+      port_id:
+        description:
+          - ID of the reserved fixed IP port. For V(reserved_fixed_ip) (or give O(interfaces[].ip_address) with
+            O(interfaces[].network)), not allowed for other types.
+        type: str
+      ip_address:
+        description:
+          - A fixed IPv4 or IPv6 address to request from the network. For V(any_subnet).
+          - For V(reserved_fixed_ip), with O(interfaces[].network) in place of O(interfaces[].port_id), the address of the
+            reserved fixed IP to attach, found with C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) on that
+            network before any write (none fails; check mode assumes an earlier task creates it).
+          - The option accepts this use since version 1.1.0.
+        type: str
+""")

@@ -50,7 +50,7 @@ class Attachments(Part):
         first = {}
         for index, item in enumerate(checked):
             key = item[self.key]
-            if key in first:
+            if key is not None and key in first:  # None: named, compared once the module resolved the name
                 raise ValidationError("%s[%s] and %s[%s]: each item must have its own %s; %s is given twice"
                                       % (self.option, first[key], self.option, index, self.key, key))
             first[key] = index

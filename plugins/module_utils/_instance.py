@@ -30,6 +30,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
@@ -268,6 +269,9 @@ class Placement(Part):
         if len(found) > 1:
             raise Refused("%s: %s placement groups of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
                           % (self.option, len(found), where, value, ", ".join(group["servergroup_id"] for group in found)))
+        if not found and key == "name" and self.module.check_mode:  # a preview: an earlier task builds it
+            params[self.option] = assume(self.module, GROUP_KIND, value, self.option)
+            return
         if not found:
             raise Refused("%s: no placement group %s %r in %s (nothing was sent)" % (
                 self.option, "has the id" if key == "servergroup_id" else "is named", value, where))

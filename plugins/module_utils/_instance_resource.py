@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
@@ -27,12 +27,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     user_data_body,
     volumes_body,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
+from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._previews import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
-
-GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
-GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
 
 
 class Instance(CloudResource):
@@ -42,7 +41,7 @@ class Instance(CloudResource):
         flavor=dict(type="str"),
         allow_resize=dict(type="bool", default=False),
         volumes=dict(type="list", elements="dict", options=VOLUME_SPEC),
-        interfaces=interfaces_option(),
+        interfaces=interfaces_option(named=True),
         security_groups=dict(type="list", elements="str"),
         ssh_key_name=dict(type="str", no_log=False),
         user_data=dict(type="str", no_log=True),
@@ -83,8 +82,8 @@ class Instance(CloudResource):
         check_length("ssh_key_name", params["ssh_key_name"], 1, 255)
         check_volumes(params["volumes"])
         if params["interfaces"] is not None:
-            validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
-        self.resolved = {"images": {}, "snapshots": {}, "groups": []}
+            validate_interfaces("interfaces", params["interfaces"], at_least_one=True, named=True)
+        self.resolved = {"images": {}, "snapshots": {}, "groups": [], "interfaces": None}
 
     # ---- hooks ------------------------------------------------------------------------------
     def resolve(self):
@@ -104,17 +103,13 @@ class Instance(CloudResource):
             item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None], "volumes")
         for name in dict.fromkeys(item["snapshot_name"] for item in params["volumes"] or [] if item.get("snapshot_name") is not None):
             self.resolved["snapshots"][name] = find_named(self.client, KINDS["snapshot"], params, name, "volumes[].snapshot_name")[0]
-        for item in params["security_groups"] or []:
-            found = [group for group in self.client.paginate(GROUPS.format(**params), {"name": item["name"]}, page_size=GROUP_PAGE)
-                     if group.get("name") == item["name"]]
-            if len(found) != 1:
-                raise Refused("security_groups: %s security groups%s are named %r%s; each name must match exactly one" % (
-                    len(found), self.of_scope(), item["name"], " (ids %s)" % ", ".join(group["id"] for group in found) if found else ""))
-            self.resolved["groups"].append({"id": found[0]["id"]})
+        self.resolved["groups"] = [{"id": parent_id(self, "security_group", item["name"], "security_groups")}
+                                   for item in params["security_groups"] or []]
+        self.resolved["interfaces"] = resolve_interfaces(self, "interfaces", params["interfaces"])
 
     def create_body(self):
         params = self.params
-        body = {"name": params["name"], "flavor": params["flavor"], "interfaces": interfaces_body(params["interfaces"]),
+        body = {"name": params["name"], "flavor": params["flavor"], "interfaces": interfaces_body(self.resolved["interfaces"]),
                 "volumes": volumes_body(params["volumes"], self.resolved["images"], self.resolved["snapshots"])}
         if params["security_groups"]:
             body["security_groups"] = self.resolved["groups"]
@@ -126,6 +121,9 @@ class Instance(CloudResource):
         if params["user_data"] is not None:
             body["user_data"] = user_data_body(params["user_data"])
         return body
+
+    def create_shown(self):
+        return instance_created(self.params)
 
     def delete_query(self, record):
         return delete_query(self.params, record)

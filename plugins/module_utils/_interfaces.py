@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""New-instance network interfaces, shared by quota_check and price_preview.
+"""New-instance network interfaces, shared by quota_check, price_preview and instance.
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -11,6 +11,11 @@ argument spec, the validation (which runs before any request) and the request bo
 ``oneOf`` chosen by ``type``; ``FIELDS`` says which fields each type has and which it requires. A
 field given for a type without it, or missing where its type requires it, fails validation naming
 the option, e.g. ``interfaces[1].ip_family``. Only the fields the user gave are sent.
+
+``instance`` takes its parents by name too (``named``): ``network`` and ``subnet`` (an id or an exact name, for
+``network_id`` and ``subnet_id``; not both forms), and a ``reserved_fixed_ip`` interface takes ``ip_address`` +
+``network`` as well as ``port_id``. ``resolve_interfaces`` turns them into ids before any write (``_parents``: in
+check mode a parent not built yet is assumed).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id, reserved_port
 
 INTERFACE_TYPES = ("external", "subnet", "any_subnet", "reserved_fixed_ip")
 IP_FAMILIES = ("ipv4", "ipv6", "dual")
@@ -50,9 +56,14 @@ INTERFACE_SPEC = dict(
 )
 
 
-def interfaces_option(required=False):
-    """The ``interfaces`` entry of a module's argument spec."""
-    return dict(type="list", elements="dict", required=required, options=INTERFACE_SPEC)
+# By name (``named``): the field each names, and the reserved fixed IP's other identity (ip_address + network).
+NAMES = {"network": "network_id", "subnet": "subnet_id"}
+NAMED_SPEC = dict(INTERFACE_SPEC, network=dict(type="str"), subnet=dict(type="str"))
+
+
+def interfaces_option(required=False, named=False):
+    """The ``interfaces`` entry of a module's argument spec (``named``: with ``network`` and ``subnet``)."""
+    return dict(type="list", elements="dict", required=required, options=NAMED_SPEC if named else INTERFACE_SPEC)
 
 
 def floating_ip_option():
@@ -78,8 +89,28 @@ def validate_floating_ip(option, value):
                               % (option, value.get("source")))
 
 
-def validate_interfaces(option, interfaces, at_least_one=False):
-    """Check every interface against its type; raise ValidationError naming ``option[index].field``."""
+def _by_name(name, item):
+    """A named interface as the checks of ``FIELDS`` see it: ``network``/``subnet`` stand for their ids (both forms
+    given fail); a reserved fixed IP found by ``ip_address`` + ``network`` stands for its ``port_id``."""
+    for field, ident in NAMES.items():
+        if _given(item.get(field)) and _given(item.get(ident)):
+            raise ValidationError("%s: %s and %s are mutually exclusive (give the id or the name)" % (name, ident, field))
+    seen = dict((field, value) for field, value in item.items() if field not in NAMES)
+    seen.update((ident, item[field]) for field, ident in NAMES.items() if _given(item.get(field)))
+    if (item.get("type") or "external") == "reserved_fixed_ip" and not _given(item.get("port_id")):
+        if _given(item.get("ip_address")) != (_given(item.get("network")) or _given(item.get("network_id"))):
+            raise ValidationError("%s: a reserved fixed IP is found by port_id, or by ip_address with network (give both)" % name)
+        if _given(item.get("ip_address")):
+            seen = dict(seen, port_id="(ip_address on network)", ip_address=None, network_id=None)
+    elif (item.get("type") or "external") == "reserved_fixed_ip" and _given(item.get("ip_address")):
+        raise ValidationError("%s: port_id and ip_address are mutually exclusive (ip_address with network finds the reserved "
+                              "fixed IP; port_id names it)" % name)
+    return seen
+
+
+def validate_interfaces(option, interfaces, at_least_one=False, named=False):
+    """Check every interface against its type; raise ValidationError naming ``option[index].field`` (``named``: the
+    fields by name stand for their ids)."""
     if interfaces is None:
         if at_least_one:
             raise ValidationError("%s: required, at least one interface" % option)
@@ -89,16 +120,21 @@ def validate_interfaces(option, interfaces, at_least_one=False):
     for index, item in enumerate(interfaces):
         name = "%s[%d]" % (option, index)
         kind = item.get("type") or "external"
+        if named:
+            original, item = item, _by_name(name, item)
         allowed, required = FIELDS[kind]
         for field in INTERFACE_SPEC:
             if field == "type" or not _given(item.get(field)) or field in allowed:
                 continue
             having = sorted(other for other, (fields, _req) in FIELDS.items() if field in fields)
-            raise ValidationError("%s.%s: not allowed for type %s (only for type %s)" % (name, field, kind, " or ".join(having)))
+            given = next((option for option, ident in NAMES.items() if named and ident == field and _given(original.get(option))), field)
+            raise ValidationError("%s.%s: not allowed for type %s (only for type %s)" % (name, given, kind, " or ".join(having)))
         for field in required:
             if not _given(item.get(field)) or item.get(field) == "":
                 raise ValidationError("%s.%s: required for type %s" % (name, field, kind))
         check_length("%s.interface_name" % name, item.get("interface_name"), 0, INTERFACE_NAME_MAX)
+        if named:
+            item = original
         check_uuid("%s.network_id" % name, item.get("network_id"))
         check_uuid("%s.subnet_id" % name, item.get("subnet_id"))
         if _given(item.get("ip_address")):
@@ -116,3 +152,22 @@ def interfaces_body(interfaces):
     if interfaces is None:
         return None
     return [dict(strip_none(item), type=item.get("type") or "external") for item in interfaces]
+
+
+def resolve_interfaces(module, option, interfaces):
+    """The interfaces with the parents they name by name as ids (``_parents.parent_id``: each before any write; in check
+    mode one not built yet is assumed): ``network``, ``subnet`` (within the interface's network), and a reserved fixed
+    IP by ``ip_address`` + ``network`` (its ``port_id``). Returns new dicts; the ones given are kept for the diff."""
+    resolved = []
+    for index, given in enumerate(interfaces or []):
+        where = "%s[%d]" % (option, index)
+        item = dict((field, value) for field, value in given.items() if field not in NAMES)
+        if _given(given.get("network")):
+            item["network_id"] = parent_id(module, "network", given["network"], where + ".network")
+        if _given(given.get("subnet")):
+            within = {"network_id": item["network_id"]} if _given(item.get("network_id")) else None
+            item["subnet_id"] = parent_id(module, "subnet", given["subnet"], where + ".subnet", query=within)
+        if item.get("type") == "reserved_fixed_ip" and not _given(item.get("port_id")):
+            item["port_id"] = reserved_port(module, item.pop("network_id"), item.pop("ip_address"), where + ".ip_address")
+        resolved.append(item)
+    return resolved

@@ -83,6 +83,10 @@ class Listeners(Part):
         if items is not None:
             items[:] = self.canonical(items)
 
+    def wanted(self, module):
+        """Not managed by a delete (its diff lists every listener it takes: the module's ``shown``)."""
+        return None if module.params["state"] == "absent" else super().wanted(module)
+
     def created_said(self, wanted):
         """The load balancer's create carries every listener and member declared."""
         return {"listeners.created": [item["name"] for item in wanted],

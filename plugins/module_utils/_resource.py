@@ -31,9 +31,9 @@ counts as the resource), ``returned(record)`` (the record as the result shows it
 ``update_body(changes, record)`` (built when the update is sent), ``shown(record)`` (as the diff shows it),
 ``report(record)`` (warnings about what the lookup found), ``list_query()`` (the query of the listing searched by
 exact name), ``resolve()`` (reads before the lookup: another resource an option names, turned into its id), ``find()``
-(the record when neither an id nor a name is given), ``delete_query(record)`` (the query of the DELETE), and
-``Flow``'s. A hook stops the run by raising
-``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
+(the record when neither an id nor a name is given), ``delete_query(record)`` (the query of the DELETE),
+``create_shown()`` (what a create makes beyond the members: the diff's after side), and ``Flow``'s. A hook stops
+the run by raising ``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
 """
 
 from __future__ import annotations
@@ -87,6 +87,10 @@ class GcoreResourceModule(Flow):
 
     def delete_query(self, record):
         """The query of the DELETE request (None: none)."""
+
+    def create_shown(self):
+        """What a create makes beyond the members (the diff's after side of a create): nothing by default."""
+        return {}
 
     def list_query(self):
         """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
@@ -272,7 +276,7 @@ class GcoreResourceModule(Flow):
         if self.exists_after(record):
             before = dict(self.shown(record), **dict((part.name, part.shown(list(part.held(record).values()))) for part, _wanted in managed))
         if not absent:
-            after = created_view(self.members, self.params) if before is None else dict(
+            after = dict(created_view(self.members, self.params), **self.create_shown()) if before is None else dict(
                 before, **differences(self.members, record, self.params, views=True))
             after.update((part.name, part.wanted_view(wanted, None if before is None else record)) for part, wanted in managed)
         return before, after

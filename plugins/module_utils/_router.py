@@ -19,9 +19,10 @@ from __future__ import annotations
 import ipaddress
 import uuid
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 
 
 def route_problem(index, route):
@@ -106,15 +107,36 @@ def interface_items(record):
 
 
 def check_interface(where, item):
-    """Validate one item of the ``interfaces`` option; return it canonical (lower-case UUID, ``ipaddress`` form)."""
-    check_uuid(where + ".subnet_id", item["subnet_id"])
+    """Validate one item of the ``interfaces`` option; return it canonical (lower-case UUID, ``ipaddress`` form). An item
+    naming its subnet by ``subnet`` (and ``network``) keeps them, its ``subnet_id`` None until the module resolves it."""
+    subnet, network = item.get("subnet"), item.get("network")
+    require(item["subnet_id"] is None or subnet is None, where + ".subnet_id", "subnet_id and subnet are mutually exclusive (give the id or the name)")
+    require(item["subnet_id"] is not None or subnet is not None, where + ".subnet_id", "subnet_id or subnet is required")
+    require(network is None or subnet is not None, where + ".network", "only with subnet (the network its name is looked up in)")
+    if not assumed(item["subnet_id"]):
+        check_uuid(where + ".subnet_id", item["subnet_id"])
     address = item.get("ip_address")
     if address is not None:
         try:
             address = canonical_ip(address)
         except ValueError:
             raise ValidationError("%s.ip_address: %r is not a valid IPv4 or IPv6 address" % (where, address))
-    return {"subnet_id": str(uuid.UUID(item["subnet_id"])), "ip_address": address}
+    if subnet is not None:
+        return {"subnet_id": None, "ip_address": address, "subnet": subnet, "network": network}
+    return {"subnet_id": item["subnet_id"] if assumed(item["subnet_id"]) else str(uuid.UUID(item["subnet_id"])), "ip_address": address}
+
+
+def resolve_interfaces(module):
+    """The subnets named by ``subnet`` (within ``network`` when given) as their ids, before any write (``_parents``)."""
+    items = module.params["interfaces"]
+    if not any(item.get("subnet") is not None for item in items or []):
+        return
+    for index, item in enumerate(items):
+        if item.get("subnet") is not None:
+            where = "interfaces[%d]." % index
+            network = parent_id(module, "network", item["network"], where + "network")
+            item["subnet_id"] = parent_id(module, "subnet", item["subnet"], where + "subnet", query={"network_id": network} if network else None)
+    items[:] = INTERFACES.canonical([{"subnet_id": item["subnet_id"], "ip_address": item["ip_address"]} for item in items])
 
 
 def same_interface(desired, current):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
@@ -39,6 +40,7 @@ RULE_OPTIONS = dict(
     port_range_max=dict(type="int"),
     remote_ip_prefix=dict(type="str"),
     remote_group_id=dict(type="str"),
+    remote_group=dict(type="str"),
     description=dict(type="str"),
 )
 
@@ -79,7 +81,8 @@ def check_rule(where, rule):
         problem = _prefix_problem(where, prefix, rule.get("ethertype") or "IPv4")
         if problem:
             raise ValidationError(problem)
-    check_uuid(where + ".remote_group_id", group)
+    if not assumed(group):
+        check_uuid(where + ".remote_group_id", group)
     description = rule.get("description")
     if description is not None:
         if len(description) > DESCRIPTION_MAX:
@@ -87,6 +90,31 @@ def check_rule(where, rule):
         if "\x00" in description:
             raise ValidationError("%s.description: must not hold a NUL character" % where)
     return canonical(rule)
+
+
+def remote_groups(rules):
+    """``{index: name}`` of the rules naming their remote group by ``remote_group`` (taken out of the rule: ``resolve``
+    puts the group's id in ``remote_group_id``); a rule with both forms, or with a remote_ip_prefix, fails."""
+    named = {}
+    for index, rule in enumerate(rules or []):
+        name = rule.pop("remote_group", None)
+        if name is None:
+            continue
+        for other in ("remote_group_id", "remote_ip_prefix"):
+            if rule.get(other) is not None:
+                raise ValidationError("rules[%s]: remote_group and %s are mutually exclusive (give one or neither)" % (index, other))
+        check_rule("rules[%s]" % index, rule)  # the rest of it checked before any request
+        named[index] = name
+    return named
+
+
+def resolve_remote_groups(module, named):
+    """The rules' ``remote_group`` names as the groups' ids (``_parents.parent_id``: before any write; check mode assumes
+    one not built yet), then every rule checked and made canonical (a rule listed twice fails)."""
+    rules = module.params["rules"]
+    for index, name in named.items():
+        rules[index]["remote_group_id"] = parent_id(module, "security_group", name, "rules[%s].remote_group" % index)
+    rules[:] = check_rules(rules)
 
 
 def check_rules(rules):
@@ -116,7 +144,7 @@ def canonical(rule):
     group = rule.get("remote_group_id")
     return {"direction": rule.get("direction"), "ethertype": rule.get("ethertype"), "protocol": protocol,
             "port_range_min": low, "port_range_max": high, "remote_ip_prefix": prefix,
-            "remote_group_id": group.lower() if isinstance(group, str) else group,
+            "remote_group_id": group.lower() if isinstance(group, str) and not assumed(group) else group,
             "description": rule.get("description") or None}
 
 

@@ -59,7 +59,8 @@ options:
       - The port is the instance's first interface, or the interface holding O(fixed_ip_address) when it is given
         (read from C(GET /cloud/v1/instances/{project_id}/{region_id}/{instance_id}/interfaces)).
       - With O(state=present) an instance that does not exist fails the module; with O(state=absent) there is nothing
-        to delete.
+        to delete. In check mode (since 1.1.0) an instance name that matches nothing does not fail; the module warns
+        that it assumes an earlier task creates that instance, and previews the floating IP on its port.
       - Mutually exclusive with O(port_id).
     type: str
   port_id:
@@ -247,6 +248,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._floating_ips impor
     with_address,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 NOT_FOUND = object()  # the instance given was not found
@@ -320,6 +322,9 @@ class FloatingIp(CloudResource):
                 self.port = params["port_id"]
             elif params["instance"] is not None:
                 found = instance_port(self.client, params)
+                if found is None and params["state"] == "present" and self.check_mode:  # a preview: built by an earlier task
+                    self.port = parent_id(self, "instance", params["instance"], "instance")
+                    return self.port
                 if found is None and params["state"] == "present":
                     raise Refused("instance: no instance %r in %s" % (params["instance"], self.where()))
                 self.port = found[1] if found else NOT_FOUND

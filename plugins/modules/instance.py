@@ -160,6 +160,8 @@ options:
       - At create they are resolved to their ids (each name must match exactly one group of the project and region)
         and sent in the create request. On an existing instance they are a set, compared with the names the instance
         shows. The missing ones are added, then the others are removed, one request each. RV(changes) says which.
+      - In check mode (since 1.1.0) a name that matches no group does not fail the create it previews; the module warns
+        that it assumes an earlier task creates that group.
       - When not set, the groups are not managed. An empty list removes every group.
     type: list
     elements: str
@@ -187,7 +189,8 @@ options:
     description:
       - The placement group (server group) the instance is in, a group ID (a UUID) or the exact name of a group (see
         M(gcore.platform.placement_group)), or V("") for none. Resolved before any write; an unknown or ambiguous name
-        fails and nothing is sent.
+        fails and nothing is sent (in check mode, since 1.1.0, an unknown name warns that it assumes an earlier task
+        creates the group, and the create is previewed).
       - At create it is sent as C(servergroup_id). The instance record does not show its group, so on an existing
         instance its membership is read from the groups' C(instances) (one listing of
         C(GET /cloud/v1/servergroups/{project_id}/{region_id})); a different group (or V("")) is reached with
@@ -222,7 +225,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
-  - gcore.platform.interfaces
+  - gcore.platform.interfaces.NAMED
   - gcore.platform.attributes
 attributes:
   idempotent:
@@ -387,6 +390,10 @@ diff:
     - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
       C(status) for the power states, C(security_groups) as C({name}) items, C(placement_group) as the group's ID or
       V("") for none), with C(state). Never a password or user data.
+    - For a create (in check mode, the create it would make), C(after) also shows what the create makes (since
+      1.1.0), C(image) (the boot image's name, or ID, as given), C(volumes) (each with its C(source), C(size),
+      C(type_name) and what it is made of, as given), C(interfaces) (each with its C(type) and its network and
+      subnet as given, by name or ID), and C(user_data) and C(password) as V(set) or V(not set), never their values.
   returned: success
   type: dict
   sample:

@@ -94,7 +94,7 @@ extends_documentation_fragment:
   - gcore.platform.instance
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
-  - gcore.platform.interfaces
+  - gcore.platform.interfaces.NAMED
   - gcore.platform.attributes
 """
 

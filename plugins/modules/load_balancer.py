@@ -70,6 +70,31 @@ options:
       - ID of an existing reserved fixed IP port to use as the virtual IP; not with O(vip_network_id). Used at create
         only and not compared.
     type: str
+  vip_network:
+    description:
+      - The network of the virtual IP by its ID or its exact name, as an alternative to O(vip_network_id) (not with it,
+        nor with O(vip_port_id)). With O(vip_ip_address), the network of the reserved fixed IP to use.
+      - Looked up before the create (every page of the network listing); none or several (their IDs are listed) fail the
+        module and nothing is sent. In check mode a network not built yet does not fail; the module warns that it
+        assumes an earlier task creates it and previews the create. Used at create only and not compared.
+    type: str
+    version_added: 1.1.0
+  vip_subnet:
+    description:
+      - The subnet of the virtual IP by its ID or its exact name (within the virtual IP's network when it is given), as an
+        alternative to O(vip_subnet_id) (not with it). Looked up as O(vip_network) is. Used at create only and not
+        compared.
+    type: str
+    version_added: 1.1.0
+  vip_ip_address:
+    description:
+      - The address of an existing reserved fixed IP on O(vip_network) (or O(vip_network_id)) to use as the virtual IP,
+        as an alternative to O(vip_port_id) (not with it). It is found with
+        C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) before the create, which then sends its
+        C(vip_port_id) (and no network); none fails the module (in check mode it is assumed built by an earlier task). Used at
+        create only and not compared.
+    type: str
+    version_added: 1.1.0
   vip_ip_family:
     description:
       - IP family of the virtual IP, when the subnet is chosen automatically. Used at create only and not compared.
@@ -497,6 +522,8 @@ diff:
       C(pool) (or V(null)), whose C(members) are a mapping keyed C(address:port).
     - A listener shows its certificates as IDs (C(secret_id), C(sni_secret_id) sorted), C(allowed_cidrs) sorted,
       C(user_list) sorted by username (the password hashes masked), and its timeouts.
+    - With O(state=absent), C(before) lists C(listeners), every listener (with its pool) the delete takes with the
+      load balancer (since 1.1.0).
   returned: success
   type: dict
   sample:
@@ -576,6 +603,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._networks import address
+from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
+from ansible_collections.gcore.platform.plugins.module_utils._previews import load_balancer_taken
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
@@ -586,6 +616,9 @@ class LoadBalancer(CloudResource):
         vip_network_id=dict(type="str"),
         vip_subnet_id=dict(type="str"),
         vip_port_id=dict(type="str"),
+        vip_network=dict(type="str"),
+        vip_subnet=dict(type="str"),
+        vip_ip_address=dict(type="str"),
         vip_ip_family=dict(type="str", choices=["dual", "ipv4", "ipv6"]),
         floating_ip=dict(type="dict", options=dict(
             source=dict(type="str", required=True, choices=["new", "existing"]),
@@ -595,7 +628,8 @@ class LoadBalancer(CloudResource):
         purge_listeners=dict(type="bool", default=True),
     )
     tagged = True
-    module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
+    module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id"), ("vip_network_id", "vip_network"), ("vip_subnet_id", "vip_subnet"),
+                                             ("vip_port_id", "vip_network"), ("vip_port_id", "vip_ip_address")])
     uuid_options = ("vip_network_id", "vip_subnet_id", "vip_port_id")
     create_options = ("name", "flavor", "vip_network_id", "vip_subnet_id", "vip_port_id", "vip_ip_family")
     required_to_create = ()
@@ -624,6 +658,12 @@ class LoadBalancer(CloudResource):
             check_uuid("floating_ip.existing_floating_id", floating["existing_floating_id"])
             require((floating["source"] == "existing") == (floating["existing_floating_id"] is not None),
                     "floating_ip.existing_floating_id", "required with floating_ip.source existing, not accepted with new")
+        if params["vip_ip_address"] is not None:
+            require(params["vip_network"] is not None or params["vip_network_id"] is not None, "vip_ip_address",
+                    "needs vip_network or vip_network_id (the network of the reserved fixed IP holding it)")
+            address("vip_ip_address", params["vip_ip_address"])
+            require(params["vip_subnet"] is None and params["vip_subnet_id"] is None, "vip_ip_address",
+                    "not with vip_subnet or vip_subnet_id (the reserved fixed IP holds the address)")
 
     # ---- hooks -----------------------------------------------------------------------------
     def resolve(self):
@@ -634,11 +674,18 @@ class LoadBalancer(CloudResource):
             resolve_member_instances(self.client, self.params, self.params["listeners"])
 
     def report(self, record):
+        if record is None and self.params["state"] == "present":  # used at create only: the VIP's parents by name
+            resolve_vip(self)
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":
             raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "
                                   "delete the load balancer and create it again, or use another name for %r"
                                   % (record["id"], held, wanted))
+
+    def shown(self, record):
+        """A delete's before side lists the listeners and pools it takes with the load balancer (``_previews``)."""
+        shown = super().shown(record)
+        return dict(shown, **load_balancer_taken(self, record)) if self.params["state"] == "absent" else shown
 
     def create_body(self):
         params = self.params

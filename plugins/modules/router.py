@@ -123,9 +123,24 @@ options:
     suboptions:
       subnet_id:
         description:
-          - ID (UUID) of the subnet.
+          - ID (UUID) of the subnet. This or O(interfaces[].subnet) is required (not both).
         type: str
-        required: true
+      subnet:
+        description:
+          - The subnet by its ID or its exact name, as an alternative to O(interfaces[].subnet_id) (not with it).
+          - A name is looked up over every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}) (within
+            O(interfaces[].network) when it is given) before any write; none, or several (their IDs are listed; give
+            O(interfaces[].network) when two networks hold a subnet of that name), fails the module and nothing is sent.
+          - In check mode a subnet not built yet does not fail the module; it warns that it assumes an earlier task
+            creates it, and previews the attach.
+        type: str
+        version_added: 1.1.0
+      network:
+        description:
+          - The network (its ID or exact name) whose subnet O(interfaces[].subnet) names; only with
+            O(interfaces[].subnet).
+        type: str
+        version_added: 1.1.0
       ip_address:
         description:
           - IPv4 or IPv6 address of the router in the subnet; an IPv4-mapped IPv6 address is sent in its dotted form
@@ -189,6 +204,14 @@ EXAMPLES = r"""
       - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
       - subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02
         ip_address: 192.168.20.1
+
+- name: A router attached to subnets named by name (router-subnet-3 looked up within router-net-3)
+  gcore.platform.router:
+    name: named-router
+    interfaces:
+      - subnet: router-subnet-1
+      - subnet: router-subnet-3
+        network: router-net-3
 
 - name: Keep only the first subnet and remove the gateway
   gcore.platform.router:
@@ -355,7 +378,14 @@ diff:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._router import INTERFACES, MEMBERS, canonical_routes, create_interfaces, route_problem
+from ansible_collections.gcore.platform.plugins.module_utils._router import (
+    INTERFACES,
+    MEMBERS,
+    canonical_routes,
+    create_interfaces,
+    resolve_interfaces,
+    route_problem,
+)
 
 
 class Router(CloudResource):
@@ -372,7 +402,9 @@ class Router(CloudResource):
             enable_snat=dict(type="bool"),
         )),
         interfaces=dict(type="list", elements="dict", options=dict(
-            subnet_id=dict(type="str", required=True),
+            subnet_id=dict(type="str"),
+            subnet=dict(type="str"),
+            network=dict(type="str"),
             ip_address=dict(type="str"),
         )),
     )
@@ -396,6 +428,9 @@ class Router(CloudResource):
             for option in ("network_id", "enable_snat"):
                 require(gateway["type"] != "none" or gateway[option] is None, "external_gateway_info.%s" % option,
                         "not accepted with external_gateway_info.type none (the router has no gateway)")
+
+    def resolve(self):
+        resolve_interfaces(self)
 
     def create_body(self):
         params = self.params

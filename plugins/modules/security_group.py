@@ -115,6 +115,16 @@ options:
         description:
           - ID (UUID) of a security group whose ports the rule lets in or out. Not with O(rules[].remote_ip_prefix).
         type: str
+      remote_group:
+        description:
+          - The security group whose ports the rule lets in or out, by its ID or its exact name, as an alternative to
+            O(rules[].remote_group_id) (not with it, nor with O(rules[].remote_ip_prefix)).
+          - A name is looked up over every page of C(GET /cloud/v1/securitygroups/{project_id}/{region_id}) before any
+            write; none or several (their IDs are listed) fail the module and nothing is sent. In check mode a group
+            not built yet does not fail; the module warns that it assumes an earlier task creates it.
+          - Compared as the group's ID (the record shows C(remote_group_id)).
+        type: str
+        version_added: 1.1.0
       description:
         description:
           - Description of the rule, at most 255 characters.
@@ -171,7 +181,7 @@ EXAMPLES = r"""
       env: prod
   register: web
 
-- name: Let the web group reach a database group on 5432, keeping every other rule
+- name: Let the web group (named by name) reach a database group on 5432, keeping every other rule
   gcore.platform.security_group:
     project_id: 1
     region_id: 76
@@ -180,7 +190,7 @@ EXAMPLES = r"""
       - direction: ingress
         protocol: tcp
         port_range_min: 5432
-        remote_group_id: "{{ web.security_group.id }}"
+        remote_group: web  # the group above, by its name
     purge_rules: false
 
 - name: Rename the web group by ID and add a tag, keeping the other tags and the rules
@@ -338,6 +348,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._rules import (
     RULE_OPTIONS,
     body_rules,
     check_rules,
+    remote_groups,
+    resolve_remote_groups,
     label,
     rules_member,
     wanted,
@@ -364,7 +376,8 @@ class SecurityGroup(CloudResource):
         params = self.params
         if params["description"] is not None and "\x00" in params["description"]:
             raise ValidationError("description: must not hold a NUL character")
-        if params["rules"] is not None:
+        self.named_groups = remote_groups(params["rules"])
+        if params["rules"] is not None and not self.named_groups:
             params["rules"][:] = check_rules(params["rules"])
         self.members = (
             Member("name"),
@@ -375,6 +388,10 @@ class SecurityGroup(CloudResource):
         )
 
     # ---- bodies ----------------------------------------------------------------------------
+    def resolve(self):
+        if self.named_groups:
+            resolve_remote_groups(self, self.named_groups)
+
     def desired_rules(self, record):
         return wanted(self.params["rules"], record, self.params["purge_rules"])
 

@@ -56,10 +56,20 @@ options:
   network_id:
     description:
       - ID (UUID) of the network the subnet belongs to, in any letter case (sent lower-case).
-      - Required to create a subnet and to find one by O(name).
+      - O(network_id) or O(network) is required to create a subnet and to find one by O(name).
       - A subnet cannot move to another network; with O(subnet_id), a subnet of another network fails the module before any
         write.
     type: str
+  network:
+    description:
+      - The network the subnet belongs to, by its ID or its exact name (the alternative to O(network_id); not with
+        it).
+      - A name is looked up over every page of C(GET /cloud/v1/networks/{project_id}/{region_id}) before any write;
+        no network with that name, or several (their IDs are listed), fails the module and nothing is sent.
+      - In check mode a network that does not exist yet does not fail the module; it warns that it assumes an
+        earlier task creates that network, and reports the subnet as to be created (a preview of a whole stack).
+    type: str
+    version_added: 1.1.0
   cidr:
     description:
       - The subnet's address range, a network address in strict CIDR notation, IPv4 or IPv6, for example
@@ -181,14 +191,22 @@ EXAMPLES = r"""
     dns_nameservers: [1.1.1.1]
     host_routes: []
 
-- name: Delete both subnets by name
+- name: A subnet of the network named app-net (a name needs no registered ID; --check previews it before the network exists)
   gcore.platform.subnet:
     project_id: 1
     region_id: 76
-    network_id: "{{ net.network.id }}"
+    network: app-net
+    name: app-subnet-2
+    cidr: 10.11.0.0/24
+
+- name: Delete the subnets by name
+  gcore.platform.subnet:
+    project_id: 1
+    region_id: 76
+    network: app-net
     name: "{{ item }}"
     state: absent
-  loop: [app-subnet, app-subnet-v6]
+  loop: [app-subnet, app-subnet-v6, app-subnet-2]
 """
 
 RETURN = r"""
@@ -290,7 +308,8 @@ tasks:
   sample: [6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f]
 diff:
   description:
-    - The managed members before and after the change, with C(state) (C(name), C(network_id), C(cidr),
+    - The managed members before and after the change, with C(state) (C(name), C(network_id) (and for a create,
+      C(network) as O(network) gives it, since 1.1.0), C(cidr),
       C(enable_dhcp), C(gateway_ip) (V(null) without a gateway), C(dns_nameservers) in order, C(host_routes) in
       canonical order, C(tags) as a mapping of the user tags).
   returned: success
@@ -317,6 +336,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     strict_network,
     tags,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._parents import check_one_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._router import canonical_routes
 
 DISABLE = "disable"
@@ -326,6 +346,7 @@ class Subnet(CloudResource):
     kind = KINDS["subnet"]
     options = dict(
         network_id=dict(type="str"),
+        network=dict(type="str"),
         cidr=dict(type="str"),
         enable_dhcp=dict(type="bool"),
         gateway_ip=dict(type="str"),
@@ -366,8 +387,9 @@ class Subnet(CloudResource):
     def validate(self):
         super().validate()
         params = self.params
-        require(params["subnet_id"] is not None or params["network_id"] is not None, "network_id",
-                "required to find a subnet by name (subnets are listed per network)")
+        check_one_of(params, "", [("network_id", "network")])
+        require(params["subnet_id"] is not None or params["network_id"] is not None or params["network"] is not None, "network_id",
+                "required to find a subnet by name, or network (subnets are listed per network)")
         network = None
         if params["cidr"] is not None:
             network = strict_network("cidr", params["cidr"])
@@ -396,8 +418,17 @@ class Subnet(CloudResource):
             check_gateway("gateway_ip", value, ipaddress.ip_network(record["cidr"], strict=False), "subnet %s" % record.get("id"))
         return value
 
+    def resolve(self):
+        """``network`` (an id or an exact name) as the network id, before any write (``_parents``)."""
+        if self.params["network"] is not None:
+            self.params["network_id"] = parent_id(self, "network", self.params["network"], "network")
+
     def list_query(self):
         return {"network_id": self.params["network_id"]}  # the subnet listing has no name filter
+
+    def create_shown(self):
+        """A create shows the network as the task names it (by name: a reviewer reads it; check mode may not have its id)."""
+        return {"network": self.params["network"]} if self.params["network"] is not None else {}
 
     def update_body(self, changes, record):
         return patch_body(changes, record)

@@ -116,6 +116,8 @@ options:
         detached from it first, then attached to this one (a move, two tasks one after the other).
       - V("") (an empty string) detaches the volume from whatever instance it is attached to.
       - When a new volume is created, it is attached by the create request itself (C(instance_id_to_attach_to)).
+      - In check mode an instance name that matches nothing does not fail the module (since 1.1.0); it warns that it
+        assumes an earlier task creates that instance, and previews the attach.
       - Leaving the option out keeps the volume attached or detached as it is. Only with O(state=present).
       - The instance must be C(ACTIVE) or C(SHUTOFF) (the service refuses others). An instance ID that does not exist
         fails at the attach request (HTTP 404).
@@ -332,6 +334,7 @@ diff:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
@@ -411,7 +414,7 @@ class Volume(CloudResource):
         """``instance`` as the one instance id it names (a name is looked up over every page: before any write)."""
         instance = self.params["instance"]
         if instance:
-            ident, _record = find_named(self.client, KINDS["instance"], self.params, instance, "instance")
+            ident = parent_id(self, "instance", instance, "instance")  # check mode: one not built yet is assumed
             self.attachment = [{"instance_id": ident, "attachment_tag": self.params["attachment_tag"]}]
 
     def report(self, record):

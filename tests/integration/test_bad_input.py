@@ -990,6 +990,73 @@ def test_secret_bad_input_fails_naming_the_option_showing_no_pem_and_sends_nothi
     assert attempts == []
 
 
+# ---- issue 35: parents by name (subnet, instance interfaces, router interfaces, rules, load balancer VIP) ----
+NET_SUB = {"type": "subnet", "network": "app-net", "subnet": "app-subnet"}
+PARENT_CASES = [
+    ("subnet: network_id and network", "subnet", {"name": "app-subnet", "network_id": UUID, "network": "app-net"},
+     "network_id and network are mutually exclusive"),
+    ("subnet: a name without a network", "subnet", {"name": "app-subnet", "cidr": "10.0.0.0/24"},
+     "network_id: required to find a subnet by name, or network"),
+    ("instance: network_id and network", "instance", {"name": "web-1", "interfaces": [dict(NET_SUB, network_id=UUID)]},
+     "interfaces[0]: network_id and network are mutually exclusive"),
+    ("instance: subnet_id and subnet", "instance", {"name": "web-1", "interfaces": [dict(NET_SUB, subnet_id=UUID)]},
+     "interfaces[0]: subnet_id and subnet are mutually exclusive"),
+    ("instance: a subnet interface without its subnet", "instance", {"name": "web-1", "interfaces": [{"type": "subnet", "network": "app-net"}]},
+     "interfaces[0].subnet_id: required for type subnet"),
+    ("instance: a network on an external interface", "instance", {"name": "web-1", "interfaces": [{"type": "external", "network": "app-net"}]},
+     "interfaces[0].network: not allowed for type external"),
+    ("instance: a subnet on an any_subnet interface", "instance", {"name": "web-1", "interfaces": [{"type": "any_subnet", "network": "n1", "subnet": "s1"}]},
+     "interfaces[0].subnet: not allowed for type any_subnet"),
+    ("instance: a reserved fixed IP by address without its network", "instance",
+     {"name": "web-1", "interfaces": [{"type": "reserved_fixed_ip", "ip_address": "10.0.0.5"}]}, "by ip_address with network (give both)"),
+    ("instance: a reserved fixed IP by network without its address", "instance",
+     {"name": "web-1", "interfaces": [{"type": "reserved_fixed_ip", "network": "app-net"}]}, "by ip_address with network (give both)"),
+    ("instance: a reserved fixed IP by port and address", "instance",
+     {"name": "web-1", "interfaces": [{"type": "reserved_fixed_ip", "port_id": UUID, "ip_address": "10.0.0.5"}]},
+     "interfaces[0]: port_id and ip_address are mutually exclusive"),
+    ("instance: a reserved fixed IP address that is none", "instance",
+     {"name": "web-1", "interfaces": [{"type": "reserved_fixed_ip", "network": "app-net", "ip_address": "10.0.0.500"}]},
+     "interfaces[0].ip_address: '10.0.0.500' is not an IPv4 or IPv6 address"),
+    ("router: subnet_id and subnet", "router", {"name": "r-1", "interfaces": [{"subnet_id": UUID, "subnet": "app-subnet"}]},
+     "interfaces[0].subnet_id: subnet_id and subnet are mutually exclusive"),
+    ("router: neither subnet_id nor subnet", "router", {"name": "r-1", "interfaces": [{"network": "app-net"}]},
+     "interfaces[0].subnet_id: subnet_id or subnet is required"),
+    ("router: a network without a subnet name", "router", {"name": "r-1", "interfaces": [{"subnet_id": UUID, "network": "app-net"}]},
+     "interfaces[0].network: only with subnet"),
+    ("rules: remote_group and remote_group_id", "security_group",
+     {"name": "db-servers", "rules": [{"direction": "ingress", "remote_group": "web", "remote_group_id": UUID}]},
+     "rules[0]: remote_group and remote_group_id are mutually exclusive"),
+    ("rules: remote_group and remote_ip_prefix", "security_group",
+     {"name": "db-servers", "rules": [{"direction": "ingress", "remote_group": "web", "remote_ip_prefix": "10.0.0.0/8"}]},
+     "rules[0]: remote_group and remote_ip_prefix are mutually exclusive"),
+    ("rules: a bad port beside a remote_group", "security_group",
+     {"name": "db-servers", "rules": [{"direction": "ingress", "protocol": "tcp", "port_range_min": 70000, "remote_group": "web"}]},
+     "rules[0].port_range_min: 70000 is out of range"),
+    ("lb: vip_network_id and vip_network", "load_balancer", {"name": "lb-1", "vip_network_id": UUID, "vip_network": "app-net"},
+     "mutually exclusive: vip_network_id|vip_network"),
+    ("lb: vip_subnet_id and vip_subnet", "load_balancer", {"name": "lb-1", "vip_subnet_id": UUID, "vip_subnet": "app-subnet"},
+     "mutually exclusive: vip_subnet_id|vip_subnet"),
+    ("lb: vip_port_id and vip_ip_address", "load_balancer", {"name": "lb-1", "vip_port_id": UUID, "vip_ip_address": "10.0.0.5"},
+     "mutually exclusive: vip_port_id|vip_ip_address"),
+    ("lb: vip_ip_address without a network", "load_balancer", {"name": "lb-1", "vip_ip_address": "10.0.0.5"},
+     "vip_ip_address: needs vip_network or vip_network_id"),
+    ("lb: vip_ip_address not an address", "load_balancer", {"name": "lb-1", "vip_network": "app-net", "vip_ip_address": "ten"},
+     "vip_ip_address: 'ten' is not a valid IPv4 or IPv6 address"),
+    ("lb: vip_ip_address with a subnet", "load_balancer",
+     {"name": "lb-1", "vip_network": "app-net", "vip_ip_address": "10.0.0.5", "vip_subnet": "app-subnet"}, "vip_ip_address: not with vip_subnet"),
+]
+
+
+@pytest.mark.parametrize("what, module, args, text", PARENT_CASES, ids=[case[0] for case in PARENT_CASES])
+def test_parent_by_name_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and result.get("changed") in (None, False)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
 # ---- issue 27: volume and volume_info (every option checked before any request, per source) ----
 VOLUME = {"name": "data", "size": 10}
 

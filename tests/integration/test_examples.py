@@ -258,6 +258,43 @@ def test_the_stack_builds_converges_and_tears_down(playbook, sim):
     assert sim.writes(sim.log[mark:]) == [], "a second teardown wrote"
 
 
+# The resource tasks of examples/stack.yml (the words their names start with), in order.
+STACK_TASKS = ("Network - ", "Subnet - ", "Router - ", "Security group - ", "SSH key - ", "Instance - ", "Volume - ", "Floating IP - ")
+
+
+def task_sections(output):
+    """{task name: its output} of a run (the text between its TASK header and the next)."""
+    return dict((name, body) for name, body in re.findall(r"TASK \[([^\]]*)\] \**\n(.*?)(?=\nTASK \[|\nPLAY RECAP)", output, re.S))
+
+
+def test_the_stack_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
+    """Issue 35: --check --diff before anything exists: every resource task reports the create it would make
+    (changed, a diff), the tasks whose parents are not built yet warn which parent they assume; no write is sent."""
+    run = playbook(str(EXAMPLES / "stack.yml"), inventory=str(EXAMPLES / "stack.gcore.yml"), check=True, diff=True, verbosity=None)
+    assert run.rc == 0, run
+    assert sim.writes() == [], [(entry["method"], entry["path"]) for entry in sim.writes()]
+    sections = task_sections(run.output)
+    previewed = [name for name in sections if name.startswith(STACK_TASKS) and "skipping: " not in sections[name]]
+    assert [name.split(" - ")[0] + " - " for name in previewed] == list(STACK_TASKS), previewed
+    for name in previewed:
+        body = sections[name]
+        assert "changed: [localhost]" in body and "+++ after" in body, (name, body)
+    # The instance's create diff shows what it makes: its image, and its network and subnet by the names the task gives.
+    for line in ('"image": "ubuntu-22.04"', '"network": "example-stack-net"', '"subnet": "example-stack-subnet"', '"user_data": "not set"'):
+        assert line in sections[previewed[5]], (line, sections[previewed[5]])
+    # Each task whose parent is not built yet says which parent it assumes an earlier task creates.
+    assumed = re.findall(r"\[WARNING\]: (\S+): check mode assumes that an earlier task creates the (.+?) for this ([\w ]+?) \(", run.output)
+    assert sorted(assumed) == sorted([
+        ("network", "network 'example-stack-net'", "subnet"),
+        ("interfaces[0].subnet", "subnet 'example-stack-subnet'", "router"),
+        ("interfaces[0].network", "network 'example-stack-net'", "instance"),
+        ("interfaces[0].subnet", "subnet 'example-stack-subnet'", "instance"),
+        ("security_groups", "security group 'example-stack-ssh'", "instance"),
+        ("instance", "instance 'example-stack-web'", "volume"),
+        ("instance", "instance 'example-stack-web'", "floating IP")]), assumed
+    assert re.search(r"localhost\s*:\s*ok=\d+\s+changed=%d\s+unreachable=0\s+failed=0" % len(STACK_TASKS), run.output), run
+
+
 def test_the_stack_guide_shows_the_stack_as_it_is():
     """Every YAML block of the guide "From quota to host" is a part of examples/stack.yml or stack.gcore.yml."""
     guide = (ROOT / "docs" / "docsite" / "rst" / "guide_quota_to_host.rst").read_text(encoding="utf-8")

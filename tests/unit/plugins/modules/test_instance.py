@@ -100,8 +100,12 @@ def test_check_mode_sends_nothing_and_diff_shows_the_new_instance(server):
     result = run(server, _ansible_check_mode=True, _ansible_diff=True, tags={"env": "prod"}, security_groups=["legacy-sg"])
     assert result["changed"] is True and writes(server) == [] and result["instance"] is None
     assert result["diff"]["before"] == {"state": "absent"}
-    assert result["diff"]["after"] == {"state": "present", "name": "srv-1", "tags": {"env": "prod"}, "flavor": "g1-standard-2-4",
-                                       "security_groups": [{"name": "legacy-sg"}]}
+    assert result["diff"]["after"] == {
+        "state": "present", "name": "srv-1", "tags": {"env": "prod"}, "flavor": "g1-standard-2-4", "security_groups": [{"name": "legacy-sg"}],
+        "image": "ubuntu-22.04", "user_data": "not set", "password": "not set",  # what the create makes (issue 35)
+        "volumes": [{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0},
+                    {"source": "new-volume", "size": 20, "type_name": "ssd_hiiops"}],
+        "interfaces": [{"type": "external"}, {"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "floating_ip": "new"}]}
 
 
 def test_diff_of_an_update_shows_only_what_is_managed(server):
@@ -155,7 +159,7 @@ def test_a_security_group_named_twice_fails_naming_both_indices():
 
 
 @pytest.mark.parametrize("groups, words", [(["shared-sg"], "2 security groups of project 1, region 76 are named 'shared-sg'"),
-                                           (["nope-sg"], "0 security groups of project 1, region 76 are named 'nope-sg'")])
+                                           (["nope-sg"], "security_groups: no security group is named 'nope-sg' in project 1, region 76")])
 def test_security_group_names_must_match_exactly_one_group_before_a_create(server, groups, words):
     result = run(server, security_groups=groups)
     assert result["failed"] is True and words in result["msg"] and writes(server) == []

@@ -1,0 +1,121 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Parents named by name: the network of a subnet, the network and subnet of an interface, the group a rule names, the
+instance a volume or a floating IP goes to (issue 35).
+
+This module is internal to the collection: its interface may change at any time.
+
+``parent_id(module, kind, value, option)`` turns an option's value into the id of the resource it names, before the
+first write: an id (a UUID) as given, or an exact name over every page of one listing (``_cloud.find_named``; each
+name is looked up once per run). A name that matches several fails listing their ids; one that matches nothing fails
+naming the option, but in check mode: a preview of a stack that does not exist yet assumes an earlier task of the
+play creates that parent. The module then warns, naming the parent, and goes on with an ``Assumed`` id in its place:
+nothing can be found under it (a resource under a parent not built yet does not exist either), and the create it
+previews shows it. With ``state: absent`` a parent that is not there (check mode or not) means nothing under it to
+delete: an ``Assumed`` id, no warning.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
+
+RESERVED_IPS = "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"
+
+
+class Assumed(str):
+    """The id of a parent named but not built yet (check mode only): it reads ``(network 'app-net', not built yet)``."""
+
+    not_built = True  # a listing filtered by it finds nothing (``_resource``: the lookup sends none)
+
+    def __new__(cls, noun, name):
+        return super().__new__(cls, "(%s %r, not built yet)" % (noun, name))
+
+
+def assumed(value):
+    """Whether ``value`` (an id) is a parent that check mode assumes an earlier task creates."""
+    return isinstance(value, Assumed)
+
+
+def parent_id(module, kind, value, option, query=None):
+    """The id of the ``kind`` (a ``_cloud.KINDS`` key) that ``option``'s ``value`` names (see the module docstring);
+    ``query``: more filters of the listing (a subnet within a network). None stays None."""
+    if value is None or assumed(value):
+        return value
+    if query and any(assumed(filtered) for filtered in query.values()):  # under a parent not built yet: not built either
+        return assume(module, KINDS[kind], value, option)
+    cache = module.__dict__.setdefault("_parents", {})
+    key = (kind, value, tuple(sorted((query or {}).items())))
+    if key not in cache:
+        scope = dict(project_id=module.params["project_id"], region_id=module.params.get("region_id"))
+        absent = module.params.get("state") == "absent"  # nothing under a parent that is not there: nothing to delete
+        ident = find_named(module.client, KINDS[kind], scope, value, option, required=not (module.check_mode or absent), query=query)[0]
+        cache[key] = ident if ident is not None else Assumed(KINDS[kind].noun, value) if absent else assume(module, KINDS[kind], value, option)
+    return cache[key]
+
+
+def assume(module, kind, value, option):
+    """An ``Assumed`` id for ``value`` (a name of the ``kind`` that matches nothing yet, in check mode), with the warning."""
+    module.module.warn("%s: check mode assumes that an earlier task creates the %s %r for this %s (there is none yet in %s); "
+                       "without --check the task fails unless it exists" % (option, kind.noun, value, module.noun, kind.scope.format(
+                           project_id=module.params["project_id"], region_id=module.params.get("region_id"))))
+    return Assumed(kind.noun, value)
+
+
+def check_one_of(params, where, pairs):
+    """``pairs``: ``(id option, name option)``; both given fail naming them."""
+    for ident, name in pairs:
+        if params.get(ident) is not None and params.get(name) is not None:
+            raise ValidationError("%s%s and %s are mutually exclusive (give the id or the name)" % (where, ident, name))
+
+
+def reserved_port(module, network_id, ip_address, where):
+    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page,
+    filtered by the address); none fails naming the option (check mode: assumed built by an earlier task)."""
+    what = "%s on network %s" % (ip_address, network_id)
+    if assumed(network_id):
+        return _assumed_ip(module, what, where)
+    params = module.params
+    address = str(ipaddress.ip_address(ip_address))
+    records = module.client.paginate(RESERVED_IPS.format(**params), {"ip_address": "^%s$" % re.escape(address)},
+                                     page_size=PAGE_SIZE, total_key="count")
+    found = [record for record in records if record.get("network_id") == network_id
+             and address in (_canonical(record.get("fixed_ip_address")), _canonical(record.get("fixed_ipv6_address")))]
+    if found:
+        return found[0]["port_id"]
+    if module.check_mode:
+        return _assumed_ip(module, what, where)
+    raise Refused("%s: no reserved fixed IP holds %s in project %s, region %s (reserve the address first, or give the "
+                  "reserved fixed IP's port id; nothing was sent)" % (where, what, params["project_id"], params["region_id"]))
+
+
+def _canonical(value):
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
+
+
+def _assumed_ip(module, what, where):
+    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
+                       "none yet)" % (where, what, module.noun))
+    return Assumed("reserved fixed IP", what)
+
+
+def resolve_vip(module):
+    """A load balancer's virtual IP by name, before its create: ``vip_network`` and ``vip_subnet`` (within the network)
+    as their ids, and ``vip_ip_address`` as the port of the reserved fixed IP holding it (sent as ``vip_port_id``, with no
+    network)."""
+    params = module.params
+    if params["vip_network"] is not None:
+        params["vip_network_id"] = parent_id(module, "network", params["vip_network"], "vip_network")
+    network = params["vip_network_id"]
+    if params["vip_subnet"] is not None:
+        params["vip_subnet_id"] = parent_id(module, "subnet", params["vip_subnet"], "vip_subnet", query={"network_id": network} if network else None)
+    if params["vip_ip_address"] is not None:
+        params["vip_port_id"], params["vip_network_id"] = reserved_port(module, network, params["vip_ip_address"], "vip_ip_address"), None
