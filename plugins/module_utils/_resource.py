@@ -136,7 +136,7 @@ class GcoreResourceModule(Flow):
         if not self.ready or not self.exists_after(found) or absent:
             return found
         member, _good, waiting = self.ready
-        value = found.get(member)
+        value = member(found) if callable(member) else found.get(member)
         if str(value).lower().startswith("error"):
             raise Refused("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
                           "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
@@ -158,9 +158,9 @@ class GcoreResourceModule(Flow):
 
         def pending(found):
             seen[0], value = found, value_of(found)
-            if value not in good and value not in waiting:
+            if value not in good and value not in waiting and not self.absent:  # a delete goes on from a broken status
                 raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
-            return value not in good
+            return value not in good and value in waiting
 
         found = self.tasks.watch(self.read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
             value_of(last), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
