@@ -131,8 +131,8 @@ notes:
     the group as read before the change (V(null) when it is being created). Removing the default egress rules after a
     create needs the created group, so a create with O(rules) and O(purge_rules=true) but no egress rule fails before
     anything is sent when O(wait=false); list an egress rule, set O(wait=true), or create the group first.
-  - The v2 PATCH replaces the rule list. When another run's change still locks the group, the PATCH is answered 409:
-    the module waits for the lock, reads the group again and computes the rule list again from what it read, so a rule
+  - The v2 PATCH replaces the rule list. When another run's change still locks the group, the PATCH is answered 409,
+    and the module waits for the lock, reads the group again and computes the rule list again from what it read, so a rule
     the other run added survives O(purge_rules=false), and a run whose change the other run already made sends nothing
     and reports no change. A rule added between the module's read and its PATCH by a change that no longer locks the
     group is removed by a PATCH that changes the rules, even with O(purge_rules=false).
