@@ -234,7 +234,7 @@ class CloudResource(GcoreResourceModule):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
 
     def settle(self, found, absent):
-        """The identity rules of §20, before anything is compared: an id and a name that disagree delete nothing; a rename
+        """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename
         into a name another resource of the kind already holds in the scope fails naming its id (names are looked up
         exactly: two of a name would stop every later lookup)."""
         params, name = self.params, None if self.nameless else self.params["name"]

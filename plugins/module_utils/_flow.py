@@ -136,7 +136,7 @@ class Flow(GcoreModule):
                 write.prepare()
             try:
                 accepted, value = self.attempt(write)
-            except Replanned as again:  # the body of a set is computed again from what was read (§20)
+            except Replanned as again:  # a set written after a conflict is computed again
                 plan[:] = again.args[0]
                 continue
             if write.then:

@@ -59,7 +59,7 @@ def warning_texts(result):
     return [item["event"]["msg"] if isinstance(item, dict) else item for item in result.get("warnings") or []]
 
 
-# ---- the two task fault kinds of CONTRACT section 20, shared by every fault matrix ---------------------------------
+# ---- the two task fault kinds (a task that ends in ERROR, a lock it leaves), shared by every fault matrix ---------------------------------
 
 TASK_ERROR = "injected task failure"
 TASK_FAULTS = ("task ends in ERROR", "locked by a failed task")

@@ -216,7 +216,7 @@ def test_the_module_waits_for_the_lock_before_its_patch(server):
     assert [status for entry in server.requests(method="PATCH") for status in [entry["status"]]] == [200], "no 409"
 
 
-# ---- concurrent runs (CONTRACT section 20) -------------------------------------------------------
+# ---- concurrent runs on one group ---------------------------------------------------------------
 
 WEB = dict(direction="ingress", protocol="tcp", port_range_min=8080, remote_ip_prefix="0.0.0.0/0")
 WEB_BODY = dict(direction="ingress", ethertype="IPv4", protocol="tcp", port_range_min=8080, port_range_max=8080,
