@@ -100,9 +100,16 @@ options:
     description:
       - How many seconds to wait for the tasks when O(wait=true), at least V(1).
       - A task still running after this time fails the module with the task ID and its last state.
+      - A resource locked by a task that has already ended in C(ERROR) fails the module at once (O(state=absent)
+        too), naming the task and its error, since waiting would not clear such a lock.
       - The poll interval starts at half a second and grows to a few seconds for long tasks.
     type: int
     default: 600
+notes:
+  - Names are not unique in Gcore Cloud, and the module finds a resource by its exact name. Two runs that create
+    one name at the same time make two resources, and every later task by that name fails listing their ids; run a
+    task that manages a shared resource once (C(run_once)), serialise it across hosts (C(throttle)), or give each
+    host its own name. A rename into a name another resource of the kind already holds fails naming its id.
 """
 
     # User tags of a cloud resource (plugins/module_utils/_tags.py: TAGS_OPTIONS, check_tags, tags_member).

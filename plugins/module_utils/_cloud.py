@@ -49,6 +49,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     gcore_argument_spec,
     require,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
 
@@ -234,6 +235,26 @@ class CloudResource(GcoreResourceModule):
 
     def list_query(self):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
+
+    def settle(self, found, absent):
+        """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename
+        into a name another resource of the kind already holds in the scope fails naming its id (names are looked up
+        exactly: two of a name would stop every later lookup)."""
+        params, name = self.params, None if self.nameless else self.params["name"]
+        if self.exists_after(found) and name is not None and params.get(self.id_option) is not None and found.get("name") != name:
+            if absent:
+                raise Refused("%s %s is named %r, not %r: an id and a name that disagree delete nothing; give the one that "
+                              "names the %s to delete (nothing was sent)" % (self.called(), found.get("id"), found.get("name"),
+                                                                             name, self.noun))
+            if "name" in differences([member for member in self.members if member.name == "name"], found, params):
+                taken = [record.get("id") for record in self.listing(self.list_query())
+                         if record.get("name") == name and record.get("id") != found.get("id")]
+                if taken:
+                    raise Refused("name: %s %s%s is already named %r, so %s %s cannot be renamed to it (names identify "
+                                  "%ss: two of a name fail every later run); choose another name (nothing was sent)"
+                                  % (self.noun, ", ".join(str(ident) for ident in taken), self.of_scope(), name, self.noun,
+                                     found.get("id"), self.noun))
+        return super().settle(found, absent)
 
     def read(self, ident=None):
         return self.kind.identified(super().read(ident))

@@ -42,8 +42,11 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskTimeout
 from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, METHODS, Ledger, ambiguous, changes_of
+
+
+class Replanned(Exception):
+    """A write met a 409 and the lock was waited for: ``args[0]``, the writes planned again, replace the rest of the plan."""
 
 
 class Flow(GcoreModule):
@@ -114,7 +117,7 @@ class Flow(GcoreModule):
 
     # ---- the one apply -----------------------------------------------------------------------
     def start(self):
-        self.ledger = Ledger()
+        self.ledger, self.conflicts = Ledger(), 0  # the writes accepted, the 409 answers met
         if self.asynchronous:
             self.result["tasks"] = []
         self.tell([])  # nothing yet: a failure before any write says so
@@ -131,7 +134,11 @@ class Flow(GcoreModule):
             write = plan.pop(0)
             if write.prepare:
                 write.prepare()
-            accepted, value = self.attempt(write)
+            try:
+                accepted, value = self.attempt(write)
+            except Replanned as again:  # a set written after a conflict is computed again
+                plan[:] = again.args[0]
+                continue
             if write.then:
                 plan[:0] = write.then(accepted, value) or []
 
@@ -163,30 +170,28 @@ class Flow(GcoreModule):
         return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and self.params.get("wait", True) else [])
 
     def send(self, write):
-        """One request; a 409 (locked) waits for the lock and is sent again (GONE: the resource went away meanwhile)."""
-        deadline = None
-        resends = min(CONFLICT_RESENDS, self.params["api_retries"]) if write.locked is not None and self.lock else 0
-        for attempt in range(resends + 1):
-            try:
-                return self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
-            except ApiError as exc:
-                if exc.status != 409 or attempt == resends:
-                    raise
-                deadline = deadline or self.tasks.deadline(self.params["wait_timeout"])
-                if not self.wait_unlocked(self.read(write.locked["id"]) or {}, deadline):
-                    if write.kind == "delete":
-                        return GONE
-                    raise
-        return None  # not reached
+        """One request; a 409 (locked) waits for the lock, then the rest of the plan is planned again from the state read
+        again (``Replanned``; GONE: the resource went away meanwhile), at most ``CONFLICT_RESENDS`` times in a run."""
+        try:
+            return self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
+        except ApiError as exc:
+            if exc.status != 409 or write.locked is None or not self.lock or self.conflicts >= min(CONFLICT_RESENDS, self.params["api_retries"]):
+                raise
+            self.conflicts += 1
+            fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})
+            if not fresh and write.kind == "delete":
+                return GONE
+            if not fresh:
+                raise
+            raise Replanned(self.replan(write, fresh))
 
-    def wait_unlocked(self, record, deadline=None):
-        """Wait while the record is locked by a task; return it as read last (None when it went away)."""
-        def stop(last):
-            task = self.tasks.get(last[self.lock])
-            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
-                self.called(), last["id"], last[self.lock], task.get("state"), self.params["wait_timeout"]), task)
-        return self.tasks.watch(self.read, record, lambda found: found.get(self.lock), stop,
-                                deadline or self.tasks.deadline(self.params["wait_timeout"]))
+    def replan(self, write, fresh):
+        """After a 409, once unlocked (``fresh``: the record ``write`` waited for): the writes replacing the rest of the plan."""
+        raise NotImplementedError
+
+    def wait_unlocked(self, record):
+        """Wait while the record is locked by a task (``TaskWaiter.unlocked``); return it as read last (None: it went away)."""
+        return self.tasks.unlocked(self.read, record, self.lock, self.called(), self.params["wait_timeout"])
 
     def outcome(self, msg, error):
         """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""

@@ -12,9 +12,7 @@ groups and power state, the other floating IPs on a port. A part reads what it n
 (``wanted(module)``: the module resolved any name before), says what a record holds (``held``), plans the writes that
 make the record hold what is wanted (``plan``) and shows both sides in the diff (``shown``, ``wanted_view``). The flow
 plans the parts after the resource's own update, in the order the module lists them; ``before_delete`` parts are
-planned with nothing wanted before the resource is deleted.
-
-The part most resources have, items attached and detached one by one, is ``_attachments.Attachments``.
+planned with nothing wanted before the resource is deleted. Most are items attached one by one: ``_attachments``.
 """
 
 from __future__ import annotations

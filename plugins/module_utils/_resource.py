@@ -44,10 +44,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write
 
 
-def _diff_side(shown):
-    return {"state": "absent"} if shown is None else dict(shown, state="present")
-
-
 class GcoreResourceModule(Flow):
     """The flow of one resource; a subclass is a declaration (see the module docstring)."""
 
@@ -89,8 +85,7 @@ class GcoreResourceModule(Flow):
         """The query of the DELETE request (None: none)."""
 
     def create_shown(self):
-        """What a create makes beyond the members (the diff's after side of a create): nothing by default."""
-        return {}
+        """What a create makes beyond the members (the diff's after side of a create; None: nothing)."""
 
     def list_query(self):
         """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
@@ -137,19 +132,14 @@ class GcoreResourceModule(Flow):
         return found
 
     def settle(self, found, absent):
-        """An id and a name that disagree delete nothing; a record found in an error status fails (but for a delete),
-        naming its id and status; one still on its way to ready is waited for (``wait``) before it is compared: a re-run
-        finishes what an interrupted run left."""
-        params = self.params
-        if absent and self.exists_after(found) and self.name_option and params.get(self.id_option) is not None \
-                and params.get(self.name_option) is not None and found.get("name") != params[self.name_option]:
-            raise Refused("%s %s is named %r, not %r: an id and a name that disagree delete nothing; give the one that "
-                          "names the %s to delete (nothing was sent)" % (self.called(), found.get("id"), found.get("name"),
-                                                                         params[self.name_option], self.noun))
+        """Before a record is compared: its lock (a task, its creator's too: one that failed leaves nothing) waited for; an
+        error status fails (but for a delete) naming its id and status; a status on its way to ready waited for (``wait``)."""
+        if self.exists_after(found) and self.lock and found.get(self.lock) and self.waiting() and not self.check_mode:
+            found = self.wait_unlocked(found)
         if not self.ready or not self.exists_after(found) or absent:
             return found
         member, _good, waiting = self.ready
-        value = found.get(member)
+        value = member(found) if callable(member) else found.get(member)
         if str(value).lower().startswith("error"):
             raise Refused("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
                           "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
@@ -171,9 +161,9 @@ class GcoreResourceModule(Flow):
 
         def pending(found):
             seen[0], value = found, value_of(found)
-            if value not in good and value not in waiting:
+            if value not in good and value not in waiting and not self.absent:  # a delete goes on from a broken status
                 raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
-            return value not in good
+            return value not in good and value in waiting
 
         found = self.tasks.watch(self.read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
             value_of(last), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
@@ -232,6 +222,11 @@ class GcoreResourceModule(Flow):
         write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
         return write
 
+    def replan(self, write, fresh):
+        """After a 409, once unlocked (``fresh``: the locked record read again): the rest of the plan, from the record."""
+        self.record = fresh if write.locked.get("id") == self.record.get("id") else self.read(self.record.get("id"))
+        return self.plan(self.record, self.absent)
+
     def part_write(self, write):
         """A write of a part: sent once the record's lock is clear; the record read again after it. A write about
         another record brings its own ``prepare`` (and ``reread``): it is sent as it is."""
@@ -276,7 +271,7 @@ class GcoreResourceModule(Flow):
         if self.exists_after(record):
             before = dict(self.shown(record), **dict((part.name, part.shown(list(part.held(record).values()))) for part, _wanted in managed))
         if not absent:
-            after = dict(created_view(self.members, self.params), **self.create_shown()) if before is None else dict(
+            after = dict(created_view(self.members, self.params), **(self.create_shown() or {})) if before is None else dict(
                 before, **differences(self.members, record, self.params, views=True))
             after.update((part.name, part.wanted_view(wanted, None if before is None else record)) for part, wanted in managed)
         return before, after
@@ -293,7 +288,7 @@ class GcoreResourceModule(Flow):
     # ---- the flow ----------------------------------------------------------------------------
     def run(self):
         self.start()
-        absent = self.params.get("state", "present") == "absent"
+        absent = self.absent = self.params.get("state", "present") == "absent"
         self.resolve()
         record = self.settle(self.lookup(), absent)
         self.report(record)
@@ -310,5 +305,6 @@ class GcoreResourceModule(Flow):
             if self.ledger and not absent and self.exists_after(self.record):
                 self.record = self.until_ready(self.record)  # ready to use after the last write (a load balancer ACTIVE)
         self.tell(plan if self.check_mode else self.ledger.writes())
-        self.result["diff"] = {"before": _diff_side(self.before), "after": _diff_side(after)}
+        self.result["diff"] = dict((side, {"state": "absent"} if shown is None else dict(shown, state="present"))
+                                   for side, shown in (("before", self.before), ("after", after)))
         return {self.result_key: self.returned(self.record)}

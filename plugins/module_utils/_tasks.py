@@ -93,6 +93,23 @@ class TaskWaiter:
         self.poll(step, deadline, lambda: stop(held[0]))
         return held[0]
 
+    def unlocked(self, read, record, lock, called, timeout):
+        """The record once no task locks it (its ``lock`` member clear), as read last (None: it went away). A lock held
+        by a task already in ERROR fails at once, naming the task and its error: nothing will clear it by waiting."""
+        def locked(found):
+            task = self.get(found[lock]) if found.get(lock) else None
+            if task is not None and task.get("state") == "ERROR":
+                raise TaskFailed("%s %s is locked by task %s, which ended in ERROR: %s; waiting does not clear such a lock, "
+                                 "so the run stopped there" % (called, found.get("id"), found[lock],
+                                                               task.get("error") or "the service gave no reason"), task)
+            return task is not None
+
+        def stop(last):
+            task = self.get(last[lock])
+            return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
+                called, last.get("id"), last[lock], task.get("state"), timeout), task)
+        return self.watch(read, record, locked, stop, self.deadline(timeout))
+
     def wait(self, task_ids, timeout):
         """Return the finished task records, in the order of ``task_ids``."""
         pending = list(task_ids)

@@ -275,8 +275,11 @@ ONLY = {"url": ("url", "os_distro", "os_version", "cow_format"), "volume": ("vol
 
 
 def readiness(record):
-    """An image is ready when it is active with a size (docs/api_reference.md section 16.3)."""
+    """An image is ready when it is active with a size (docs/api_reference.md section 16.3); ``killed`` (its upload or
+    import failed) is an error status."""
     status = record.get("status")
+    if status == "killed":
+        return "error (killed: its upload failed)"
     return "active without a size" if status == "active" and not record.get("size") else status
 
 

@@ -141,8 +141,11 @@ notes:
     the group as read before the change (V(null) when it is being created). Removing the default egress rules after a
     create needs the created group, so a create with O(rules) and O(purge_rules=true) but no egress rule fails before
     anything is sent when O(wait=false); list an egress rule, set O(wait=true), or create the group first.
-  - The v2 PATCH replaces the rule list, so a rule another tool added to the group between the module's read and its
-    PATCH is removed by a PATCH that changes the rules, even with O(purge_rules=false).
+  - The v2 PATCH replaces the rule list. When another run's change still locks the group, the PATCH is answered 409,
+    and the module waits for the lock, reads the group again and computes the rule list again from what it read, so a rule
+    the other run added survives O(purge_rules=false), and a run whose change the other run already made sends nothing
+    and reports no change. A rule added between the module's read and its PATCH by a change that no longer locks the
+    group is removed by a PATCH that changes the rules, even with O(purge_rules=false).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
@@ -293,7 +296,7 @@ changes:
     - A rule whose description changes is in both lists (its old form in C(deleted), its new one in C(created)).
     - When a group is created, C(created) lists O(rules) and C(deleted) the default egress rules the service added
       that the module removed.
-  returned: success
+  returned: when O(rules) is given and O(state=present)
   type: dict
   sample:
     created:
@@ -369,7 +372,11 @@ class SecurityGroup(CloudResource):
         purge_rules=dict(type="bool", default=True),
     )
     tagged = True
-    changes = {"created": label, "deleted": label}  # the rules the writes create and delete (rules_member says which)
+
+    @property
+    def changes(self):
+        """The rules the writes create and delete (``rules_member`` says which), when the rules are managed and kept."""
+        return {"created": label, "deleted": label} if self.params["rules"] is not None and self.params["state"] == "present" else None
 
     def validate(self):
         super().validate()

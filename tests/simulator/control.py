@@ -159,11 +159,11 @@ def check_settings(declared, settings):
 FAULT_FIELDS = {
     "status": optional(status), "method": optional(method), "path": optional(regex), "times": integer(low=1),
     "retry_after": optional(number_or_text), "drop": boolean, "delay": number(high=600), "body": optional(text), "applied": boolean,
-    "retry_after_date": boolean, "skip": integer(low=0),
+    "retry_after_date": boolean, "skip": integer(low=0), "task_error": optional(text),
 }
 FAULT_DEFAULTS = {"status": None, "method": None, "path": None, "times": 1, "retry_after": None, "drop": False,
                   "delay": 0.0, "body": None, "applied": False, "retry_after_date": False,
-                  "skip": 0}
+                  "skip": 0, "task_error": None}
 
 
 def check_fault(given):
@@ -176,8 +176,10 @@ def check_fault(given):
         FAULT_FIELDS[name]("fault." + name, value)
     if fault["drop"] and fault["status"]:
         raise ControlError("fault: status and drop exclude each other (drop answers nothing)")
-    if not (fault["status"] or fault["drop"] or fault["delay"]):
-        raise ControlError("fault: give status, drop or delay (a fault that does nothing is a mistake)")
+    if not (fault["status"] or fault["drop"] or fault["delay"] or fault["task_error"]):
+        raise ControlError("fault: give status, drop, delay or task_error (a fault that does nothing is a mistake)")
+    if fault["task_error"] and (fault["status"] or fault["drop"] or fault["applied"]):
+        raise ControlError("fault: task_error answers the request as the service does (its tasks end in ERROR): no status, drop or applied")
     if fault["retry_after"] is not None and not fault["status"]:
         raise ControlError("fault: retry_after needs a status")
     if fault["retry_after_date"] and not _number(fault["retry_after"]):

@@ -202,6 +202,7 @@ class Simulator:
         self.tasks = {}
         self.holding = False
         self.releases = []
+        self.injections = []
         self.server = None
         self.thread = None
         self.url = None
@@ -226,6 +227,7 @@ class Simulator:
             self.tasks = {}
             self.holding = False
             self.releases = []
+            self.injections = []
             self._rate_window = []
             for resource in self.resources:
                 resource.reset()
@@ -251,7 +253,8 @@ class Simulator:
         ``retry_after``, ``drop``, ``delay`` (seconds before the answer), ``body`` (the error text), ``skip`` (how many
         matching requests pass before it fires; 0) and
         ``applied``: the request is carried out first and only its answer is replaced (or dropped, or
-        delayed): the ambiguous failure where the service did the work but the client never learnt it.
+        delayed): the ambiguous failure where the service did the work but the client never learnt it;
+        ``task_error``: the request is answered as usual, and every task it starts ends in ERROR with this text.
         A bad fault raises ``ControlError`` and is not added.
         """
         fault = control.check_fault(fault)
@@ -315,7 +318,7 @@ class Simulator:
         """Bring every task up to date with the clock (apply the finished ones once)."""
         now = time.monotonic()
         for task in self.tasks.values():
-            if task["done"]:
+            if task["done"] or task.get("stuck"):
                 continue
             record = task["record"]
             elapsed = now - task["started"]
@@ -361,7 +364,8 @@ class Simulator:
                 return []
             if task_id is None:
                 self.holding = False
-            released = [task_id] if task_id is not None else [key for key, task in self.tasks.items() if not task["done"]]
+            released = [task_id] if task_id is not None else [
+                key for key, task in self.tasks.items() if not task["done"] and not task.get("stuck")]
             for key in released:
                 task = self.tasks[key]
                 task.update(held=False, delay=0.0)
@@ -386,6 +390,53 @@ class Simulator:
         released = self._due_releases(request)
         if released:
             entry["released"] = released  # the tasks this request's answer let go (see release(after=...))
+        for pending in list(self.injections):
+            after = pending["after"]
+            if (after.get("method") or request.method) == request.method and re.search(after.get("path") or "", request.path):
+                pending["seen"] += 1
+                if pending["seen"] >= after.get("times", 1):
+                    self.injections.remove(pending)
+                    call = pending["request"]
+                    raw = json.dumps(call["body"]).encode() if call.get("body") is not None else b""
+                    answer = self._answer(Request(call["method"], call["path"], "", {"Authorization": "apikey " + self.api_key}, raw),
+                                          api_of(call["path"]))
+                    entry.setdefault("injected", []).append(dict(call, status=answer.status))
+
+    def inject(self, body):
+        """``{after: {method, path, times}, request: {method, path, body}}``: another client's API request, carried out
+        (not logged) right after the ``times``-th API request matching ``after`` has been answered: what a concurrent run
+        does between a module's read and its write, with no timing (its tasks are held while ``hold()`` holds)."""
+        control.unknown("inject", body, ("after", "request"))
+        control.record({"method": control.optional(control.method), "path": control.optional(control.regex),
+                        "times": control.integer(low=1)})("inject.after", body.get("after"))
+        control.record({"method": control.method, "path": control.text, "body": control.anything},
+                       required=("method", "path"))("inject.request", body.get("request"))
+        with self.lock:
+            self.injections.append({"after": body["after"], "request": body["request"], "seen": 0})
+            return {"pending": len(self.injections)}
+
+    def failed_lock(self, body):
+        """``{id, error}``: the record ``id`` (of any family) locked by a task that ended in ERROR with ``error``, a lock
+        the service did not clear: waiting never ends it (the task stays out of ``advance``, ``release`` and the families'
+        sweeps); ``error: null`` clears the lock. Returns the task id (None when cleared)."""
+        control.unknown("failed_lock", body, ("id", "error"))
+        control.text("failed_lock.id", body.get("id"))
+        error = control.optional(control.text)("failed_lock.error", body.get("error"))
+        with self.lock:
+            records = [record for resource in self.resources for name in resource.STATE
+                       for record in (lambda store: store.values() if isinstance(store, dict) else store)(getattr(self, name))
+                       if isinstance(record, dict) and record.get("id") == body["id"] and "task_id" in record]
+            if not records:
+                raise control.ControlError("failed_lock.id: no record %s has a task lock" % body["id"])
+            if error is None:
+                records[0]["task_id"] = None
+                return {"task_id": None}
+            task_id = self.start_task("failed_lock")
+            task = self.tasks[task_id]
+            task.update(stuck=True, error=error)
+            task["record"].update(state="ERROR", detailed_state="ERROR", error=error, finished_on=now_iso())
+            records[0]["task_id"] = task_id
+            return {"task_id": task_id}
 
     def task_list(self):
         """The tasks for GET /_sim/tasks: id, type, state, held."""
@@ -415,6 +466,11 @@ class Simulator:
             entry["write"] = request.method in ("POST", "PUT", "PATCH", "DELETE") and not (route and route.read_only)
             self.log.append(entry)
             applied = None
+            if fault and fault["task_error"]:  # carried out; every task it starts ends in ERROR
+                started = set(self.tasks)
+                applied = self._answer(request, api)
+                for task_id in set(self.tasks) - started:
+                    self.tasks[task_id]["error"] = fault["task_error"]
             if fault and fault["applied"]:
                 applied = self._answer(request, api)  # carried out once; only its answer is replaced below
                 entry["applied_status"] = applied.status
@@ -527,6 +583,10 @@ class Simulator:
             return {"released": self.release(**release), "holding": self.holding, "pending": len(self.releases)}
         if action == "tasks" and method == "GET":
             return self.task_list()
+        if action == "inject" and method == "POST":
+            return self.inject(body)
+        if action == "failed_lock" and method == "POST":
+            return self.failed_lock(body)
         if action == "seeds" and method == "GET":
             return self.seeds
         if action in self.controls and method == "POST":

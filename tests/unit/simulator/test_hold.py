@@ -148,3 +148,38 @@ def test_retry_after_as_a_date_is_computed_when_answering(server):
     named = email.utils.parsedate_to_datetime(headers["Retry-After"]).timestamp()
     assert before + 29 <= named <= after + 30, "30 s after the answer, in whole seconds, however long the call took"
     assert http(server, "POST", "/_sim/faults", {"status": 429, "retry_after": "soon", "retry_after_date": True})[0] == 400
+
+
+# ---- a task that ends in ERROR, a lock the service leaves, another client's request ---------------------
+
+def test_a_task_error_fault_answers_the_write_and_ends_its_task_in_error(sim):
+    sim.add_fault(method="POST", path="^%s$" % BASE, task_error="no capacity")
+    task_id = create(sim, "failing")
+    assert sim.log[-1]["status"] == 200 and task(sim, task_id)["state"] == "ERROR"
+    assert task(sim, task_id)["error"] == "no capacity"
+    assert [router for router in sim.call("GET", BASE)[1]["results"] if router["name"] == "failing"] == [], "a failed create leaves nothing"
+
+
+def test_a_failed_lock_stays_until_cleared_and_refuses_writes(sim):
+    router = sim.call("GET", BASE)[1]["results"][0]
+    task_id = sim.control("POST", "/_sim/failed_lock", {"id": router["id"], "error": "hypervisor lost"})["task_id"]
+    sim.release()
+    for _poll in range(2):
+        assert task(sim, task_id)["state"] == "ERROR" and task(sim, task_id)["error"] == "hypervisor lost"
+        assert router_named(sim, router["name"])["task_id"] == task_id, "waiting never clears it"
+    assert sim.call("DELETE", BASE + "/" + router["id"])[0] == 409
+    assert sim.control("POST", "/_sim/failed_lock", {"id": router["id"], "error": None}) == {"task_id": None}
+    assert router_named(sim, router["name"])["task_id"] is None
+    with pytest.raises(ValueError, match="no record"):
+        sim.control("POST", "/_sim/failed_lock", {"id": "nothing-of-that-id", "error": "x"})
+
+
+def test_another_clients_request_is_injected_after_the_matching_answer_and_not_logged(sim):
+    sim.control("POST", "/_sim/inject", {"after": {"method": "GET", "path": "^%s$" % BASE, "times": 2},
+                                         "request": {"method": "POST", "path": BASE, "body": {"name": "injected"}}})
+    sim.call("GET", BASE)
+    assert not any(router["name"] == "injected" for router in sim.call("GET", BASE)[1]["results"]), "not before the second answer"
+    assert router_named(sim, "injected")["name"] == "injected"
+    assert [entry["method"] for entry in sim.log] == ["GET", "GET", "GET"] and sim.log[1]["injected"][0]["status"] == 200
+    with pytest.raises(ValueError, match="inject.request"):
+        sim.control("POST", "/_sim/inject", {"after": {}, "request": {"path": BASE}})

@@ -156,13 +156,17 @@ class Locked(Stub):
     argument_spec = dict(Stub.argument_spec, wait_timeout=dict(type="int", default=60), api_retries=dict(type="int", default=3))
 
 
-def test_the_lock_wait_goes_through_the_task_waiters_clock():
+def run_locked(task_state, released_at=3):
+    """The Locked stub's run while task ``busy`` (in ``task_state``) locks the thing, released at the given read of it:
+    (result, the waiter's sleeps)."""
     Stub.store["thing"] = {"id": "t", "size": 3, "task_id": "busy"}
     reads = []
 
     def get(_self, path, params=None):
+        if path.endswith("/tasks/busy"):
+            return {"id": "busy", "state": task_state, "error": "no valid host"}
         reads.append(path)
-        if len(reads) == 3:  # the lock is released while the module waits
+        if len(reads) == released_at:  # the lock is released while the module waits
             Stub.store["thing"]["task_id"] = None
         return dict(Stub.store["thing"])
 
@@ -177,14 +181,25 @@ def test_the_lock_wait_goes_through_the_task_waiters_clock():
         from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskWaiter
         return TaskWaiter(client, clock=lambda: now[0], sleep=sleep)
 
-    args = dict(size=5, api_key="k", _ansible_check_mode=False, _ansible_diff=False)
+    args = dict(size=5, api_key="unit-test-key", _ansible_check_mode=False, _ansible_diff=False)
     with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch.object(Store, "get", get), \
             mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)), \
             mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter), \
             mock.patch("time.sleep", side_effect=AssertionError("slept outside the waiter")):
         with pytest.raises(SystemExit):
             Locked.main()
-    result = json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
+    return json.loads("".join(call.args[0] for call in stdout.write.call_args_list)), sleeps
+
+
+def test_the_lock_wait_goes_through_the_task_waiters_clock():
+    result, sleeps = run_locked("RUNNING")
     assert result["changed"] is True, result
     assert sleeps == [0.5, 0.5], "two waits of the first poll interval, on the injected clock"
     assert Stub.writes == ["update"] and Stub.store["thing"]["size"] == 5
+
+
+def test_a_lock_held_by_a_task_already_in_error_fails_at_once_naming_the_task_and_its_error():
+    result, sleeps = run_locked("ERROR")
+    assert result["failed"] is True and result["changed"] is False, result
+    assert "is locked by task busy, which ended in ERROR: no valid host" in result["msg"]
+    assert result["task"]["id"] == "busy" and sleeps == [] and Stub.writes == [], "no wait, no write"

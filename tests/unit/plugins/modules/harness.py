@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import re
 from unittest import mock
 
 import pytest
@@ -56,3 +57,73 @@ def fault_cases(plans, faults):
 def warning_texts(result):
     """The result's warnings as text: ansible-core 2.19+ returns each as a dict (its text under event.msg), older cores a str."""
     return [item["event"]["msg"] if isinstance(item, dict) else item for item in result.get("warnings") or []]
+
+
+# ---- the two task fault kinds (a task that ends in ERROR, a lock it leaves), shared by every fault matrix ---------------------------------
+
+TASK_ERROR = "injected task failure"
+TASK_FAULTS = ("task ends in ERROR", "locked by a failed task")
+
+
+def task_fault_cases(plans, found=(), untasked=()):
+    """The matrix rows of the task fault kinds: "task ends in ERROR" at each write of a plan that starts a task (all but
+    the ``(plan, position)`` pairs in ``untasked``), and "locked by a failed task" once per plan in ``found`` (those that
+    find their record locked by a ``task_id``): it fails before any write."""
+    for plan, spec in plans.items():
+        for position, write in enumerate(spec["writes"]):
+            if (plan, position) not in untasked:
+                yield pytest.param(plan, position, TASK_FAULTS[0], id="%s-%s%s-%s" % (plan, position, write[0], TASK_FAULTS[0]))
+        if plan in found:
+            yield pytest.param(plan, None, TASK_FAULTS[1], id="%s-%s" % (plan, TASK_FAULTS[1]))
+
+
+def record_id(result):
+    """The id of the record a (check mode) run found."""
+    return next(value["id"] for key, value in result.items() if isinstance(value, dict) and value.get("id") and key != "invocation")
+
+
+def deleted(run):
+    """The module's run with state=absent, the options that only go with state=present left out."""
+    extra = {"state": "absent"}
+    while True:
+        result = run(**extra)
+        refused = re.match(r"Invalid input: (\w+): only with state=present", result.get("msg") or "")
+        if not refused or refused.group(1) in extra:
+            return result
+        extra[refused.group(1)] = None
+
+
+def check_task_fault(server, run, planned, position, kind):
+    """One row of a task fault kind: ``run(**extra)`` runs the module on the prepared simulator (``extra``: more module
+    arguments), ``planned`` the plan's writes in order ``(method, path regex)``. The run fails naming the failed task's
+    error; it sends nothing before a failed lock, and stops at a write whose task failed (changed: it was accepted); a
+    re-run (the lock cleared) converges and the third run sends nothing."""
+    if kind == TASK_FAULTS[1]:
+        ident = record_id(run(_ansible_check_mode=True))
+        server.control("POST", "/_sim/failed_lock", {"id": ident, "error": TASK_ERROR})
+        server.log = []
+        result = run()
+        assert result.get("failed") is True and result["changed"] is False, result
+        assert ("locked by task %s, which ended in ERROR: %s" % (result["task"]["id"], TASK_ERROR)) in result["msg"], result["msg"]
+        assert writes(server) == [], "nothing is sent past a lock that waiting cannot clear"
+        server.control("POST", "/_sim/failed_lock", {"id": ident, "error": None})
+    else:
+        server.add_fault(method=planned[position][0], path=planned[position][1], task_error=TASK_ERROR)
+        result = run()
+        assert result.get("failed") is True and result["changed"] is True, result
+        assert "ended in ERROR: %s" % TASK_ERROR in result["msg"], result["msg"]
+        assert any(task["error"] == TASK_ERROR for task in server.tasks.values()), "the write starts no task: list it in untasked"
+        sent = writes(server)
+        assert len(sent) == position + 1, "the run stops at the write whose task failed: %s" % sent
+    server.log = []
+    again = run()
+    if again.get("failed") and "the service could not finish it" in again["msg"]:
+        # what the failed task left is broken (an error status): never ok; deleted as the message says, it is made again
+        assert writes(server) == [] and deleted(run)["changed"] is True
+        server.log = []
+        again = run()
+    assert not again.get("failed"), again.get("msg")
+    assert again["changed"] is True
+    server.log = []
+    third = run()
+    assert third["changed"] is False and writes(server) == [], writes(server)

@@ -80,14 +80,28 @@ def instances_named(server, *names):
             and record["name"] in names]
 
 
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+def prepare(server, plan):
+    """The simulator as the plan starts from (seeded, the log empty): the plan and its arguments."""
     spec = PLANS[plan]
     server.reset()
     server.configure(task_delay=0)
     ident = spec["seed"](server) if spec["seed"] else None
     args = dict((key, value.format(id=ident) if isinstance(value, str) else value) for key, value in spec["args"].items())
     server.log = []
+    return spec, args
+
+
+@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
+    PLANS, found=("stop", "delete"),
+    untasked=(("rename and tags", 0), ("security groups", 0), ("security groups", 1)))))
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    spec, args = prepare(server, plan)
+    harness.check_task_fault(server, lambda **extra: run(server, dict(args, **extra)), spec["writes"], position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+    spec, args = prepare(server, plan)
     method, path = spec["writes"][position]
     extra, applied = FAULTS[fault]
     server.add_fault(method=method, path=path, **extra)

@@ -118,14 +118,28 @@ def no_duplicates(server):
     assert len([lb for lb in server.load_balancers.values() if lb["name"] == "fault-lb"]) <= 1
 
 
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_load_balancer_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+def prepare(server, plan):
+    """The simulator as the plan starts from (the load balancer made when the plan is seeded, the log empty)."""
     spec = PLANS[plan]
     server.reset()
     server.configure(task_delay=0)
     if spec["seed"]:
         assert not run(server, LB).get("failed")
     server.log = []
+    return spec
+
+
+@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
+    PLANS, found=("listener add", "delete"),
+    untasked=(("monitor retype", 0), ("monitor and pool removal", 0)))))
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    spec = prepare(server, plan)
+    harness.check_task_fault(server, lambda **extra: run(server, dict(spec["args"], **extra)), spec["writes"], position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_load_balancer_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+    spec = prepare(server, plan)
     method, path = spec["writes"][position]
     extra, applied = FAULTS[fault]
     server.add_fault(method=method, path=path, **extra)

@@ -216,6 +216,70 @@ def test_the_module_waits_for_the_lock_before_its_patch(server):
     assert [status for entry in server.requests(method="PATCH") for status in [entry["status"]]] == [200], "no 409"
 
 
+# ---- concurrent runs on one group ---------------------------------------------------------------
+
+WEB = dict(direction="ingress", protocol="tcp", port_range_min=8080, remote_ip_prefix="0.0.0.0/0")
+WEB_BODY = dict(direction="ingress", ethertype="IPv4", protocol="tcp", port_range_min=8080, port_range_max=8080,
+                remote_ip_prefix="0.0.0.0/0")
+OTHER_BODY = dict(direction="ingress", ethertype="IPv4", protocol="udp", port_range_min=53, port_range_max=53,
+                  remote_ip_prefix="10.0.0.0/8")
+
+
+def another_run_patches_meanwhile(server, group_id, rules):
+    """Right after this run's listing by name, another run's PATCH writes ``rules`` (the group's whole list); its task
+    locks the group until this run's own PATCH has met the 409 (no timing: the simulator injects and releases)."""
+    server.hold()
+    patch = {"method": "PATCH", "path": "%s/%s" % (V2, group_id), "body": {"rules": rules}}
+    server.inject({"after": {"method": "GET", "path": "^%s$" % V1}, "request": patch})
+    server.release(after={"method": "PATCH", "path": group_id})
+
+
+def test_a_rule_another_run_added_meanwhile_survives_a_409_and_purge_rules_false(server):
+    group_id = run(server, name="shared-web", rules=[SSH])["security_group"]["id"]
+    held = group(server, group_id)["security_group_rules"]
+    another_run_patches_meanwhile(server, group_id, [harness_rule(rule) for rule in held] + [OTHER_BODY])
+    server.log = []
+    result = run(server, name="shared-web", rules=[WEB], purge_rules=False)
+    assert result["changed"] is True, result
+    statuses = [entry["status"] for entry in server.requests(method="PATCH")]
+    assert statuses == [409, 200], "the body planned again after the 409, sent once"
+    protocols = sorted((rule["protocol"], rule["port_range_min"]) for rule in group(server, group_id)["security_group_rules"])
+    assert protocols == [("tcp", 22), ("tcp", 8080), ("udp", 53)], "the other run's rule kept"
+    assert [rule["port_range_min"] for rule in result["changes"]["created"]] == [8080] and result["changes"]["deleted"] == []
+
+
+def test_a_run_whose_change_another_run_made_meanwhile_reports_no_change(server):
+    group_id = run(server, name="shared-web", rules=[SSH])["security_group"]["id"]
+    held = group(server, group_id)["security_group_rules"]
+    another_run_patches_meanwhile(server, group_id, [harness_rule(rule) for rule in held] + [WEB_BODY])
+    server.log = []
+    result = run(server, name="shared-web", rules=[WEB], purge_rules=False)
+    assert result["changed"] is False and result["changes"] == {"created": [], "deleted": []}, result
+    assert [entry["status"] for entry in server.requests(method="PATCH")] == [409], "nothing left to send once read again"
+
+
+def harness_rule(rule):
+    """A rule record as the v2 PATCH takes it."""
+    return dict((key, rule[key]) for key in ("direction", "ethertype", "protocol", "port_range_min", "port_range_max",
+                                             "remote_ip_prefix", "remote_group_id", "description") if rule.get(key) is not None)
+
+
+def test_a_rename_into_a_taken_name_fails_naming_its_id_and_sends_nothing(server):
+    taken = run(server, name="taken-name")["security_group"]["id"]
+    server.log = []
+    result = run(server, security_group_id=LEGACY_ID, name="taken-name")
+    assert result["failed"] is True and result["changed"] is False and writes(server) == []
+    assert "security group %s of project 1, region 76 is already named 'taken-name'" % taken in result["msg"], result["msg"]
+    assert run(server, security_group_id=LEGACY_ID, name="free-name")["changed"] is True, "a free name renames"
+
+
+def test_no_empty_changes_on_a_rename_or_a_delete(server):
+    renamed = run(server, security_group_id=LEGACY_ID, name="legacy-renamed")
+    assert renamed["changed"] is True and "changes" not in renamed, renamed.get("changes")
+    deleted = run(server, security_group_id=LEGACY_ID, state="absent")
+    assert deleted["changed"] is True and "changes" not in deleted, deleted.get("changes")
+
+
 # ---- identity and delete ------------------------------------------------------------------------
 
 def test_two_groups_with_the_name_fail_listing_their_ids_and_send_nothing(server):

@@ -65,8 +65,8 @@ def writes(server):
 
 
 def reported(result):
-    """``changes`` in the plan's terms."""
-    changes = result["changes"]
+    """``changes`` in the plan's terms (a run that manages no rules, a delete, returns none)."""
+    changes = result.get("changes") or {"created": [], "deleted": []}
     return ([rule["port_range_min"] for rule in changes["created"]],
             sorted((rule["direction"], rule["ethertype"]) for rule in changes["deleted"]))
 
@@ -77,12 +77,25 @@ def expected(spec, upto):
             sorted(pair for step in spec["deleted"][:upto] for pair in step))
 
 
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_security_group_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+def prepare(server, plan):
+    """The simulator as the plan starts from (the log empty); returns the plan."""
     spec = PLANS[plan]
     server.reset()
     server.configure(task_delay=0)
     server.log = []
+    return spec
+
+
+@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
+    PLANS, found=("patch of rules and members", "delete"), untasked=(("delete", 0),))))
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    spec = prepare(server, plan)
+    harness.check_task_fault(server, lambda **extra: run(server, dict(spec["args"], **extra)), spec["writes"], position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_security_group_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+    spec = prepare(server, plan)
     method, path = spec["writes"][position]
     extra, applied = FAULTS[fault]
     server.add_fault(method=method, path=path, **extra)

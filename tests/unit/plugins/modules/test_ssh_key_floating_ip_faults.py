@@ -104,14 +104,28 @@ def no_duplicates(server):
     assert [port for port, count in ports.items() if count > 1] == [], "a second floating IP on a port: %s" % ports
 
 
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+def prepare(server, plan):
+    """The simulator as the plan starts from (set up, the log empty): the plan and its writes as they are sent."""
     spec = PLANS[plan]
     server.reset()
     server.configure(task_delay=0)
     made = spec["setup"](server) if "setup" in spec else {}
-    planned = [(method, path.format(**made)) for method, path in spec["writes"]]
     server.log = []
+    return spec, [(method, path.format(**made)) for method, path in spec["writes"]]
+
+
+# SSH keys start no task and have no lock: the task fault kinds are the floating IPs' (whose writes all start one)
+@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
+    dict((plan, spec) for plan, spec in PLANS.items() if plan.startswith("fip")),
+    found=("fip assign", "fip delete"))))
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    spec, planned = prepare(server, plan)
+    harness.check_task_fault(server, lambda **extra: run(server, spec["module"], dict(spec["args"], **extra)), planned, position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+    spec, planned = prepare(server, plan)
     method, path = planned[position]
     extra, applied = FAULTS[fault]
     server.add_fault(method=method, path=path, **extra)
