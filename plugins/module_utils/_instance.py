@@ -32,6 +32,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = "/cloud/v1/instances/{project_id}/{region_id}"
@@ -97,7 +98,7 @@ def check_volumes(volumes):
         check_name("%s.snapshot_name" % where, item.get("snapshot_name"))
         for field in ("image_id", "snapshot_id", "volume_id"):
             check_uuid("%s.%s" % (where, field), item.get(field))
-        check_range("%s.size" % where, item.get("size"), low=1)
+        check_range("%s.size" % where, item.get("size"), 1, MAX_SIZE)
         check_name("%s.name" % where, item.get("name"))
         check_length("%s.image_name" % where, item.get("image_name"), 1, 255)
         check_length("%s.apptemplate_id" % where, item.get("apptemplate_id"), 1, 255)
@@ -106,6 +107,30 @@ def check_volumes(volumes):
         if source == "snapshot" and item.get("type_name") not in (None,) + SNAPSHOT_TYPES:
             raise ValidationError("%s.type_name: a snapshot volume is standard or ssd_hiiops, not %s" % (where, item["type_name"]))
         check_tags(item.get("tags"), "%s.tags" % where)
+    check_boot(volumes)
+
+
+def check_boot(volumes):
+    """One volume boots: at most one ``boot_index`` 0, at least one volume that can boot (a new-volume is blank; a
+    negative ``boot_index`` is not bootable), and no existing volume listed twice (the service refuses each)."""
+    first = {}
+    for index, item in enumerate(volumes):
+        key = ("boot", 0) if item.get("boot_index") == 0 else ("volume", (item.get("volume_id") or "").lower() or None)
+        if key[1] is None:
+            continue
+        if key in first:
+            raise ValidationError("volumes[%s] and volumes[%s]: %s" % (first[key], index, "both have boot_index 0; one volume boots"
+                                                                       if key[0] == "boot" else "volume %s is listed twice" % key[1]))
+        first[key] = index
+    if not any(item["source"] != "new-volume" and (item.get("boot_index") or 0) >= 0 for item in volumes):
+        raise ValidationError("volumes: no volume is bootable; give one volume of source image, snapshot, apptemplate or "
+                              "existing-volume with boot_index 0 (a new-volume is blank, a negative boot_index does not boot)")
+
+
+def check_credentials(params):
+    """``username`` creates a user with ``password``: alone the service refuses it."""
+    if params.get("username") is not None and params.get("password") is None:
+        raise ValidationError("username: needs password (the new user's password); give both, or neither")
 
 
 def volumes_body(volumes, images, snapshots=None):

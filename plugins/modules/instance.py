@@ -406,6 +406,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     SECURITY_GROUPS,
     VOLUME_SPEC,
     WAITING,
+    check_credentials,
     check_volumes,
     delete_query,
     user_data_body,
@@ -466,6 +467,7 @@ class Instance(CloudResource):
         check_length("flavor", params["flavor"], 1, 255)
         check_length("ssh_key_name", params["ssh_key_name"], 1, 255)
         check_volumes(params["volumes"])
+        check_credentials(params)
         if params["interfaces"] is not None:
             validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
         self.resolved = {"images": {}, "snapshots": {}, "groups": []}

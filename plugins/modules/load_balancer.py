@@ -561,7 +561,7 @@ tasks:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
+from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, check_member_subnets, expand, listener_body, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
@@ -615,9 +615,11 @@ class LoadBalancer(CloudResource):
 
     # ---- hooks -----------------------------------------------------------------------------
     def resolve(self):
-        """The listeners' secrets by name, turned into ids before any write (one listing of the secrets)."""
+        """The listeners' secrets by name, turned into ids before any write (one listing of the secrets); the members'
+        subnets read, each member's address of its subnet's IP version."""
         if self.params["state"] == "present":
             resolve_secrets(self.client, self.params, self.params["listeners"])
+            check_member_subnets(self.client, self.params, self.params["listeners"])
 
     def report(self, record):
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")

@@ -190,15 +190,34 @@ diff:
     after: {name: deploy-key, public_key: ssh-ed25519 AAAA... deploy@ci, state: present}
 """
 
+import base64
 import re
+import struct
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 KEY_PATTERN = r"(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/]+={0,3}(?: [^\x00-\x1f\x7f]*)?"
+TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521")
 KEY_RULE = "an OpenSSH public key: its type (ssh-ed25519, ssh-rsa or ecdsa-sha2-nistp256/384/521), a space, its base64 body " \
            "and an optional comment, on one line"
+
+
+def check_key_type(public_key):
+    """The key's type prefix is the type its base64 body names: the body starts with that string, length-prefixed."""
+    prefix, body = public_key.split()[:2]
+    try:  # only the type string is read: the length (4 bytes), then that many bytes
+        length = struct.unpack(">I", base64.b64decode(body[:8])[:4])[0]
+        head = body[:(4 + length + 2) // 3 * 4]
+        embedded = base64.b64decode(head + "=" * (-len(head) % 4))[4:4 + length].decode("ascii")
+    except (ValueError, struct.error, UnicodeDecodeError):
+        embedded = ""
+    if not embedded or len(embedded) != length:
+        raise ValidationError("public_key: its body is not the base64 of an OpenSSH public key, which starts with the key's "
+                              "type (not shown)")
+    require(embedded == prefix, "public_key", "its type is %s but its body holds an %s key; give the key as the .pub file "
+            "has it (not shown)" % (prefix, embedded if embedded in TYPES else "unknown"))
 
 
 def key_body(public_key):
@@ -246,6 +265,7 @@ class SshKey(CloudResource):
                 self.module.no_log_values.add(key)  # a secret given by mistake: not even echoed in the module arguments
             require("PRIVATE KEY" not in key, "public_key", "holds a private key (not shown); give the public key, the .pub file")
             require(re.fullmatch(KEY_PATTERN, key.strip()), "public_key", "is not %s (not shown)" % KEY_RULE)
+            check_key_type(key)
 
     def report(self, record):
         self.result["private_key"] = None

@@ -129,7 +129,7 @@ def test_create_only_options_that_differ_fail_before_any_write(server, change, w
 
 def test_options_used_at_create_only_are_not_compared(server):
     created(server, user_data="a", password="first-Passw0rd")
-    result = run(server, user_data="b", password="other-Passw0rd", volumes=[{"source": "new-volume", "size": 5}],
+    result = run(server, user_data="b", password="other-Passw0rd", volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 5}],
                  interfaces=[{"type": "external"}])
     assert result["changed"] is False and writes(server) == []
 
