@@ -73,6 +73,9 @@ options:
       - Each item is one of five variants chosen by O(volumes[].source). A field given for a source that has no
         such field, or missing where the source requires it, fails validation before any request.
       - Only the fields given are sent.
+      - One volume boots, as the service requires (checked before any request) - at most one has
+        O(volumes[].boot_index=0), at least one can boot (a source other than V(new-volume), without a negative
+        O(volumes[].boot_index)), and no O(volumes[].volume_id) is listed twice.
     type: list
     elements: dict
     suboptions:
@@ -88,7 +91,7 @@ options:
         choices: [new-volume, image, snapshot, apptemplate, existing-volume]
       size:
         description:
-          - Size in GiB, at least V(1). Not for V(existing-volume).
+          - Size in GiB, V(1) to V(102400). Not for V(existing-volume).
         type: int
       name:
         description:
@@ -181,7 +184,7 @@ options:
     type: str
   username:
     description:
-      - Name of a user to create with O(password) (Linux only). Used at create only.
+      - Name of a user to create with O(password) (Linux only), which it needs. Used at create only.
     type: str
   placement_group:
     description:

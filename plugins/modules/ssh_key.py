@@ -83,9 +83,10 @@ notes:
   - A generated private key is answered once, by the create request. It is returned in RV(private_key) only, never in
     RV(ssh_key), RV(diff), messages or warnings. Ansible cannot hide one member of a result, so run that task with
     C(no_log=true), C(register) the result and save the key at once (see EXAMPLES).
-  - When the answer of a create that generated the key pair is lost (a timeout or a dropped connection after the
-    service created it), the key is found by its name, the module reports the change and warns that the private key
-    cannot be read again; delete the key and create it again to get a new pair.
+  - When the answer of a create that generated the key pair is lost (a 5xx or a dropped connection after the service
+    created it), the key is found by its name and the task B(fails) with C(changed=true), RV(ssh_key) (the key's id)
+    and a message saying how to replace it (the private key cannot be read again, so nobody holds it). Delete the key
+    (O(state=absent)) and run the task again to generate a new pair. A later run finds the key and changes nothing.
   - In check mode the module only reads; with C(--diff) it shows the key's name, public key and sharing before and
     after.
 extends_documentation_fragment:
@@ -194,7 +195,7 @@ import base64
 import re
 import struct
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
@@ -248,7 +249,7 @@ class SshKey(CloudResource):
     )
     asynchronous = False  # every write answers the key
     lock = None
-    lost_warned = False  # the warning about a lost private key is given once
+    key_lost = False  # a generated key whose answer was lost: the run fails, once
     read_after_update = False  # the PATCH answers the key (docs/api_reference.md section 15.5)
     members = (
         Member("name", want=same_name),
@@ -285,15 +286,23 @@ class SshKey(CloudResource):
             self.result["private_key"] = answer["private_key"]
 
     def returned(self, record):
+        found = dict((key, value) for key, value in record.items() if key != "private_key") if self.exists_after(record) else None
         if self.ledger and self.params["public_key"] is None and not self.result.get("private_key") \
-                and any(write.kind == "create" for write in self.ledger.confirmed) and not self.lost_warned:
-            self.lost_warned = True
-            self.module.warn("SSH key %r was created, but the answer holding its generated private key was lost and the "
-                             "private key cannot be read again; delete the key (state=absent) and create it again to get "
-                             "a new pair" % self.params["name"])
-        if not self.exists_after(record):
-            return None
-        return dict((key, value) for key, value in record.items() if key != "private_key")
+                and any(write.kind == "create" for write in self.ledger.confirmed) and not self.key_lost:
+            self.key_lost = True  # a key nobody holds: the task fails (changed), naming the key and how to replace it
+            ident = (found or {}).get("id")
+            raise Refused("SSH key %r (id %s) was created, but the answer holding its generated private key was lost, and a "
+                          "private key cannot be read again: nobody holds it. Replace it: delete the key (state: absent, "
+                          "ssh_key_id: %s) and run this task again to generate a new pair, or give public_key"
+                          % (self.params["name"], ident, ident), **{self.result_key: found})
+        return found
+
+    def outcome(self, msg, error):
+        """A lost generated key: the create is confirmed (``changed``), the message says all there is to say."""
+        if self.key_lost:
+            self.result["changed"] = True
+            return msg
+        return super().outcome(msg, error)
 
 
 def main():
