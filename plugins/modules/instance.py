@@ -200,13 +200,20 @@ options:
     aliases: [servergroup_id]
   delete_floating_ips:
     description:
-      - With O(state=absent), delete the floating IPs assigned to the instance with it.
+      - With O(state=absent), delete the floating IPs assigned to the instance with it. Without it the service
+        unassigns them and they stay (RV(left), and a warning names them).
+      - Only the floating IPs assigned when the run read the instance (one listing of
+        C(GET /cloud/v1/floatingips/{project_id}/{region_id}), before any write) are deleted, named by id in the
+        C(floatings) query; one another task assigns meanwhile stays.
     type: bool
     default: false
   delete_volumes:
     description:
       - With O(state=absent), delete every volume of the instance with it (volumes created with
-        O(volumes[].delete_on_termination=true) are deleted anyway).
+        O(volumes[].delete_on_termination=true) are deleted anyway). Without it the other volumes stay (RV(left), and a
+        warning names them).
+      - Only the volumes the instance had when the run read it are deleted, named by id in the C(volumes) query; a data
+        volume another task attaches meanwhile stays.
     type: bool
     default: false
   wait_timeout:
@@ -379,6 +386,22 @@ changes:
     security_groups:
       added: [legacy-sg]
       removed: [default]
+deleted:
+  description:
+    - With O(state=absent), what the delete takes with the instance (ids), as the run read the instance before the
+      delete; in check mode, what it would take. Empty lists when there was no instance.
+    - C(volumes) the volumes created with O(volumes[].delete_on_termination=true), and every other one with
+      O(delete_volumes=true); C(floating_ips) the floating IPs assigned to it, with O(delete_floating_ips=true).
+  returned: when O(state=absent)
+  type: dict
+  sample: {volumes: [9a44bfd6-1045-4f64-a611-89f9370d03d0], floating_ips: []}
+left:
+  description:
+    - With O(state=absent), the volumes and floating IPs (ids) the instance had that the delete leaves (detached or
+      unassigned, they stay and are billed); a warning names them. Empty lists when nothing is left.
+  returned: when O(state=absent)
+  type: dict
+  sample: {volumes: [], floating_ips: [3f8a2c1d-9e4b-4d7a-b6c5-1a2b3c4d5e6f]}
 tasks:
   description: The IDs of the tasks the changes started, in order (also when a later step failed).
   returned: when the module got past the validation of its options
@@ -390,6 +413,8 @@ diff:
     - The managed members before and after (C(name), C(ssh_key_name), C(tags) as a dict of user tags, C(flavor),
       C(status) for the power states, C(security_groups) as C({name}) items, C(placement_group) as the group's ID or
       V("") for none), with C(state). Never a password or user data.
+    - A delete's C(before) lists what goes with the instance under C(deleted_with_it) (C(volumes) and C(floating_ips),
+      ids, as in RV(deleted)).
   returned: success
   type: dict
   sample:
@@ -409,9 +434,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     SECURITY_GROUPS,
     VOLUME_SPEC,
     WAITING,
+    Goes,
     check_credentials,
     check_volumes,
-    delete_query,
     user_data_body,
     volumes_body,
 )
@@ -445,6 +470,7 @@ class Instance(CloudResource):
     required_to_create = ("name", "flavor", "volumes", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
     booted = False  # the instance was created in this run (a restart is not needed)
+    goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
 
     @property
     def parts(self):
@@ -481,9 +507,11 @@ class Instance(CloudResource):
         self.placement.load()
 
     def report(self, record):
-        """Before any write, for a create: the image names and the security group names resolved to ids (reads only;
-        each must match exactly one)."""
+        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); for a
+        create, the image names and the security group names resolved to ids (reads only; each must match exactly one)."""
         params = self.params
+        if params["state"] == "absent":
+            self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
         if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
             return
         if params["state"] == "stopped" and not params["wait"]:
@@ -517,7 +545,10 @@ class Instance(CloudResource):
         return body
 
     def delete_query(self, record):
-        return delete_query(self.params, record)
+        return self.goes.query(record)
+
+    def shown(self, record):
+        return dict(super().shown(record), **(self.goes.shown() if self.goes else {}))
 
     def answered(self, write, answer):
         if write.kind == "create":
@@ -525,6 +556,8 @@ class Instance(CloudResource):
 
     def returned(self, record):
         found = super().returned(record)
+        if self.goes is not None and "deleted" not in self.result:
+            self.goes.tell(self)
         self.result["addresses"] = address_lists((found or {}).get("addresses"))
         return found
 
