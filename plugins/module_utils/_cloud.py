@@ -259,27 +259,29 @@ class Filter:
 
 class CloudInfo(GcoreModule):
     """A module that reads Cloud resources of one ``kind``: by id (none when it does not exist), by exact name (every
-    page; the service's filters match parts of names), or all; narrowed by ``filters``. Returns ``{plural: records}``."""
+    page; the service's filters match parts of names; ``nameless``: a kind without names has no ``name`` option), or
+    all; narrowed by ``filters``. Returns ``{plural: records}``."""
 
     kind = None
     filters = ()
     order = None
     cloud = True
+    nameless = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is not None:
-            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec)), ("name", dict(type="str"))],
-                                     **dict((item.option, item.spec) for item in cls.filters))
-            cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
+            named = [] if cls.nameless else [("name", dict(type="str"))]
+            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec))] + named, **dict((item.option, item.spec) for item in cls.filters))
+            cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] * bool(named) + list(
                 cls.module_kwargs.get("mutually_exclusive", [])))
 
     def validate(self):
         super().validate()
         params = self.params
         canonical_uuid(params, self.kind.id_option)
-        check_name("name", params["name"], longest=self.kind.name_length)
+        check_name("name", params.get("name"), longest=self.kind.name_length)
         for item in self.filters:
             if params[item.option] is not None:
                 params[item.option] = item.check(item.option, params[item.option])
@@ -293,7 +295,7 @@ class CloudInfo(GcoreModule):
         if params[kind.id_option] is not None:
             record = self.client.get_or_none(self.path("item", params[kind.id_option]))
             return [] if record is None else [record]
-        query = dict(kind.list_params, **kind.query(params["name"]))
+        query = dict(kind.list_params, **kind.query(params.get("name")))
         for item, value in given:
             query.update(item.query(value))
         return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
@@ -303,7 +305,7 @@ class CloudInfo(GcoreModule):
         return record
 
     def run(self):
-        name = self.params["name"]
+        name = self.params.get("name")
         given = [(item, item.resolve(self, self.params[item.option])) for item in self.filters if self.params[item.option] is not None]
         if any(value is None for _item, value in given):
             return {self.kind.plural: []}

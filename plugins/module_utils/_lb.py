@@ -46,11 +46,8 @@ CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
 TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")
 LISTENER_PATCHED = ("allowed_cidrs", "connection_limit") + TIMEOUTS + ("secret_id", "sni_secret_id", "user_list")
 TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a certificate (section 16.2)
-# The pool protocols each listener protocol takes (section 15.8: the service's Octavia rule); a PROMETHEUS listener has no pool.
-POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "PROXYV2", "TCP"),
-             "TCP": ("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP"), "TERMINATED_HTTPS": ("HTTP", "PROXY", "PROXYV2"),
-             "UDP": ("UDP",), "PROMETHEUS": ()}
-EXPECTED_CODES = r"\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*"  # codes and ranges of codes, comma-separated: 200,202,300-302
+POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "PROXYV2", "TCP"), "UDP": ("UDP",), "PROMETHEUS": (),
+             "TCP": ("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP"), "TERMINATED_HTTPS": ("HTTP", "PROXY", "PROXYV2")}  # section 15.8
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
@@ -144,29 +141,18 @@ def check_monitor(where, monitor):
 
 
 def check_codes(option, value):
-    """HTTP status codes 100-599: one code, a comma-separated list, or ranges (``200``, ``200,202``, ``200-204``)."""
-    if value is None:
-        return
-    rule = "is not an HTTP status code (100 to 599), a comma-separated list of codes or a range of codes such as 200-204"
-    require(re.fullmatch(EXPECTED_CODES, value), option, "%r %s" % (value, rule))
-    for item in value.split(","):
-        low, _dash, high = item.partition("-")
-        require(100 <= int(low) <= int(high or low) <= 599, option, "%r %s (%s is not)" % (value, rule, item))
+    """HTTP status codes 100-599, comma-separated, each a code or a range (``200``, ``200,202``, ``200-204``)."""
+    ranges = [item.partition("-") for item in (value or "").split(",")]  # each (low, "-", high) or (code, "", "")
+    fits = re.fullmatch(r"\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*", value or "") and all(100 <= int(a) <= int(b or a) <= 599 for a, _, b in ranges)
+    require(value is None or fits, option, "%r is not HTTP status codes (100 to 599): one, a comma-separated list or a range such as 200-204" % value)
 
 
 def check_pool_fits(where, protocol, pool):
-    """A listener takes a pool of the protocols ``POOL_FITS`` names; a PROMETHEUS listener none."""
-    if pool is None:
-        return
-    fits = POOL_FITS[protocol]
-    require(fits, where + ".pool", "a %s listener has no pool (it serves the load balancer's metrics); leave pool out" % protocol)
-    require(pool["protocol"] in fits, where + ".pool.protocol", "%s %s pool does not fit %s %s listener (it takes %s)" % (
-        _article(pool["protocol"]), pool["protocol"], _article(protocol), protocol, ", ".join(fits[:-1]) + " or " + fits[-1]
-        if len(fits) > 1 else fits[0]))
-
-
-def _article(protocol):
-    return "an" if protocol.startswith("HTTP") else "a"  # an HTTP(S) listener, a UDP pool
+    """A listener takes a pool of the protocols ``POOL_FITS`` names (a PROMETHEUS listener none): "an HTTP", "a UDP"."""
+    fits, given, article = POOL_FITS[protocol], (pool or {}).get("protocol", ""), lambda name: "an" if name.startswith("HTTP") else "a"
+    require(pool is None or fits, where + ".pool", "a %s listener has no pool (it serves the load balancer's metrics); leave pool out" % protocol)
+    require(pool is None or given in fits, where + ".pool.protocol", "%s %s pool does not fit %s %s listener (it takes %s)" % (
+        article(given), given, article(protocol), protocol, " or ".join((", ".join(fits[:-1]), fits[-1]) if len(fits) > 1 else fits)))
 
 
 def check_pool(where, pool):
@@ -274,26 +260,6 @@ def resolve_secrets(client, params, listeners):
             ids = [find_named(reader, KINDS["secret"], params, value, "%s.sni_secrets[%s]" % (where, number))[0]
                    for number, value in enumerate(item["sni_secrets"])]
             item["sni_secrets"] = sorted(set(ids), key=ids.index)  # a set: each id once, in the order given
-
-
-def check_member_subnets(client, params, listeners):
-    """Each member's address of the IP version of its ``subnet_id`` (the service refuses an IPv6 member on an IPv4
-    subnet): every subnet named read once, before any write; an unknown subnet fails naming the member."""
-    versions = {}
-    for index, item in enumerate(listeners or []):
-        for number, member in enumerate((item["pool"] or {}).get("members") or []):
-            subnet = member["subnet_id"]
-            if subnet is None:
-                continue
-            where = "listeners[%s].pool.members[%s]" % (index, number)
-            if subnet not in versions:
-                record = client.get_or_none(KINDS["subnet"].paths["item"].format(**dict(params, id=subnet)))
-                require(record is not None, where + ".subnet_id", "no subnet %s in project %s, region %s (nothing was sent)"
-                        % (subnet, params["project_id"], params["region_id"]))
-                versions[subnet] = ipaddress.ip_network(record["cidr"], strict=False).version
-            require(ipaddress.ip_address(member["address"]).version == versions[subnet], where + ".address",
-                    "%s is an IPv%s address but subnet %s is IPv%s (nothing was sent)" % (
-                        member["address"], ipaddress.ip_address(member["address"]).version, subnet, versions[subnet]))
 
 
 # ---- views: what is compared, shown in the diff, and sent --------------------------------------------------------

@@ -20,7 +20,10 @@ differs fails before any write, naming the listener and the option.
 
 from __future__ import annotations
 
+import ipaddress
+
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY,
     LISTENER_PATCHED,
@@ -46,6 +49,26 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import Writ
 
 # The load_balancer module's ``changes``: what its writes say (each write of the set says its part of it).
 CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "members": {"added": str, "removed": str}}
+
+
+def check_member_subnets(client, params, listeners):
+    """Each member's address of the IP version of its ``subnet_id`` (the service refuses an IPv6 member on an IPv4
+    subnet): every subnet named read once, before any write; an unknown subnet fails naming the member."""
+    versions = {}
+    for index, item in enumerate(listeners or []):
+        for number, member in enumerate((item["pool"] or {}).get("members") or []):
+            subnet = member["subnet_id"]
+            if subnet is None:
+                continue
+            where = "listeners[%s].pool.members[%s]" % (index, number)
+            if subnet not in versions:
+                record = client.get_or_none(KINDS["subnet"].paths["item"].format(**dict(params, id=subnet)))
+                require(record is not None, where + ".subnet_id", "no subnet %s in project %s, region %s (nothing was sent)"
+                        % (subnet, params["project_id"], params["region_id"]))
+                versions[subnet] = ipaddress.ip_network(record["cidr"], strict=False).version
+            require(ipaddress.ip_address(member["address"]).version == versions[subnet], where + ".address",
+                    "%s is an IPv%s address but subnet %s is IPv%s (nothing was sent)" % (
+                        member["address"], ipaddress.ip_address(member["address"]).version, subnet, versions[subnet]))
 
 
 # ---- the set --------------------------------------------------------------------------------------------------------

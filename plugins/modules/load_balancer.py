@@ -202,7 +202,7 @@ options:
         description:
           - The listener's pool, declared whole. When left out, the listener has no pool, and an existing one is deleted
             (C(DELETE /cloud/v1/lbpools/{project_id}/{region_id}/{pool_id})).
-          - A V(PROMETHEUS) listener has no pool: one given fails before any request.
+          - A V(PROMETHEUS) listener has no pool (one given fails before any request).
           - A pool that differs gets one C(PATCH /cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}) carrying
             what differs of its name, algorithm, protocol, session persistence, or a new health monitor.
           - Its members, when they differ, are sent as the whole list in one
@@ -568,8 +568,8 @@ tasks:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, check_member_subnets, expand, listener_body, resolve_secrets
-from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
+from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 

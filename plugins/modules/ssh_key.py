@@ -297,13 +297,6 @@ class SshKey(CloudResource):
                           % (self.params["name"], ident, ident), **{self.result_key: found})
         return found
 
-    def outcome(self, msg, error):
-        """A lost generated key: the create is confirmed (``changed``), the message says all there is to say."""
-        if self.key_lost:
-            self.result["changed"] = True
-            return msg
-        return super().outcome(msg, error)
-
 
 def main():
     SshKey.main()

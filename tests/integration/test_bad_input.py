@@ -1104,7 +1104,7 @@ def test_production_bad_input_fails_naming_the_option_and_sends_nothing(monkeypa
     assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
 
 
-# ---- issue 34: what the service would refuse is refused first (CONTRACT section 20) ----
+# ---- issue 34: what the service would refuse is refused first ----
 ED25519_BODY = "AAAAC3NzaC1lZDI1NTE5AAAAIAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEB"  # an ed25519 key's base64 body
 MONITOR = {"type": "HTTP", "delay": 10, "max_retries": 3, "timeout": 5}
 BOOT = dict(IMAGE, boot_index=0)
@@ -1165,3 +1165,22 @@ def test_what_the_service_would_refuse_is_refused_first(monkeypatch, what, modul
     assert "Traceback" not in json.dumps(result) and "exception" not in result, result
     assert result.get("changed") in (None, False)
     assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+FLOATING_IP_INFO_CASES = [("floating_ip_info: " + what, "floating_ip_info", args, text) for what, args, text in [
+    ("an id not a UUID", {"floating_ip_id": "fip-1"}, "floating_ip_id: 'fip-1' is not a UUID"),
+    ("an address that is not one", {"address": "203.0.113.256"}, "address: '203.0.113.256' is not an IPv4 or IPv6 address"),
+    ("an instance name with a slash", {"instance": "web/1"}, "instance: "),
+    ("an empty instance", {"instance": ""}, "instance: "),
+    ("an unknown status", {"status": "UP"}, "status must be one of: ACTIVE, DOWN, ERROR"),
+    ("a name: floating IPs have none", {"name": "fip"}, "Unsupported parameters"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", FLOATING_IP_INFO_CASES, ids=[case[0] for case in FLOATING_IP_INFO_CASES])
+def test_floating_ip_info_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and attempts == []
