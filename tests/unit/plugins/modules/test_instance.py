@@ -15,6 +15,7 @@ import pathlib
 from urllib.parse import parse_qs
 
 import pytest
+from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
 from ansible_collections.gcore.platform.plugins.modules import instance, instance_info
@@ -247,6 +248,11 @@ def test_absent_without_the_delete_options_sends_no_query_and_says_what_is_left(
     made = created(server)
     fips = [item for item in server.call("GET", "/cloud/v1/floatingips/1/76")[1]["results"] if (item["instance"] or {}).get("id") == made["id"]]
     volumes = [volume["id"] for volume in made["volumes"]]
+    preview = run(server, state="absent", _ansible_check_mode=True, _ansible_diff=True)
+    assert preview["changed"] is True and writes(server) == [] and preview["left"]["volumes"] == volumes
+    assert preview["diff"]["before"]["deleted_with_it"] == {"volumes": [], "floating_ips": []}
+    assert harness.warning_texts(preview)[0].startswith("instance %s would be deleted; left: volumes" % made["id"])
+    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     result = run(server, state="absent")
     assert [entry["query"] for entry in server.writes()] == [""]
     assert result["deleted"] == {"volumes": [], "floating_ips": []}
