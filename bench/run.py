@@ -41,6 +41,10 @@ LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
 STACK_MODULE_TASKS = 10  # the module tasks of examples/stack.yml's second run (Bench.stack)
 BOOT_SECONDS = (5.0, 60.0)  # an instance that becomes ACTIVE after this long (issue 27)
+FLEET_SIZE, FLEET_BOOT = 20, 30.0  # a fleet of 20 instances, each booting in 30 s of the simulator's clock (issue 35)
+# The loop of 20 instance tasks boots each in this many seconds (the simulator has no fast clock: 20 x 30 s would be ten
+# minutes); its time at a 30 s boot is extrapolated from it (each task waits for its own boot, one after the other).
+FLEET_LOOP_BOOT = float(os.environ.get("BENCH_FLEET_LOOP_BOOT", "3"))
 
 
 def kind_of(path):
@@ -447,6 +451,41 @@ class Bench:
             self.row("  reads while booting (play wall time)", "%s (%.1f s)" % (len(polls), elapsed), "-", None)
         self.sim.configure(task_delay=0.3, instances_boot_seconds=None)
 
+    # ---- 9. a fleet (issue 35): one instances task against one instance task and a loop of instance tasks ---------
+    def fleet(self):
+        """FLEET_SIZE instances booting in FLEET_BOOT s each: one ``instances`` task (creates sent together, tasks and
+        readiness waited for together) against one ``instance`` task (the floor) and a loop of FLEET_SIZE ``instance``
+        tasks (booted in FLEET_LOOP_BOOT s, extrapolated to FLEET_BOOT s). Requests, listings before the first create,
+        creates, and wall time. Goal: the fleet within 1.5x one instance, one listing, FLEET_SIZE creates."""
+        spec = {"flavor": "g1-standard-2-4", "interfaces": [{"type": "external"}],
+                "volumes": [{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0}]}
+        listing, create = "/cloud/v1/instances/1/76", "/cloud/v2/instances/1/76"
+
+        def measured(name, tasks, boot):
+            self.sim.reset()
+            self.sim.configure(task_delay=0.5, instances_boot_seconds=boot)
+            requests, _writes, elapsed, log = self.measure(self.play(name, tasks))
+            posts = [index for index, entry in enumerate(log) if (entry["method"], entry["path"]) == ("POST", create)]
+            before = sum(1 for entry in log[:posts[0]] if (entry["method"], entry["path"]) == ("GET", listing)) if posts else 0
+            return requests, before, len(posts), elapsed
+
+        fleet = measured("fleet", [{"name": "Fleet", "gcore.platform.instances": dict(
+            spec, count=FLEET_SIZE, name_format="fleet-{index}")}], FLEET_BOOT)
+        one = measured("one", [{"name": "One", "gcore.platform.instance": dict(spec, name="solo-1")}], FLEET_BOOT)
+        loop = measured("loop", [{"name": "Loop", "gcore.platform.instance": dict(spec, name="loop-{{ item }}"),
+                                  "loop": "{{ range(1, %d) | list }}" % (FLEET_SIZE + 1)}], FLEET_LOOP_BOOT)
+        loop_at_boot = loop[3] + FLEET_SIZE * (FLEET_BOOT - FLEET_LOOP_BOOT)
+        label = "%s instances booting in %.0f s" % (FLEET_SIZE, FLEET_BOOT)
+        self.row("%s: one instances task, wall time" % label, round(fleet[3], 1), "<= %.1f (1.5x)" % (1.5 * one[3]),
+                 fleet[3] <= 1.5 * one[3], "s")
+        self.row("  requests, listings before the first create, creates", "%s, %s, %s" % fleet[:3], "-, 1, %s" % FLEET_SIZE,
+                 fleet[1] == 1 and fleet[2] == FLEET_SIZE)
+        self.row("  one instance task: wall time (requests)", "%.1f s (%s)" % (one[3], one[0]), "-", None)
+        self.row("  loop of %s instance tasks: wall time at %.0f s boots (requests)" % (FLEET_SIZE, FLEET_LOOP_BOOT),
+                 "%.1f s (%s)" % (loop[3], loop[0]), "-", None)
+        self.row("  loop of %s instance tasks at %.0f s boots (extrapolated)" % (FLEET_SIZE, FLEET_BOOT), round(loop_at_boot), "-", None, "s")
+        self.sim.configure(task_delay=0.3, instances_boot_seconds=None)
+
     # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
     def inventory_list(self, source, *args):
         """One ``ansible-inventory --list`` run: (seconds, requests, the inventory)."""
@@ -540,7 +579,7 @@ def main():
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
                  bench.networks, bench.load_balancers,
-                 bench.stack, bench.instance_wait, bench.inventory)
+                 bench.stack, bench.instance_wait, bench.fleet, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

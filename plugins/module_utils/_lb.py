@@ -31,6 +31,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     require,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import check_member_instance
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
 
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
@@ -46,8 +47,6 @@ CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
 TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")
 LISTENER_PATCHED = ("allowed_cidrs", "connection_limit") + TIMEOUTS + ("secret_id", "sni_secret_id", "user_list")
 TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a certificate (section 16.2)
-POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "PROXYV2", "TCP"), "UDP": ("UDP",), "PROMETHEUS": (),
-             "TCP": ("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP"), "TERMINATED_HTTPS": ("HTTP", "PROXY", "PROXYV2")}  # section 15.8
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
@@ -56,7 +55,8 @@ POOLS_PATH = "/cloud/v1/lbpools/{project_id}/{region_id}"
 MEMBERS_PATH = "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"
 
 MEMBER_SPEC = dict(
-    address=dict(type="str", required=True),
+    address=dict(type="str"),
+    instance=dict(type="str"),
     protocol_port=dict(type="int", required=True),
     weight=dict(type="int", default=1),
     subnet_id=dict(type="str"),
@@ -113,8 +113,9 @@ def _member_key(member):
 
 
 def check_member(where, member):
+    check_member_instance(where, member)
     try:
-        member["address"] = canonical_ip(member["address"])
+        member["address"] = canonical_ip(member["address"]) if member["address"] is not None else None
     except ValueError:
         raise ValidationError("%s.address: %r is not a valid IPv4 or IPv6 address" % (where, member["address"]))
     check_range(where + ".protocol_port", member["protocol_port"], 1, 65535)
@@ -147,21 +148,13 @@ def check_codes(option, value):
     require(value is None or fits, option, "%r is not HTTP status codes (100 to 599): one, a comma-separated list or a range such as 200-204" % value)
 
 
-def check_pool_fits(where, protocol, pool):
-    """A listener takes a pool of the protocols ``POOL_FITS`` names (a PROMETHEUS listener none): "an HTTP", "a UDP"."""
-    fits, given, article = POOL_FITS[protocol], (pool or {}).get("protocol", ""), lambda name: "an" if name.startswith("HTTP") else "a"
-    require(pool is None or fits, where + ".pool", "a %s listener has no pool (it serves the load balancer's metrics); leave pool out" % protocol)
-    require(pool is None or given in fits, where + ".pool.protocol", "%s %s pool does not fit %s %s listener (it takes %s)" % (
-        article(given), given, article(protocol), protocol, " or ".join((", ".join(fits[:-1]), fits[-1]) if len(fits) > 1 else fits)))
-
-
 def check_pool(where, pool):
     check_name(where + ".name", pool["name"])
     first = {}
     for index, member in enumerate(pool["members"] or []):
         check_member("%s.members[%s]" % (where, index), member)
         key = _member_key(member)
-        if key in first:
+        if key in first and member["address"] is not None:
             raise ValidationError("%s.members[%s] and %s.members[%s]: each member must have its own address and "
                                   "protocol_port; %s is given twice" % (where, first[key], where, index, key))
         first[key] = index
@@ -203,7 +196,6 @@ def check_listener(where, listener):
         require(not twice, where + ".user_list", "each user must have its own username; %r is given twice" % (twice or [""])[0])
     require(not listener["insert_x_forwarded"] or listener["protocol"] in ("HTTP", "TERMINATED_HTTPS"),
             where + ".insert_x_forwarded", "only an HTTP or TERMINATED_HTTPS listener inserts X-Forwarded headers")
-    check_pool_fits(where, listener["protocol"], listener["pool"])
     if listener["pool"] is not None:
         check_pool(where + ".pool", listener["pool"])
     return listener
@@ -356,7 +348,7 @@ def _strip(value):
 
 
 def member_body(member):
-    return _strip(dict((key, member[key]) for key in MEMBER_SPEC))
+    return _strip(dict((key, member[key]) for key in MEMBER_SPEC if key != "instance"))
 
 
 def pool_body(pool):

@@ -35,6 +35,10 @@ class TaskTimeout(TaskError):
     """A task did not end within wait_timeout."""
 
 
+class Due(Exception):
+    """The deadline of ``wait_each`` passed (caught there)."""
+
+
 def poll_interval(elapsed):
     """Short at first (0.5 s), growing with the time waited, capped at a few seconds."""
     return min(max(FIRST_INTERVAL, elapsed * INTERVAL_GROWTH), MAX_INTERVAL)
@@ -115,3 +119,23 @@ class TaskWaiter:
 
         self.poll(step, self.deadline(timeout), timed_out)
         return [finished[task_id] for task_id in task_ids]
+
+    def wait_each(self, task_ids, deadline):
+        """Wait for many tasks together, each to its own end: ``{id: task as read last}`` once every one is FINISHED
+        or ERROR, or at ``deadline`` (a task still running then is returned as read last). Never raises for a task's
+        state: a fleet reports each member's task by itself."""
+        last, pending = {}, list(dict.fromkeys(task_ids))
+
+        def step():
+            for task_id in list(pending):
+                last[task_id] = self.get(task_id)
+                self.polls += 1
+                if last[task_id].get("state") in ("FINISHED", "ERROR"):
+                    pending.remove(task_id)
+            return not pending
+
+        try:
+            self.poll(step, deadline, Due)
+        except Due:
+            pass  # the tasks still running are returned as read last
+        return last

@@ -244,9 +244,20 @@ options:
             suboptions:
               address:
                 description:
-                  - IPv4 or IPv6 address of the member.
+                  - IPv4 or IPv6 address of the member. Exactly one of O(listeners[].pool.members[].address) and
+                    O(listeners[].pool.members[].instance) is required.
                 type: str
-                required: true
+              instance:
+                description:
+                  - The member's instance, an instance ID (a UUID) or its exact name (for example a member of a
+                    M(gcore.platform.instances) fleet), in place of O(listeners[].pool.members[].address).
+                  - The member's address is the instance's fixed address in O(listeners[].pool.members[].subnet_id),
+                    else in O(vip_subnet_id), else its one private IPv4 address. It is resolved before any write
+                    (names from one listing of every page of the instances); no such instance, several of the name,
+                    or not exactly one such address fails the task naming the member, and nothing is sent.
+                  - The instance's ID is sent as the member's C(instance_id) when that is not given.
+                type: str
+                version_added: 1.1.0
               protocol_port:
                 description:
                   - Port of the member, V(1) to V(65535).
@@ -569,6 +580,7 @@ tasks:
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
+from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
@@ -622,10 +634,12 @@ class LoadBalancer(CloudResource):
 
     # ---- hooks -----------------------------------------------------------------------------
     def resolve(self):
-        """The listeners' secrets by name, turned into ids before any write (one listing of the secrets); the members'
-        subnets read, each member's address of its subnet's IP version."""
+        """The listeners' secrets by name, turned into ids, and the members named by instance given their address, before any
+        write (one listing of the secrets, one of the instances); then the members' subnets read, each member's address of
+        its subnet's IP version."""
         if self.params["state"] == "present":
             resolve_secrets(self.client, self.params, self.params["listeners"])
+            resolve_member_instances(self.client, self.params, self.params["listeners"])
             check_member_subnets(self.client, self.params, self.params["listeners"])
 
     def report(self, record):

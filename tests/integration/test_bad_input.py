@@ -498,6 +498,7 @@ def instance_args(args):
     return {key: value for key, value in full.items() if value is not None}
 
 
+FLEET = {"count": 2, "name_format": "web-{index}", "flavor": "g1-standard-2-4", "volumes": [IMAGE], "interfaces": EXTERNAL}
 INSTANCE_MORE = [
     ("instance_info: id and name", "instance_info", {"instance_id": UUID, "name": "web-1"}, "mutually exclusive: instance_id|name"),
     ("instance_info: an id that is not a UUID", "instance_info", {"instance_id": "vm"}, "instance_id: 'vm' is not a UUID"),
@@ -515,6 +516,17 @@ INSTANCE_MORE = [
      "volumes[0].snapshot_id: required when source is snapshot"),
     ("quota_check: an instance volume of size 0", "quota_check", dict(PRICE, resource="instance", volumes=[{"source": "image", "size": 0}]),
      "volumes[0].size: 0 is out of range"),
+    ("instances: a name_format without {index}", "instances", dict(FLEET, name_format="web"), "name_format: must hold {index}"),
+    ("instances: a count above 1000", "instances", dict(FLEET, count=1001), "count: 1001 is out of range"),
+    ("instances: a negative count", "instances", dict(FLEET, count=-1), "count: -1 is out of range"),
+    ("instances: purge with names", "instances", {"names": ["web-1", "web-2"], "purge": True}, "purge: only with count and name_format"),
+    ("instances: names and count", "instances", dict(FLEET, names=["web-1"]), "mutually exclusive: names|count"),
+    ("instances: a name twice", "instances", {"names": ["web-1", "web-1"]}, "names[1]: 'web-1' is listed twice"),
+    ("instances: a name_format giving a bad name", "instances", dict(FLEET, name_format="-web-{index}"), "name_format: '-web-1' does not match"),
+    ("load_balancer: a member with address and instance", "load_balancer", {"name": "web-lb", "listeners": [
+        {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pool": {"name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP",
+                                                                            "members": [{"address": "10.0.0.1", "instance": "web-1", "protocol_port": 80}]}}]},
+     "listeners[0].pool.members[0]: give exactly one of address and instance"),
 ]
 
 
@@ -663,7 +675,7 @@ def test_the_tables_are_large_and_cover_every_module():
     assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
     assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE)
-    assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (36, 10)
+    assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (36, 18)
 
 
 @pytest.mark.smoke

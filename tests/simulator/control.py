@@ -159,10 +159,11 @@ def check_settings(declared, settings):
 FAULT_FIELDS = {
     "status": optional(status), "method": optional(method), "path": optional(regex), "times": integer(low=1),
     "retry_after": optional(number_or_text), "drop": boolean, "delay": number(high=600), "body": optional(text), "applied": boolean,
-    "retry_after_date": boolean,
+    "retry_after_date": boolean, "skip": integer(low=0),
 }
 FAULT_DEFAULTS = {"status": None, "method": None, "path": None, "times": 1, "retry_after": None, "drop": False,
-                  "delay": 0.0, "body": None, "applied": False, "retry_after_date": False}
+                  "delay": 0.0, "body": None, "applied": False, "retry_after_date": False,
+                  "skip": 0}
 
 
 def check_fault(given):

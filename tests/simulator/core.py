@@ -248,7 +248,8 @@ class Simulator:
         """The next ``times`` requests matching ``method`` and the ``path`` regex get this fault.
 
         Members (``simulator.control.FAULT_FIELDS``): ``status``, ``method``, ``path``, ``times`` (1),
-        ``retry_after``, ``drop``, ``delay`` (seconds before the answer), ``body`` (the error text) and
+        ``retry_after``, ``drop``, ``delay`` (seconds before the answer), ``body`` (the error text), ``skip`` (how many
+        matching requests pass before it fires; 0) and
         ``applied``: the request is carried out first and only its answer is replaced (or dropped, or
         delayed): the ambiguous failure where the service did the work but the client never learnt it.
         A bad fault raises ``ControlError`` and is not added.
@@ -445,6 +446,9 @@ class Simulator:
             if fault["method"] and fault["method"] != request.method:
                 continue
             if fault["path"] and not re.search(fault["path"], request.path):
+                continue
+            if fault["skip"] > 0:  # this many matching requests pass first (the second of three alike creates)
+                fault["skip"] -= 1
                 continue
             fault["times"] -= 1
             return fault

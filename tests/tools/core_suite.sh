@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One supported core other than the pinned one: tests/tools/core_suite.sh <core> <python X.Y>
-# Runs, each timed for the table of `make test`: the unit tests, `ansible-test sanity` of that core (on its own copy,
+# Runs, each timed for the table of `make test`: the unit tests that touch what a core changes (-m "not
+# core_independent": the simulator's tests, the static checks of the tree and the generated fault matrices run once,
+# on the pinned core; tests/unit/conftest.py says which), `ansible-test sanity` of that core (on its own copy,
 # .build/core-<core>/) and the smoke stories (pytest -m smoke: tests/integration/smoke.txt and @pytest.mark.smoke)
 # with that core's ansible-playbook. The full story suite runs once, on the pinned core (make integration).
 #
@@ -23,7 +25,7 @@ fi
 tests/tools/venv.sh "${venv}" "${python}" "requirements-core-${core}.txt" || exit 1
 label="${core} (Py ${python})"
 status=0
-tests/tools/timed.sh "${label} unit" "${venv}/bin/pytest" -q -n 2 tests/unit || status=1
+tests/tools/timed.sh "${label} unit" "${venv}/bin/pytest" -q -n 2 -m "not core_independent" tests/unit || status=1
 # shellcheck disable=SC2016 # the inner script expands its own variables
 ANSIBLE_TEST="${venv}/bin/ansible-test" PYTHON_VERSION="${python}" GCORE_BUILD_ROOT="${PWD}/.build/core-${core}" \
     tests/tools/timed.sh "${label} sanity" bash -c 'status=0

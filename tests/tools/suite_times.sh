@@ -14,9 +14,10 @@ case "${1:-report}" in
         echo
         echo "==================== suites and their times ===================="
         awk -F '\t' -v total="${2:-}" '
-            { printf "%-44s %-8s %6d s  %s\n", $1, $2, $3, $4; sum += $3
+            BEGIN { printf "%-44s %-8s %8s %8s\n", "suite", "result", "wall", "CPU" }
+            { printf "%-44s %-8s %6d s %6d s  %s\n", $1, $2, $3, $4, $5; sum += $3; cpu += $4
               if ($2 == "FAILED") failed++; if ($2 == "NOT RUN") missing++ }
-            END { printf "%-44s %-8s %6d s\n", "sum of the suites", "", sum
+            END { printf "%-44s %-8s %6d s %6d s\n", "sum of the suites", "", sum, cpu
                   if (total != "") printf "%-44s %-8s %6d s (%d min %02d s)\n", "make test, wall clock", "", total, total / 60, total % 60
                   if (failed) printf "%d suite(s) FAILED\n", failed
                   if (missing) printf "%d combination(s) NOT RUN on this machine (see the notes above)\n", missing }' "${TIMES}"

@@ -29,6 +29,21 @@ from ansible_collections.gcore.platform.plugins.module_utils import _client, _ta
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 
 
+# What no core changes: the simulator (plain Python, no ansible), the static checks of the tree (declarations, docs
+# metadata, self-containment, the contract guards) and the generated fault matrices (the flow's answer to each fault at
+# each write: the same code on every core, through the AnsibleModule the other module tests exercise on each core). They
+# run once, on the pinned core; the other cores deselect them (tests/tools/core_suite.sh: -m "not core_independent").
+CORE_INDEPENDENT = ("simulator/", "test_declarations.py", "test_self_contained.py", "test_contract_guard.py",
+                    "test_contract_subset.py", "test_docs_metadata.py", "_faults.py")
+
+
+def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+    for item in items:
+        path = item.path.as_posix()
+        if any(path.endswith(name) if name.endswith(".py") else "/unit/%s" % name in path for name in CORE_INDEPENDENT):
+            item.add_marker(pytest.mark.core_independent)
+
+
 @pytest.fixture(autouse=True)
 def near_service_clock(monkeypatch):
     """Every unit test runs the paginator on a clock that never advances: a near service, pages read one by one.

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 import yaml
+from declared import module_class
 
 from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces as interfaces_fragment
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
@@ -135,9 +136,7 @@ def _module_spec(name):
         name, option = name.split(".")
         return _module_spec(name)[option]["options"]
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
-    classes = [value for value in vars(module).values() if isinstance(value, type) and getattr(value, "argument_spec", None)
-               and value.__module__ == module.__name__]
-    return classes[0].argument_spec
+    return module_class(module).argument_spec
 
 
 def _role_agrees(role_options, module_options, where):
@@ -216,11 +215,9 @@ def _uses():
     for path in sorted((ROOT / "plugins" / "modules").glob("*.py")):
         module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % path.stem)
         names = set()
-        for cls in vars(module).values():
-            if isinstance(cls, type) and issubclass(cls, flow[0]) and cls.__module__ == module.__name__:
-                for base in cls.__mro__:
-                    if base not in flow and base is not object:
-                        names |= set(vars(base))
+        for base in module_class(module).__mro__:  # the class main() runs, declared in the module or in module_utils
+            if base not in flow and base is not object:
+                names |= set(vars(base))
         for name in names:
             uses.setdefault(name, []).append(path.stem)
     return uses

@@ -12,6 +12,7 @@ import pathlib
 
 import pytest
 import yaml
+from declared import module_class
 
 from ansible_collections.gcore.platform.plugins.doc_fragments.gcore import ModuleDocFragment
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS
@@ -22,9 +23,7 @@ MODULES = sorted(path.stem for path in (ROOT / "plugins" / "modules").glob("*.py
 
 def _module(name):
     module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % name)
-    classes = [value for value in vars(module).values() if isinstance(value, type) and getattr(value, "argument_spec", None)
-               and value.__module__ == module.__name__]
-    return yaml.safe_load(module.DOCUMENTATION), classes[0].argument_spec
+    return yaml.safe_load(module.DOCUMENTATION), module_class(module).argument_spec
 
 
 def test_the_tags_fragment_documents_the_tags_options():

@@ -301,3 +301,19 @@ def test_a_second_fixed_address_on_the_first_port(sim):
     for bad in ({"instance_id": ident, "addr": "nope"}, {"instance_id": "no-such", "addr": "10.0.0.78"}, {"addr": "10.0.0.78"}):
         with pytest.raises(ControlError):
             sim.control("POST", "/_sim/instance_address", bad)
+
+
+def test_instances_boot_concurrently_each_boot_task_on_its_own_clock(sim):
+    """As the service does: three instances created one after the other boot at once (three boot tasks in progress
+    together), each boot its own task with its own start, and ending one does not end the others."""
+    sim.configure(instances_boot_seconds=600)
+    sent = [sim.call("POST", CREATE, body(name="vm-%d" % number))[1]["tasks"][0] for number in (1, 2, 3)]
+    assert [task(sim, task_id)["state"] for task_id in sent] == ["FINISHED"] * 3
+    listed = [record for record in sim.call("GET", LIST)[1]["results"] if record["name"].startswith("vm-")]
+    assert [record["status"] for record in listed] == ["BUILD"] * 3  # one listing started the three boots
+    boots = [value for value in sim.tasks.values() if value["record"]["task_type"] == "boot_instance"]
+    assert len(boots) == 3 and not any(boot["done"] for boot in boots), "three boots in progress together"
+    assert len(set(id(boot) for boot in boots)) == 3 and all(boot["delay"] == 600 for boot in boots)
+    sim.release(boots[1]["record"]["id"])
+    statuses = dict((record["name"], record["status"]) for record in sim.call("GET", LIST)[1]["results"] if record["name"].startswith("vm-"))
+    assert statuses == {"vm-1": "BUILD", "vm-2": "ACTIVE", "vm-3": "BUILD"}, "each boot ends on its own"

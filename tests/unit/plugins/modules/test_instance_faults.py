@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 from ansible.module_utils.common import warnings
 
-from ansible_collections.gcore.platform.plugins.modules import instance
+from ansible_collections.gcore.platform.plugins.modules import instance, instances
 
 import harness
 
@@ -120,3 +120,57 @@ def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and
     assert third["changed"] is False and sent(server) == []
     expected = 0 if args.get("state") == "absent" else 1
     assert len(instances_named(server, NAME, "srv-renamed")) == expected
+
+
+# ---- instances: the fleet's writes -----------------------------------------------------------------------------
+# A fleet plan: how many members to seed first (with the module itself), the arguments, and the writes in the order the
+# module sends them, each (method, path regex, how many alike writes come before it: the fault's ``skip``).
+FLEET = dict(project_id=1, region_id=76, name_format="fleet-{index}", flavor="g1-standard-2-4",
+             volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10}], interfaces=[{"type": "external"}])
+FLEET_PLANS = {
+    "create stopped": dict(seed=0, args={"count": 2, "state": "stopped"},
+                           writes=[("POST", "^%s$" % CREATE, 0), ("POST", "^%s$" % CREATE, 1), ("POST", ACTION, 0), ("POST", ACTION, 1)]),
+    "tags": dict(seed=2, args={"count": 2, "tags": {"tier": "web"}}, writes=[("PATCH", ONE + "$", 0), ("PATCH", ONE + "$", 1)]),
+    "purge": dict(seed=3, args={"count": 1, "purge": True}, writes=[("DELETE", ONE + "$", 0), ("DELETE", ONE + "$", 1)]),
+}
+
+
+def fleet_run(server, args):
+    warnings._global_warnings.clear()  # pylint: disable=protected-access
+    return harness.run(server, instances, dict(FLEET, **args), api_retries=1)
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(FLEET_PLANS, FAULTS)))
+def test_a_fault_at_any_fleet_write_leaves_the_others_names_the_member_and_the_rerun_converges(server, plan, position, fault):
+    spec = FLEET_PLANS[plan]
+    server.reset()
+    server.configure(task_delay=0)
+    if spec["seed"]:
+        assert not fleet_run(server, {"count": spec["seed"]}).get("failed")
+    server.log = []
+    method, path, skip = spec["writes"][position]
+    extra, applied = FAULTS[fault]
+    server.add_fault(method=method, path=path, skip=skip, **extra)
+    result = fleet_run(server, spec["args"])
+    first = sent(server)
+    assert [count for count in Counter(first).values() if count > 1] == [], "a write was sent twice: %s" % first
+    assert all(any(sent_method == expected and re.search(pattern, sent_path) for expected, pattern, _skip in spec["writes"])
+               for sent_method, sent_path, _body in first), first
+    names = ["fleet-%d" % index for index in range(1, 4)]
+    assert all(len(instances_named(server, name)) <= 1 for name in names), "a second instance of a name was made"
+    assert result["changed"] is True, "a write of another member was accepted: changed"
+    if applied:
+        assert not result.get("failed"), result["msg"]
+        assert len(first) == len(spec["writes"])
+    else:
+        assert result["failed"] is True and "injected rejection" in result["msg"], result
+        assert "1 of " in result["msg"] and "failed: " in result["msg"] and "created: " in result["msg"], result["msg"]
+        if plan == "create stopped" and position < 2:
+            assert "created: fleet-%d; failed: fleet-%d" % (2 - position, position + 1) in result["msg"], result["msg"]
+    server.log = []
+    again = fleet_run(server, spec["args"])
+    assert not again.get("failed"), again.get("msg")
+    assert len(first) - (0 if applied else 1) + len(sent(server)) == len(spec["writes"]), "the re-run sends only what is left"
+    server.log = []
+    assert fleet_run(server, spec["args"])["changed"] is False and sent(server) == []
+    assert [len(instances_named(server, name)) for name in names] == [1, 0, 0] if plan == "purge" else [1, 1, 0]

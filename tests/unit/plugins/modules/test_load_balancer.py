@@ -283,6 +283,12 @@ BAD = [
     (with_listeners(HTTP, dict(TCP, protocol_port=80)), "listeners[0] and listeners[1]: each listener must have its own protocol_port"),
     (with_listeners(HTTP, dict(TCP, connection_limit=float("nan"))), "connection_limit"),
     (dict(LB, floating_ip={"source": "existing"}), "floating_ip.existing_floating_id"),
+    (with_listeners(HTTP, dict(TCP, pool=dict(TCP["pool"], members=[{"address": "10.0.0.1", "instance": "db-1", "protocol_port": 1}]))),
+     "listeners[1].pool.members[0]: give exactly one of address and instance"),
+    (with_listeners(HTTP, dict(TCP, pool=dict(TCP["pool"], members=[{"protocol_port": 1}]))),
+     "listeners[1].pool.members[0]: give exactly one of address and instance"),
+    (with_listeners(HTTP, dict(TCP, pool=dict(TCP["pool"], members=[{"instance": "-x", "protocol_port": 1}]))),
+     "listeners[1].pool.members[0].instance"),
     (dict(LB, tags={"a b": "c"}), "tags"),
 ]
 
@@ -343,6 +349,21 @@ def test_changes_on_failure_hold_a_write_the_state_confirmed(server):
     assert result["failed"] is True and result["changed"] is True and "no member for you" in result["msg"]
     assert result["changes"] == {"listeners": {"created": [], "updated": ["postgres"], "deleted": []},
                                  "members": {"added": [], "removed": []}}
+
+
+def test_a_member_named_by_its_instance_takes_the_instance_private_address_resolved_before_any_write(server):
+    db = [record for record in server.instances if record["name"] == "db-1" and record["region_id"] == 76][0]
+    pool = dict(TCP["pool"], members=[{"instance": "db-1", "protocol_port": 5432}, {"instance": db["id"].upper(), "protocol_port": 5433}])
+    result = run(server, with_listeners(dict(TCP, pool=pool)))
+    assert not result.get("failed"), result.get("msg")
+    body = writes(server)[0][2]
+    assert body["listeners"][0]["pools"][0]["members"] == [
+        {"address": "192.168.10.5", "protocol_port": port, "instance_id": db["id"], "weight": 1, "backup": False, "admin_state_up": True}
+        for port in (5432, 5433)]
+    server.log = []
+    assert run(server, with_listeners(dict(TCP, pool=pool)))["changed"] is False and writes(server) == []
+    missing = run(server, with_listeners(dict(TCP, pool=dict(pool, members=[{"instance": "no-such-vm", "protocol_port": 1}]))))
+    assert missing["failed"] is True and "listeners[0].pool.members[0].instance: 0 instances" in missing["msg"] and writes(server) == []
 
 
 def test_a_member_of_another_ip_version_than_its_subnet_fails_after_reading_the_subnet_and_sends_nothing(server):

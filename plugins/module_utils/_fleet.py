@@ -1,0 +1,295 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A fleet: many instances declared in one task (the ``instances`` module).
+
+This module is internal to the collection: its interface may change at any time.
+
+A fleet is not a second flow: each member is an ``Instance`` (``_instance_resource``) run through the one resource flow
+(``_resource``), with what the members share done once for the fleet and the waits batched:
+
+- one listing (every page) finds every member; two instances with a member's name fail, listing their ids;
+- the names the options hold (placement group, images, snapshots, security groups) are resolved once, on a template
+  member, before any write, and every member takes them from it;
+- members found on their way to ready (``BUILD`` after ``wait: false``) are waited for together (one listing per poll);
+- the creates are sent first, all of them; then their tasks are waited for together (``TaskWaiter.wait_each``), then
+  the new instances' readiness together; then what a create body could not carry (a stop) per member;
+- existing members converge as ``instance`` makes one converge, each member's plan sent round by round: the n-th
+  write of every member, then their tasks together (``together``); deletes (``state: absent``, or ``purge`` scaling
+  in from the highest index) likewise.
+
+A member that fails leaves the others: the task fails naming the members created and those that failed; ``changed``
+is true once any write was accepted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
+from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
+from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError
+
+FAILURES = (ApiError, Refused, TaskError, ValidationError)
+SAID = {"start": "started", "resume": "started", "stop": "stopped"}  # an action's word in ``changes`` (others: updated)
+MAX_COUNT = 1000
+
+
+def _side(shown):
+    return {"state": "absent"} if shown is None else dict(shown, state="present")
+
+
+class Fleet(GcoreModule):
+    """The ``instances`` module: a fleet of instances by ``names`` or ``count`` + ``name_format`` (module docstring)."""
+
+    cloud = waits = True
+    argument_spec = dict(
+        [(key, value) for key, value in Instance.argument_spec.items() if key not in ("instance_id", "name", "state")],
+        state=dict(type="str", choices=["present", "started", "stopped", "absent"], default="present"),
+        names=dict(type="list", elements="str"),
+        count=dict(type="int"),
+        name_format=dict(type="str"),
+        purge=dict(type="bool", default=False),
+    )
+    module_kwargs = dict(mutually_exclusive=[("names", "count"), ("names", "name_format")],
+                         required_one_of=[("names", "count")], required_together=[("count", "name_format")])
+
+    # ---- the fleet's names -------------------------------------------------------------------
+    def validate(self):
+        super().validate()
+        params = self.params
+        if params["names"] is not None:
+            require(not params["purge"], "purge", "only with count and name_format (a list of names has no index to scale in by)")
+            for index, name in enumerate(params["names"]):
+                check_name("names[%d]" % index, name)
+                require(name not in params["names"][:index], "names[%d]" % index, "%r is listed twice" % name)
+        else:
+            check_range("count", params["count"], 0, MAX_COUNT)
+            text = params["name_format"]
+            require("{index}" in text, "name_format", "must hold {index} (replaced by 1, 2, ... count), as in 'web-{index}'")
+            require(text.count("{index}") == 1, "name_format", "must hold {index} once")
+            for index in (1, MAX_COUNT):
+                check_name("name_format", self.name_of(index), "the name of instance %d (name_format %r)" % (index, text))
+        self.template = self.member(None)
+        self.template.validate()  # every instance option checked once, before any request
+
+    def name_of(self, index):
+        return self.params["name_format"].replace("{index}", str(index))
+
+    def index_of(self, name):
+        """The index a name has in ``name_format`` (None: not one of its names)."""
+        before, _sep, after = self.params["name_format"].partition("{index}")
+        found = re.fullmatch(re.escape(before) + r"([1-9][0-9]*)" + re.escape(after), name or "")
+        return int(found.group(1)) if found else None
+
+    def wanted(self):
+        params = self.params
+        return list(params["names"]) if params["names"] is not None else [self.name_of(index) for index in range(1, params["count"] + 1)]
+
+    def member(self, name, **params):
+        """One member of the fleet: an ``Instance`` run by this module (its client, waiter and warnings), named ``name``."""
+        one = Instance.__new__(Instance)
+        one.module, one.check_mode, one.client, one.tasks = self.module, self.check_mode, self.client, self.tasks
+        base = self.params if name is None else self.template.params
+        one.params = dict(base, name=name, instance_id=None, **params)
+        one.result = {"changed": False}
+        if name is not None:
+            one.resolved, one.placement.groups = self.template.resolved, self.template.placement.groups
+        return one
+
+    # ---- reading -----------------------------------------------------------------------------
+    def found(self):
+        """``{name: record}`` of the fleet's instances, from one listing of every page; a name held twice fails."""
+        wanted = set(self.wanted())
+        scaled = self.params["names"] is None and (self.params["purge"])
+        found = {}
+        for record in self.template.listing():
+            name = record.get("name")
+            if name in wanted or (scaled and (self.index_of(name) or 0) > self.params["count"]):
+                found.setdefault(name, []).append(record)
+        twice = [name for name, records in found.items() if len(records) > 1]
+        if twice:
+            raise Refused("; ".join(self.template.named(name, found[name]) for name in sorted(twice))
+                          + "; names must be unique in a fleet (nothing was sent)")
+        return dict((name, records[0]) for name, records in found.items())
+
+    def until_ready(self, ids, deadline):
+        """The records of ``ids`` ({name: id}) once none shows a waiting status, read together (one listing per poll);
+        ``{name: record or None (gone)}``. At the deadline the records are returned as read last."""
+        member, _good, waiting = Instance.ready
+        last = {}
+
+        def step():
+            records = dict((record.get("id"), record) for record in self.template.listing())
+            last.update((name, records.get(ident)) for name, ident in ids.items())
+            return not any(record is not None and record.get(member) in waiting for record in last.values())
+
+        if ids:
+            try:
+                self.tasks.poll(step, deadline, Refused)
+            except Refused:
+                pass  # each member's own wait then names its status
+        return last
+
+    # ---- the run -----------------------------------------------------------------------------
+    def run(self):
+        params, template = self.params, self.template
+        template.client, template.tasks = self.client, self.tasks
+        absent = params["state"] == "absent"
+        self.result["tasks"] = []
+        self.failed, self.members = {}, {}
+        template.resolve()  # the placement group, once
+        found = self.found()
+        names = self.wanted()
+        purged = sorted((name for name in found if name not in names), key=self.index_of, reverse=True)
+        if params["wait"] and not self.check_mode:  # a re-run finishes what a run left: all waited for together
+            waiting = dict((name, record["id"]) for name, record in found.items() if record.get(Instance.ready[0]) in Instance.ready[2])
+            found.update((name, record) for name, record in self.until_ready(
+                waiting, self.tasks.deadline(params["wait_timeout"])).items())
+        if not absent and any(name not in found for name in names):
+            template.report(None)  # images, snapshots and security groups, once, before any write
+        plans = {}
+        for name in (names[::-1] if absent else names) + purged:
+            one = self.members[name] = self.member(name, **({"state": "absent"} if name in purged else {}))
+            one.start()
+            record = one.settle(found.get(name), one.params["state"] == "absent")
+            if record is not None:
+                one.report(record)  # what the lookup found (a new member's names were resolved once, above)
+            plans[name] = one.plan(record, one.params["state"] == "absent")
+            one.record = record
+            one.before, one.after = one.views(record, one.params["state"] == "absent")
+        self.result["changed"] = self.check_mode and any(plans.values())
+        if not self.check_mode:
+            creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create"]
+            deletes = [name for name, plan in plans.items() if plan and plan[-1].kind == "delete"]
+            self.together(creates, plans, ready=True)
+            existing = [name for name in plans if name not in creates and name not in deletes and plans[name]]
+            for name in existing:
+                self.unlocked(name, plans)
+            self.together([name for name in existing if plans[name] and name not in self.failed], plans, ready=False)
+            for name in existing:
+                one = self.members[name]
+                if name not in self.failed and one.ledger and one.exists_after(one.record):
+                    self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
+            self.together(deletes, plans, ready=False)
+        return self.outcome_of(names, plans)
+
+    def guarded(self, name, action):
+        """``action()`` for one member; a failure is kept for the message and the others go on."""
+        try:
+            return action()
+        except FAILURES as exc:
+            self.failed[name] = str(exc)
+            return None
+
+    def unlocked(self, name, plans):
+        """An existing member locked by a task: waited for, then planned again from what the lock left (as ``instance``)."""
+        one = self.members[name]
+        if one.record.get(one.lock) and self.params["wait"]:
+            self.guarded(name, lambda: setattr(one, "record", one.wait_unlocked(one.record)))
+            plans[name] = self.guarded(name, lambda: one.plan(one.record, False)) or []
+
+    def together(self, names, plans, ready):
+        """The first write of each member's plan (a create, an update, a power action, a delete) sent for every member,
+        then their tasks waited for together, then (``ready``: creates) the new instances' readiness together; then the
+        next write of each member's plan, again together, until every plan is done. With ``wait: false`` nothing is
+        waited for: each member's plan is sent as ``instance`` sends it."""
+        wait, sent = self.params["wait"], {}
+        if not wait and not ready:
+            for name in names:
+                self.guarded(name, lambda: self.members[name].apply(plans[name]))
+            return
+        for name in names:
+            one, write = self.members[name], plans[name][0]
+            then, write.then = write.then, None
+            if write.prepare:  # a part's write: the record unlocked and ready first
+                if self.guarded(name, write.prepare) is None and name in self.failed:
+                    continue
+            one.params["wait"] = False  # sent now, waited for below with the others
+            outcome = self.guarded(name, lambda: one.attempt(write))
+            one.params["wait"] = wait
+            if outcome is not None:
+                sent[name] = (then, outcome, plans[name][1:])
+        if not wait or not sent:
+            return
+        deadline = self.tasks.deadline(self.params["wait_timeout"])
+        ids = dict((name, self.task_ids(accepted, value)) for name, (_then, (accepted, value), _rest) in sent.items())
+        tasks = self.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
+        ended = {}
+        for name, idents in ids.items():
+            states = [tasks[ident] for ident in idents]
+            bad = [task for task in states if task.get("state") != "FINISHED"]
+            if bad:
+                self.failed[name] = "task %s %s: %s" % (bad[0].get("id"), "ended in ERROR" if bad[0].get("state") == "ERROR" else
+                                                        "did not finish within wait_timeout=%ss" % self.params["wait_timeout"],
+                                                        bad[0].get("error") or "the service gave no reason")
+            else:
+                ended[name] = states
+        created = dict((name, self.created_id(name, sent[name][1], ended[name])) for name in ended) if ready else {}
+        records = self.until_ready(dict((name, ident) for name, ident in created.items() if ident), deadline)
+        following = {}
+        for name in ended:
+            then, (accepted, value), rest = sent[name]
+            if ready and records.get(name) is None:
+                self.failed[name] = "instance %s went away before it was ready" % created[name]
+                continue
+            follow = self.guarded(name, lambda: then(False, records[name]) if ready else then(accepted, (value[0], ended[name]) if accepted else value))
+            if name not in self.failed and (follow or rest):
+                following[name] = list(follow or []) + rest
+        if following:
+            self.together(list(following), following, ready=False)
+
+    def task_ids(self, accepted, value):
+        """The tasks a sent write started (accepted: its answer's; confirmed after an ambiguous failure: the lock)."""
+        if accepted:
+            return list((value[0] or {}).get("tasks") or [])
+        return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []
+
+    def created_id(self, name, outcome, finished):
+        accepted, value = outcome
+        if not accepted:
+            return value.get("id") if isinstance(value, dict) else None
+        ids = [ident for task in finished for ident in ((task.get("created_resources") or {}).get("instances") or [])]
+        if not ids:
+            self.failed[name] = "the create task named no instance"
+        return ids[0] if ids else None
+
+    # ---- the result --------------------------------------------------------------------------
+    def said(self, write):
+        if write.kind in ("create", "delete"):
+            return {"create": "created", "delete": "deleted"}[write.kind]
+        return SAID.get((write.body or {}).get("action") if write.path.endswith("/action") else None, "updated")
+
+    def outcome_of(self, names, plans):
+        changes = dict((key, []) for key in ("created", "updated", "started", "stopped", "deleted"))
+        before, after, records = {}, {}, []
+        changed = False
+        for name, one in self.members.items():
+            writes = plans[name] if self.check_mode else one.ledger.writes()
+            changed = changed or bool(writes)
+            for write in writes:
+                if name not in changes[self.said(write)]:
+                    changes[self.said(write)].append(name)
+            before[name], after[name] = _side(one.before), _side(one.after)
+        instances = dict((name, self.members[name].returned(self.members[name].record)) for name in names)
+        records = [instances[name] for name in names if instances[name] is not None]
+        self.result.update(changed=changed, changes=changes, diff={"before": before, "after": after},
+                           tasks=[ident for one in self.members.values() for ident in one.result.get("tasks") or []])
+        result = {"instances": records, "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
+        if self.failed:
+            self.result.update(result)
+            raise Refused("%d of %d instances failed: %s; created: %s; failed: %s. A re-run creates only what is missing" % (
+                len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
+                ", ".join(changes["created"]) or "none", ", ".join(self.failed)))
+        return result
+
+    def outcome(self, msg, error):
+        """Changed means sent: true once any member's write was accepted (or confirmed), whatever failed after."""
+        if not self.check_mode and getattr(self, "members", None):
+            self.result["changed"] = any(bool(one.ledger) for one in self.members.values())
+        return msg

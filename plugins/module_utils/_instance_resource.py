@@ -1,0 +1,150 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The ``Instance`` declaration: one Gcore Cloud instance as a ``CloudResource`` (docs/api_reference.md section 15.7),
+the class of the ``instance`` module and of each member of an ``instances`` fleet.
+
+This module is internal to the collection: its interface may change at any time.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._instance import (
+    FLAVOR,
+    POWER_STATE,
+    Placement,
+    SECURITY_GROUPS,
+    VOLUME_SPEC,
+    WAITING,
+    Goes,
+    check_credentials,
+    check_volumes,
+    user_data_body,
+    volumes_body,
+)
+from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, validate_interfaces
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
+
+GROUPS = "/cloud/v1/securitygroups/{project_id}/{region_id}"
+GROUP_PAGE = 10  # the security group listing's page (docs/api_reference.md section 15.11)
+
+
+class Instance(CloudResource):
+    kind = KINDS["instance"]
+    states = ("present", "started", "stopped", "restarted", "absent")
+    options = dict(
+        flavor=dict(type="str"),
+        allow_resize=dict(type="bool", default=False),
+        volumes=dict(type="list", elements="dict", options=VOLUME_SPEC),
+        interfaces=interfaces_option(),
+        security_groups=dict(type="list", elements="str"),
+        ssh_key_name=dict(type="str", no_log=False),
+        user_data=dict(type="str", no_log=True),
+        password=dict(type="str", no_log=True),
+        username=dict(type="str"),
+        placement_group=dict(type="str", aliases=["servergroup_id"]),
+        delete_floating_ips=dict(type="bool", default=False),
+        delete_volumes=dict(type="bool", default=False),
+        wait_timeout=dict(type="int", default=1200),
+    )
+    tagged = True
+    required_to_create = ("name", "flavor", "volumes", "interfaces")
+    ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
+    booted = False  # the instance was created in this run (a restart is not needed)
+    goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
+
+    @property
+    def parts(self):
+        """Resize first, the placement group before the power state, the power state last."""
+        return (FLAVOR, SECURITY_GROUPS, self.placement, POWER_STATE)
+
+    @cached_property
+    def placement(self):
+        return Placement(self)
+
+    @property
+    def changes(self):
+        """The security groups added and removed, when the task lists them."""
+        return {"security_groups": {"added": str, "removed": str}} if self.params["security_groups"] is not None else None
+
+    @property
+    def members(self):
+        return (Member("name"), create_only("ssh_key_name", lambda record: record.get("ssh_key_name"), "instance"), tags_member(self.params))
+
+    def validate(self):
+        super().validate()
+        params = self.params
+        check_length("flavor", params["flavor"], 1, 255)
+        check_length("ssh_key_name", params["ssh_key_name"], 1, 255)
+        check_volumes(params["volumes"])
+        check_credentials(params)
+        if params["interfaces"] is not None:
+            validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
+        self.resolved = {"images": {}, "snapshots": {}, "groups": []}
+
+    # ---- hooks ------------------------------------------------------------------------------
+    def resolve(self):
+        """The placement group named, resolved to its id before any write (one listing of the groups)."""
+        self.placement.load()
+
+    def report(self, record):
+        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); for a
+        create, the image names and the security group names resolved to ids (reads only; each must match exactly one)."""
+        params = self.params
+        if params["state"] == "absent":
+            self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
+        if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
+            return
+        if params["state"] == "stopped" and not params["wait"]:
+            raise ValidationError("state: stopped creates the instance and then stops it once it is ACTIVE, which needs "
+                                  "wait=true (nothing was sent)")
+        self.resolved["images"] = active_images(self.client, params, [
+            item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None], "volumes")
+        for name in dict.fromkeys(item["snapshot_name"] for item in params["volumes"] or [] if item.get("snapshot_name") is not None):
+            self.resolved["snapshots"][name] = find_named(self.client, KINDS["snapshot"], params, name, "volumes[].snapshot_name")[0]
+        for item in params["security_groups"] or []:
+            found = [group for group in self.client.paginate(GROUPS.format(**params), {"name": item["name"]}, page_size=GROUP_PAGE)
+                     if group.get("name") == item["name"]]
+            if len(found) != 1:
+                raise Refused("security_groups: %s security groups%s are named %r%s; each name must match exactly one" % (
+                    len(found), self.of_scope(), item["name"], " (ids %s)" % ", ".join(group["id"] for group in found) if found else ""))
+            self.resolved["groups"].append({"id": found[0]["id"]})
+
+    def create_body(self):
+        params = self.params
+        body = {"name": params["name"], "flavor": params["flavor"], "interfaces": interfaces_body(params["interfaces"]),
+                "volumes": volumes_body(params["volumes"], self.resolved["images"], self.resolved["snapshots"])}
+        if params["security_groups"]:
+            body["security_groups"] = self.resolved["groups"]
+        for option in ("ssh_key_name", "password", "username", "tags"):
+            if params[option] is not None:
+                body[option] = params[option]
+        if params["placement_group"]:
+            body["servergroup_id"] = params["placement_group"]
+        if params["user_data"] is not None:
+            body["user_data"] = user_data_body(params["user_data"])
+        return body
+
+    def delete_query(self, record):
+        return self.goes.query(record)
+
+    def shown(self, record):
+        return dict(super().shown(record), **(self.goes.shown() if self.goes else {}))
+
+    def answered(self, write, answer):
+        if write.kind == "create":
+            self.booted = True  # a new instance has just booted: no restart
+
+    def returned(self, record):
+        found = super().returned(record)
+        if self.goes is not None and "deleted" not in self.result:
+            self.goes.tell(self)
+        self.result["addresses"] = address_lists((found or {}).get("addresses"))
+        return found

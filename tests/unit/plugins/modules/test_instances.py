@@ -1,0 +1,158 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""instances (a fleet of instances in one task), in process against the simulator over HTTP: one listing, names resolved
+once, every create sent before any wait, the tasks and the readiness waited for together, a second run that sends
+nothing, check mode, scaling out and in (purge, highest index first), power states, a partial failure named by
+member, the re-run that finishes a build left by wait: false, and bad input refused before any request."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.gcore.platform.plugins.modules import instances
+
+import harness
+from harness import writes
+
+BASE = "/cloud/v1/instances/1/76"
+CREATE = "/cloud/v2/instances/1/76"
+NET, SUBNET = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"
+ARGS = dict(project_id=1, region_id=76, count=3, name_format="node-{index}", flavor="g1-standard-2-4",
+            volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10, "boot_index": 0}],
+            interfaces=[{"type": "subnet", "network_id": NET, "subnet_id": SUBNET}], security_groups=["legacy-sg"])
+
+
+def run(server, **args):
+    return harness.run(server, instances, dict(ARGS, **args))
+
+
+def requests(server):
+    return [(entry["method"], entry["path"]) for entry in server.requests()]
+
+
+def fleet(server):
+    return sorted(record["name"] for record in server.call("GET", BASE)[1]["results"] if record["name"].startswith("node-"))
+
+
+def test_a_fleet_is_created_together_then_a_second_run_sends_nothing(server):
+    result = run(server)
+    assert not result.get("failed"), result.get("msg")
+    assert result["changed"] is True and result["changes"]["created"] == ["node-1", "node-2", "node-3"]
+    assert [item["name"] for item in result["instances"]] == ["node-1", "node-2", "node-3"]
+    assert all(item["status"] == "ACTIVE" for item in result["instances"])
+    assert set(result["addresses"]) == {"node-1", "node-2", "node-3"}
+    order = requests(server)
+    posts = [index for index, item in enumerate(order) if item == ("POST", CREATE)]
+    assert len(posts) == 3 and posts == list(range(posts[0], posts[0] + 3)), "every create sent before any wait"
+    assert order.count(("GET", "/cloud/v1/images/1/76")) == 1 and order.count(("GET", "/cloud/v1/securitygroups/1/76")) == 1
+    assert [item for item in order[:posts[0]] if item[1] == BASE] == [("GET", BASE)], "one listing finds the fleet"
+    server.log = []
+    again = run(server)
+    assert again["changed"] is False and writes(server) == [], again
+    assert requests(server) == [("GET", BASE)]
+    assert again["diff"]["before"] == again["diff"]["after"]
+
+
+def test_check_mode_sends_no_write_and_previews_every_member(server):
+    result = run(server, _ansible_check_mode=True, _ansible_diff=True)
+    assert result["changed"] is True and writes(server) == []
+    assert result["changes"]["created"] == ["node-1", "node-2", "node-3"] and result["instances"] == []
+    assert result["diff"]["before"]["node-2"] == {"state": "absent"}
+    assert result["diff"]["after"]["node-2"]["state"] == "present" and result["diff"]["after"]["node-2"]["name"] == "node-2"
+
+
+def test_scale_out_creates_only_the_missing_and_purge_scales_in_from_the_highest_index(server):
+    assert not run(server, count=2).get("failed")
+    server.log = []
+    out = run(server, count=4)
+    assert out["changes"] == {"created": ["node-3", "node-4"], "updated": [], "started": [], "stopped": [], "deleted": []}
+    assert [path for method, path, _body in writes(server)] == [CREATE, CREATE]
+    server.log = []
+    kept = run(server, count=1)
+    assert kept["changed"] is False and writes(server) == [] and fleet(server) == ["node-1", "node-2", "node-3", "node-4"]
+    ids = dict((item["name"], item["id"]) for item in out["instances"])
+    scaled = run(server, count=1, purge=True, delete_volumes=True)
+    assert scaled["changes"]["deleted"] == ["node-4", "node-3", "node-2"], scaled.get("msg")
+    deletes = [path for method, path, _body in writes(server) if method == "DELETE"]
+    assert deletes == ["%s/%s" % (BASE, ids[name]) for name in ("node-4", "node-3", "node-2")]
+    assert fleet(server) == ["node-1"] and [item["name"] for item in scaled["instances"]] == ["node-1"]
+
+
+def test_power_state_and_tags_converge_per_member_and_absent_deletes_every_one(server):
+    assert not run(server, count=2).get("failed")
+    server.log = []
+    stopped = run(server, count=2, state="stopped", tags={"tier": "web"})
+    assert stopped["changes"]["stopped"] == ["node-1", "node-2"] and stopped["changes"]["updated"] == ["node-1", "node-2"]
+    assert all(item["status"] == "SHUTOFF" for item in stopped["instances"])
+    order = [(method, path.rsplit("/", 1)[-1]) for method, path in requests(server) if "/tasks/" in path or method != "GET"]
+    assert order[:4] == [("PATCH", stopped["instances"][0]["id"]), ("PATCH", stopped["instances"][1]["id"]),
+                         ("POST", "action"), ("POST", "action")], "each round sent for every member before any wait"
+    server.log = []
+    assert run(server, count=2, state="stopped", tags={"tier": "web"})["changed"] is False and writes(server) == []
+    gone = run(server, count=2, state="absent")
+    assert gone["changes"]["deleted"] == ["node-2", "node-1"] and fleet(server) == [] and gone["instances"] == []
+
+
+def test_a_failed_create_leaves_the_others_and_the_re_run_creates_only_what_is_missing(server):
+    server.add_fault(method="POST", path="^%s$" % CREATE, status=400, skip=1)  # the second create is refused
+    result = run(server)
+    assert result["failed"] is True and result["changed"] is True
+    assert "created: node-1, node-3" in result["msg"] and "failed: node-2" in result["msg"], result["msg"]
+    assert result["changes"]["created"] == ["node-1", "node-3"] and fleet(server) == ["node-1", "node-3"]
+    server.log = []
+    again = run(server)
+    assert not again.get("failed") and again["changes"]["created"] == ["node-2"]
+    assert [path for _method, path, _body in writes(server)] == [CREATE] and fleet(server) == ["node-1", "node-2", "node-3"]
+
+
+def test_a_member_whose_boot_fails_is_named_and_the_others_are_returned(server):
+    server.configure(task_fail={"create_vm": "no capacity"})
+    result = run(server, count=2)
+    assert result["failed"] is True and result["changed"] is True
+    assert "node-1: task" in result["msg"] and "no capacity" in result["msg"] and "failed: node-1, node-2" in result["msg"]
+
+
+def test_the_re_run_after_wait_false_finishes_the_build(server):
+    server.configure(instances_boot_held=True)
+    first = run(server, wait=False)
+    assert first["changed"] is True and first["instances"] == [] and len(first["tasks"]) == 3
+    assert all(record["status"] == "BUILD" for record in server.call("GET", BASE)[1]["results"] if record["name"].startswith("node-"))
+    server.log = []
+    server.release(after={"method": "GET", "path": "^%s$" % BASE, "times": 2})  # the boots end once the re-run has looked twice
+    again = run(server, state="started")
+    assert not again.get("failed"), again.get("msg")
+    assert again["changed"] is False and writes(server) == []
+    assert [item["status"] for item in again["instances"]] == ["ACTIVE"] * 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(name_format="web"), "name_format: must hold {index}"),
+    (dict(count=1001), "count:"),
+    (dict(count=-1), "count:"),
+    (dict(names=["a-1", "a-2"], purge=True), "purge: only with count and name_format"),
+    (dict(names=["a-1", "a-1"]), "names[1]: 'a-1' is listed twice"),
+    (dict(name_format="{index}{index}-x"), "name_format: must hold {index} once"),
+    (dict(name_format="-bad-{index}"), "name_format"),
+    (dict(volumes=[{"source": "image", "size": 10}]), "volumes[0]"),
+])
+def test_bad_input_is_refused_before_any_request(args, message):
+    given = dict(ARGS, **args)
+    if "names" in args:
+        del given["count"], given["name_format"]
+    msg = harness.fail_message(instances, given)
+    assert message in msg, msg
+
+
+def test_a_create_only_difference_fails_before_any_write_and_allow_resize_resizes_every_member(server):
+    assert not run(server, count=2).get("failed")
+    server.log = []
+    refused = run(server, count=2, flavor="g1-standard-4-8")
+    assert refused["failed"] is True and refused["changed"] is False and writes(server) == []
+    assert "flavor: instance" in refused["msg"] and "allow_resize" in refused["msg"], refused["msg"]
+    resized = run(server, count=2, flavor="g1-standard-4-8", allow_resize=True, security_groups=[])
+    assert not resized.get("failed"), resized.get("msg")
+    assert resized["changes"]["updated"] == ["node-1", "node-2"]
+    assert sorted(path.rsplit("/", 1)[-1] for _method, path, _body in writes(server)) == ["changeflavor"] * 2 + ["delsecuritygroup"] * 2
+    assert [item["flavor"]["flavor_name"] for item in resized["instances"]] == ["g1-standard-4-8"] * 2
+    assert all(item["status"] == "ACTIVE" and not item["security_groups"] for item in resized["instances"])
