@@ -118,8 +118,17 @@ def check_not_blank(option, value):
         raise ValidationError("%s: must not be only whitespace" % option)
 
 
+INT64 = (-2 ** 63, 2 ** 63 - 1)  # every integer of the APIs is an int64 at most (ids, sizes, counts)
+
+
+def check_int64(option, value):
+    """An integer the service can hold: the APIs' integers are int64 (a larger one is refused, or worse, wrapped)."""
+    if isinstance(value, int) and not INT64[0] <= value <= INT64[1]:
+        raise ValidationError("%s: %s is out of range (must be %s to %s, an int64)" % (option, value, INT64[0], INT64[1]))
+
+
 def check_numbers(spec, raw, params, prefix=""):
-    """Every int and float option (nested ones too) holds a real number: not a boolean, not nan or infinity.
+    """Every int and float option (nested ones too) holds a real number: not a boolean, not nan or infinity; an int fits an int64.
 
     ``raw`` is the task's input (Ansible's float type turns ``true`` into 1.0), ``params`` the converted values.
     Only the options that are numbers or hold some are walked (a list of a thousand rules costs what its numbers cost).
@@ -134,12 +143,16 @@ def check_numbers(spec, raw, params, prefix=""):
                 raise ValidationError("%s: a boolean (%s) was given where a number is required" % (label, given))
             if kind == "float":
                 check_number(label, value)
+            else:
+                check_int64(label, value)
         elif kind == "list" and option.get("elements") in ("int", "float") and isinstance(value, list):
             for index, item in enumerate(value):
                 raw_item = given[index] if isinstance(given, list) and index < len(given) else item
                 if isinstance(raw_item, bool) or isinstance(item, bool):
                     raise ValidationError("%s[%d]: a boolean (%s) was given where a number is required" % (label, index, raw_item))
                 check_number("%s[%d]" % (label, index), item)
+                if option["elements"] == "int":
+                    check_int64("%s[%d]" % (label, index), item)
         elif option.get("options"):
             if kind == "dict" and isinstance(value, dict):
                 check_numbers(option["options"], given if isinstance(given, dict) else {}, value, label + ".")

@@ -285,7 +285,8 @@ class Filter:
 
 class CloudInfo(GcoreModule):
     """A module that reads Cloud resources of one ``kind``: by id (none when it does not exist), by exact name (every
-    page; the service's filters match parts of names), or all; narrowed by ``filters``. Returns ``{plural: records}``."""
+    page; the service's filters match parts of names; ``nameless``: a kind without names has no ``name`` option), or
+    all; narrowed by ``filters``. Returns ``{plural: records}``."""
 
     kind = None
     filters = ()

@@ -33,9 +33,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._attachments import
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = "/cloud/v1/instances/{project_id}/{region_id}"
+FLOATING_IPS = "/cloud/v1/floatingips/{project_id}/{region_id}"
 ACTION = "/cloud/v2/instances/{project_id}/{region_id}/{id}/action"
 VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
 VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
@@ -98,7 +100,7 @@ def check_volumes(volumes):
         check_name("%s.snapshot_name" % where, item.get("snapshot_name"))
         for field in ("image_id", "snapshot_id", "volume_id"):
             check_uuid("%s.%s" % (where, field), item.get(field))
-        check_range("%s.size" % where, item.get("size"), low=1)
+        check_range("%s.size" % where, item.get("size"), 1, MAX_SIZE)
         check_name("%s.name" % where, item.get("name"))
         check_length("%s.image_name" % where, item.get("image_name"), 1, 255)
         check_length("%s.apptemplate_id" % where, item.get("apptemplate_id"), 1, 255)
@@ -107,6 +109,30 @@ def check_volumes(volumes):
         if source == "snapshot" and item.get("type_name") not in (None,) + SNAPSHOT_TYPES:
             raise ValidationError("%s.type_name: a snapshot volume is standard or ssd_hiiops, not %s" % (where, item["type_name"]))
         check_tags(item.get("tags"), "%s.tags" % where)
+    check_boot(volumes)
+
+
+def check_boot(volumes):
+    """One volume boots: at most one ``boot_index`` 0, at least one volume that can boot (a new-volume is blank; a
+    negative ``boot_index`` is not bootable), and no existing volume listed twice (the service refuses each)."""
+    first = {}
+    for index, item in enumerate(volumes):
+        key = ("boot", 0) if item.get("boot_index") == 0 else ("volume", (item.get("volume_id") or "").lower() or None)
+        if key[1] is None:
+            continue
+        if key in first:
+            raise ValidationError("volumes[%s] and volumes[%s]: %s" % (first[key], index, "both have boot_index 0; one volume boots"
+                                                                       if key[0] == "boot" else "volume %s is listed twice" % key[1]))
+        first[key] = index
+    if not any(item["source"] != "new-volume" and (item.get("boot_index") or 0) >= 0 for item in volumes):
+        raise ValidationError("volumes: no volume is bootable; give one volume of source image, snapshot, apptemplate or "
+                              "existing-volume with boot_index 0 (a new-volume is blank, a negative boot_index does not boot)")
+
+
+def check_credentials(params):
+    """``username`` creates a user with ``password``: alone the service refuses it."""
+    if params.get("username") is not None and params.get("password") is None:
+        raise ValidationError("username: needs password (the new user's password); give both, or neither")
 
 
 def volumes_body(volumes, images, snapshots=None):
@@ -217,16 +243,57 @@ SECURITY_GROUPS = Attachments(
 )
 
 
-def delete_query(params, record):
-    """The DELETE query: ``delete_floatings`` and ``volumes`` (every volume the service would not delete anyway)."""
-    query = {}
-    if params.get("delete_floating_ips"):
-        query["delete_floatings"] = "true"
-    if params.get("delete_volumes"):
-        volumes = [volume.get("id") for volume in (record or {}).get("volumes") or [] if not volume.get("delete_on_termination")]
+class Goes:
+    """What goes with an instance that is deleted, and what is left, as the run read it (before any write): its volumes
+    (the record's ``volumes``: those created with ``delete_on_termination`` go anyway, the others with ``delete_volumes``)
+    and the floating IPs assigned to it (one listing of the floating IPs, each naming its ``instance``; they go with
+    ``delete_floating_ips``, else the service unassigns them). The DELETE names exactly these (``query``): a volume
+    attached or a floating IP assigned by another task after the run read the instance stays."""
+
+    def __init__(self, client, params, record):
+        self.params, self.volumes, self.floating_ips = params, [], []
+        self.ident = (record or {}).get("id")
+        if record is not None:
+            self.volumes = [dict(id=volume.get("id"), goes=bool(volume.get("delete_on_termination") or params.get("delete_volumes")),
+                                 anyway=bool(volume.get("delete_on_termination"))) for volume in record.get("volumes") or []]
+            self.floating_ips = [dict(id=item.get("id"), address=item.get("floating_ip_address"), goes=bool(params.get("delete_floating_ips")))
+                                 for item in client.paginate(FLOATING_IPS.format(**params), page_size=PAGE_SIZE)
+                                 if (item.get("instance") or {}).get("id") == record.get("id")]
+
+    def query(self, record):
+        """The DELETE query: ``floatings`` (the floating IPs read) and ``volumes`` (those read that the instance still has
+        and the service would not delete anyway)."""
+        query = {}
+        floatings = [item["id"] for item in self.floating_ips if item["goes"]]
+        if floatings:
+            query["floatings"] = ",".join(floatings)
+        still = set(volume.get("id") for volume in (record or {}).get("volumes") or [])
+        volumes = [volume["id"] for volume in self.volumes if volume["goes"] and not volume["anyway"] and volume["id"] in still]
         if volumes:
-            query["volumes"] = ",".join(str(volume) for volume in volumes)
-    return query
+            query["volumes"] = ",".join(volumes)
+        return query
+
+    def said(self, going):
+        return {"volumes": [volume["id"] for volume in self.volumes if volume["goes"] is going],
+                "floating_ips": [item["id"] for item in self.floating_ips if item["goes"] is going]}
+
+    def shown(self):
+        """What goes with the instance, as the delete's ``diff.before`` lists it."""
+        return {"deleted_with_it": self.said(True)} if self.ident else {}
+
+    def tell(self, module):
+        """``deleted`` and ``left`` in the result, and a warning naming what is left (when there was an instance)."""
+        module.result.update(deleted=self.said(True), left=self.said(False))
+        left, ident = module.result["left"], self.ident
+        if ident is None or not (left["volumes"] or left["floating_ips"]):
+            return
+        parts = []
+        if left["volumes"]:
+            parts.append("volumes %s (delete_volumes: true deletes them with it)" % ", ".join(left["volumes"]))
+        if left["floating_ips"]:
+            parts.append("floating IPs %s (unassigned; delete_floating_ips: true deletes them with it)" % ", ".join(
+                "%s (%s)" % (item["address"], item["id"]) for item in self.floating_ips if not item["goes"]))
+        module.module.warn("instance %s %s; left: %s" % (ident, "would be deleted" if module.check_mode else "was deleted", "; ".join(parts)))
 
 
 GROUP_KIND = KINDS["placement_group"]

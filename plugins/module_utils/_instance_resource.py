@@ -22,8 +22,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     SECURITY_GROUPS,
     VOLUME_SPEC,
     WAITING,
+    Goes,
+    check_credentials,
     check_volumes,
-    delete_query,
     user_data_body,
     volumes_body,
 )
@@ -56,6 +57,7 @@ class Instance(CloudResource):
     required_to_create = ("name", "flavor", "volumes", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
     booted = False  # the instance was created in this run (a restart is not needed)
+    goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
 
     @property
     def parts(self):
@@ -81,6 +83,7 @@ class Instance(CloudResource):
         check_length("flavor", params["flavor"], 1, 255)
         check_length("ssh_key_name", params["ssh_key_name"], 1, 255)
         check_volumes(params["volumes"])
+        check_credentials(params)
         if params["interfaces"] is not None:
             validate_interfaces("interfaces", params["interfaces"], at_least_one=True, named=True)
         self.resolved = {"images": {}, "snapshots": {}, "groups": [], "interfaces": None}
@@ -91,9 +94,11 @@ class Instance(CloudResource):
         self.placement.load()
 
     def report(self, record):
-        """Before any write, for a create: the image names and the security group names resolved to ids (reads only;
-        each must match exactly one)."""
+        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); for a
+        create, the image names and the security group names resolved to ids (reads only; each must match exactly one)."""
         params = self.params
+        if params["state"] == "absent":
+            self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
         if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
             return
         if params["state"] == "stopped" and not params["wait"]:
@@ -126,7 +131,10 @@ class Instance(CloudResource):
         return instance_created(self.params)
 
     def delete_query(self, record):
-        return delete_query(self.params, record)
+        return self.goes.query(record)
+
+    def shown(self, record):
+        return dict(super().shown(record), **(self.goes.shown() if self.goes else {}))
 
     def answered(self, write, answer):
         if write.kind == "create":
@@ -134,5 +142,7 @@ class Instance(CloudResource):
 
     def returned(self, record):
         found = super().returned(record)
+        if self.goes is not None and "deleted" not in self.result:
+            self.goes.tell(self)
         self.result["addresses"] = address_lists((found or {}).get("addresses"))
         return found

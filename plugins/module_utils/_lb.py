@@ -19,6 +19,7 @@ listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are tu
 from __future__ import annotations
 
 import ipaddress
+import re
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
@@ -134,9 +135,17 @@ def check_monitor(where, monitor):
             "must be below %s.delay (%s), the time between two checks" % (where, monitor["delay"]))
     check_pattern(where + ".url_path", monitor["url_path"], URL_PATH_PATTERN, "a path starting with '/', without '?', '#' or '%'")
     check_length(where + ".expected_codes", monitor["expected_codes"], 1, 64)
+    check_codes(where + ".expected_codes", monitor["expected_codes"])
     for option in ("url_path", "expected_codes", "http_method"):
         require(monitor[option] is None or monitor["type"] in ("HTTP", "HTTPS"), "%s.%s" % (where, option),
                 "only an HTTP or HTTPS health monitor has it (type is %s)" % monitor["type"])
+
+
+def check_codes(option, value):
+    """HTTP status codes 100-599, comma-separated, each a code or a range (``200``, ``200,202``, ``200-204``)."""
+    ranges = [item.partition("-") for item in (value or "").split(",")]  # each (low, "-", high) or (code, "", "")
+    fits = re.fullmatch(r"\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*", value or "") and all(100 <= int(a) <= int(b or a) <= 599 for a, _, b in ranges)
+    require(value is None or fits, option, "%r is not HTTP status codes (100 to 599): one, a comma-separated list or a range such as 200-204" % value)
 
 
 def check_pool(where, pool):

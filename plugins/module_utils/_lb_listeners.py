@@ -20,7 +20,10 @@ differs fails before any write, naming the listener and the option.
 
 from __future__ import annotations
 
+import ipaddress
+
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY,
     LISTENER_PATCHED,
@@ -44,8 +47,39 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
+POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "PROXYV2", "TCP"), "UDP": ("UDP",), "PROMETHEUS": (),
+             "TCP": ("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP"), "TERMINATED_HTTPS": ("HTTP", "PROXY", "PROXYV2")}  # section 15.8
+
 # The load_balancer module's ``changes``: what its writes say (each write of the set says its part of it).
 CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "members": {"added": str, "removed": str}}
+
+
+def check_pool_fits(where, protocol, pool):
+    """A listener takes a pool of the protocols ``POOL_FITS`` names (a PROMETHEUS listener none): "an HTTP", "a UDP"."""
+    fits, given, article = POOL_FITS[protocol], (pool or {}).get("protocol", ""), lambda name: "an" if name.startswith("HTTP") else "a"
+    require(pool is None or fits, where + ".pool", "a %s listener has no pool (it serves the load balancer's metrics); leave pool out" % protocol)
+    require(pool is None or given in fits, where + ".pool.protocol", "%s %s pool does not fit %s %s listener (it takes %s)" % (
+        article(given), given, article(protocol), protocol, " or ".join((", ".join(fits[:-1]), fits[-1]) if len(fits) > 1 else fits)))
+
+
+def check_member_subnets(client, params, listeners):
+    """Each member's address of the IP version of its ``subnet_id`` (the service refuses an IPv6 member on an IPv4
+    subnet): every subnet named read once, before any write; an unknown subnet fails naming the member."""
+    versions = {}
+    for index, item in enumerate(listeners or []):
+        for number, member in enumerate((item["pool"] or {}).get("members") or []):
+            subnet = member["subnet_id"]
+            if subnet is None:
+                continue
+            where = "listeners[%s].pool.members[%s]" % (index, number)
+            if subnet not in versions:
+                record = client.get_or_none(KINDS["subnet"].paths["item"].format(**dict(params, id=subnet)))
+                require(record is not None, where + ".subnet_id", "no subnet %s in project %s, region %s (nothing was sent)"
+                        % (subnet, params["project_id"], params["region_id"]))
+                versions[subnet] = ipaddress.ip_network(record["cidr"], strict=False).version
+            require(ipaddress.ip_address(member["address"]).version == versions[subnet], where + ".address",
+                    "%s is an IPv%s address but subnet %s is IPv%s (nothing was sent)" % (
+                        member["address"], ipaddress.ip_address(member["address"]).version, subnet, versions[subnet]))
 
 
 # ---- the set --------------------------------------------------------------------------------------------------------
@@ -95,6 +129,8 @@ class Listeners(Part):
     def canonical(self, items):
         require(len(items) <= MAX_LISTENERS, "listeners", "at most %s listeners (50 and a PROMETHEUS one)" % MAX_LISTENERS)
         checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
+        for index, item in enumerate(checked):
+            check_pool_fits("listeners[%s]" % index, item["protocol"], item["pool"])
         for field, what in (("name", "name"), ("protocol_port", "protocol_port")):
             first = {}
             for index, item in enumerate(checked):

@@ -24,6 +24,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
+MAX_SIZE = 102400  # GiB: the largest volume the service takes (the pricing schema's maximum, docs/api_reference.md 15.6)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 SOURCES = ["new-volume", "image", "snapshot"]
 ATTACHMENT_TAG = r"[^,/]{1,60}"

@@ -130,6 +130,15 @@ def _given(names):
     return "%s given: %s" % (len(names), ", ".join(names)) if names else "none given"
 
 
+def check_regex(option, value):
+    if value is None:
+        return
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValidationError("%s: %r is not a valid regular expression (%s)" % (option, value, exc))
+
+
 def validate_condition(option, condition, kinds=None):
     given = [kind for kind, value in (condition or {}).items() if value is not None]
     require(len(given) == 1, option, "exactly one condition kind must be set (%s); kinds are %s"
@@ -140,15 +149,14 @@ def validate_condition(option, condition, kinds=None):
     members = condition[kind]
     for name, member in CONDITION_KINDS[kind].items():
         _check_member("%s.%s.%s" % (option, kind, name), members.get(name), member)
+    if kind == "request_rate":
+        check_regex("%s.request_rate.path_pattern" % option, members.get("path_pattern"))
     if kind == "url":
         url = members.get("url")
         url_option = "%s.url.url" % option
         if (members.get("match_type") or DEFAULT_MATCH_TYPE) == "Regex":
             require(not LOOKAROUND.search(url), url_option, "a Regex url must not use lookahead or lookbehind")
-            try:
-                re.compile(url)
-            except re.error as exc:
-                raise ValidationError("%s: %r is not a valid regular expression (%s)" % (url_option, url, exc))
+            check_regex(url_option, url)
         else:
             check_pattern(url_option, url, URL_PATTERN,
                           "the URL characters allowed with match_type Exact or Contains (letters, digits and _ ! $ ~ : # [ ] @ ( ) * + , = / - . %)")

@@ -98,6 +98,8 @@ seealso:
     description: The instance whose port gets the floating IP.
   - module: gcore.platform.load_balancer
     description: A load balancer's C(vip_port_id), a port to give a floating IP.
+  - module: gcore.platform.floating_ip_info
+    description: Find floating IPs by address, instance or status (an unassigned one left behind).
 """
 
 EXAMPLES = r"""

@@ -73,6 +73,9 @@ options:
       - Each item is one of five variants chosen by O(volumes[].source). A field given for a source that has no
         such field, or missing where the source requires it, fails validation before any request.
       - Only the fields given are sent.
+      - One volume boots, as the service requires (checked before any request) - at most one has
+        O(volumes[].boot_index=0), at least one can boot (a source other than V(new-volume), without a negative
+        O(volumes[].boot_index)), and no O(volumes[].volume_id) is listed twice.
     type: list
     elements: dict
     suboptions:
@@ -88,7 +91,7 @@ options:
         choices: [new-volume, image, snapshot, apptemplate, existing-volume]
       size:
         description:
-          - Size in GiB, at least V(1). Not for V(existing-volume).
+          - Size in GiB, V(1) to V(102400). Not for V(existing-volume).
         type: int
       name:
         description:
@@ -183,7 +186,7 @@ options:
     type: str
   username:
     description:
-      - Name of a user to create with O(password) (Linux only). Used at create only.
+      - Name of a user to create with O(password) (Linux only), which it needs. Used at create only.
     type: str
   placement_group:
     description:
@@ -200,13 +203,20 @@ options:
     aliases: [servergroup_id]
   delete_floating_ips:
     description:
-      - With O(state=absent), delete the floating IPs assigned to the instance with it.
+      - With O(state=absent), delete the floating IPs assigned to the instance with it. Without it the service
+        unassigns them and they stay (RV(left), and a warning names them).
+      - Only the floating IPs assigned when the run read the instance (one listing of
+        C(GET /cloud/v1/floatingips/{project_id}/{region_id}), before any write) are deleted, named by id in the
+        C(floatings) query; one another task assigns meanwhile stays.
     type: bool
     default: false
   delete_volumes:
     description:
       - With O(state=absent), delete every volume of the instance with it (volumes created with
-        O(volumes[].delete_on_termination=true) are deleted anyway).
+        O(volumes[].delete_on_termination=true) are deleted anyway). Without it the other volumes stay (RV(left), and a
+        warning names them).
+      - Only the volumes the instance had when the run read it are deleted, named by id in the C(volumes) query; a data
+        volume another task attaches meanwhile stays.
     type: bool
     default: false
   wait_timeout:
@@ -379,6 +389,22 @@ changes:
     security_groups:
       added: [legacy-sg]
       removed: [default]
+deleted:
+  description:
+    - With O(state=absent), what the delete takes with the instance (ids), as the run read the instance before the
+      delete; in check mode, what it would take. Empty lists when there was no instance.
+    - C(volumes) the volumes created with O(volumes[].delete_on_termination=true), and every other one with
+      O(delete_volumes=true); C(floating_ips) the floating IPs assigned to it, with O(delete_floating_ips=true).
+  returned: when O(state=absent)
+  type: dict
+  sample: {volumes: [9a44bfd6-1045-4f64-a611-89f9370d03d0], floating_ips: []}
+left:
+  description:
+    - With O(state=absent), the volumes and floating IPs (ids) the instance had that the delete leaves (detached or
+      unassigned, they stay and are billed); a warning names them. Empty lists when nothing is left.
+  returned: when O(state=absent)
+  type: dict
+  sample: {volumes: [], floating_ips: [3f8a2c1d-9e4b-4d7a-b6c5-1a2b3c4d5e6f]}
 tasks:
   description: The IDs of the tasks the changes started, in order (also when a later step failed).
   returned: when the module got past the validation of its options
@@ -394,6 +420,8 @@ diff:
       1.1.0), C(image) (the boot image's name, or ID, as given), C(volumes) (each with its C(source), C(size),
       C(type_name) and what it is made of, as given), C(interfaces) (each with its C(type) and its network and
       subnet as given, by name or ID), and C(user_data) and C(password) as V(set) or V(not set), never their values.
+    - A delete's C(before) lists what goes with the instance under C(deleted_with_it) (C(volumes) and C(floating_ips),
+      ids, as in RV(deleted)).
   returned: success
   type: dict
   sample:

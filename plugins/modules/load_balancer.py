@@ -227,6 +227,7 @@ options:
         description:
           - The listener's pool, declared whole. When left out, the listener has no pool, and an existing one is deleted
             (C(DELETE /cloud/v1/lbpools/{project_id}/{region_id}/{pool_id})).
+          - A V(PROMETHEUS) listener has no pool (one given fails before any request).
           - A pool that differs gets one C(PATCH /cloud/v2/lbpools/{project_id}/{region_id}/{pool_id}) carrying
             what differs of its name, algorithm, protocol, session persistence, or a new health monitor.
           - Its members, when they differ, are sent as the whole list in one
@@ -251,7 +252,10 @@ options:
             choices: [ROUND_ROBIN, LEAST_CONNECTIONS, SOURCE_IP]
           protocol:
             description:
-              - Protocol to the members.
+              - Protocol to the members. It must fit the listener's O(listeners[].protocol), as the service requires
+                (else the task fails before any request) - V(HTTP) and V(TERMINATED_HTTPS) listeners take V(HTTP),
+                V(PROXY) or V(PROXYV2) pools; V(HTTPS) takes V(HTTPS), V(PROXY), V(PROXYV2) or V(TCP); V(TCP) takes
+                V(HTTP), V(HTTPS), V(PROXY), V(PROXYV2) or V(TCP); V(UDP) takes V(UDP).
             type: str
             required: true
             choices: [HTTP, HTTPS, TCP, UDP, PROXY, PROXYV2]
@@ -292,6 +296,8 @@ options:
               subnet_id:
                 description:
                   - ID of the member's subnet. When not given, whatever subnet the member has is accepted.
+                  - Each subnet given is read before any write; a member whose address is not of the subnet's IP version
+                    (an IPv6 address on an IPv4 subnet) fails the task, and nothing is sent.
                 type: str
               instance_id:
                 description:
@@ -345,7 +351,8 @@ options:
                 type: str
               expected_codes:
                 description:
-                  - Status codes that mean healthy (V(HTTP) and V(HTTPS) only), for example V(200,202,300-302).
+                  - Status codes that mean healthy (V(HTTP) and V(HTTPS) only), for example V(200,202,300-302), that
+                    is codes from V(100) to V(599) and ranges of them, comma-separated. Anything else fails before any request.
                 type: str
               http_method:
                 description:
@@ -601,7 +608,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Vali
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
-from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
@@ -668,10 +675,12 @@ class LoadBalancer(CloudResource):
     # ---- hooks -----------------------------------------------------------------------------
     def resolve(self):
         """The listeners' secrets by name, turned into ids, and the members named by instance given their address, before any
-        write (one listing of the secrets, one of the instances)."""
+        write (one listing of the secrets, one of the instances); then the members' subnets read, each member's address of
+        its subnet's IP version."""
         if self.params["state"] == "present":
             resolve_secrets(self.client, self.params, self.params["listeners"])
             resolve_member_instances(self.client, self.params, self.params["listeners"])
+            check_member_subnets(self.client, self.params, self.params["listeners"])
 
     def report(self, record):
         if record is None and self.params["state"] == "present":  # used at create only: the VIP's parents by name

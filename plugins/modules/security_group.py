@@ -55,7 +55,7 @@ options:
     type: str
   description:
     description:
-      - Description of the group. Compared when given; V("") means no description.
+      - Description of the group, at most 255 characters. Compared when given; V("") means no description.
     type: str
   rules:
     description:
@@ -344,7 +344,7 @@ diff:
       rules: {}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._rules import (
@@ -383,6 +383,7 @@ class SecurityGroup(CloudResource):
         params = self.params
         if params["description"] is not None and "\x00" in params["description"]:
             raise ValidationError("description: must not hold a NUL character")
+        check_length("description", params["description"], 0, 255)
         self.named_groups = remote_groups(params["rules"])
         if params["rules"] is not None and not self.named_groups:
             params["rules"][:] = check_rules(params["rules"])

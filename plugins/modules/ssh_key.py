@@ -83,9 +83,10 @@ notes:
   - A generated private key is answered once, by the create request. It is returned in RV(private_key) only, never in
     RV(ssh_key), RV(diff), messages or warnings. Ansible cannot hide one member of a result, so run that task with
     C(no_log=true), C(register) the result and save the key at once (see EXAMPLES).
-  - When the answer of a create that generated the key pair is lost (a timeout or a dropped connection after the
-    service created it), the key is found by its name, the module reports the change and warns that the private key
-    cannot be read again; delete the key and create it again to get a new pair.
+  - When the answer of a create that generated the key pair is lost (a 5xx or a dropped connection after the service
+    created it), the key is found by its name and the task B(fails) with C(changed=true), RV(ssh_key) (the key's id)
+    and a message saying how to replace it (the private key cannot be read again, so nobody holds it). Delete the key
+    (O(state=absent)) and run the task again to generate a new pair. A later run finds the key and changes nothing.
   - In check mode the module only reads; with C(--diff) it shows the key's name, public key and sharing before and
     after.
 extends_documentation_fragment:
@@ -190,15 +191,34 @@ diff:
     after: {name: deploy-key, public_key: ssh-ed25519 AAAA... deploy@ci, state: present}
 """
 
+import base64
 import re
+import struct
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 KEY_PATTERN = r"(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/]+={0,3}(?: [^\x00-\x1f\x7f]*)?"
+TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521")
 KEY_RULE = "an OpenSSH public key: its type (ssh-ed25519, ssh-rsa or ecdsa-sha2-nistp256/384/521), a space, its base64 body " \
            "and an optional comment, on one line"
+
+
+def check_key_type(public_key):
+    """The key's type prefix is the type its base64 body names: the body starts with that string, length-prefixed."""
+    prefix, body = public_key.split()[:2]
+    try:  # only the type string is read: the length (4 bytes), then that many bytes
+        length = struct.unpack(">I", base64.b64decode(body[:8])[:4])[0]
+        head = body[:(4 + length + 2) // 3 * 4]
+        embedded = base64.b64decode(head + "=" * (-len(head) % 4))[4:4 + length].decode("ascii")
+    except (ValueError, struct.error, UnicodeDecodeError):
+        embedded = ""
+    if not embedded or len(embedded) != length:
+        raise ValidationError("public_key: its body is not the base64 of an OpenSSH public key, which starts with the key's "
+                              "type (not shown)")
+    require(embedded == prefix, "public_key", "its type is %s but its body holds an %s key; give the key as the .pub file "
+            "has it (not shown)" % (prefix, embedded if embedded in TYPES else "unknown"))
 
 
 def key_body(public_key):
@@ -229,7 +249,7 @@ class SshKey(CloudResource):
     )
     asynchronous = False  # every write answers the key
     lock = None
-    lost_warned = False  # the warning about a lost private key is given once
+    key_lost = False  # a generated key whose answer was lost: the run fails, once
     read_after_update = False  # the PATCH answers the key (docs/api_reference.md section 15.5)
     members = (
         Member("name", want=same_name),
@@ -246,6 +266,7 @@ class SshKey(CloudResource):
                 self.module.no_log_values.add(key)  # a secret given by mistake: not even echoed in the module arguments
             require("PRIVATE KEY" not in key, "public_key", "holds a private key (not shown); give the public key, the .pub file")
             require(re.fullmatch(KEY_PATTERN, key.strip()), "public_key", "is not %s (not shown)" % KEY_RULE)
+            check_key_type(key)
 
     def report(self, record):
         self.result["private_key"] = None
@@ -265,15 +286,16 @@ class SshKey(CloudResource):
             self.result["private_key"] = answer["private_key"]
 
     def returned(self, record):
+        found = dict((key, value) for key, value in record.items() if key != "private_key") if self.exists_after(record) else None
         if self.ledger and self.params["public_key"] is None and not self.result.get("private_key") \
-                and any(write.kind == "create" for write in self.ledger.confirmed) and not self.lost_warned:
-            self.lost_warned = True
-            self.module.warn("SSH key %r was created, but the answer holding its generated private key was lost and the "
-                             "private key cannot be read again; delete the key (state=absent) and create it again to get "
-                             "a new pair" % self.params["name"])
-        if not self.exists_after(record):
-            return None
-        return dict((key, value) for key, value in record.items() if key != "private_key")
+                and any(write.kind == "create" for write in self.ledger.confirmed) and not self.key_lost:
+            self.key_lost = True  # a key nobody holds: the task fails (changed), naming the key and how to replace it
+            ident = (found or {}).get("id")
+            raise Refused("SSH key %r (id %s) was created, but the answer holding its generated private key was lost, and a "
+                          "private key cannot be read again: nobody holds it. Replace it: delete the key (state: absent, "
+                          "ssh_key_id: %s) and run this task again to generate a new pair, or give public_key"
+                          % (self.params["name"], ident, ident), **{self.result_key: found})
+        return found
 
 
 def main():

@@ -93,7 +93,7 @@ options:
     type: str
   size:
     description:
-      - Size of the volume in GiB, at least V(1). Required to create a V(new-volume) or V(image) volume; a V(snapshot)
+      - Size of the volume in GiB, V(1) to V(102400) (the service's largest volume). Required to create a V(new-volume) or V(image) volume; a V(snapshot)
         volume takes the snapshot's size, and a size given with it must equal that size (the service refuses another).
       - A size larger than the volume's grows it (C(POST .../extend), a task); the volume keeps its data.
       - B(A volume never shrinks.) A size smaller than the volume's fails the module before any write.
@@ -340,6 +340,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_m
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     ATTACHMENT_TAG,
     ATTACHMENT_TAG_RULE,
+    MAX_SIZE,
     SOURCES,
     TRANSIENT,
     TYPES,
@@ -391,7 +392,7 @@ class Volume(CloudResource):
         params = self.params
         instance = params["instance"]
         self.attachment = [] if instance == "" else None  # a named instance: resolved before any write (resolve)
-        check_range("size", params["size"], low=1)
+        check_range("size", params["size"], 1, MAX_SIZE)
         source = params["source"]
         for option, needs in (("image_id", "image"), ("snapshot_id", "snapshot")):
             by_name = option.replace("_id", "_name")

@@ -1215,3 +1215,85 @@ def test_production_bad_input_fails_naming_the_option_and_sends_nothing(monkeypa
     assert "Traceback" not in json.dumps(result) and "exception" not in result, result
     assert result.get("changed") in (None, False)
     assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+# ---- issue 34: what the service would refuse is refused first ----
+ED25519_BODY = "AAAAC3NzaC1lZDI1NTE5AAAAIAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEB"  # an ed25519 key's base64 body
+MONITOR = {"type": "HTTP", "delay": 10, "max_retries": 3, "timeout": 5}
+BOOT = dict(IMAGE, boot_index=0)
+REFUSED_FIRST_CASES = [("refused first: " + what, module, args, text) for what, module, args, text in [
+    ("a PROMETHEUS listener with a pool", "load_balancer", lb_args({"protocol": "PROMETHEUS"}),
+     "listeners[0].pool: a PROMETHEUS listener has no pool"),
+    ("a UDP pool behind an HTTP listener", "load_balancer", lb_args({"pool": {"protocol": "UDP", "healthmonitor": None}}),
+     "listeners[0].pool.protocol: a UDP pool does not fit an HTTP listener (it takes HTTP, PROXY or PROXYV2)"),
+    ("an HTTP pool behind a UDP listener", "load_balancer", lb_args({"protocol": "UDP", "pool": {"healthmonitor": None}}),
+     "listeners[0].pool.protocol: an HTTP pool does not fit a UDP listener (it takes UDP)"),
+    ("expected_codes abc", "load_balancer", lb_args({"pool": {"healthmonitor": dict(MONITOR, expected_codes="abc")}}),
+     "listeners[0].pool.healthmonitor.expected_codes: 'abc' is not"),
+    ("expected_codes 600", "load_balancer", lb_args({"pool": {"healthmonitor": dict(MONITOR, expected_codes="200,600")}}),
+     "listeners[0].pool.healthmonitor.expected_codes"),
+    ("expected_codes a backwards range", "load_balancer", lb_args({"pool": {"healthmonitor": dict(MONITOR, expected_codes="302-300")}}),
+     "listeners[0].pool.healthmonitor.expected_codes"),
+    ("two boot volumes", "instance", instance_args({"volumes": [BOOT, dict(BOOT, image_name="debian-12")]}),
+     "volumes[0] and volumes[1]: both have boot_index 0"),
+    ("no bootable volume", "instance", instance_args({"volumes": [{"source": "new-volume", "size": 10}]}),
+     "volumes: no volume is bootable"),
+    ("only a volume marked not bootable", "instance", instance_args({"volumes": [dict(IMAGE, boot_index=-1)]}),
+     "volumes: no volume is bootable"),
+    ("a volume listed twice", "instance", instance_args({"volumes": [
+        BOOT, {"source": "existing-volume", "volume_id": UUID}, {"source": "existing-volume", "volume_id": UUID.upper()}]}),
+     "volumes[1] and volumes[2]: volume %s is listed twice" % UUID),
+    ("username without password", "instance", instance_args({"username": "deploy"}), "username: needs password"),
+    ("an instance volume above the maximum", "instance", instance_args({"volumes": [dict(IMAGE, size=10 ** 20)]}), "volumes[0].size"),
+    ("an instance volume of 102401 GiB", "instance", instance_args({"volumes": [dict(IMAGE, size=102401)]}),
+     "volumes[0].size: 102401 is out of range (must be 1 to 102400)"),
+    ("a volume of 10^20 GiB", "volume", {"name": "data", "size": 10 ** 20}, "size: "),
+    ("a volume of 102401 GiB", "volume", {"name": "data", "size": 102401}, "size: 102401 is out of range (must be 1 to 102400)"),
+    ("project_id 10^30", "network", {"name": "app-net", "project_id": 10 ** 30}, "project_id: "),
+    ("region_id 2^63", "network", {"name": "app-net", "region_id": 2 ** 63}, "region_id: "),
+    ("project_id 10^30 of a key", "ssh_key", {"name": "k-1", "project_id": 10 ** 30}, "project_id: "),
+    ("an int64 overflow in a nested option", "load_balancer", lb_args({"pool": {"healthmonitor": dict(MONITOR, delay=2 ** 64)}}),
+     "listeners[0].pool.healthmonitor.delay"),
+    ("an ssh-rsa prefix on an ed25519 body", "ssh_key", {"name": "k-1", "public_key": "ssh-rsa %s me@host" % ED25519_BODY},
+     "public_key: its type is ssh-rsa but its body holds an ssh-ed25519 key"),
+    ("a public key body cut before its type ends", "ssh_key", {"name": "k-1", "public_key": "ssh-ed25519 AAAAC3Nza"},
+     "public_key: its body is not"),
+    ("a group description of 256", "security_group", {"name": "web", "description": "d" * 256}, "description: length 256 is out of range"),
+    ("a group description of 100000", "security_group", {"name": "web", "description": "d" * 100000}, "description: length 100000"),
+    ("a request_rate path_pattern that is no regex", "waap_custom_rule",
+     custom_rule_args({"conditions": [{"request_rate": {"path_pattern": "^/login(", "requests": 50, "time": 60}}]}),
+     "conditions[0].request_rate.path_pattern: '^/login(' is not a valid regular expression"),
+    ("a request_rate path_pattern that is no regex, in a set", "waap_custom_rules",
+     {"domain_id": 1001, "config": [item(conditions=[{"request_rate": {"path_pattern": "[", "requests": 50, "time": 60}}])]},
+     "config[0].conditions[0].request_rate.path_pattern"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", REFUSED_FIRST_CASES, ids=[case[0] for case in REFUSED_FIRST_CASES])
+def test_what_the_service_would_refuse_is_refused_first(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert result.get("changed") in (None, False)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+FLOATING_IP_INFO_CASES = [("floating_ip_info: " + what, "floating_ip_info", args, text) for what, args, text in [
+    ("an id not a UUID", {"floating_ip_id": "fip-1"}, "floating_ip_id: 'fip-1' is not a UUID"),
+    ("an address that is not one", {"address": "203.0.113.256"}, "address: '203.0.113.256' is not an IPv4 or IPv6 address"),
+    ("an instance name with a slash", {"instance": "web/1"}, "instance: "),
+    ("an empty instance", {"instance": ""}, "instance: "),
+    ("an unknown status", {"status": "UP"}, "status must be one of: ACTIVE, DOWN, ERROR"),
+    ("a name: floating IPs have none", {"name": "fip"}, "Unsupported parameters"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", FLOATING_IP_INFO_CASES, ids=[case[0] for case in FLOATING_IP_INFO_CASES])
+def test_floating_ip_info_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and attempts == []

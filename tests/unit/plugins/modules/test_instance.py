@@ -15,6 +15,7 @@ import pathlib
 from urllib.parse import parse_qs
 
 import pytest
+from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
 from ansible_collections.gcore.platform.plugins.modules import instance, instance_info
@@ -133,7 +134,7 @@ def test_create_only_options_that_differ_fail_before_any_write(server, change, w
 
 def test_options_used_at_create_only_are_not_compared(server):
     created(server, user_data="a", password="first-Passw0rd")
-    result = run(server, user_data="b", password="other-Passw0rd", volumes=[{"source": "new-volume", "size": 5}],
+    result = run(server, user_data="b", password="other-Passw0rd", volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 5}],
                  interfaces=[{"type": "external"}])
     assert result["changed"] is False and writes(server) == []
 
@@ -237,7 +238,9 @@ def test_absent_deletes_with_floating_ips_and_every_volume_the_service_would_kee
     assert result["changed"] is True and result["instance"] is None
     (entry,) = server.writes()
     assert (entry["method"], entry["path"]) == ("DELETE", "%s/%s" % (BASE, listed["id"]))
-    assert parse_qs(entry["query"]) == {"delete_floatings": ["true"], "volumes": [",".join(kept)]}
+    assert parse_qs(entry["query"]) == {"volumes": [",".join(kept)]}  # no floating IP: none named
+    assert result["deleted"] == {"volumes": [volume["id"] for volume in listed["volumes"]], "floating_ips": []}
+    assert result["left"] == {"volumes": [], "floating_ips": []} and not harness.warning_texts(result)
     assert record(server, listed["id"])["exception_class"] == "NotFound"
     server.log = []
     assert run(server, state="absent")["changed"] is False and writes(server) == []
@@ -245,10 +248,51 @@ def test_absent_deletes_with_floating_ips_and_every_volume_the_service_would_kee
     assert unknown["changed"] is False and writes(server) == []
 
 
-def test_absent_without_the_delete_options_sends_no_query(server):
-    created(server)
-    run(server, state="absent")
+def test_absent_without_the_delete_options_sends_no_query_and_says_what_is_left(server):
+    made = created(server)
+    fips = [item for item in server.call("GET", "/cloud/v1/floatingips/1/76")[1]["results"] if (item["instance"] or {}).get("id") == made["id"]]
+    volumes = [volume["id"] for volume in made["volumes"]]
+    preview = run(server, state="absent", _ansible_check_mode=True, _ansible_diff=True)
+    assert preview["changed"] is True and writes(server) == [] and preview["left"]["volumes"] == volumes
+    assert preview["diff"]["before"]["deleted_with_it"] == {"volumes": [], "floating_ips": []}
+    assert harness.warning_texts(preview)[0].startswith("instance %s would be deleted; left: volumes" % made["id"])
+    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
+    result = run(server, state="absent")
     assert [entry["query"] for entry in server.writes()] == [""]
+    assert result["deleted"] == {"volumes": [], "floating_ips": []}
+    assert result["left"] == {"volumes": volumes, "floating_ips": [item["id"] for item in fips]} and len(fips) == 1
+    (text,) = harness.warning_texts(result)
+    assert text == ("instance %s was deleted; left: volumes %s (delete_volumes: true deletes them with it); floating IPs %s (%s) "
+                    "(unassigned; delete_floating_ips: true deletes them with it)" % (
+                        made["id"], ", ".join(volumes), fips[0]["floating_ip_address"], fips[0]["id"]))
+    assert server.call("GET", "/cloud/v1/floatingips/1/76/%s" % fips[0]["id"])[1]["status"] == "DOWN"
+
+
+def test_absent_deletes_only_what_the_instance_had_when_the_run_read_it_and_the_diff_lists_it(server):
+    """Issue 34: a data volume another task attaches while the run waits for the instance's lock is not deleted; the
+    floating IP is named by id (not ``delete_floatings``, which would take one assigned meanwhile too)."""
+    made = created(server)
+    fip = next(item for item in server.call("GET", "/cloud/v1/floatingips/1/76")[1]["results"] if (item["instance"] or {}).get("id") == made["id"])
+    status, answer = server.call("POST", "/cloud/v1/volumes/1/76", {"source": "new-volume", "name": "data-other", "size": 1})
+    data = server.call("GET", "/cloud/v1/tasks/%s" % answer["tasks"][0])[1]["created_resources"]["volumes"][0]
+    server.hold()
+    server.call("POST", "/cloud/v2/volumes/1/76/%s/attach" % data, {"instance_id": made["id"]})  # held
+    reboot = server.call("POST", "/cloud/v2/instances/1/76/%s/action" % made["id"], {"action": "reboot"})[1]["tasks"][0]  # locks
+    # The run waits for the reboot's lock (it reads the task once), reads the instance again, then its floating IPs: the
+    # attach ends only then, after the run read what the instance had.
+    server.release(task_id=reboot, after={"method": "GET", "path": "^/cloud/v1/tasks/%s$" % reboot, "times": 1})
+    server.release(after={"method": "GET", "path": "^/cloud/v1/floatingips/1/76$", "times": 1})  # the attach, and the hold
+    server.log = []
+    result = run(server, state="absent", delete_volumes=True, delete_floating_ips=True, _ansible_diff=True, wait_timeout=30)
+    assert not result.get("failed"), result.get("msg")
+    (entry,) = server.writes()
+    mine = [volume["id"] for volume in made["volumes"]]
+    assert parse_qs(entry["query"]) == {"floatings": [fip["id"]], "volumes": [",".join(mine)]}
+    assert data not in entry["query"]
+    assert result["deleted"] == {"volumes": mine, "floating_ips": [fip["id"]]} and result["left"] == {"volumes": [], "floating_ips": []}
+    assert result["diff"]["before"]["deleted_with_it"] == {"volumes": mine, "floating_ips": [fip["id"]]}
+    assert server.call("GET", "/cloud/v1/volumes/1/76/%s" % data)[1]["status"] == "available"  # detached, kept
+    assert server.call("GET", "/cloud/v1/floatingips/1/76/%s" % fip["id"])[0] == 404
 
 
 def test_an_id_not_found_fails_for_present(server):

@@ -62,7 +62,7 @@ PLANS = {
     "start": dict(seed=seed("SHUTOFF"), args={"state": "started"}, writes=[("POST", ACTION)]),
     "resize": dict(seed=seed(), args={"flavor": "g1-standard-4-8", "allow_resize": True},
                    writes=[("POST", ONE + "/changeflavor$")]),
-    "delete": dict(seed=seed(), args={"state": "absent", "delete_floating_ips": True}, writes=[("DELETE", ONE + r"$")]),
+    "delete": dict(seed=seed(), args={"state": "absent", "delete_floating_ips": True, "delete_volumes": True}, writes=[("DELETE", ONE + r"$")]),
 }
 
 

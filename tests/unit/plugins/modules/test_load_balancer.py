@@ -364,3 +364,19 @@ def test_a_member_named_by_its_instance_takes_the_instance_private_address_resol
     assert run(server, with_listeners(dict(TCP, pool=pool)))["changed"] is False and writes(server) == []
     missing = run(server, with_listeners(dict(TCP, pool=dict(pool, members=[{"instance": "no-such-vm", "protocol_port": 1}]))))
     assert missing["failed"] is True and "listeners[0].pool.members[0].instance: 0 instances" in missing["msg"] and writes(server) == []
+
+
+def test_a_member_of_another_ip_version_than_its_subnet_fails_after_reading_the_subnet_and_sends_nothing(server):
+    """Issue 34: an IPv6 member on an IPv4 subnet is refused before any write (the subnet is read once for two members)."""
+    from simulator.resources.networks import SEEDED_SUBNETS
+    subnet = next(ident for ident, item in SEEDED_SUBNETS.items() if ":" not in item["cidr"])
+    pool = dict(HTTP["pool"], members=[{"address": "10.0.0.11", "protocol_port": 8080, "subnet_id": subnet.upper()},
+                                       {"address": "2001:db8::11", "protocol_port": 8080, "subnet_id": subnet}])
+    result = run(server, with_listeners(dict(HTTP, pool=pool)))
+    assert result["failed"] is True and not result.get("changed"), result
+    assert result["msg"] == ("Invalid input: listeners[0].pool.members[1].address: 2001:db8::11 is an IPv6 address but subnet %s is IPv4 "
+                             "(nothing was sent)" % subnet)
+    assert writes(server) == [] and reads(server).count(("GET", "/cloud/v1/subnets/1/76/%s" % subnet)) == 1
+    unknown = dict(HTTP["pool"], members=[{"address": "10.0.0.11", "protocol_port": 8080, "subnet_id": "0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90"}])
+    result = run(server, with_listeners(dict(HTTP, pool=unknown)))
+    assert result["failed"] is True and "listeners[0].pool.members[0].subnet_id: no subnet" in result["msg"] and writes(server) == []

@@ -6,8 +6,9 @@ sharing PATCH, the key DELETE; floating IP create for an instance, assign, unass
 and the two DELETEs of a port with two floating IPs)
 and each fault kind (a 500 after the service applied the write, a connection dropped after it applied it, a clear 400
 or 403 rejection that applied nothing), the run reports the truth (``changed``), sends no write twice, never makes a
-second key or floating IP, keeps a generated private key under ``private_key`` only (null when the create's answer was
-lost, with a warning), and a re-run converges with no write left. The cases are generated from the plans below.
+second key or floating IP, keeps a generated private key under ``private_key`` only (a create whose answer was
+lost fails, ``changed``, naming the key's id and how to replace it: issue 34), and a re-run converges with no write
+left. The cases are generated from the plans below.
 
 The modules run in-process (their ``main``) against the real simulator over HTTP (the ``server`` fixture)."""
 
@@ -138,15 +139,18 @@ def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_reru
     no_duplicates(server)
     assert PRIVATE_MARK not in outside_private_key(result), "a private key outside private_key: %s" % result
     texts = harness.warning_texts(result)
-    if applied:
+    if applied and plan == "key generation":  # issue 34: a key nobody holds fails the task, saying how to replace it
+        assert result["failed"] is True and result["changed"] is True, result
+        assert result["private_key"] is None, "a lost create answer has no private key to return"
+        ident = server.call("GET", "/cloud/v1/ssh_keys/1", query="name=generated")[1]["results"][0]["id"]
+        assert result["ssh_key"]["id"] == ident and "(id %s)" % ident in result["msg"], result
+        assert "private key cannot be read again" in result["msg"] and "state: absent" in result["msg"], result["msg"]
+        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
+    elif applied:
         assert not result.get("failed"), result["msg"]
         assert result["changed"] is True
         assert "shows the change was applied, so it was not sent again" in texts[0], texts
-        if plan == "key generation":
-            assert result["private_key"] is None, "a lost create answer has no private key to return"
-            assert len(texts) == 2 and "private key cannot be read again" in texts[1], texts
-        else:
-            assert len(texts) == 1, "one warning, of the write found applied: %s" % texts
+        assert len(texts) == 1, "one warning, of the write found applied: %s" % texts
     else:
         assert result["failed"] is True and "injected rejection" in result["msg"], result
         assert result["changed"] is (position > 0), "changed means applied"
