@@ -670,8 +670,8 @@ class LoadBalancer(CloudResource):
         """The listeners' secrets by name, turned into ids, and the members named by instance given their address, before any
         write (one listing of the secrets, one of the instances)."""
         if self.params["state"] == "present":
-            resolve_secrets(self.client, self.params, self.params["listeners"])
-            resolve_member_instances(self.client, self.params, self.params["listeners"])
+            resolve_secrets(self, self.params["listeners"])
+            resolve_member_instances(self, self.params["listeners"])
 
     def report(self, record):
         if record is None and self.params["state"] == "present":  # used at create only: the VIP's parents by name
