@@ -41,6 +41,7 @@ NETWORK_RULES = 50  # a security group declared with its rules (issue 26), besid
 LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 10 members each
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
 STACK_MODULE_TASKS = 10  # the module tasks of examples/stack.yml's second run (Bench.stack)
+PRODUCTION_MODULE_TASKS = 14  # the module tasks of examples/production.yml's second run (Bench.production)
 BOOT_SECONDS = (5.0, 60.0)  # an instance that becomes ACTIVE after this long (issue 27)
 FLEET_SIZE, FLEET_BOOT = 20, 30.0  # a fleet of 20 instances, each booting in 30 s of the simulator's clock (issue 35)
 # The loop of 20 instance tasks boots each in this many seconds (the simulator has no fast clock: 20 x 30 s would be ten
@@ -397,37 +398,46 @@ class Bench:
 
     # ---- 8. compute as code (issue 27): the stack's second run, and the wait for an instance to be ACTIVE -----------
     def stack(self):
-        """examples/stack.yml on its inventory file (as tests/integration/test_examples.py runs it): built once, then
-        run again. The second run's requests, by resource (the path's kind), and its writes; then its wall time against
-        a play of one-read tasks, one per module task the stack runs: STACK_MODULE_TASKS (the preflight role's
-        quota_check and price_preview, then network, subnet, router, security_group, ssh_key, instance, volume and
-        floating_ip). Each module task is one process, the bulk of a play's time; the stack's controller-side tasks
-        (include_role, set_fact, assert, meta) and its inventory plugin (read at the start and at refresh_inventory)
-        are not in the reference play, so they count against the stack."""
+        """examples/stack.yml on its inventory file (as tests/integration/test_examples.py runs it), run twice
+        (``second_run``); the reference play has STACK_MODULE_TASKS one-read tasks (the preflight role's quota_check and
+        price_preview, then network, subnet, router, security_group, ssh_key, instance, volume and floating_ip). The
+        stack's inventory plugin (read at the start and at refresh_inventory) is not in the reference play either."""
+        self.second_run("stack", ROOT / "examples" / "stack.yml", STACK_MODULE_TASKS, inventory=ROOT / "examples" / "stack.gcore.yml")
+
+    def production(self):
+        """examples/production.yml (issue 36), run twice (``second_run``); the reference play has PRODUCTION_MODULE_TASKS
+        one-read tasks: the preflight role's instance_info and load_balancer_info (nothing is left to create, so no quota
+        check and no price), then the 12 resource tasks (network to reserved_fixed_ip)."""
+        self.second_run("production", ROOT / "examples" / "production.yml", PRODUCTION_MODULE_TASKS)
+
+    def second_run(self, label, playbook, module_tasks, inventory="localhost,"):
+        """An example playbook built once, then run again. The second run's requests, by resource (the path's kind), and its
+        writes; then its wall time against a play of ``module_tasks`` one-read tasks, one per module task the example runs.
+        Each module task is one process, the bulk of a play's time; the example's controller-side tasks (include_role,
+        set_fact, assert, meta) are not in the reference play, so they count against the example."""
         self.sim.reset()
         self.sim.configure(task_delay=0.05)
-        playbook, inventory = ROOT / "examples" / "stack.yml", ROOT / "examples" / "stack.gcore.yml"
         requests, writes, elapsed, _log = self.measure(playbook, inventory=inventory)
-        self.row("stack (examples/stack.yml), first run: requests (writes)", "%s (%s)" % (requests, writes), "report", None)
+        self.row("%s (examples/%s), first run: requests (writes)" % (label, playbook.name), "%s (%s)" % (requests, writes), "report", None)
         requests, writes, _elapsed, log = self.measure(playbook, inventory=inventory)
-        label = "stack, second run"
+        label = "%s, second run" % label
         self.row("%s: requests (writes)" % label, "%s (%s)" % (requests, writes), "0 writes", writes == 0)
         kinds = {}
         for entry in log:
             kind = "%s %s" % (entry["method"], kind_of(entry["path"]))
             kinds[kind] = kinds.get(kind, 0) + 1
         self.row("  by resource", ", ".join("%s x%s" % item for item in sorted(kinds.items())), "one read each", None)
-        one_read = self.play("stack_reference", [{"name": "Module %s" % number, "gcore.platform.notification_threshold_info": {"client_id": 1}}
-                                                 for number in range(STACK_MODULE_TASKS)])
-        times = {"stack": [], "reference": []}
+        one_read = self.play("%s_reference" % label.split(",")[0], [
+            {"name": "Module %s" % number, "gcore.platform.notification_threshold_info": {"client_id": 1}} for number in range(module_tasks)])
+        times = {"example": [], "reference": []}
         for repeat in range(REPEATS):  # paired, in rotating order
-            for name in (("stack", "reference") if repeat % 2 else ("reference", "stack")):
-                times[name].append(self.run(playbook, inventory=inventory) if name == "stack" else self.run(one_read))
+            for name in (("example", "reference") if repeat % 2 else ("reference", "example")):
+                times[name].append(self.run(playbook, inventory=inventory) if name == "example" else self.run(one_read))
         median = dict((name, statistics.median(values)) for name, values in times.items())
-        ratio = median["stack"] / median["reference"]
-        self.row("%s: wall time / a play of %s one-read tasks (medians of %s)" % (label, STACK_MODULE_TASKS, REPEATS),
-                 "%.2f (%.3f s / %.3f s)" % (ratio, median["stack"], median["reference"]), "report", None)
-        self.row("  per module task", "%.3f s / %.3f s" % (median["stack"] / STACK_MODULE_TASKS, median["reference"] / STACK_MODULE_TASKS),
+        ratio = median["example"] / median["reference"]
+        self.row("%s: wall time / a play of %s one-read tasks (medians of %s)" % (label, module_tasks, REPEATS),
+                 "%.2f (%.3f s / %.3f s)" % (ratio, median["example"], median["reference"]), "report", None)
+        self.row("  per module task", "%.3f s / %.3f s" % (median["example"] / module_tasks, median["reference"] / module_tasks),
                  "-", None)
         self.sim.configure(task_delay=0.3)
 
@@ -599,7 +609,7 @@ def main():
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
                  bench.networks, bench.load_balancers,
-                 bench.stack, bench.stack_check, bench.instance_wait, bench.fleet, bench.inventory)
+                 bench.stack, bench.stack_check, bench.production, bench.instance_wait, bench.fleet, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

@@ -13,7 +13,8 @@ its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is com
 a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
 its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``. A
 listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are turned into ids before any write
-(``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2).
+(``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2); in check mode a name no secret has
+yet is one an earlier task creates (``_parents.assume``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import check_member_instance
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
 DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
@@ -239,18 +241,24 @@ class _ReadOnce:
         return self.pages[path]
 
 
-def resolve_secrets(client, params, listeners):
+def resolve_secrets(module, listeners):
     """Each listener's ``secret`` and ``sni_secrets`` turned into ids, before any write: an id is taken as given, a name
     matched exactly over every page of the secrets (one listing, however many names); an unknown or ambiguous name
-    fails, naming the option (``_cloud.find_named``)."""
-    reader = _ReadOnce(client)
+    fails, naming the option (``_cloud.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
+    reader, assumed = _ReadOnce(module.client), {}
+
+    def secret_id(value, option):
+        ident = find_named(reader, KINDS["secret"], module.params, value, option, required=not module.check_mode)[0]
+        if ident is None and value not in assumed:  # check mode: one warning for each secret assumed
+            assumed[value] = assume(module, KINDS["secret"], value, option)
+        return ident if ident is not None else assumed[value]
+
     for index, item in enumerate(listeners or []):
         where = "listeners[%s]" % index
         if item["secret"] is not None:
-            item["secret"] = find_named(reader, KINDS["secret"], params, item["secret"], where + ".secret")[0]
+            item["secret"] = secret_id(item["secret"], where + ".secret")
         if item["sni_secrets"] is not None:
-            ids = [find_named(reader, KINDS["secret"], params, value, "%s.sni_secrets[%s]" % (where, number))[0]
-                   for number, value in enumerate(item["sni_secrets"])]
+            ids = [secret_id(value, "%s.sni_secrets[%s]" % (where, number)) for number, value in enumerate(item["sni_secrets"])]
             item["sni_secrets"] = sorted(set(ids), key=ids.index)  # a set: each id once, in the order given
 
 

@@ -4,7 +4,8 @@
 
 """Load balancer pool members named by their instance (``members[].instance``: an id or an exact name): the
 member's address is the instance's fixed address in the member's ``subnet_id``, else in the load
-balancer's VIP subnet (``vip_subnet_id``), else its one private address; resolved before any write.
+balancer's VIP subnet (``vip_subnet_id``), else its one private address; resolved before any write. In check mode an
+instance name that matches nothing is one an earlier task creates (``_parents.assume``): its address is not known yet.
 
 This module is internal to the collection: its interface may change at any time.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 
 KIND = KINDS["instance"]
 
@@ -50,12 +52,14 @@ def member_address(where, record, subnet):
     return canonical_ip(found[0])
 
 
-def resolve_member_instances(client, params, listeners):
+def resolve_member_instances(module, listeners):
     """Every member given by ``instance`` gets its ``address`` (and ``instance_id``), before any write: ids read one by
-    one, names from one listing of every page, matched exactly (none or several fail naming the member)."""
+    one, names from one listing of every page, matched exactly (none or several fail naming the member; in check mode a
+    name that matches none is assumed built by an earlier task, and stands for the member's address and instance_id)."""
+    client, params = module.client, module.params
     named = [("listeners[%s].pool.members[%s]" % (index, number), member) for index, item in enumerate(listeners or [])
              for number, member in enumerate((item.get("pool") or {}).get("members") or []) if member.get("instance") is not None]
-    listing = None
+    listing, assumed = None, {}
     for where, member in named:
         value = member["instance"]
         if is_uuid(value):
@@ -65,6 +69,11 @@ def resolve_member_instances(client, params, listeners):
             if listing is None:
                 listing = list(client.paginate(KIND.paths["list"].format(**params), page_size=PAGE_SIZE))
             found = [record for record in listing if record.get("name") == value]
+        if not found and module.check_mode and not is_uuid(value):
+            if value not in assumed:  # one warning for each instance assumed
+                assumed[value] = assume(module, KIND, value, where + ".instance")
+            member["address"], member["instance_id"] = assumed[value], member["instance_id"] or assumed[value]
+            continue
         if len(found) != 1:
             raise Refused("%s.instance: %s instances of %s %s %r%s (nothing was sent)" % (
                 where, len(found), KIND.scope.format(**params), "have the id" if is_uuid(value) else "are named", value,

@@ -24,7 +24,8 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, check_not_blank
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
@@ -137,11 +138,14 @@ class VipPorts(Part):
         resolved = {}
         for index, value in enumerate(values):
             option = "%s[%s]" % (self.option, index)
-            ident = find_named(module.client, KINDS["instance"], params, value, option)[0]
+            ident = parent_id(module, "instance", value, option)  # (check mode: one an earlier task creates, ``_parents``)
             if ident in resolved:
                 raise ValidationError("%s and %s: both name instance %s; list each instance once" % (resolved[ident]["option"], option, ident))
             held = self.connected.get(ident)
-            port = held["port_id"] if held else self.port_of(ident, value, network_id, option, where)
+            if held:
+                port = held["port_id"]
+            else:  # an instance or network not built yet (check mode): its port is not known, the instance stands for it
+                port = ident if assumed(ident) or assumed(network_id) else self.port_of(ident, value, network_id, option, where)
             resolved[ident] = {"instance_id": ident, "port_id": port, "label": held["instance_name"] if held else value, "option": option}
         self.ports = list(resolved.values())
 

@@ -678,8 +678,8 @@ class LoadBalancer(CloudResource):
         write (one listing of the secrets, one of the instances); then the members' subnets read, each member's address of
         its subnet's IP version."""
         if self.params["state"] == "present":
-            resolve_secrets(self.client, self.params, self.params["listeners"])
-            resolve_member_instances(self.client, self.params, self.params["listeners"])
+            resolve_secrets(self, self.params["listeners"])
+            resolve_member_instances(self, self.params["listeners"])
             check_member_subnets(self.client, self.params, self.params["listeners"])
 
     def report(self, record):

@@ -229,8 +229,9 @@ import ipaddress
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import (
     VipPorts,
     address_query,
@@ -286,14 +287,14 @@ class ReservedFixedIp(CloudResource):
                 "only with is_vip: true (instances share a reserved fixed IP as a virtual IP)")
 
     def resolve(self):
-        """``network`` as the one network id it names (a name is looked up over every page), before any write."""
+        """``network`` as the one network id it names (a name is looked up over every page), before any write; one that is
+        not there holds nothing to delete, and in check mode is one an earlier task creates (``_parents``)."""
         if self.params["network"] is not None:
-            self.network_id = find_named(self.client, KINDS["network"], self.params, self.params["network"], "network",
-                                         required=self.params["state"] != "absent")[0]
+            self.network_id = parent_id(self, "network", self.params["network"], "network")
 
     def find(self):
         """By the address on the network (reserved IPs have no name)."""
-        if self.network_id is None:
+        if self.network_id is None or assumed(self.network_id):
             return None
         address = self.params["ip_address"]
         matches = with_address(self.listing(address_query(address)), self.network_id, address)
@@ -311,7 +312,8 @@ class ReservedFixedIp(CloudResource):
             if params["connected_instances"] and not params["wait"]:
                 raise ValidationError("connected_instances: the instances' ports are connected once the create's task has "
                                       "finished, which needs wait=true (nothing was sent)")
-            check_in_subnets(self.client, params, self.network_id, params["ip_address"], self.where())
+            if not assumed(self.network_id):  # (a network check mode assumes built: its subnets are not known yet)
+                check_in_subnets(self.client, params, self.network_id, params["ip_address"], self.where())
         if record is not None or params["port_id"] is None:  # (an unknown port_id fails in the plan)
             self.vip_ports.load(record, record["network_id"] if record else self.network_id)
         if present and record is not None and params["is_vip"] is False and record.get("is_vip") and self.vip_ports.connected:

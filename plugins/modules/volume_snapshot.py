@@ -199,9 +199,10 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 
 
 class VolumeSnapshot(CloudResource):
@@ -229,9 +230,10 @@ class VolumeSnapshot(CloudResource):
             raise ValidationError("description: length %s is out of range (must be 0 to 255)" % len(params["description"]))
 
     def resolve(self):
-        """``volume`` as the one volume id it names (a name is looked up over every page: before any write)."""
+        """``volume`` as the one volume id it names (a name is looked up over every page: before any write; one that is
+        not there is no snapshot to delete, and in check mode a volume an earlier task creates: ``_parents``)."""
         if self.params["volume"]:
-            self.volume_id = find_named(self.client, KINDS["volume"], self.params, self.params["volume"], "volume")[0]
+            self.volume_id = parent_id(self, "volume", self.params["volume"], "volume")
 
     def list_query(self):
         return {"volume_id": self.volume_id}

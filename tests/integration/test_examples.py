@@ -6,7 +6,8 @@
 A user runs them with only the GCORE_* variables set (the ``playbook`` fixture sets them, as AWX would): no
 id is swapped. Each play must send its requests, leave the simulated service as it says, and a second run
 must report ``changed=0`` and send no write. The stack (examples/stack.yml, from quota to host) runs on its
-inventory file twice, then is torn down with ``stack_state=absent``. The demo (examples/demo.yml, what ``make demo`` runs) runs once
+inventory file twice, then is torn down with ``stack_state=absent``; the production tier (examples/production.yml)
+likewise, with ``production_state=absent``. The demo (examples/demo.yml, what ``make demo`` runs) runs once
 on a fresh simulator. No ad hoc command in the docs passes the API key on the command line.
 """
 
@@ -19,9 +20,10 @@ import pytest
 from conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
-# stack.yml runs on its inventory file (stack.gcore.yml, not a playbook) and is torn down: its own test below.
+# stack.yml runs on its inventory file (stack.gcore.yml, not a playbook) and is torn down, and so is production.yml: their own
+# tests below.
 PLAYS = sorted(path.name for path in EXAMPLES.glob("*.yml")
-               if path.name not in ("demo.yml", "stack.yml") and not path.name.endswith(".gcore.yml"))
+               if path.name not in ("demo.yml", "stack.yml", "production.yml") and not path.name.endswith(".gcore.yml"))
 RECAP = re.compile(r"localhost\s*:\s*ok=\d+\s+changed=(\d+)\s+unreachable=0\s+failed=0")
 
 
@@ -267,37 +269,158 @@ def task_sections(output):
     return dict((name, body) for name, body in re.findall(r"TASK \[([^\]]*)\] \**\n(.*?)(?=\nTASK \[|\nPLAY RECAP)", output, re.S))
 
 
+def assert_previews(run, sim, tasks):
+    """A --check --diff run on an empty project: it sent no write, and each resource task (``tasks``: the words their names
+    start with, in order) reported the create it would make (changed, a diff); the tasks' names in order."""
+    assert run.rc == 0, run
+    assert sim.writes() == [], [(entry["method"], entry["path"]) for entry in sim.writes()]
+    sections = task_sections(run.output)
+    previewed = [name for name in sections if name.startswith(tasks) and "skipping: " not in sections[name]]
+    assert [name.split(" - ")[0] + " - " for name in previewed] == list(tasks), previewed
+    for name in previewed:
+        assert "changed: [localhost]" in sections[name] and "+++ after" in sections[name], (name, sections[name])
+    assert re.search(r"localhost\s*:\s*ok=\d+\s+changed=%d\s+unreachable=0\s+failed=0" % len(tasks), run.output), run
+    return sections, previewed
+
+
+def assumed_parents(output):
+    """(option, parent, module noun) of each warning that check mode assumes an earlier task creates a parent."""
+    return sorted(re.findall(r"\[WARNING\]: (\S+): check mode assumes that an earlier task creates the (.+?) for this ([\w ]+?) \(", output))
+
+
 def test_the_stack_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
     """Issue 35: --check --diff before anything exists: every resource task reports the create it would make
     (changed, a diff), the tasks whose parents are not built yet warn which parent they assume; no write is sent."""
     run = playbook(str(EXAMPLES / "stack.yml"), inventory=str(EXAMPLES / "stack.gcore.yml"), check=True, diff=True, verbosity=None)
-    assert run.rc == 0, run
-    assert sim.writes() == [], [(entry["method"], entry["path"]) for entry in sim.writes()]
-    sections = task_sections(run.output)
-    previewed = [name for name in sections if name.startswith(STACK_TASKS) and "skipping: " not in sections[name]]
-    assert [name.split(" - ")[0] + " - " for name in previewed] == list(STACK_TASKS), previewed
-    for name in previewed:
-        body = sections[name]
-        assert "changed: [localhost]" in body and "+++ after" in body, (name, body)
+    sections, previewed = assert_previews(run, sim, STACK_TASKS)
     # The instance's create diff shows what it makes: its image, and its network and subnet by the names the task gives.
     for line in ('"image": "ubuntu-22.04"', '"network": "example-stack-net"', '"subnet": "example-stack-subnet"', '"user_data": "not set"'):
         assert line in sections[previewed[5]], (line, sections[previewed[5]])
     # Each task whose parent is not built yet says which parent it assumes an earlier task creates.
-    assumed = re.findall(r"\[WARNING\]: (\S+): check mode assumes that an earlier task creates the (.+?) for this ([\w ]+?) \(", run.output)
-    assert sorted(assumed) == sorted([
+    assert assumed_parents(run.output) == sorted([
         ("network", "network 'example-stack-net'", "subnet"),
         ("interfaces[0].subnet", "subnet 'example-stack-subnet'", "router"),
         ("interfaces[0].network", "network 'example-stack-net'", "instance"),
         ("interfaces[0].subnet", "subnet 'example-stack-subnet'", "instance"),
         ("security_groups", "security group 'example-stack-ssh'", "instance"),
         ("instance", "instance 'example-stack-web'", "volume"),
-        ("instance", "instance 'example-stack-web'", "floating IP")]), assumed
-    assert re.search(r"localhost\s*:\s*ok=\d+\s+changed=%d\s+unreachable=0\s+failed=0" % len(STACK_TASKS), run.output), run
+        ("instance", "instance 'example-stack-web'", "floating IP")]), run.output
+
+
+PRODUCTION = "example-prod"
+PRODUCTION_KEY = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQghd316v1zCuB9njoU"  # a line of production.yml's example key
+
+
+def production_left(sim):
+    """What the production tier left in the simulator, by store: the names of its records (the reserved IPs: their address)."""
+    def named(records):
+        return sorted(record["name"] for record in records if record["name"].startswith(PRODUCTION))
+
+    networks = [ident for ident, record in sim.networks.items() if record["name"].startswith(PRODUCTION)]
+    return {
+        "networks": named(sim.networks.values()), "subnets": named(sim.subnets.values()), "routers": named(sim.routers.values()),
+        "security_groups": named(sim.security_groups.values()), "ssh_keys": named(sim.ssh_keys.values()),
+        "placement_groups": named(sim.server_groups.values()), "instances": named(sim.instances),
+        "volumes": named(sim.volumes.values()), "snapshots": named(sim.snapshots.values()), "secrets": named(sim.secrets.values()),
+        "load_balancers": named(sim.load_balancers.values()),
+        "reserved_fixed_ips": sorted(record["fixed_ip_address"] for record in sim.reserved_fixed_ips.values() if record["network_id"] in networks),
+    }
+
+
+def test_the_production_tier_builds_converges_and_tears_down(playbook, sim):
+    """Issue 36: examples/production.yml builds the tier, a second run sends no write, the teardown deletes it all in
+    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv)."""
+    path = EXAMPLES / "production.yml"
+    run, changed = run_ok(playbook, path)
+    assert changed > 0 and PRODUCTION_KEY not in run.output, run
+    web = [PRODUCTION + "-web-1", PRODUCTION + "-web-2"]
+    left = production_left(sim)
+    assert left == {
+        "networks": [PRODUCTION + "-net"], "subnets": [PRODUCTION + "-subnet"], "routers": [PRODUCTION + "-router"],
+        "security_groups": [PRODUCTION + "-web"], "ssh_keys": [PRODUCTION + "-key"], "placement_groups": [PRODUCTION + "-web-spread"],
+        "instances": web, "volumes": [PRODUCTION + "-data"] + [name + "-volume-0" for name in web],
+        "snapshots": [PRODUCTION + "-data-baseline"], "secrets": [PRODUCTION + "-www"], "load_balancers": [PRODUCTION + "-lb"],
+        "reserved_fixed_ips": ["10.78.0.250"]}, left
+    instances = dict((record["name"], record) for record in sim.instances if record["name"] in web)
+    ports = dict((name, sim.instance_ports[record["id"]][0]) for name, record in instances.items())
+    # One instances task: both creates sent before either task was waited on.
+    creates = [index for index, entry in enumerate(sim.log) if entry["method"] == "POST" and entry["path"] == "/cloud/v2/instances/1/76"]
+    assert len(creates) == 2 and creates[1] == creates[0] + 1, creates
+    group = next(record for record in sim.server_groups.values() if record["name"] == PRODUCTION + "-web-spread")
+    assert group["policy"] == "anti-affinity" and sorted(item["instance_name"] for item in group["instances"]) == web, group
+    data = next(record for record in sim.volumes.values() if record["name"] == PRODUCTION + "-data")
+    assert [attachment["server_id"] for attachment in data["attachments"]] == [instances[web[0]]["id"]]
+    assert [record["volume_id"] for record in sim.snapshots.values() if record["name"].startswith(PRODUCTION)] == [data["id"]]
+    assert listener_secrets(sim, PRODUCTION + "-lb") == {"https": PRODUCTION + "-www", "http": None}
+    lb = next(ident for ident, record in sim.load_balancers.items() if record["name"] == PRODUCTION + "-lb")
+    members = sorted((pool["name"], member["address"], member["protocol_port"]) for pool in sim.lb_pools.values()
+                     if pool["loadbalancers"][0]["id"] == lb for member in pool["members"])
+    private = sorted(port["ip_assignments"][0]["ip_address"] for port in ports.values())
+    assert members == sorted((PRODUCTION + "-" + pool, address, 80) for pool in ("http", "https") for address in private), members
+    vip = next(ident for ident, record in sim.reserved_fixed_ips.items() if record["fixed_ip_address"] == "10.78.0.250")
+    shared = next(family for family in sim.resources if family.NAME == "reserved_fixed_ips").connected_ports[vip]
+    assert sim.reserved_fixed_ips[vip]["is_vip"] and sorted(shared) == sorted(port["port_id"] for port in ports.values()), shared
+
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path)
+    assert changed == 0, run
+    assert sim.writes(sim.log[mark:]) == [], [(entry["method"], entry["path"]) for entry in sim.writes(sim.log[mark:])]
+    assert "Nothing to create (already there: instances %s; load balancers %s-lb)" % (", ".join(web), PRODUCTION) in run.output, run
+
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"})
+    assert changed > 0, run
+    assert production_left(sim) == {key: [] for key in left}, production_left(sim)
+    deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
+    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances", "instances",
+                       "servergroups", "ssh_keys", "securitygroups", "routers", "subnets", "networks"], deletes
+
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"})
+    assert changed == 0, run
+    assert sim.writes(sim.log[mark:]) == [], "a second teardown wrote"
+
+
+# The resource tasks of examples/production.yml (the words their names start with), in order.
+PRODUCTION_TASKS = ("Network - ", "Subnet - ", "Router - ", "Security group - ", "SSH key - ", "Placement group - ", "Instances - ",
+                    "Volume - ", "Volume snapshot - ", "Secret - ", "Load balancer - ", "Reserved fixed IP - ")
+
+
+def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
+    """Issue 36 (CONTRACT section 18): --check --diff of examples/production.yml before anything exists previews every
+    resource, each task whose parents are not built yet warning which it assumes; no write is sent, no key shown."""
+    run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True)
+    sections, previewed = assert_previews(run, sim, PRODUCTION_TASKS)
+    assert PRODUCTION_KEY not in run.output, run
+    # The diffs name what is not built yet: the instances' placement group, the HTTPS listener's certificate, the members.
+    for task, line in ((6, "\"placement_group\": \"(placement group 'example-prod-web-spread', not built yet)\""),
+                       (10, "\"secret_id\": \"(secret 'example-prod-www', not built yet)\""),
+                       (10, "\"(instance 'example-prod-web-2', not built yet):80\": {"),
+                       (11, "\"ip_address\": \"10.78.0.250\"")):
+        assert line in sections[previewed[task]], (line, sections[previewed[task]])
+    web = ["instance 'example-prod-web-1'", "instance 'example-prod-web-2'"]
+    assert assumed_parents(run.output) == sorted([
+        ("network", "network 'example-prod-net'", "subnet"),
+        ("interfaces[0].subnet", "subnet 'example-prod-subnet'", "router"),
+        ("placement_group", "placement group 'example-prod-web-spread'", "instance"),
+        ("security_groups", "security group 'example-prod-web'", "instance"),
+        ("interfaces[0].network", "network 'example-prod-net'", "instance"),
+        ("interfaces[0].subnet", "subnet 'example-prod-subnet'", "instance"),
+        ("instance", web[0], "volume"),
+        ("volume", "volume 'example-prod-data'", "snapshot"),
+        ("listeners[0].secret", "secret 'example-prod-www'", "load balancer"),
+        ("listeners[0].pool.members[0].instance", web[0], "load balancer"),
+        ("listeners[0].pool.members[1].instance", web[1], "load balancer"),
+        ("network", "network 'example-prod-net'", "reserved fixed IP"),
+        ("connected_instances[0]", web[0], "reserved fixed IP"),
+        ("connected_instances[1]", web[1], "reserved fixed IP")]), run.output
 
 
 def test_the_stack_guide_shows_the_stack_as_it_is():
-    """Every YAML block of the guide "From quota to host" is a part of examples/stack.yml or stack.gcore.yml."""
+    """Every YAML block of the guide "From quota to host" (up to its fleet section, which shows ``instances``, not
+    the stack) is a part of examples/stack.yml or stack.gcore.yml."""
     guide = (ROOT / "docs" / "docsite" / "rst" / "guide_quota_to_host.rst").read_text(encoding="utf-8")
+    guide = guide.split("\nA fleet instead of one host\n")[0]
     blocks = re.findall(r"\.\. code-block:: yaml\n\n((?:(?: {2}.*)?\n)+)", guide)
     assert len(blocks) == 4, blocks
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import requests
 
-from ansible_collections.gcore.platform.plugins.modules import instance, load_balancer, router, security_group, subnet
+from ansible_collections.gcore.platform.plugins.modules import instance, load_balancer, reserved_fixed_ip, router, security_group, subnet, volume_snapshot
 
 import harness
 from harness import warning_texts, writes
@@ -135,3 +135,29 @@ def test_check_mode_previews_an_instance_whose_parents_are_not_built_yet(server)
     assert listings(server, r"^/cloud/v1/subnets/") == []
     result = run(server, instance, args)
     assert result["failed"] is True and writes(server) == [], result
+
+
+def test_check_mode_previews_the_production_parents_not_built_yet_and_a_teardown_finds_nothing_under_them(server):
+    """Issue 36 (examples/production.yml): a load balancer's certificate and member instances, a reserved fixed IP's
+    network and instances, a snapshot's volume, named but not built yet, are assumed in check mode (each warned once) and
+    fail outside it; a snapshot whose volume is gone is nothing to delete."""
+    pool = {"name": "preview-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP",
+            "members": [{"instance": "preview-vm", "protocol_port": 80}]}
+    listeners = [{"name": name, "protocol": protocol, "protocol_port": port, "secret": secret, "pool": dict(pool, name=name)}
+                 for name, protocol, port, secret in (("https", "TERMINATED_HTTPS", 443, "preview-cert"), ("http", "HTTP", 80, None))]
+    tasks = ((load_balancer, dict(name="preview-lb", listeners=listeners),
+              ["listeners[0].pool.members[0].instance", "listeners[0].secret"]),
+             (reserved_fixed_ip, dict(network="preview-net", ip_address="10.4.0.5", is_vip=True, connected_instances=["preview-vm"]),
+              ["connected_instances[0]", "network"]),
+             (volume_snapshot, dict(name="preview-snap", volume="preview-volume"), ["volume"]))
+    seen = []  # (the warnings of the runs before, which the harness keeps)
+    for module, args, options in tasks:
+        result = run(server, module, args, _ansible_check_mode=True, _ansible_diff=True)
+        assert result["changed"] is True and writes(server) == [], result
+        assumed = sorted(text.split(":")[0] for text in warning_texts(result) if "check mode assumes" in text and text not in seen)
+        assert assumed == options, warning_texts(result)
+        seen += warning_texts(result)
+        result = run(server, module, args)
+        assert result["failed"] is True and " is named " in result["msg"] and writes(server) == [], result
+    result = run(server, volume_snapshot, dict(name="preview-snap", volume="preview-volume", state="absent"))
+    assert result["changed"] is False and "failed" not in result and writes(server) == [], result
