@@ -387,7 +387,7 @@ PRODUCTION_TASKS = ("Network - ", "Subnet - ", "Router - ", "Security group - ",
 
 
 def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
-    """Issue 36 (CONTRACT section 18): --check --diff of examples/production.yml before anything exists previews every
+    """Issue 36: --check --diff of examples/production.yml before anything exists previews every
     resource, each task whose parents are not built yet warning which it assumes; no write is sent, no key shown."""
     run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True)
     sections, previewed = assert_previews(run, sim, PRODUCTION_TASKS)
