@@ -146,7 +146,7 @@ def check_monitor(where, monitor):
 def check_codes(option, value):
     """HTTP status codes 100-599, comma-separated, each a code or a range (``200``, ``200,202``, ``200-204``)."""
     ranges = [item.partition("-") for item in (value or "").split(",")]  # each (low, "-", high) or (code, "", "")
-    fits = re.fullmatch(r"\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*", value or "") and all(100 <= int(a) <= int(b or a) <= 599 for a, _, b in ranges)
+    fits = re.fullmatch(r"\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*", value or "") and all(100 <= int(low) <= int(high or low) <= 599 for low, _dash, high in ranges)
     require(value is None or fits, option, "%r is not HTTP status codes (100 to 599): one, a comma-separated list or a range such as 200-204" % value)
 
 

@@ -56,7 +56,10 @@ CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "membe
 
 def check_pool_fits(where, protocol, pool):
     """A listener takes a pool of the protocols ``POOL_FITS`` names (a PROMETHEUS listener none): "an HTTP", "a UDP"."""
-    fits, given, article = POOL_FITS[protocol], (pool or {}).get("protocol", ""), lambda name: "an" if name.startswith("HTTP") else "a"
+    fits, given = POOL_FITS[protocol], (pool or {}).get("protocol", "")
+
+    def article(name):
+        return "an" if name.startswith("HTTP") else "a"
     require(pool is None or fits, where + ".pool", "a %s listener has no pool (it serves the load balancer's metrics); leave pool out" % protocol)
     require(pool is None or given in fits, where + ".pool.protocol", "%s %s pool does not fit %s %s listener (it takes %s)" % (
         article(given), given, article(protocol), protocol, " or ".join((", ".join(fits[:-1]), fits[-1]) if len(fits) > 1 else fits)))

@@ -423,8 +423,8 @@ class Simulator:
         control.text("failed_lock.id", body.get("id"))
         error = control.optional(control.text)("failed_lock.error", body.get("error"))
         with self.lock:
-            records = [record for resource in self.resources for name in resource.STATE
-                       for record in (lambda store: store.values() if isinstance(store, dict) else store)(getattr(self, name))
+            stores = [getattr(self, name) for resource in self.resources for name in resource.STATE]
+            records = [record for store in stores for record in (store.values() if isinstance(store, dict) else store)
                        if isinstance(record, dict) and record.get("id") == body["id"] and "task_id" in record]
             if not records:
                 raise control.ControlError("failed_lock.id: no record %s has a task lock" % body["id"])
