@@ -86,17 +86,50 @@ options:
             required: true
 """
 
-    # The interfaces of instance, which take their parents by name as well: the same entry with
-    # network, subnet, and a reserved fixed IP found by ip_address with network.
-    NAMED = DOCUMENTATION.replace("""      port_id:
+    # The interfaces of instance and instances, which take their parents by name as well: DOCUMENTATION's entry with
+    # network, subnet, and a reserved fixed IP found by ip_address with network (a literal: ansible-test reads
+    # fragments as plain strings; tests/unit/test_docs_fragments.py keeps the two in step).
+    NAMED = r"""
+options:
+  interfaces:
+    description:
+      - Network interfaces, in order.
+      - Each item is one of four variants chosen by O(interfaces[].type).
+      - A field given for a type that has no such field, or missing where the type requires it, fails validation before
+        any request is sent.
+      - Only the fields given are sent.
+    type: list
+    elements: dict
+    suboptions:
+      type:
         description:
-          - ID of the reserved fixed IP port. Required for V(reserved_fixed_ip), not allowed for other types.
+          - V(external) attaches the server to the default external network (a public IP).
+          - V(subnet) takes an address from a given subnet (O(interfaces[].network_id) and O(interfaces[].subnet_id) required).
+          - V(any_subnet) takes an address from the subnet with the most free addresses in a network
+            (O(interfaces[].network_id) required).
+          - V(reserved_fixed_ip) attaches an existing reserved fixed IP port (O(interfaces[].port_id) required).
         type: str
-      ip_address:
+        choices: [external, subnet, any_subnet, reserved_fixed_ip]
+        default: external
+      interface_name:
         description:
-          - A fixed IPv4 or IPv6 address to request from the network. Only for V(any_subnet).
+          - Name of the interface, at most 37 characters. Any type.
         type: str
-""", """      network:
+      ip_family:
+        description:
+          - IP family of the address; V(dual) gives both. Only for V(external) and V(any_subnet).
+          - When not set, the service uses V(ipv4).
+        type: str
+        choices: [ipv4, ipv6, dual]
+      network_id:
+        description:
+          - UUID of the network. Required for V(subnet) and V(any_subnet), not allowed for other types.
+        type: str
+      subnet_id:
+        description:
+          - UUID of the subnet. Required for V(subnet), not allowed for other types.
+        type: str
+      network:
         description:
           - The network by its ID or its exact name, as an alternative to O(interfaces[].network_id) (not with it). Where
             O(interfaces[].network_id) is allowed, and with O(interfaces[].ip_address) for V(reserved_fixed_ip).
@@ -125,4 +158,30 @@ options:
             network before any write (none fails; check mode assumes an earlier task creates it).
           - The option accepts this use since version 1.1.0.
         type: str
-""")
+      floating_ip:
+        description:
+          - A floating (public) IP for the interface. Not allowed for V(external).
+        type: dict
+        suboptions:
+          source:
+            description:
+              - V(new) creates a floating IP; V(existing) attaches O(interfaces[].floating_ip.existing_floating_id).
+            type: str
+            required: true
+            choices: [new, existing]
+          existing_floating_id:
+            description:
+              - UUID of an existing floating IP. Required when O(interfaces[].floating_ip.source=existing), not allowed otherwise.
+            type: str
+      security_groups:
+        description:
+          - Security groups applied to the interface. Any type.
+        type: list
+        elements: dict
+        suboptions:
+          id:
+            description:
+              - UUID of the security group.
+            type: str
+            required: true
+"""

@@ -84,6 +84,9 @@ def sim(simulator, request_archive):
 
 
 ACTION_PLUGINS = ROOT / "tests" / "integration" / "action_plugins"
+LOOKUP_PLUGINS = ROOT / "tests" / "integration" / "lookup_plugins"
+# A bytecode cache for the modules' AnsiballZ zips (tests/integration/zip_bytecode/sitecustomize.py says why).
+ZIP_BYTECODE = ROOT / "tests" / "integration" / "zip_bytecode"
 
 
 class PlaybookRun:
@@ -149,9 +152,18 @@ def playbook(sim, tmp_path):
                            GCORE_CLOUD_REGION_ID=str(REGION_ID), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
                            ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_HOST_KEY_CHECKING="0",
                            ANSIBLE_DEPRECATION_WARNINGS="1", ANSIBLE_ROLES_PATH=str(ROOT / "roles"),
-                           ANSIBLE_ACTION_PLUGINS=str(ACTION_PLUGINS))
+                           ANSIBLE_ACTION_PLUGINS=str(ACTION_PLUGINS),
+                           ANSIBLE_LOOKUP_PLUGINS=str(LOOKUP_PLUGINS),
+                           PYTHONPATH=os.pathsep.join(filter(None, (str(ZIP_BYTECODE), os.environ.get("PYTHONPATH")))),
+                           GCORE_TEST_BYTECODE_CACHE=str(OUTPUT / "bytecode"))
         environment.update(env or {})
-        completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False, timeout=600)
+        try:
+            completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False,
+                                       timeout=float(os.environ.get("GCORE_TEST_PLAYBOOK_TIMEOUT", "600")))
+        except subprocess.TimeoutExpired as expired:  # a hung run shows where it hung, not only that it did
+            partial = (expired.stdout or b"") + (expired.stderr or b"")
+            partial = partial.decode("utf-8", "replace") if isinstance(partial, bytes) else partial
+            pytest.fail("%s timed out after %s s; the end of its output:\n%s" % (path, expired.timeout, partial[-6000:]))
         output = completed.stdout + completed.stderr
         log_dir = OUTPUT / "playbooks"
         log_dir.mkdir(parents=True, exist_ok=True)

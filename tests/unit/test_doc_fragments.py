@@ -42,3 +42,18 @@ def test_a_module_with_tags_takes_their_words_from_the_fragment(name):
     assert ("gcore.platform.gcore.TAGS" in fragments) == takes_tags
     if takes_tags:
         assert not set(TAGS_OPTIONS) & set(doc.get("options", {})), "tags and purge_tags are worded once, in the fragment"
+
+
+def test_the_named_interfaces_are_the_interfaces_with_parents_by_name():
+    """``interfaces.NAMED`` is a literal (ansible-test's yamllint reads a fragment only as a string): it stays
+    ``DOCUMENTATION``'s entry but for network and subnet by name and the wider port_id and ip_address."""
+    from ansible_collections.gcore.platform.plugins.doc_fragments.interfaces import ModuleDocFragment as Interfaces
+    plain = yaml.safe_load(Interfaces.DOCUMENTATION)["options"]["interfaces"]
+    named = yaml.safe_load(Interfaces.NAMED)["options"]["interfaces"]
+    wider = {"network", "subnet", "port_id", "ip_address"}
+    assert set(named["suboptions"]) - set(plain["suboptions"]) == {"network", "subnet"}
+    for option, entry in plain["suboptions"].items():
+        if option not in wider:
+            assert named["suboptions"][option] == entry, option
+    assert {key: value for key, value in named.items() if key != "suboptions"} == \
+        {key: value for key, value in plain.items() if key != "suboptions"}
