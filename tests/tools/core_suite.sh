@@ -6,7 +6,10 @@
 # .build/core-<core>/) and the smoke stories (pytest -m smoke: tests/integration/smoke.txt and @pytest.mark.smoke)
 # with that core's ansible-playbook. The full story suite runs once, on the pinned core (make integration).
 #
-# Sanity here: every test of this core's ansible-test on every file, except pylint, which checks only plugins/ (what
+# The unit tests run in one process (no xdist workers: each would import and collect the whole suite again; this
+# lane runs beside the pinned core's, which keeps the other CPU busy).
+# Sanity here: every test of this core's ansible-test on every file but pep8 (pycodestyle reads the text alone, the
+# same on every core: the pinned core's `make sanity` runs it), and pylint, which checks only plugins/ (what
 # a user runs on this core: the modules, module_utils, the inventory plugin, doc fragments). pylint of tests/ and bench/
 # (code no user runs; ~60% of the Python files and of pylint's time, the bulk of each sanity run) runs once, in the
 # pinned core's `make sanity`: the code is the same on every core, and the unit and smoke suites below run it on this
@@ -25,11 +28,11 @@ fi
 tests/tools/venv.sh "${venv}" "${python}" "requirements-core-${core}.txt" || exit 1
 label="${core} (Py ${python})"
 status=0
-tests/tools/timed.sh "${label} unit" "${venv}/bin/pytest" -q -n 2 -m "not core_independent" tests/unit || status=1
+tests/tools/timed.sh "${label} unit" "${venv}/bin/pytest" -q -p no:xdist -m "not core_independent" tests/unit || status=1
 # shellcheck disable=SC2016 # the inner script expands its own variables
 ANSIBLE_TEST="${venv}/bin/ansible-test" PYTHON_VERSION="${python}" GCORE_BUILD_ROOT="${PWD}/.build/core-${core}" \
     tests/tools/timed.sh "${label} sanity" bash -c 'status=0
-        tests/tools/ansible-test.sh sanity --requirements --skip-test pylint || status=1
+        tests/tools/ansible-test.sh sanity --requirements --skip-test pylint --skip-test pep8 || status=1
         tests/tools/ansible-test.sh sanity --requirements --test pylint plugins/ || status=1
         exit "${status}"' || status=1
 GCORE_REQUEST_ARCHIVE="${PWD}/tests/output/requests-${core}" \
