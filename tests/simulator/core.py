@@ -416,7 +416,7 @@ class Simulator:
             return {"pending": len(self.injections)}
 
     def failed_lock(self, body):
-        """``{id, error}``: the record ``id`` (of any family) locked by a task that ended in ERROR with ``error``, a lock
+        """``{id, error}``: the record ``id`` (of any family; a reserved fixed IP's ``port_id``) locked by a task that ended in ERROR with ``error``, a lock
         the service did not clear: waiting never ends it (the task stays out of ``advance``, ``release`` and the families'
         sweeps); ``error: null`` clears the lock. Returns the task id (None when cleared)."""
         control.unknown("failed_lock", body, ("id", "error"))
@@ -425,7 +425,7 @@ class Simulator:
         with self.lock:
             stores = [getattr(self, name) for resource in self.resources for name in resource.STATE]
             records = [record for store in stores for record in (store.values() if isinstance(store, dict) else store)
-                       if isinstance(record, dict) and record.get("id") == body["id"] and "task_id" in record]
+                       if isinstance(record, dict) and record.get("id", record.get("port_id")) == body["id"] and "task_id" in record]
             if not records:
                 raise control.ControlError("failed_lock.id: no record %s has a task lock" % body["id"])
             if error is None:

@@ -78,8 +78,9 @@ def task_fault_cases(plans, found=(), untasked=()):
 
 
 def record_id(result):
-    """The id of the record a (check mode) run found."""
-    return next(value["id"] for key, value in result.items() if isinstance(value, dict) and value.get("id") and key != "invocation")
+    """The id of the record a (check mode) run found (a reserved fixed IP's ``port_id``)."""
+    return next(value.get("id") or value["port_id"] for key, value in result.items()
+                if isinstance(value, dict) and (value.get("id") or value.get("port_id")) and key != "invocation")
 
 
 def deleted(run):

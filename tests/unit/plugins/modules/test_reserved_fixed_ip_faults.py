@@ -68,12 +68,26 @@ def writes(server):
     return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
 
 
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_reserved_fixed_ip_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+def prepare(server, plan):
+    """The simulator as the plan starts from (seeded, the log empty); returns the plan."""
     spec = PLANS[plan]
     spec["seed"](server)
     server.release()
     server.log = []
+    return spec
+
+
+# the is_vip PATCH and the PUT of the connected ports answer at once (no task)
+@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
+    PLANS, found=("vip made", "delete"), untasked=(("vip create", 1), ("vip made", 0), ("vip made", 1)))))
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    spec = prepare(server, plan)
+    harness.check_task_fault(server, lambda **extra: run(server, dict(spec["args"], **extra)), spec["writes"], position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+def test_a_fault_at_any_reserved_fixed_ip_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+    spec = prepare(server, plan)
     method, path = spec["writes"][position]
     extra, applied = FAULTS[fault]
     server.add_fault(method=method, path=path, **extra)
