@@ -157,7 +157,7 @@ class Fleet(GcoreModule):
         for name in (names[::-1] if absent else names) + purged:
             one = self.members[name] = self.member(name, **({"state": "absent"} if name in purged else {}))
             one.start()
-            record = one.settle(found.get(name), one.params["state"] == "absent")
+            record = self.settled(name, one, found.get(name))
             if record is not None:
                 one.report(record)  # what the lookup found (a new member's names were resolved once, above)
             plans[name] = one.plan(record, one.params["state"] == "absent")
@@ -178,6 +178,19 @@ class Fleet(GcoreModule):
                     self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
             self.together(deletes, plans, ready=False)
         return self.outcome_of(names, plans)
+
+    def settled(self, name, one, found):
+        """A member's record settled as ``instance`` settles it; one the service could not finish (ERROR) fails the
+        fleet naming the member, with a way out that leaves the other members alone (nothing was sent)."""
+        try:
+            return one.settle(found, one.params["state"] == "absent")
+        except Refused as exc:
+            if found is None or "could not finish it" not in str(exc):
+                raise
+            raise Refused("%s (instance %s) is %s: the service could not finish it; delete that instance alone (the module "
+                          "gcore.platform.instance with instance_id: %s and state: absent), then run this task again to create "
+                          "it anew (nothing was sent)" % (name, found.get("id"), found.get("status"), found.get("id")),
+                          **exc.extra) from None
 
     def guarded(self, name, action):
         """``action()`` for one member; a failure is kept for the message and the others go on."""

@@ -233,6 +233,8 @@ def test_a_failed_task_or_a_lock_held_by_one_fails_naming_the_member_and_the_rer
     if again.get("failed") and "the service could not finish it" in again["msg"]:
         # the instance its failed create task left is broken (ERROR): deleted as the message says, the re-run makes it again
         assert sent(server) == [] and again["instance"]["name"] == member, again
+        assert again["msg"].startswith("%s (instance %s) is ERROR" % (member, again["instance"]["id"])), again["msg"]
+        assert "gcore.platform.instance with instance_id: %s and state: absent" % again["instance"]["id"] in again["msg"], again["msg"]
         gone = harness.run(server, instance, dict(project_id=1, region_id=76, instance_id=again["instance"]["id"], state="absent"))
         assert gone["changed"] is True, gone
         server.log = []
