@@ -31,8 +31,17 @@ def _named(code, filename):
     return code.replace(co_filename=filename, co_consts=constants)
 
 
+_LOADED = {}  # zipimport asks twice for each module's code (its file name, then the code to run): read once
+
+
 def _cached(pathname, source):
     digest = hashlib.sha256(importlib.util.MAGIC_NUMBER + source).hexdigest()
+    if (pathname, digest) not in _LOADED:
+        _LOADED[pathname, digest] = _load(pathname, digest, source)
+    return _LOADED[pathname, digest]
+
+
+def _load(pathname, digest, source):
     path = os.path.join(CACHE, digest)
     try:
         with open(path, "rb") as handle:
