@@ -17,6 +17,8 @@ export PYTHONPATH := $(CURDIR)/tests
 # Every supported core other than the pinned one, and the Python each runs on (2.20+ need Python 3.12).
 CORES := 2.16 2.17 2.18 2.20 2.21
 core_python = $(if $(filter 2.20 2.21,$(1)),3.12,3.11)
+# The other cores whose sanity runs pylint on plugins/: the oldest and the newest (tests/tools/core_suite.sh says why).
+PYLINT_CORES := 2.16 2.21
 
 .PHONY: demo test test-all test-pinned test-cores venv venvs unit integration contract sanity bench clean packaging docs
 
@@ -69,7 +71,7 @@ test-pinned: unit sanity integration contract packaging
 test-cores: $(CORES:%=test-core-%)
 
 test-core-%: venv .venv-%/.installed
-	@tests/tools/core_suite.sh $* $(call core_python,$*)
+	@tests/tools/core_suite.sh $* $(call core_python,$*) $(if $(filter $*,$(PYLINT_CORES)),pylint)
 
 # ---- make test: the venvs (in parallel), every combination, then one table of suites and their times ----
 # Two lanes side by side: the pinned core's suites (shown as they run) and the other cores' (written to
