@@ -433,21 +433,6 @@ def test_the_stack_guide_shows_the_stack_as_it_is():
         assert any(source[index:index + len(wanted)] == wanted for source in sources for index in range(len(source))), block
 
 
-def test_the_demo_runs_shows_a_rule_set_and_renders_without_a_warning(playbook, sim):
-    """One run of examples/demo.yml (as `make demo` runs it): what it built, and what its output shows."""
-    run = playbook(str(EXAMPLES / "demo.yml"), verbosity=None)
-    assert run.rc == 0, run
-    assert re.search(r"localhost\s*:.*failed=0", run.output), run
-    assert names(firewall_rules_of(sim, 1006)) == ["Allow the office", "Block a scanner range"]
-    assert len(sim.requests("POST", r"^/waap/v1/domains/1006/firewall-rules$")) == 2
-    assert len(sim.requests("PATCH", r"^/waap/v2/domains/1006/firewall-rules/")) == 2  # disable, then enable again
-    assert "The same again: changed=False; domain 1006 holds 2 firewall rules" in run.output, run
-    assert "Callback dispatch" not in run.output, run
-    section = run.output.split("TASK [Rule sets - declare two firewall rules", 1)[1].split("TASK [", 1)[0]
-    for name in ("Allow the office", "Block a scanner range"):
-        assert name in section, section
-
-
 ADHOC = re.compile(r"^\s*(\$\s*)?ansible\s+\S+\s+-m\s")  # a command line: [$ ]ansible <pattern> -m <module> ...
 KEY_ARGUMENT = re.compile(r"\s-a\s*['\"]?[^'\"]*\bapi_key=")
 

@@ -99,6 +99,7 @@ def test_injectors_render_as_awx_renders_them(credential_type):
 
 
 def test_demo_runs_under_ansible_runner_with_the_credential_environment(credential_type, installed, tmp_path):
+    """examples/demo.yml as an AWX job runs it (`make demo` runs the same play): what it built, and what it shows."""
     from simulator.core import Simulator  # tests/ is on sys.path (conftest)
 
     sim = Simulator()
@@ -138,6 +139,16 @@ def test_demo_runs_under_ansible_runner_with_the_credential_environment(credenti
             assert sim.api_key not in text, "the API key appears in the job output"
         assert any(json.loads(path.read_text(encoding="utf-8")).get("event") == "playbook_on_stats"
                    for path in (artifacts / "job_events").glob("*.json"))
+        # What the demo built and what its output shows (the one run of examples/demo.yml in `make test`).
+        rules = sorted(rule["name"] for rule in sim.firewall_rules if rule["domain"]["id"] == 1006)
+        assert rules == ["Allow the office", "Block a scanner range"], rules
+        assert len(sim.requests("POST", r"^/waap/v1/domains/1006/firewall-rules$")) == 2
+        assert len(sim.requests("PATCH", r"^/waap/v2/domains/1006/firewall-rules/")) == 2  # disable, then enable again
+        assert "The same again: changed=False; domain 1006 holds 2 firewall rules" in stdout, stdout[-6000:]
+        assert "Callback dispatch" not in stdout, stdout[-6000:]
+        section = stdout.split("TASK [Rule sets - declare two firewall rules", 1)[1].split("TASK [", 1)[0]
+        for name in rules:  # the rule set's diff names each rule
+            assert name in section, section
     finally:
         sim.stop()
 
