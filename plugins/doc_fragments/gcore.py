@@ -94,6 +94,9 @@ options:
     description:
       - Wait until every task the change started has finished.
       - With V(false) the module returns at once with the started task IDs in RV(tasks).
+      - A resource found locked by a task or on its way to ready (for example an instance in C(BUILD), left by an
+        earlier run with O(wait=false)) is waited for before it is compared; with O(wait=false) it is compared and
+        returned as found, with a warning naming its status or its task.
     type: bool
     default: true
   wait_timeout:

@@ -133,19 +133,19 @@ class GcoreResourceModule(Flow):
 
     def settle(self, found, absent):
         """Before a record is compared: its lock (a task, its creator's too: one that failed leaves nothing) waited for; an
-        error status fails (but for a delete) naming its id and status; a status on its way to ready waited for (``wait``)."""
+        error status fails (but for a delete) naming its id and status; a status on its way to ready waited for (``wait``;
+        with ``wait: false`` such a record, or a locked one, is returned as found with a warning naming its status)."""
         if self.exists_after(found) and self.lock and found.get(self.lock) and self.waiting() and not self.check_mode:
             found = self.wait_unlocked(found)
-        if not self.ready or not self.exists_after(found) or absent:
-            return found
-        member, _good, waiting = self.ready
-        value = member(found) if callable(member) else found.get(member)
-        if str(value).lower().startswith("error"):
+        member, _good, waiting = self.ready or (None, (), ())
+        value = (member(found) if callable(member) else found.get(member)) if member and self.exists_after(found) else None
+        if self.exists_after(found) and not absent and not self.waiting() and (value in waiting or (self.lock and found.get(self.lock))):
+            self.module.warn("%s %s is %s: with wait: false it is not waited for, and is returned as found" % (self.called(), found.get(
+                "id"), value if value in waiting else "locked by task %s" % found[self.lock]))
+        if str(value).lower().startswith("error") and not absent:
             raise Refused("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
                           "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
-        if value in waiting and not self.check_mode:
-            found = self.until_ready(found)
-        return found
+        return self.until_ready(found) if value in waiting and not absent and not self.check_mode else found
 
     def until_ready(self, record):
         """With ``wait``, poll a record just written while its ``ready`` member shows a waiting value; return it as read

@@ -13,6 +13,7 @@ from unittest import mock
 
 import pytest
 from ansible.module_utils import basic
+from ansible.module_utils.common import warnings
 from ansible.module_utils.testing import patch_module_args
 
 # ansible-core 2.21 echoes the module's arguments (``invocation``) only when the controller asks for them (-vvv); older
@@ -21,7 +22,10 @@ ECHOED = {"_ansible_inject_invocation": True} if "_ansible_inject_invocation" in
 
 
 def result_of(module, args):
-    """The JSON result ``module.main()`` prints for ``args`` (it must exit, as every Ansible module does)."""
+    """The JSON result ``module.main()`` prints for ``args`` (it must exit, as every Ansible module does). Each run starts
+    with no warning or deprecation of an earlier one, as a module process does in Ansible."""
+    warnings._global_warnings.clear()  # pylint: disable=protected-access
+    warnings._global_deprecations.clear()  # pylint: disable=protected-access
     with patch_module_args(args), mock.patch("sys.stdout") as stdout:
         with pytest.raises(SystemExit):
             module.main()

@@ -170,6 +170,19 @@ def test_a_name_longer_than_the_filter_takes_is_searched_unfiltered(server):
     assert [entry["query"] for entry in server.requests("GET", NETS + "$")] == ["limit=1000&offset=0"]
 
 
+def test_wait_false_returns_a_record_still_locked_as_found_with_a_warning_naming_its_task(server):
+    server.hold()
+    task = run(server, network, name="app-net", wait=False)["tasks"][0]
+    server.log = []
+    again = run(server, network, name="app-net", wait=False)
+    assert again["changed"] is False and writes(server) == [] and again["network"]["name"] == "app-net", again
+    assert harness.warning_texts(again) == [
+        "Network %s is locked by task %s: with wait: false it is not waited for, and is returned as found" % (again["network"]["id"], task)]
+    server.release()
+    assert run(server, network, name="app-net")["changed"] is False  # waits for the creation to finish
+    assert not run(server, network, name="app-net", wait=False).get("warnings")
+
+
 def test_delete_waits_for_its_task_and_a_second_delete_changes_nothing(server):
     network_id = make_network(server)
     server.log = []
