@@ -15,7 +15,6 @@ import pathlib
 from urllib.parse import parse_qs
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
 from ansible_collections.gcore.platform.plugins.modules import instance, instance_info
@@ -256,7 +255,6 @@ def test_absent_without_the_delete_options_sends_no_query_and_says_what_is_left(
     assert preview["changed"] is True and writes(server) == [] and preview["left"]["volumes"] == volumes
     assert preview["diff"]["before"]["deleted_with_it"] == {"volumes": [], "floating_ips": []}
     assert harness.warning_texts(preview)[0].startswith("instance %s would be deleted; left: volumes" % made["id"])
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     result = run(server, state="absent")
     assert [entry["query"] for entry in server.writes()] == [""]
     assert result["deleted"] == {"volumes": [], "floating_ips": []}

@@ -15,7 +15,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import instance, instances
 
@@ -67,7 +66,6 @@ PLANS = {
 
 
 def run(server, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, instance, dict(BASE_ARGS, **args), api_retries=1, _ansible_diff=True)
 
 
@@ -150,7 +148,6 @@ FLEET_PLANS = {
 
 
 def fleet_run(server, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access
     return harness.run(server, instances, dict(FLEET, **args), api_retries=1)
 
 

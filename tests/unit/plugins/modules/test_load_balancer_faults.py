@@ -17,7 +17,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import load_balancer
 
@@ -97,7 +96,6 @@ FAULTS = {
 
 
 def run(server, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, load_balancer, args, api_retries=1, _ansible_diff=True)
 
 

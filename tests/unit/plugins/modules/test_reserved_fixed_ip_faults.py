@@ -15,7 +15,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import reserved_fixed_ip
 
@@ -60,7 +59,6 @@ PLANS = {
 
 
 def run(server, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, reserved_fixed_ip, dict(BASE, **args), api_retries=1, _ansible_diff=True)
 
 

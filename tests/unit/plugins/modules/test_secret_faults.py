@@ -15,7 +15,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import load_balancer, secret
 from simulator.resources.secrets import SEEDED
@@ -57,7 +56,6 @@ PLANS = {
 
 
 def run(server, module, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, module, dict(BASE, **args), api_retries=1, _ansible_diff=True)
 
 

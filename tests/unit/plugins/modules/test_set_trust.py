@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import router, waap_custom_rules
 
@@ -22,7 +21,6 @@ S1 = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"
 
 
 def run(server, module, args, check=False):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access
     return harness.run(server, module, args, _ansible_diff=True, _ansible_check_mode=check)
 
 

@@ -20,7 +20,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import floating_ip, ssh_key
 from simulator.resources.floating_ips import FloatingIps, port_id_of
@@ -85,7 +84,6 @@ PLANS = {
 
 
 def run(server, module, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, module, args, api_retries=1, _ansible_diff=True)
 
 

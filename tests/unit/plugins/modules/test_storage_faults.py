@@ -17,7 +17,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import storage, storage_bucket, storage_ssh_key
 from simulator.resources import storage as sim_storage
@@ -82,7 +81,6 @@ PLANS = {
 
 
 def run(server, module, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, module, args, api_retries=1, _ansible_diff=True)
 
 

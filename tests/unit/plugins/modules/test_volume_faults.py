@@ -15,7 +15,6 @@ import re
 from collections import Counter
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import volume
 from simulator.resources.volumes import SEEDED
@@ -53,7 +52,6 @@ PLANS = {
 
 
 def run(server, args):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, volume, dict(args, project_id=1, region_id=76), api_retries=1, _ansible_diff=True)
 
 

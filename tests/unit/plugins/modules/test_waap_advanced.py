@@ -8,7 +8,6 @@ rule, and the round trip."""
 from __future__ import annotations
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._waap_advanced import check_source, normalised_source
@@ -24,7 +23,6 @@ LEGACY = {"name": "Block legacy", "action": {"block": {}}, "source": "request.he
 
 
 def run(server, args, **options):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, Module, args, **options)
 
 

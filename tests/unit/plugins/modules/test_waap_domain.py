@@ -8,7 +8,6 @@ request, policies are set (never flipped), and a plan refusal names the policy."
 from __future__ import annotations
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import waap_domain, waap_domain_info, waap_policies
 
@@ -19,7 +18,6 @@ TOR = {"rule_set": "Bot Protection", "name": "Traffic via TOR network", "enabled
 
 
 def run(server, module, args, **options):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, module, args, **options)
 
 

@@ -8,7 +8,6 @@ and the checks before any request."""
 from __future__ import annotations
 
 import pytest
-from ansible.module_utils.common import warnings
 
 from ansible_collections.gcore.platform.plugins.modules import waap_policy_overrides
 
@@ -24,7 +23,6 @@ BOTS = {"name": "Partner bot", "description": "their crawler", "target_type": "r
 
 
 def run(server, args, **options):
-    warnings._global_warnings.clear()  # pylint: disable=protected-access  # one module run per process in Ansible
     return harness.run(server, Module, args, **options)
 
 
