@@ -88,7 +88,7 @@ options:
 
     # The interfaces of instance and instances, which take their parents by name as well: DOCUMENTATION's entry with
     # network, subnet, and a reserved fixed IP found by ip_address with network (a literal: ansible-test reads
-    # fragments as plain strings; tests/unit/test_docs_fragments.py keeps the two in step).
+    # fragments as plain strings; tests/unit/test_doc_fragments.py keeps the two in step).
     NAMED = r"""
 options:
   interfaces:

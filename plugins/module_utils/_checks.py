@@ -36,6 +36,10 @@ class Refused(Exception):
         self.extra = extra
 
 
+class Unfinished(Refused):
+    """A record the service could not finish (an error status): deleting it and creating it again is the way out."""
+
+
 def require(condition, option, rule):
     """Fail validation naming the option and the rule unless ``condition`` holds."""
     if not condition:

@@ -29,7 +29,7 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, Unfinished, ValidationError, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance
@@ -184,9 +184,7 @@ class Fleet(GcoreModule):
         fleet naming the member, with a way out that leaves the other members alone (nothing was sent)."""
         try:
             return one.settle(found, one.params["state"] == "absent")
-        except Refused as exc:
-            if found is None or "could not finish it" not in str(exc):
-                raise
+        except Unfinished as exc:
             raise Refused("%s (instance %s) is %s: the service could not finish it; delete that instance alone (the module "
                           "gcore.platform.instance with instance_id: %s and state: absent), then run this task again to create "
                           "it anew (nothing was sent)" % (name, found.get("id"), found.get("status"), found.get("id")),

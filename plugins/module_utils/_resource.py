@@ -38,7 +38,7 @@ the run by raising ``ValidationError`` (bad input) or ``Refused``; ``GcoreModule
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, Unfinished, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._members import created_view, differences, merge_said, said_by, view
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, Write
@@ -143,8 +143,8 @@ class GcoreResourceModule(Flow):
             self.module.warn("%s %s is %s: with wait: false it is not waited for, and is returned as found" % (self.called(), found.get(
                 "id"), value if value in waiting else "locked by task %s" % found[self.lock]))
         if str(value).lower().startswith("error") and not absent:
-            raise Refused("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
-                          "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
+            raise Unfinished("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
+                             "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
         return self.until_ready(found) if value in waiting and not absent and not self.check_mode else found
 
     def until_ready(self, record):
