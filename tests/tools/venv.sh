@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build a virtual environment once: tests/tools/venv.sh <dir> <python X.Y> <requirements file>
-# Rebuilt only when the requirements file changed (its checksum is kept in <dir>/.installed). pip's wheel cache
-# (~/.cache/pip) is shared by every venv, so a package is downloaded and built once per machine.
+# Rebuilt only when the requirements file changed (its checksum is kept in <dir>/.installed).
+# The packages are installed by uv (requirements-uv.txt, itself installed with pip into .build/uv the first time):
+# it resolves the same versions as pip from the same pinned files, downloads in parallel and keeps one cache per
+# machine (~/.cache/uv), so a venv costs seconds, not a minute. The venv gets pip too (--seed): ansible-test runs it.
 # Exit status 3 when this machine has no Python X.Y (tests/tools/find_python.sh).
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
@@ -13,8 +15,24 @@ if [[ -f "${dir}/.installed" && "$(cat "${dir}/.installed")" == "${checksum}" &&
     exit 0
 fi
 python="$("${REPO_ROOT}/tests/tools/find_python.sh" "${version}")" || { echo "venv.sh: no Python ${version} on this machine" >&2; exit 3; }
+
+# uv itself, once per checkout; venvs built side by side (make -j3 venvs) wait for the first to install it.
+tools="${REPO_ROOT}/.build/uv"
+uv="${tools}/bin/uv"
+uv_checksum="$(sha256sum < "${REPO_ROOT}/requirements-uv.txt" | cut -d' ' -f1)"
+mkdir -p "${REPO_ROOT}/.build"
+(
+    flock 9
+    if [[ ! -x "${uv}" || "$(cat "${tools}/.installed" 2>/dev/null)" != "${uv_checksum}" ]]; then
+        rm -rf "${tools}"
+        "${python}" -m venv "${tools}"
+        "${tools}/bin/python" -m pip install --quiet --disable-pip-version-check -r "${REPO_ROOT}/requirements-uv.txt"
+        echo "${uv_checksum}" > "${tools}/.installed"
+    fi
+) 9> "${REPO_ROOT}/.build/uv.lock"
+
 rm -rf "${dir}"
-"${python}" -m venv "${dir}"
-"${dir}/bin/python" -m pip install --quiet --disable-pip-version-check -r "${requirements}"
+"${uv}" venv --quiet --seed --python "${python}" "${dir}"
+"${uv}" pip install --quiet --python "${dir}/bin/python" -r "${requirements}"
 echo "${checksum}" > "${dir}/.installed"
 echo "venv.sh: ${dir} ($("${dir}/bin/python" -V), $(grep -E '^(ansible-core|galaxy-importer)==' "${requirements}" | tr '\n' ' '))"
