@@ -3,15 +3,16 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every module's EXAMPLES block (and each role README's example play), played by ansible-playbook against the simulator.
 
-Modules are found in plugins/modules/ (a new module is picked up without editing this file). Each
-module's EXAMPLES tasks run in order, in one play, on a freshly reset simulator. The only changes made
-to them:
+Modules are found in plugins/modules/ (a new module is picked up without editing this file). One playbook runs the
+EXAMPLES of a group of modules (``GROUPS``: each ansible-playbook start costs a second of CPU): one play a module,
+on a host of its own (``ex_<module>``, so a failing module does not stop the next), its tasks in order on a freshly
+reset simulator (the play's first task). The only changes made to the tasks:
 
 - the documentation's ids become the simulator's seeded ones (``simulator_values``, the one place to
   repoint when the seeds move);
 - ``module_defaults`` (``group/gcore.platform.all``) sets ``api_url`` and ``api_key``, and
   ``gcore_api_key`` (which examples may use) is defined;
-- around every task of this collection, the simulator's request log is marked (sim.yml) before and checked
+- around every task of this collection, the simulator's request log is marked before and checked
   after: each example must send at least one request;
 - an example that is meant to fail (``EXPECTED_FAILURES``) must fail, with the given message.
 """
@@ -83,16 +84,21 @@ def collection_module(task):
     return next((key for key in task if key.startswith(PREFIX)), None)
 
 
+def sim_call(name, call):
+    """A call to the simulator's control API (the test-only action tests/integration/action_plugins/sim.py)."""
+    return {"name": name, "sim": {"url": "{{ sim_url }}", "call": call}, "changed_when": False}
+
+
 def play_tasks(module, examples, values):
     """The example tasks, each task of the collection framed by a log mark and a 'sent a request' check."""
-    tasks = []
+    tasks = [sim_call("Simulator: the seeded state for %s" % module, "reset")]
     for number, example in enumerate(examples, 1):
         task = substitute(example, values)
         name = task.get("name", "example %d" % number)
         if collection_module(task) is None:
             tasks.append(task)
             continue
-        tasks.append({"name": "Mark before: %s" % name, "ansible.builtin.include_tasks": str(TARGETS / "sim.yml")})
+        tasks.append(sim_call("Mark before: %s" % name, "mark"))
         expected = EXPECTED_FAILURES.get((module, name))
         if expected:
             task["ignore_errors"] = True
@@ -106,20 +112,35 @@ def play_tasks(module, examples, values):
     return tasks
 
 
-def playbook_of(module, examples):
-    return [{
+def play_of(module, examples):
+    return {
         "name": "EXAMPLES of %s%s" % (PREFIX, module),
-        "hosts": "localhost",
+        "hosts": "ex_%s" % module,
         "gather_facts": False,
         "vars_files": [str(TARGETS / "sim_vars.yml")],
         "vars": {"gcore_api_key": "{{ lookup('ansible.builtin.env', 'GCORE_API_KEY') }}"},
         "module_defaults": {"group/gcore.platform.all": {"api_url": "{{ sim_url }}", "api_key": "{{ gcore_api_key }}"}},
         "tasks": play_tasks(module, examples, simulator_values()),
-    }]
+    }
+
+
+def groups():
+    """The modules a playbook each: the smoke one alone (the other cores run it, smoke.txt), the rest in two halves
+    (one for each xdist worker), each named by its first and last module."""
+    rest = [module for module in MODULES if module not in SMOKE_MODULES]
+    halves = (rest[:(len(rest) + 1) // 2], rest[(len(rest) + 1) // 2:])
+    found = dict((module, [module]) for module in SMOKE_MODULES)
+    found.update(("%s-to-%s" % (half[0], half[-1]), half) for half in halves if half)
+    return found
+
+
+SMOKE_MODULES = ("notification_threshold",)
+GROUPS = groups()
 
 
 def test_every_module_is_found():
     assert len(MODULES) >= 9 and "waap_custom_rule" in MODULES, MODULES
+    assert sorted(module for group in GROUPS.values() for module in group) == MODULES
 
 
 def test_expected_failures_name_real_examples():
@@ -128,18 +149,28 @@ def test_expected_failures_name_real_examples():
         assert name in [task.get("name") for task in examples_of(module) or []], (module, name)
 
 
-@pytest.mark.parametrize("module", MODULES)
-def test_examples_run(playbook, sim, tmp_path, module):
-    examples = examples_of(module)
-    assert examples, "plugins/modules/%s.py has no EXAMPLES tasks" % module
-    assert any(collection_module(task) == PREFIX + module for task in examples), "no example uses %s%s" % (PREFIX, module)
-    path = tmp_path / module / "main.yml"
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_examples_run(playbook, sim, tmp_path, group):
+    modules = GROUPS[group]
+    plays = []
+    for module in modules:
+        examples = examples_of(module)
+        assert examples, "plugins/modules/%s.py has no EXAMPLES tasks" % module
+        assert any(collection_module(task) == PREFIX + module for task in examples), "no example uses %s%s" % (PREFIX, module)
+        plays.append(play_of(module, examples))
+    path = tmp_path / group / "main.yml"
     path.parent.mkdir()
-    path.write_text(yaml.safe_dump(playbook_of(module, examples), sort_keys=False), encoding="utf-8")
-    run = playbook(str(path))
-    assert run.rc == 0, run
-    assert re.search(r"localhost\s*:.*failed=0", run.output), run
-    assert sim.requests(), "the examples of %s sent no request" % module
+    path.write_text(yaml.safe_dump(plays, sort_keys=False), encoding="utf-8")
+    inventory = tmp_path / group / "hosts"
+    inventory.write_text("".join("ex_%s ansible_connection=local\n" % module for module in modules), encoding="utf-8")
+    run = playbook(str(path), inventory=str(inventory))
+    # A play whose only host fails ends the playbook: the modules after it have no line in the recap.
+    recap = dict(re.findall(r"^ex_(\w+)\s*:\s*(ok=.*)$", run.output, re.M))
+    failed = [module for module in modules if module in recap and not re.search(r"unreachable=0\s+failed=0", recap[module])]
+    not_run = [module for module in modules if module not in recap]
+    assert run.rc == 0 and not failed and not not_run, "the EXAMPLES of %s did not run as documented (not run: %s): %r" % (
+        ", ".join(failed), ", ".join(not_run) or "none", run)
+    assert len(sim.log) >= len(modules), "the examples sent no request"
 
 
 ROLES = sorted(path.parent.name for path in (ROOT / "roles").glob("*/README.md"))

@@ -218,11 +218,13 @@ class Simulator:
         self.reset()
 
     # ---- state --------------------------------------------------------------------------------
-    def reset(self):
+    def reset(self, keep_log=False):
+        """The seeded state again; with ``keep_log`` the request log stays (a new window starts at its end)."""
         with self.lock:
             self.config = dict((name, copy.deepcopy(default)) for name, (default, _check) in self.settings.items())
-            self.log = []
-            self.mark = 0
+            if not keep_log:
+                self.log = []
+            self.mark = len(self.log)
             self.faults = []
             self.tasks = {}
             self.holding = False
@@ -557,8 +559,9 @@ class Simulator:
         if action == "mark" and method == "POST":
             self.mark = len(self.log)
             return {"mark": self.mark}
-        if action == "reset" and method == "POST":
-            self.reset()
+        if action == "reset" and method == "POST":  # a playbook's reset: the log is the test's record, kept
+            control.unknown("reset", body, ())
+            self.reset(keep_log=True)
             return {"reset": True}
         if action == "faults" and method == "POST":
             faults = [control.check_fault(fault) for fault in (body if isinstance(body, list) else [body])]

@@ -33,6 +33,8 @@ mkdir -p "${REPO_ROOT}/.build"
 
 rm -rf "${dir}"
 "${uv}" venv --quiet --seed --python "${python}" "${dir}"
-"${uv}" pip install --quiet --python "${dir}/bin/python" -r "${requirements}"
+# --compile-bytecode, as pip does: ansible-core loads its plugins (callbacks, actions, connections...) without writing
+# their bytecode, so every ansible-playbook process would compile them again.
+"${uv}" pip install --quiet --compile-bytecode --python "${dir}/bin/python" -r "${requirements}"
 echo "${checksum}" > "${dir}/.installed"
 echo "venv.sh: ${dir} ($("${dir}/bin/python" -V), $(grep -E '^(ansible-core|galaxy-importer)==' "${requirements}" | tr '\n' ' '))"
