@@ -97,7 +97,7 @@ class GcoreModule:
                 raise Refused("Invalid input: %s" % exc)
             self.result.update(self.run() or {})
         except Refused as exc:
-            self.conclude(str(exc), **exc.extra)
+            self.conclude(str(exc), exc, **exc.extra)
         except ValidationError as exc:
             self.conclude("Invalid input: %s" % exc)
         except ApiError as exc:

@@ -36,7 +36,12 @@ class Refused(Exception):
         self.extra = extra
 
 
-class Unfinished(Refused):
+class Settled(Refused):
+    """A refusal after writes whose outcome is known (accepted, or confirmed by the state read again): the failure says
+    they were accepted, not that they could not be confirmed."""
+
+
+class Unfinished(Settled):
     """A record the service could not finish (an error status): deleting it and creating it again is the way out."""
 
 

@@ -41,6 +41,7 @@ accepted write answered, seen once, right after it: one-time secrets are kept in
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, METHODS, Ledger, ambiguous, changes_of
 
@@ -202,6 +203,6 @@ class Flow(GcoreModule):
         said = ", ".join(repr(write) for write in self.ledger.writes())
         if not said:
             return msg
-        if getattr(error, "rejected", None) is not None:
+        if getattr(error, "rejected", None) is not None or isinstance(error, Settled):
             return "%s; the writes before it were accepted (%s)" % (msg, said)
         return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said)

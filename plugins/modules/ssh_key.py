@@ -195,7 +195,7 @@ import base64
 import re
 import struct
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled, ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
@@ -291,7 +291,7 @@ class SshKey(CloudResource):
                 and any(write.kind == "create" for write in self.ledger.confirmed) and not self.key_lost:
             self.key_lost = True  # a key nobody holds: the task fails (changed), naming the key and how to replace it
             ident = (found or {}).get("id")
-            raise Refused("SSH key %r (id %s) was created, but the answer holding its generated private key was lost, and a "
+            raise Settled("SSH key %r (id %s) was created, but the answer holding its generated private key was lost, and a "
                           "private key cannot be read again: nobody holds it. Replace it: delete the key (state: absent, "
                           "ssh_key_id: %s) and run this task again to generate a new pair, or give public_key"
                           % (self.params["name"], ident, ident), **{self.result_key: found})
