@@ -20,7 +20,7 @@ core_python = $(if $(filter 2.20 2.21,$(1)),3.12,3.11)
 # The other cores whose sanity runs pylint on plugins/: the oldest and the newest (tests/tools/core_suite.sh says why).
 PYLINT_CORES := 2.16 2.21
 
-.PHONY: demo test test-all test-pinned test-cores venv venvs unit integration contract sanity bench clean packaging docs
+.PHONY: demo test test-all test-pinned test-cores venv venvs unit integration contract integration-contract sanity bench clean packaging docs
 
 # ---- virtual environments: each built once (tests/tools/venv.sh keeps a checksum of its requirements) ----
 $(VENV)/.installed: requirements-dev.txt requirements.txt
@@ -73,20 +73,23 @@ test-cores: $(CORES:%=test-core-%)
 test-core-%: venv .venv-%/.installed
 	@tests/tools/core_suite.sh $* $(call core_python,$*) $(if $(filter $*,$(PYLINT_CORES)),pylint)
 
-# ---- make test: the venvs (in parallel), every combination, then one table of suites and their times ----
-# Two lanes side by side: the pinned core's suites (shown as they run) and the other cores' (written to
-# .build/test-cores.log, shown when both lanes are done). Neither lane alone keeps two cores busy all the time
-# (ansible-test sanity and the packaging tools run one process at a time), so together they finish sooner than one
-# after the other. They share nothing they write: each has its own venv, ansible-test copy (.build/core-<core>) and
-# request archive (tests/output/requests-<core>); simulators listen on ephemeral ports.
-CORES_LOG := .build/test-cores.log
+# ---- make test: the venvs (in parallel), every suite from a pool of two jobs, then one table of suites and times ----
+# The suites are independent jobs but for the contract test, which reads the requests the integration run archived
+# (integration-contract runs them one after the other). `make -j2` takes them in POOL's order, longest first, and starts
+# the next whenever one ends, so the two CPUs stay busy to the end; a suite that uses both (pytest -n 2) beside one
+# that uses one costs a little sharing. Each suite's output is printed when it ends (--output-sync). They share nothing
+# they write: each core has its own venv, ansible-test copy (.build/core-<core>) and request archive
+# (tests/output/requests-<core>); simulators listen on ephemeral ports.
+POOL := integration-contract sanity $(foreach core,2.21 2.16 2.20 2.18 2.17,test-core-$(core)) unit packaging
+
+integration-contract:
+	@$(MAKE) --no-print-directory integration
+	@$(MAKE) --no-print-directory contract
+
 test:
 	@tests/tools/suite_times.sh reset; start=$$(date +%s); status=0; \
 	$(TIMED) "venvs (all, built once)" $(MAKE) --no-print-directory -j3 venvs || status=1; \
-	$(MAKE) --no-print-directory -k test-cores > $(CORES_LOG) 2>&1 & cores=$$!; \
-	$(MAKE) --no-print-directory -k test-pinned || status=1; \
-	wait $$cores || status=1; \
-	echo "==== the other cores (run beside the pinned core's suites; $(CORES_LOG)):"; cat $(CORES_LOG); \
+	$(MAKE) --no-print-directory -k -j2 --output-sync=target $(POOL) || status=1; \
 	tests/tools/suite_times.sh report $$(( $$(date +%s) - start )) || status=1; \
 	exit $$status
 

@@ -6,8 +6,9 @@
 galaxy-importer lives in its own venv (.venv-importer, requirements-importer.txt: it needs an older attrs than
 requirements-dev.txt). Its ansible-test step is off (galaxy-importer.cfg); ansible-doc, the metadata,
 changelog and content checks run. Its ansible-lint step (a fixed 180 s timeout, too short on a loaded machine) is
-run here with the importer's own arguments on the extracted tarball. galaxy.yml names no ``repository`` until the project has a public
-home, and Galaxy requires one: the importer runs once, on a copy of the tarball whose MANIFEST.json names one, so
+run here on the extracted tarball, with the importer's own arguments but for the rules they skip (``-x``) and with
+this repository's .ansible-lint: the one ansible-lint run of the suite, stricter than Galaxy's. galaxy.yml names no
+``repository`` until the project has a public home, and Galaxy requires one: the importer runs once, on a copy of the tarball whose MANIFEST.json names one, so
 that everything else is checked; that the repository is the only thing missing is checked with the importer's own
 metadata validator on both manifests (no second full import).
 """
@@ -27,10 +28,11 @@ from gcore_packaging import ROOT, explain, galaxy, module_names, run, tarball, t
 IMPORTER_BIN = ROOT / ".venv-importer" / "bin"
 CONFIG = pathlib.Path(__file__).resolve().parent / "galaxy-importer.cfg"
 REPOSITORY = "https://example.invalid/gcore/platform"
-# The ansible-lint command of galaxy_importer/loaders/collection.py (CollectionLoader._lint_collection), 0.4.44.
+# The ansible-lint command of galaxy_importer/loaders/collection.py (CollectionLoader._lint_collection), 0.4.44, and
+# the rules it skips (-x): the run below leaves them on.
 IMPORTER_LINT = ["ansible-lint", "--profile", "production", "--exclude", "tests/integration/", "--exclude", "tests/unit/",
-                 "--format=pep8", "--nocolor", "-x",
-                 "yaml,var-naming,avoid-dot-notation,import-task-no-when,single-entry-point,use-loop", "--offline"]
+                 "--format=pep8", "--nocolor", "--offline"]
+IMPORTER_SKIPS = ["-x", "yaml,var-naming,avoid-dot-notation,import-task-no-when,single-entry-point,use-loop"]
 
 
 def importer(artifact, work):
@@ -113,7 +115,11 @@ def test_galaxy_importer_passes_with_a_repository(tarball, tmp_path):
     assert documented == set(module_names())
 
 
-def test_ansible_lint_as_galaxy_importer_runs_it(tarball, tmp_path):
+def test_ansible_lint_as_galaxy_importer_runs_it_and_stricter(tarball, tmp_path):
+    """The importer's ansible-lint on what Galaxy receives (examples, roles, the execution environment, meta...), without
+    its skipped rules and with .ansible-lint (the production profile; examples/demo/*.yml are task files; changelogs/ is
+    left to antsibull-changelog lint): a pass here is a pass of the importer's command, which only turns rules off."""
+    assert IMPORTER_SKIPS[0] == "-x" and "-x" not in IMPORTER_LINT
     collections = tmp_path / "collections"
     extracted = collections / "ansible_collections" / "gcore" / "platform"
     extracted.mkdir(parents=True)
@@ -122,7 +128,8 @@ def test_ansible_lint_as_galaxy_importer_runs_it(tarball, tmp_path):
     cache = tmp_path / "cache"
     env = tool_env(str(collections), PATH="%s:%s" % (IMPORTER_BIN, tool_env()["PATH"]), ANSIBLE_LOCAL_TEMP=str(cache),
                    XDG_CACHE_HOME=str(cache))
-    completed = run([IMPORTER_BIN / IMPORTER_LINT[0]] + IMPORTER_LINT[1:], cwd=extracted, env=env, timeout=900)
+    completed = run([IMPORTER_BIN / IMPORTER_LINT[0]] + IMPORTER_LINT[1:] + ["-c", ROOT / ".ansible-lint"], cwd=extracted, env=env,
+                    timeout=900)
     # The importer logs every line of ansible-lint's stdout as a warning: there must be none.
     assert completed.returncode == 0 and not completed.stdout.strip(), explain(completed)
     assert "Profile 'production' was required, and it passed" in completed.stderr, explain(completed)

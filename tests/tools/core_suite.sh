@@ -7,7 +7,7 @@
 # with that core's ansible-playbook. The full story suite runs once, on the pinned core (make integration).
 #
 # The unit tests run in one process (no xdist workers: each would import and collect the whole suite again; this
-# lane runs beside the pinned core's, which keeps the other CPU busy).
+# suite runs beside another one in `make test`, which keeps the other CPU busy).
 # Sanity here: every test of this core's ansible-test on every file, but for the linters that read the text alone,
 # the same on every core, which the pinned core's `make sanity` runs: pep8 (pycodestyle) and yamllint (the YAML of
 # the tree; each core still parses every module's documentation in validate-modules and ansible-doc). pylint checks

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 import yaml
 
@@ -49,6 +50,21 @@ def test_requires_ansible_claims_only_what_ci_tests():
     assert sorted(cores[0] + [pinned], key=lambda core: tuple(map(int, core.split(".")))) == SUPPORTED
     for core in cores[0]:
         assert pinned_core("requirements-core-%s.txt" % core).startswith(core + ".")
+
+
+def test_make_test_runs_every_suite_once():
+    """make test's pool (POOL in the Makefile) holds every suite of test-pinned and test-cores, the contract test after
+    the integration run whose requests it reads."""
+    makefile = (ROOT / "Makefile").read_text()
+    pool = [line.split(":=", 1)[1] for line in makefile.splitlines() if line.startswith("POOL :=")]
+    assert len(pool) == 1
+    cores = [line.split(":=", 1)[1].split() for line in makefile.splitlines() if line.startswith("CORES :=")][0]
+    listed = re.search(r"\$\(foreach core,([^,]*),test-core-\$\(core\)\)", pool[0])
+    assert listed and sorted(listed.group(1).split()) == sorted(cores), pool
+    suites = re.sub(r"\$\(foreach[^)]*\)\)", "", pool[0]).split()
+    pinned = [line.split(":", 1)[1].split() for line in makefile.splitlines() if line.startswith("test-pinned:")][0]
+    assert sorted(suites) == sorted(["integration-contract"] + [suite for suite in pinned if suite not in ("integration", "contract")])
+    assert "integration-contract:\n\t@$(MAKE) --no-print-directory integration\n\t@$(MAKE) --no-print-directory contract\n" in makefile
 
 
 def test_cores_from_2_20_run_on_python_3_12():

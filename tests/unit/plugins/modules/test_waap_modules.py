@@ -58,20 +58,25 @@ def query(call):
 
 @responses.activate
 def test_firewall_listing_stops_at_the_offset_cap_and_warns(capsys):
+    """The service's cap (offsets up to 100000) is the module's; the walk to it is shown at a cap of 1000 (11 pages, not
+    1,001: this test runs on every core)."""
+    assert firewall_rules_info.MAX_OFFSET == 100000
+
     def full_page(request):
         params = parse_qs(urlsplit(request.url).query)
         limit, offset = int(params["limit"][0]), int(params["offset"][0])
-        assert offset <= 100000
+        assert offset <= 1000
         items = [{"id": offset + index} for index in range(limit)]
         return 200, {}, json.dumps({"limit": limit, "offset": offset, "count": limit, "results": items})
 
     responses.add_callback(responses.GET, URL + "/waap/v2/firewall-rules", callback=full_page)
-    result = run(firewall_rules_info, capsys, enabled=True, domain_ids=[1, 2])
-    assert len(responses.calls) == 1001  # offsets 0, 100, ..., 100000
-    assert query(responses.calls[-1])["offset"] == ["100000"]
+    with mock.patch.object(firewall_rules_info, "MAX_OFFSET", 1000):
+        result = run(firewall_rules_info, capsys, enabled=True, domain_ids=[1, 2])
+    assert len(responses.calls) == 11  # offsets 0, 100, ..., 1000
+    assert query(responses.calls[-1])["offset"] == ["1000"]
     assert query(responses.calls[0]) == {"enabled": ["true"], "domain_ids": ["1", "2"], "limit": ["100"], "offset": ["0"]}
-    assert result["count"] == 100100
-    assert [warning for warning in warnings(result) if "offset 100100" in warning and "100000" in warning]
+    assert result["count"] == 1100
+    assert [warning for warning in warnings(result) if "offset 1100" in warning and "1000" in warning]
 
 
 @pytest.mark.parametrize("total", [0, 1, 99, 100, 250, 300, 1234])
