@@ -17,8 +17,9 @@ export PYTHONPATH := $(CURDIR)/tests
 # Every supported core other than the pinned one, and the Python each runs on (2.20+ need Python 3.12).
 CORES := 2.16 2.17 2.18 2.20 2.21
 core_python = $(if $(filter 2.20 2.21,$(1)),3.12,3.11)
-# The other cores whose sanity runs pylint on plugins/: the oldest and the newest (tests/tools/core_suite.sh says why).
-PYLINT_CORES := 2.16 2.21
+# The edges of the supported range other than the pinned core, the oldest and the newest: their sanity runs pylint on
+# plugins/ and they run the whole smoke set; the cores between run its every_core tests (tests/tools/core_suite.sh).
+EDGE_CORES := 2.16 2.21
 
 .PHONY: demo test test-all test-pinned test-cores venv venvs unit integration contract integration-contract sanity bench clean packaging docs
 
@@ -71,7 +72,7 @@ test-pinned: unit sanity integration contract packaging
 test-cores: $(CORES:%=test-core-%)
 
 test-core-%: venv .venv-%/.installed
-	@tests/tools/core_suite.sh $* $(call core_python,$*) $(if $(filter $*,$(PYLINT_CORES)),pylint)
+	@tests/tools/core_suite.sh $* $(call core_python,$*) $(if $(filter $*,$(EDGE_CORES)),edge)
 
 # ---- make test: the venvs (in parallel), every suite from a pool of two jobs, then one table of suites and times ----
 # The suites are independent jobs but for the contract test, which reads the requests the integration run archived

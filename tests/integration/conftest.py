@@ -44,6 +44,8 @@ def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argu
     found = set()
     for item in items:
         relative = item.nodeid.split("tests/integration/", 1)[-1]
+        if item.get_closest_marker("every_core"):  # run by every other core: a smoke test too
+            item.add_marker(pytest.mark.smoke)
         if relative in entries:
             item.add_marker(pytest.mark.smoke)
             found.add(relative)

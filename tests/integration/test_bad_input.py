@@ -685,7 +685,7 @@ def test_the_tables_are_large_and_cover_every_module():
     assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (36, 18)
 
 
-@pytest.mark.smoke
+@pytest.mark.every_core
 @pytest.mark.parametrize("what, module, args, text", ALL_CASES, ids=[case[0] for case in ALL_CASES])
 def test_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
     with no_network() as attempts:
@@ -755,7 +755,7 @@ def test_the_simulator_refuses_what_the_published_schemas_refuse(sim, path, body
     assert reason in answer.json()["message"]
 
 
-@pytest.mark.smoke
+@pytest.mark.every_core
 def test_bad_input_through_ansible_playbook(playbook, sim, tmp_path):
     """The wiring, end to end: ansible-playbook hands the arguments over, the argument spec and a module's own check
     refuse them, the task fails with the message naming the option, and the simulator receives nothing."""

@@ -94,7 +94,7 @@ def app_hosts(hostvars):
 
 # ---- hosts, variables, groups ---------------------------------------------------------------------
 
-@pytest.mark.smoke
+@pytest.mark.every_core
 def test_every_pair_is_listed_with_host_variables_and_default_groups(inventory, sim):
     run = inventory(ALL_PAIRS)
     assert run.rc == 0, run
@@ -395,7 +395,7 @@ def test_awx_imports_every_host_variable_as_plain_json(inventory, sim):
     assert sorted(exported["gcore"]["hosts"]) == sorted(hostvars)
 
 
-@pytest.mark.smoke
+@pytest.mark.every_core
 def test_a_playbook_runs_against_the_inventory(inventory, tmp_path, sim):
     tag_edge(sim, TEMPLATE_TAGS)
     play = tmp_path / "play.yml"
