@@ -61,17 +61,21 @@ def archived():
 def test_every_request_of_the_integration_run_obeys_the_spec(spec):
     entries = archived()
     assert entries, "no archived requests in %s: run the integration tests first (make integration)" % ARCHIVE
-    checked, failures = 0, []
+    checked, failures, seen = 0, [], set()
     for entry in entries:
         if entry.get("status") in (400, 422) or entry["path"].startswith("/v1/tasks/"):
             continue
         checked += 1
+        request = tuple(entry.get(key) for key in ("method", "path", "query", "body", "content_type"))
+        if request in seen:  # the verdict depends on the request alone: each distinct one is validated once
+            continue
+        seen.add(request)
         try:
             validate(spec, entry)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             failures.append("%s %s?%s %s -> %r" % (entry["method"], entry["path"], entry.get("query"), entry.get("body"), exc))
-    print("contract: %s requests validated, %s not (refused as invalid by the simulator, or the task path fallback)"
-          % (checked, len(entries) - checked))
+    print("contract: %s requests validated (%s distinct), %s not (refused as invalid by the simulator, or the task path "
+          "fallback)" % (checked, len(seen), len(entries) - checked))
     assert not failures, "%s requests break the published spec:\n%s" % (len(failures), "\n".join(failures[:30]))
 
 

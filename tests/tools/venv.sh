@@ -33,8 +33,10 @@ mkdir -p "${REPO_ROOT}/.build"
 
 rm -rf "${dir}"
 "${uv}" venv --quiet --seed --python "${python}" "${dir}"
-# --compile-bytecode, as pip does: ansible-core loads its plugins (callbacks, actions, connections...) without writing
-# their bytecode, so every ansible-playbook process would compile them again.
-"${uv}" pip install --quiet --compile-bytecode --python "${dir}/bin/python" -r "${requirements}"
+"${uv}" pip install --quiet --python "${dir}/bin/python" -r "${requirements}"
+# Python writes a module's bytecode the first time it imports it, but ansible-core loads its plugins (callbacks,
+# actions, connections...) without writing theirs: every ansible-playbook process would compile them again. They are
+# compiled here, once (the rest of the venv is compiled as it is first imported).
+"${dir}/bin/python" -m compileall -q -j 0 "$("${dir}/bin/python" -c 'import ansible, os; print(os.path.dirname(ansible.__file__))')" >/dev/null
 echo "${checksum}" > "${dir}/.installed"
 echo "venv.sh: ${dir} ($("${dir}/bin/python" -V), $(grep -E '^(ansible-core|galaxy-importer)==' "${requirements}" | tr '\n' ' '))"
