@@ -63,7 +63,7 @@ sanity: venv
 	$(TIMED) "2.19 sanity" bash -c 'status=0; tests/tools/ansible-test.sh sanity --requirements --skip-test pylint || status=1; \
 	    tests/tools/ansible-test.sh sanity --requirements --test pylint plugins/ bench/ || status=1; exit $$status'
 
-# Docs site + antsibull-docs lint, antsibull-changelog lint, ansible-lint (production) and syntax check of examples/,
+# Docs site + antsibull-docs lint, antsibull-changelog lint, ansible-lint (once, on the tarball) and syntax check of examples/,
 # AWX credential type + ansible-runner demo run, ansible-builder create, galaxy build + install + ansible-doc,
 # galaxy-importer on the built tarball. The packaging tools run once, on the pinned core.
 packaging: venv .venv-importer/.installed

@@ -125,7 +125,7 @@ def play_of(module, examples):
 
 
 def groups():
-    """The modules a playbook each: the smoke one alone (the other cores run it, smoke.txt), the rest in two halves
+    """The modules a playbook each: the smoke one alone (the edge cores run it, smoke.txt), the rest in two halves
     (one for each xdist worker), each named by its first and last module."""
     rest = [module for module in MODULES if module not in SMOKE_MODULES]
     halves = (rest[:(len(rest) + 1) // 2], rest[(len(rest) + 1) // 2:])
