@@ -89,6 +89,10 @@ ACTION_PLUGINS = ROOT / "tests" / "integration" / "action_plugins"
 LOOKUP_PLUGINS = ROOT / "tests" / "integration" / "lookup_plugins"
 # A bytecode cache for the modules' AnsiballZ zips (tests/integration/zip_bytecode/sitecustomize.py says why).
 ZIP_BYTECODE = ROOT / "tests" / "integration" / "zip_bytecode"
+# Each module's AnsiballZ payload built once a session, not once a run (callback_plugins/ansiballz_cache.py says why),
+# and the configuration of every run (ansible.cfg).
+CALLBACK_PLUGINS = ROOT / "tests" / "integration" / "callback_plugins"
+ANSIBLE_CFG = ROOT / "tests" / "integration" / "ansible.cfg"
 
 
 class PlaybookRun:
@@ -125,8 +129,14 @@ class PlaybookRun:
         return "\n".join(report)
 
 
+@pytest.fixture(scope="session")
+def ansiballz_cache(tmp_path_factory):
+    """The folder of this session's AnsiballZ payloads (one a pytest worker: its runs never build one at once)."""
+    return tmp_path_factory.mktemp("ansiballz")
+
+
 @pytest.fixture
-def playbook(sim, tmp_path):
+def playbook(sim, tmp_path, ansiballz_cache):
     """Run a playbook (a path, or a target name under targets/) with ansible-playbook against the simulator.
 
     The API key and URL reach the modules through the GCORE_* environment variables, as in AWX.
@@ -157,7 +167,9 @@ def playbook(sim, tmp_path):
                            ANSIBLE_ACTION_PLUGINS=str(ACTION_PLUGINS),
                            ANSIBLE_LOOKUP_PLUGINS=str(LOOKUP_PLUGINS),
                            PYTHONPATH=os.pathsep.join(filter(None, (str(ZIP_BYTECODE), os.environ.get("PYTHONPATH")))),
-                           GCORE_TEST_BYTECODE_CACHE=str(OUTPUT / "bytecode"))
+                           GCORE_TEST_BYTECODE_CACHE=str(OUTPUT / "bytecode"),
+                           ANSIBLE_CALLBACK_PLUGINS=str(CALLBACK_PLUGINS), GCORE_TEST_ANSIBALLZ_CACHE=str(ansiballz_cache),
+                           ANSIBLE_CONFIG=str(ANSIBLE_CFG))
         environment.update(env or {})
         try:
             completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False,
