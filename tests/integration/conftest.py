@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from ansible.release import __version__ as ANSIBLE_CORE_VERSION
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -91,6 +92,7 @@ LOOKUP_PLUGINS = ROOT / "tests" / "integration" / "lookup_plugins"
 ZIP_BYTECODE = ROOT / "tests" / "integration" / "zip_bytecode"
 # Each module's AnsiballZ payload built once a session, not once a run (callback_plugins/ansiballz_cache.py says why),
 # and the configuration of every run (ansible.cfg).
+ANSIBLE_VERSION = tuple(int(part) for part in ANSIBLE_CORE_VERSION.split(".")[:2])
 CALLBACK_PLUGINS = ROOT / "tests" / "integration" / "callback_plugins"
 ANSIBLE_CFG = ROOT / "tests" / "integration" / "ansible.cfg"
 
@@ -131,7 +133,13 @@ class PlaybookRun:
 
 @pytest.fixture(scope="session")
 def ansiballz_cache(tmp_path_factory):
-    """The folder of this session's AnsiballZ payloads (one a pytest worker: its runs never build one at once)."""
+    """The folder of this session's AnsiballZ payloads. ansible-core 2.19+ builds a payload under a lock between
+    processes, so the session's pytest workers share one folder; an older core locks within a run only, so each worker
+    has its own (its runs never build one at once)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and ANSIBLE_VERSION >= (2, 19):
+        shared = tmp_path_factory.getbasetemp().parent / "ansiballz"  # the session's folder, above each worker's
+        shared.mkdir(exist_ok=True)
+        return shared
     return tmp_path_factory.mktemp("ansiballz")
 
 

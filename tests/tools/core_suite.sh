@@ -18,8 +18,8 @@
 # plugins/ only (what a user runs on this core: the modules, module_utils, the inventory plugin, doc fragments), and
 # only on the oldest and the newest other core (core_suite.sh <core> <python> edge): its checkers (e.g. the
 # deprecations of each core) change at the edges of the supported range, and the cores between run the same code
-# in their unit and smoke suites. pylint of bench/ runs once, in the pinned core's `make sanity` (tests/ are checked
-# by pep8 and by running). What checks compatibility with every core stays: validate-modules, import, compile, ansible-doc, runtime-metadata.
+# in their unit and smoke suites; the pinned core's checkers lie between the two (its `make sanity` runs pylint on
+# bench/ only; tests/ are checked by pep8 and by running). What checks compatibility with every core stays: validate-modules, import, compile, ansible-doc, runtime-metadata.
 # A machine without the core's Python reports the combination as NOT RUN (CI=true turns that into a failure).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1

@@ -7,8 +7,8 @@ ansible-playbook builds each module's payload (the module and every module_utils
 source) once per run, in ``ansiballz_cache`` of the run's own temporary folder, removed when the run ends: about
 0.4 CPU second for each module a run uses, and the integration suite makes hundreds of short runs. The playbook
 fixture of tests/integration/conftest.py puts this folder on the callback path and names, in
-GCORE_TEST_ANSIBALLZ_CACHE, a folder of its test session (one a pytest worker, so no two runs write one payload at
-once); this callback, loaded before the first task, links the run's ``ansiballz_cache`` to it. What a module does
+GCORE_TEST_ANSIBALLZ_CACHE, a folder of its test session (its ``ansiballz_cache`` fixture says when the pytest workers
+share one); this callback, loaded before the first task, links the run's ``ansiballz_cache`` to it. What a module does
 is unchanged: the payload is the one ansible-playbook builds, from the same files in the same session; only its
 reuse by the next run is new. Without the variable, nothing is changed.
 """
