@@ -46,8 +46,11 @@ demo: venv
 	@tests/tools/demo.sh
 
 # ---- the pinned core: every suite ----
+# Two pytest workers when run alone; one process in make test's pool, where another suite keeps the other CPU busy (a
+# second worker imports and collects the whole suite again: about 15 CPU seconds).
+UNIT_WORKERS := -n 2
 unit: venv
-	$(TIMED) "2.19 unit" $(BIN)/pytest -q -n 2 tests/unit
+	$(TIMED) "2.19 unit" $(BIN)/pytest -q $(UNIT_WORKERS) tests/unit
 
 integration: venv
 	rm -rf tests/output/requests
@@ -82,10 +85,11 @@ test-core-%: venv .venv-%/.installed
 # The suites are independent jobs but for the contract test, which reads the requests the integration run archived
 # (integration-contract runs them one after the other). `make -j2` takes them in POOL's order, longest first, and starts
 # the next whenever one ends, so the two CPUs stay busy to the end; a suite that uses both (pytest -n 2) beside one
-# that uses one costs a little sharing. Each suite's output is printed when it ends (--output-sync). They share nothing
+# that uses one costs a little sharing. The pinned unit suite runs in one process here, early (its waits leave a CPU
+# to the suite beside it); packaging, which uses both, comes last. Each suite's output is printed when it ends (--output-sync). They share nothing
 # they write: each core has its own venv, ansible-test copy (.build/core-<core>) and request archive
 # (tests/output/requests-<core>); simulators listen on ephemeral ports.
-POOL := integration-contract sanity $(foreach core,2.21 2.16 2.20 2.18 2.17,test-core-$(core)) unit packaging
+POOL := integration-contract unit sanity $(foreach core,2.21 2.16 2.20 2.18 2.17,test-core-$(core)) packaging
 
 integration-contract:
 	@$(MAKE) --no-print-directory integration
@@ -94,7 +98,7 @@ integration-contract:
 test:
 	@tests/tools/suite_times.sh reset; start=$$(date +%s); status=0; \
 	$(TIMED) "venvs (all, built once)" $(MAKE) --no-print-directory -j3 venvs || status=1; \
-	$(MAKE) --no-print-directory -k -j2 --output-sync=target $(POOL) || status=1; \
+	$(MAKE) --no-print-directory -k -j2 --output-sync=target UNIT_WORKERS="-p no:xdist" $(POOL) || status=1; \
 	tests/tools/suite_times.sh report $$(( $$(date +%s) - start )) || status=1; \
 	exit $$status
 
