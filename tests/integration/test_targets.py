@@ -45,3 +45,14 @@ def test_a_failed_run_at_vvvv_names_the_message_of_its_indented_result():
     text = repr(PlaybookRun(types.SimpleNamespace(returncode=2), output)).split("---- end of the output ----")[0]
     assert "---- failed tasks (1) ----\nTASK [Create]\n  fatal: [localhost]: FAILED! => {\"msg\": \"name 'inf' is not defined\"" in text
     assert "Refuse a bad budget" not in text
+
+
+def test_a_run_leaves_its_module_payloads_to_the_next_runs_of_the_session(playbook, ansiballz_cache, tmp_path):
+    """The test-only callback (callback_plugins/ansiballz_cache.py) links each run's AnsiballZ cache to the session's."""
+    play = tmp_path / "one_module.yml"
+    play.write_text("- hosts: localhost\n  gather_facts: false\n  tasks:\n"
+                    "    - gcore.platform.notification_threshold_info: {client_id: 1}\n", encoding="utf-8")
+    run = playbook(str(play))
+    assert run.rc == 0, run
+    payloads = [path.name for path in ansiballz_cache.iterdir() if not path.name.endswith((".lock", "-part"))]
+    assert any(name.startswith("ansible_collections.gcore.platform.plugins.modules.notification_threshold_info-") for name in payloads), payloads
