@@ -18,7 +18,8 @@ export PYTHONPATH := $(CURDIR)/tests
 CORES := 2.16 2.17 2.18 2.20 2.21
 core_python = $(if $(filter 2.20 2.21,$(1)),3.12,3.11)
 # The edges of the supported range other than the pinned core, the oldest and the newest: their sanity runs pylint on
-# plugins/ (the only pylint of what ships) and they run the whole smoke set; the cores between run its every_core tests (tests/tools/core_suite.sh).
+# plugins/ (the only pylint of what ships) and they run the whole smoke set; the cores between run its every_core
+# tests (tests/tools/core_suite.sh).
 EDGE_CORES := 2.16 2.21
 
 .PHONY: demo test test-all test-pinned test-cores venv venvs unit integration contract integration-contract sanity bench clean packaging docs
@@ -47,7 +48,7 @@ demo: venv
 
 # ---- the pinned core: every suite ----
 # Two pytest workers when run alone; one process in make test's pool, where another suite keeps the other CPU busy (a
-# second worker imports and collects the whole suite again: about 15 CPU seconds).
+# second worker imports and collects the whole suite again: 175 CPU seconds there instead of 132).
 UNIT_WORKERS := -n 2
 unit: venv
 	$(TIMED) "2.19 unit" $(BIN)/pytest -q $(UNIT_WORKERS) tests/unit
@@ -86,9 +87,9 @@ test-core-%: venv .venv-%/.installed
 # (integration-contract runs them one after the other). `make -j2` takes them in POOL's order, longest first, and starts
 # the next whenever one ends, so the two CPUs stay busy to the end; a suite that uses both (pytest -n 2) beside one
 # that uses one costs a little sharing. The pinned unit suite runs in one process here, early (its waits leave a CPU
-# to the suite beside it); packaging, which uses both, comes last. Each suite's output is printed when it ends (--output-sync). They share nothing
-# they write: each core has its own venv, ansible-test copy (.build/core-<core>) and request archive
-# (tests/output/requests-<core>); simulators listen on ephemeral ports.
+# to the suite beside it); packaging, which uses both, comes last. Each suite's output is printed when it ends
+# (--output-sync). They share nothing they write: each core has its own venv, ansible-test copy (.build/core-<core>)
+# and request archive (tests/output/requests-<core>); simulators listen on ephemeral ports.
 POOL := integration-contract unit sanity $(foreach core,2.21 2.16 2.20 2.18 2.17,test-core-$(core)) packaging
 
 integration-contract:

@@ -19,7 +19,8 @@
 # only on the oldest and the newest other core (core_suite.sh <core> <python> edge): its checkers (e.g. the
 # deprecations of each core) change at the edges of the supported range, and the cores between run the same code
 # in their unit and smoke suites; the pinned core's checkers lie between the two (its `make sanity` runs pylint on
-# bench/ only; tests/ are checked by pep8 and by running). What checks compatibility with every core stays: validate-modules, import, compile, ansible-doc, runtime-metadata.
+# bench/ only; tests/ are checked by pep8 and by running). What checks compatibility with every core stays:
+# validate-modules, import, compile, ansible-doc, runtime-metadata.
 # A machine without the core's Python reports the combination as NOT RUN (CI=true turns that into a failure).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
