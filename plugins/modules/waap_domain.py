@@ -84,6 +84,12 @@ EXAMPLES = r"""
     ddos_burst_threshold: 1500
     ddos_global_threshold: 8000
 
+- name: Treat every request to domain 1003 as an API request (API discovery on)
+  gcore.platform.waap_domain:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1003
+    is_api: true
+
 - name: Put a domain found by name back in monitor mode
   gcore.platform.waap_domain:
     api_key: "{{ gcore_api_key }}"
