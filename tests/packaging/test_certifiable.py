@@ -1,10 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What Red Hat's certification checklist and Ansible's collection requirements ask of the files (CONTRACT section 27):
-the license file, the README's sections and links, the Galaxy metadata. The changelog's part is test_changelog.py; the
-license headers and the inventory plugin's ``secret`` are unit tests (tests/unit/test_metadata.py,
-test_docs_metadata.py)."""
+"""What Red Hat's certification checklist and Ansible's collection requirements ask of the files: the license file,
+the README's sections and links, the Galaxy metadata. The changelog's part is test_changelog.py; the license headers
+and the inventory plugin's ``secret`` are unit tests (tests/unit/test_metadata.py, test_docs_metadata.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +21,9 @@ from gcore_packaging import ROOT, galaxy, module_names, tarball  # noqa: F401  p
 GPL_3_SHA256 = "3972dc9744f6499f0f9b2dbf76696f2ae7ad8af9b23dde66d6af86c9dfb36986"
 SECTIONS = ("Description", "Requirements", "Installation", "Use Cases", "Testing", "Contributing", "Support",
             "Release Notes", "License")
-# What the description names for each module (an _info module goes with its resource). The last four are announced
-# by CONTRACT sections 22-24: when one lands, galaxy.yml's description names it.
+# What the description names for each module (an _info module goes with its resource). The last four are the
+# resources planned next (Kubernetes clusters, bare metal servers, file shares, snapshot schedules): when one lands,
+# galaxy.yml's description names it.
 FAMILIES = {
     "network": "networks", "subnet": "subnets", "router": "routers", "security_group": "security groups",
     "floating_ip": "floating IPs", "reserved_fixed_ip": "reserved fixed IPs", "ssh_key": "SSH keys", "volume": "volumes",

@@ -46,7 +46,7 @@ def test_the_domain_goes_active_with_its_settings_then_a_second_run_sends_nothin
 
 
 def test_is_api_is_sent_alone_in_api_then_a_second_run_sends_nothing(sim):
-    """API discovery (API_NOTES 18.2): is_api is a member of the settings' api, sent without api_urls when only it
+    """API discovery (docs/api_reference.md section 18.2): is_api is a member of the settings' api, sent without api_urls when only it
     differs (omitted members stay as they are); a read without it is false, the read schema's default."""
     check = run(sim, DomainModule, {"domain_id": 1002, "is_api": True}, _ansible_check_mode=True, _ansible_diff=True)
     assert check["changed"] is True and check["diff"] == {"before": {"is_api": False}, "after": {"is_api": True}} and sim.writes() == []
