@@ -97,9 +97,13 @@ def galaxy_version():
     return yaml.safe_load((ROOT / "galaxy.yml").read_text(encoding="utf-8"))["version"]
 
 
-def released():
+def changelog_releases():
     changelog = yaml.safe_load((ROOT / "changelogs" / "changelog.yaml").read_text(encoding="utf-8"))
-    return sorted(changelog.get("releases") or {}, key=LooseVersion)
+    return changelog.get("releases") or {}
+
+
+def released():
+    return sorted(changelog_releases(), key=LooseVersion)
 
 
 def upcoming():
@@ -150,6 +154,13 @@ def test_version_added_names_a_release(path):
     wrong = ["%s: %s" % (where, version) for where, version in found if str(version) not in allowed]
     assert not wrong, "version_added must be one of %s (changelogs/changelog.yaml, and the upcoming %s): %s" % (
         sorted(allowed), upcoming(), wrong)
+    release = (changelog_releases().get(str(doc["version_added"])) or {})
+    if release:  # a released version: that release lists the plugin as new
+        kind = "modules" if path.parent.name == "modules" else path.parent.name
+        listed = release.get("modules", []) if kind == "modules" else (release.get("plugins") or {}).get(kind, [])
+        assert path.stem in [item["name"] for item in listed], \
+            "%s says version_added %s, a release that does not list it: a plugin added since says %s" % (
+                path.stem, doc["version_added"], upcoming())
 
 
 def test_doc_fragments_and_role_specs_name_a_release():
