@@ -131,6 +131,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
+    Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
 ))
 
 
