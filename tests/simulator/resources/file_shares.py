@@ -83,7 +83,7 @@ def check_rule(loc, rule):
 class FileShares(Resource):
     NAME = "file_shares"
     STATE = ("file_shares", "access_rules")
-    SEEDS = {"file_shares": dict((name if name != "twin-share" else "%s-%s" % (name, ident[-1]), ident) for ident, name, _r in SEEDED)}
+    SEEDS = {"file_shares": {"share_1": SEEDED[0][0]}, "twin_share": [ident for ident, name, _rules in SEEDED if name == "twin-share"]}
     TASK_TYPES = ("create_file_share", "extend_file_share", "update_file_share", "delete_file_share")
     SETTINGS = {"file_share_settle_reads": (0, control.integer(low=0))}
     CONTROLS = {"file_share_status": "set_status"}
