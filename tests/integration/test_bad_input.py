@@ -1343,4 +1343,3 @@ def test_floating_ip_info_bad_input_fails_naming_the_option_and_sends_nothing(mo
     assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
     assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
     assert "Traceback" not in json.dumps(result) and attempts == []
-
