@@ -11,8 +11,9 @@ the network family (``sim.networks``, ``sim.subnets``).
   ``standard``, ``volume_type``, ``tags``. VAST: the same without ``network`` and ``access`` (either is an unknown
   member of the VAST variant: 422), ``share_settings`` ``{allowed_characters, path_length: LCD|NPL, root_squash
   (default true), trash_access}`` (``trash_access: true`` needs ``root_squash: false``: 400); a body without
-  ``network`` and ``type_name`` is the VAST variant (the one it matches). A name another share of the scope holds:
-  400. The share appears at once, ``creating`` with ``connection_point: null``, locked by its ``create_file_share``
+  ``network`` and ``type_name`` is the VAST variant (the one it matches). Names are not checked for uniqueness (the
+  published text does not say they are; Terraform's documentation does: a module finds a share by its exact name before
+  it creates one). The share appears at once, ``creating`` with ``connection_point: null``, locked by its ``create_file_share``
   task; when it finishes it is ``available`` with its export, and ``created_resources.file_shares`` names it; a
   failed create leaves it ``error``, unlocked.
 - ``GET /cloud/v1/file_shares/{p}/{r}``: ``{count, results}``, ``limit`` 1-1000, ``offset``; ``name`` a substring
@@ -251,9 +252,6 @@ class FileShares(Resource):
             rules = [(check_rule("access.%s" % index, rule), rule["access_mode"]) for index, rule in enumerate(body.get("access", []))]
             if len(set(address for address, _mode in rules)) < len(rules):
                 raise ApiFailure(400, "access: an address or network is given twice")
-        if any(record["name"] == body["name"] and (record["project_id"], record["region_id"]) == (project_id, region_id)
-               for record in self.sim.file_shares.values()):
-            raise ApiFailure(400, "File share with name %s already exists" % body["name"])
         record = self.make(project_id, region_id, str(uuid.uuid4()), body["name"], body["size"], type_name, network, settings,
                            body.get("tags"))
         self.sim.access_rules[record["id"]] = [self.rule(address, mode, "active") for address, mode in rules]

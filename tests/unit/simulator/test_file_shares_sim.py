@@ -83,7 +83,6 @@ def test_a_vast_share_has_its_settings_and_no_share_network(api):
     (standard(network={"network_id": NET, "subnet_id": OTHER_SUBNET}), 400, "not a subnet"),
     (standard(access=[{"ip_address": "10.0.0.1/8", "access_mode": "rw"}]), 422, "ip_address"),
     (standard(access=[{"ip_address": "10.0.0.1", "access_mode": "rx"}]), 422, "access_mode"),
-    (standard(name="share-1"), 400, "already exists"),
 ])
 def test_create_refusals(api, body, status, where):
     got, message = api.refused("POST", LIST, body)
