@@ -372,8 +372,7 @@ class AccessRules(Part):
     def read(self, record):
         """The rules of a share record, read once per record (kept in it as ``access``)."""
         if "access" not in record:
-            path = (KIND.paths["item"] + self.suffix).format(**dict(self.module.params, id=record["id"]))
-            record["access"] = list(self.module.client.paginate(path, page_size=PAGE_SIZE, total_key="count"))
+            record["access"] = list(self.module.client.paginate(self.path(record), page_size=PAGE_SIZE, total_key="count"))
         return record["access"]
 
     def held(self, record):
