@@ -10,8 +10,9 @@ Usage::
 
 ``MERGED_SUBSET.json`` is the published subset (``build``: the operations of ``OPERATIONS`` cut from the published
 ``cloud_api.yaml``, ``waap_api.yaml`` and ``object_storage_api.yaml``) with the fragments derived from the official
-SDK gcore 0.59.0 merged onto it (docs/api_reference.md section 17). ``adopt`` checks that it holds exactly the
-operations of ``OPERATIONS``, marks every operation's provenance (``x-provenance``: ``published`` or ``SDK 0.59``),
+SDK gcore 0.59.0 merged onto it (docs/api_reference.md section 17); a merged file that holds more operations (the
+merged subset of every family the fragments describe) is cut to ``OPERATIONS`` first (``cut``). ``adopt`` checks that
+it holds exactly the operations of ``OPERATIONS``, marks every operation's provenance (``x-provenance``: ``published`` or ``SDK 0.59``),
 writes our ``INFO`` and makes samples agree. Standard library only (``build`` needs PyYAML to load the published
 files). What ``build`` does, in order (tests/contract/README.md says why):
 
@@ -539,8 +540,8 @@ def cut(merged):
 
 def adopt(merged):
     """The committed subset made from ``merged``: the published subset with the SDK 0.59 fragments merged onto it
-    (docs/api_reference.md section 17 says what the fragments hold). It must hold exactly the
-    operations of ``OPERATIONS``, in order; every operation no fragment marked is marked ``published``; the
+    (docs/api_reference.md section 17 says what the fragments hold), cut to the operations of ``OPERATIONS`` (``cut``),
+    which it must hold, in order; every operation no fragment marked is marked ``published``; the
     samples and patterns are made to agree as in ``build``; the header is ours."""
     subset = cut(merged)
     kept = [(method, path) for path, item in subset["paths"].items() for method in item if method in METHODS]
