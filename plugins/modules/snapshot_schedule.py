@@ -344,7 +344,8 @@ def cron_problem(field, value):
         fits = item == "*" or (item in low if high is None else item.isdigit() and low <= int(item) <= high)
         if not fits:
             return "%r is not %s, '*' or a comma-separated list of them" % (
-                value, "a day of the week (%s)" % ", ".join(DAYS) if high is None else "a %s (%s to %s)" % (field, low, high))
+                value, "a day of the week (%s)" % ", ".join(DAYS) if high is None else "%s %s (%s to %s)" % (
+                    "an" if field == "hour" else "a", field, low, high))
     return None
 
 
@@ -470,9 +471,13 @@ class Volumes(Part):
     name = option = "volumes"
 
     def check(self, module):
+        given = []
         for index, value in enumerate(module.params["volumes"] or []):
             if not is_uuid(value):
                 check_name("volumes[%s]" % index, value, "a volume ID (a UUID) or a volume name")
+            require(value.lower() not in given, "volumes[%s]" % index, "given twice (volumes[%s] too)" % (
+                given.index(value.lower()) if value.lower() in given else 0))
+            given.append(value.lower())
 
     def wanted(self, module):
         """``{"ids": [...], "purge": bool}`` once ``resolve`` turned the names into ids (None: not managed)."""
