@@ -286,9 +286,9 @@ policy:
       sample: 1
 changes:
   description:
-    - What the run changed (in check mode, what it would change). C(created), C(updated) (renamed, paused or resumed):
-      the name; C(schedules.added) and C(schedules.removed): each schedule as text (its kind, the members that are not
-      the service's defaults, C(max_quantity)); C(volumes.added) and C(volumes.removed): volume IDs.
+    - What the run changed (in check mode, what it would change). C(created) and C(updated) (renamed, paused or
+      resumed) hold the name; C(schedules.added) and C(schedules.removed) each schedule as text (its kind, the members
+      that are not the service's defaults, C(max_quantity)); C(volumes.added) and C(volumes.removed) volume IDs.
     - A create lists its schedules in C(schedules.added); its volumes appear in C(volumes.added) once added (not in
       check mode, where the diff shows them).
   returned: success
@@ -393,12 +393,15 @@ def schedule_view(schedule):
 
 def label(view):
     """A schedule as ``changes`` tells it: its kind, its members that are not the defaults, how many it keeps."""
-    when = ["%s=%s" % (field, view[field]) for field in ("month", "week", "day", "day_of_week", "hour", "minute", "timezone")
-            if view["type"] == "cron" and view[field] != ("UTC" if field == "timezone" else CRON[field][2])] or [
-        "%s=%s" % (member, view[member]) for member in INTERVAL if view["type"] == "interval" and view[member]] or ["minute=0"]
-    kept = ", retention_time=%s" % "".join("%s%s" % (view["retention_time"][member], member[0]) for member in INTERVAL
-                                            if view["retention_time"][member]) if view["retention_time"] else ""
-    return "%s %s, max_quantity=%s%s" % (view["type"], " ".join(when), view["max_quantity"], kept)
+    if view["type"] == "cron":
+        defaults = dict(((field, default) for field, (_l, _h, default) in CRON.items()), timezone="UTC")
+        when = ["%s=%s" % (field, view[field]) for field in ("month", "week", "day", "day_of_week", "hour", "minute", "timezone")
+                if view[field] != defaults[field]] or ["minute=0"]
+    else:
+        when = ["%s=%s" % (member, view[member]) for member in INTERVAL if view[member]]
+    retention = view["retention_time"] or {}
+    kept = "".join("%s%s" % (retention[member], member[0]) for member in INTERVAL if retention.get(member))
+    return "%s %s, max_quantity=%s%s" % (view["type"], " ".join(when), view["max_quantity"], ", retention_time=" + kept if kept else "")
 
 
 def schedule_body(view):
