@@ -345,7 +345,7 @@ def test_snapshot_schedules(sdk):
     sdk(cloud.snapshot_schedules.remove_volumes, policy.id, volume_ids=[volume_id])
     assert sdk(cloud.snapshot_schedules.add_volumes, policy.id, volume_ids=[volume_id]).name == "sdk-nightly-2"
     assert "max_quantity" in sdk.refused(422, cloud.snapshot_schedules.add_schedules, policy.id,
-                                          schedules=[{"type": "cron", "max_quantity": 0}])
+                                         schedules=[{"type": "cron", "max_quantity": 0}])
     sdk(cloud.snapshot_schedules.delete, policy.id)
     sdk.refused(404, cloud.snapshot_schedules.get, policy.id)
 
