@@ -143,6 +143,7 @@ KINDS = dict((kind.key, kind) for kind in (
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
     Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
          paths=dict(item=LIFECYCLE_POLICY + "?need_volumes=true", update=LIFECYCLE_POLICY, delete=LIFECYCLE_POLICY)),
+    Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
 ))
 
 

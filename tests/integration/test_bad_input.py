@@ -643,6 +643,52 @@ ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith
               for what, args, text in LB_CASES]
 
 
+# ---- issue 48: file_share and file_share_info, every option ----
+SHARE = {"name": "uploads", "size": 10, "network": NET}
+SHARE_RULE = {"ip_address": "10.0.0.0/24", "access_mode": "rw"}
+FILE_SHARE_CASES = [("file_share: " + what, "file_share_info" if what.startswith("info:") else "file_share", args, text)
+                    for what, args, text in [
+    ("state unknown", dict(SHARE, state="gone"), "state"),
+    ("id not a UUID", {"file_share_id": "fs-1"}, "file_share_id: 'fs-1' is not a UUID"),
+    ("neither id nor name", {"size": 1}, "one of the following is required: file_share_id, name"),
+    ("name too short", dict(SHARE, name="up"), "name: length 2"),
+    ("name with a slash", dict(SHARE, name="up/loads"), "name:"),
+    ("protocol unknown", dict(SHARE, protocol="CIFS"), "protocol"),
+    ("size zero", dict(SHARE, size=0), "size: 0 is out of range (must be at least 1)"),
+    ("size a word", dict(SHARE, size="big"), "size"),
+    ("type unknown", dict(SHARE, type_name="ddn"), "type_name"),
+    ("network name with a slash", dict(SHARE, network="net/1"), "network: 'net/1' does not match"),
+    ("network with a vast share", dict(SHARE, type_name="vast"), "network: not with type_name: vast"),
+    ("subnet without network", {"name": "uploads", "size": 1, "subnet": SUBNET}, "subnet: only with network"),
+    ("subnet name with a newline", dict(SHARE, subnet="sub\n"), "subnet:"),
+    ("access not a list of rules", dict(SHARE, access="10.0.0.0/24"), "access"),
+    ("access without ip_address", dict(SHARE, access=[{"access_mode": "ro"}]), "ip_address"),
+    ("access address with host bits", dict(SHARE, access=[dict(SHARE_RULE, ip_address="10.0.0.1/24")]),
+     "access[0].ip_address: '10.0.0.1/24' is not an IP address or a network in CIDR notation without host bits"),
+    ("access address a name", dict(SHARE, access=[dict(SHARE_RULE, ip_address="nfs-client")]), "access[0].ip_address"),
+    ("access address twice", dict(SHARE, access=[SHARE_RULE, dict(SHARE_RULE, access_mode="ro")]), "access[1]: access[0] has the address"),
+    ("access mode unknown", dict(SHARE, access=[dict(SHARE_RULE, access_mode="rx")]), "access_mode"),
+    ("access with a vast share", {"name": "scratch", "size": 1, "type_name": "vast", "access": [SHARE_RULE]}, "access: not with type_name: vast"),
+    ("settings with a standard share", dict(SHARE, type_name="standard", share_settings={"root_squash": False}),
+     "share_settings: only with type_name: vast"),
+    ("settings character rule unknown", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"allowed_characters": "ALL"}},
+     "allowed_characters"),
+    ("settings path rule unknown", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"path_length": "LONG"}}, "path_length"),
+    ("settings root squash a word", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"root_squash": "maybe"}}, "root_squash"),
+    ("settings trash with root squash", {"name": "scratch", "size": 1, "type_name": "vast",
+                                         "share_settings": {"trash_access": True, "root_squash": True}}, "share_settings.trash_access: true needs"),
+    ("settings unknown member", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"colour": "red"}}, "colour"),
+    ("tag key with a space", dict(SHARE, tags={"a b": "c"}), "tags: key 'a b'"),
+    ("purge_tags a word", dict(SHARE, purge_tags="maybe"), "purge_tags"),
+    ("wait_timeout zero", dict(SHARE, wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("info: id not a UUID", {"file_share_id": "fs-1"}, "file_share_id: 'fs-1' is not a UUID"),
+    ("info: id and name", {"file_share_id": UUID, "name": "uploads"}, "mutually exclusive"),
+    ("info: name with a tab", {"name": "up\tloads"}, "name"),
+    ("info: type unknown", {"type_name": "ddn"}, "type_name"),
+]]
+ALL_CASES += FILE_SHARE_CASES
+
+
 @contextlib.contextmanager
 def no_network():
     """Every connection attempt is recorded and refused: a bad input must send nothing."""
@@ -681,7 +727,7 @@ def test_the_tables_are_large_and_cover_every_module():
     assert len(every) >= 15 and "storage_bucket" in every
     assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
-    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE)
+    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE) + len(FILE_SHARE_CASES)
     assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (36, 18)
 
 

@@ -108,6 +108,13 @@ FIRST_RUN = {
         and [network["subnets"] for network in sim.networks.values() if network["name"] == "example-app-net"]
         == [[subnet_id for subnet_id, subnet in sim.subnets.items() if subnet["name"] == "example-app-subnet"]],
     ),
+    "file_share.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v1/subnets/1/76$", 1), ("POST", r"^/cloud/v1/file_shares/1/76$", 1)],
+        lambda sim: [(record["size"], record["status"], record["network"]["subnet_name"]) for record in sim.file_shares.values()
+                     if record["name"] == "example-uploads"] == [(50, "available", "example-web-subnet")]
+        and sorted((rule["access_to"], rule["access_level"]) for record in sim.file_shares.values() if record["name"] == "example-uploads"
+                   for rule in sim.access_rules[record["id"]]) == [("10.43.0.0/24", "rw"), ("10.43.0.250", "ro")],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
