@@ -37,6 +37,9 @@ info module may turn a record into what it returns (``returned(record)``, as a r
 
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
@@ -131,7 +134,51 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
+    Kind("k8s cluster", "k8s/clusters", plural="clusters", name_query=None, created_key="k8s_clusters", name_length=20, paths=dict(
+        (which, "/cloud/v2/" + template) for which, template in dict(  # v2, by name (docs/api_reference.md section 19.3)
+            list="k8s/clusters/{project_id}/{region_id}", item="k8s/clusters/{project_id}/{region_id}/{name}",
+            config="k8s/clusters/{project_id}/{region_id}/{name}/config", upgrade="k8s/clusters/{project_id}/{region_id}/{name}/upgrade",
+            upgrade_versions="k8s/clusters/{project_id}/{region_id}/{name}/upgrade_versions",
+            pools="k8s/clusters/{project_id}/{region_id}/{name}/pools", pool="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}",
+            resize="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}/resize", create_versions="k8s/{project_id}/{region_id}/create_versions",
+            check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
 ))
+K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
+
+
+def k8s_version(value):
+    """A Kubernetes version compared without its leading ``v``, numerically (``v1.31.10`` is above ``1.31.9``)."""
+    return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
+
+
+def check_secret_path(option, path):
+    """A file a secret is written to: not a directory, in a directory that exists."""
+    if path is not None:
+        require(not os.path.isdir(path), option, "is a directory; give a file's path")
+        require(os.path.isdir(os.path.dirname(os.path.abspath(path))), option, "its directory %s does not exist" % os.path.dirname(os.path.abspath(path)))
+
+
+def save_secret(module, option, path, content, check=False):
+    """Write ``content`` (a secret: masked in every output of the run from now on) to ``path`` with mode 0600 when the file
+    holds another content or mode (``check``: write nothing); whether it did (would)."""
+    module.no_log_values.add(content)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            same = handle.read() == content and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    except FileNotFoundError:
+        same = False
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Refused("%s: %s cannot be read (%s)" % (option, path, getattr(exc, "strerror", None) or exc.__class__.__name__))
+    if same or check:
+        return not same
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".gcore-")  # mode 0600
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(content)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise Refused("%s: %s cannot be written (%s)" % (option, path, exc.strerror))
+    return True
 
 
 def is_uuid(value):
