@@ -18,70 +18,39 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  state:
-    description: V(present) creates or updates the cluster; V(absent) deletes it (a cluster not found is unchanged).
-    type: str
-    choices: [present, absent]
-    default: present
+  state: {description: "V(present) creates or updates the cluster; V(absent) deletes it (none found: unchanged).", type: str, choices: [present, absent], default: present}
   name:
-    description:
-      - The cluster's name, its identity (the API addresses a cluster by name), 2 to 20 lower-case letters, digits and
-        C(-), first a letter, last a letter or digit.
+    description: "The cluster's identity (the API addresses a cluster by name): 2 to 20 lower-case letters, digits and C(-), first a letter, last a letter or digit."
     type: str
     required: true
   version:
     description:
-      - The Kubernetes version, with or without its leading C(v) (V(1.31.2) is V(v1.31.2)). Required to create; it must
-        be one the service creates clusters with (M(gcore.platform.k8s_cluster_info) with O(gcore.platform.k8s_cluster_info#module:versions=true) lists them).
-      - On an existing cluster a different version fails naming both, unless O(allow_upgrade=true); a lower version
-        always fails.
+      - "The Kubernetes version, with or without its leading C(v). Required to create: one the service creates clusters with
+        (M(gcore.platform.k8s_cluster_info) lists them)."
+      - On an existing cluster a different version fails naming both, unless O(allow_upgrade=true); a lower one always fails.
     type: str
   allow_upgrade:
-    description:
-      - Whether a higher O(version) upgrades the cluster (C(POST …/upgrade), one task, waited for). It must be one of the
-        cluster's C(upgrade_versions), else the module fails listing them before any write.
+    description: "Whether a higher O(version) upgrades the cluster (one task, waited for); it must be one of the cluster's C(upgrade_versions), else the module fails listing them before any write."
     type: bool
     default: false
-  keypair:
-    description: Name of the SSH key of the project on the nodes. Required to create; create-only.
-    type: str
-  fixed_network:
-    description: The network (ID or exact name) of the nodes; create-only. Left out, the service makes one.
-    type: str
-  fixed_subnet:
-    description: The subnet (ID or exact name, in O(fixed_network)) of the nodes; needs O(fixed_network); create-only.
-    type: str
-  pods_ip_pool:
-    description: The pods' IPv4 network (CIDR); create-only (the service's default is V(172.16.0.0/18)).
-    type: str
-  services_ip_pool:
-    description: The services' IPv4 network (CIDR); create-only (the service's default is V(172.24.0.0/18)).
-    type: str
-  cni:
-    description:
-      - The network plugin, as the API's C(cni) (C(provider) V(calico) or V(cilium), C(cilium) settings). Members
-        left out keep what the cluster has; a difference is sent by one C(PATCH) of the cluster. C(provider) is create-only.
-    type: dict
-  authentication:
-    description: The OIDC settings (C(oidc) with C(issuer_url), C(client_id), C(username_claim) ...) as the API's; changed by the cluster C(PATCH).
-    type: dict
-  autoscaler_config:
-    description: The cluster-autoscaler overrides, a map of strings (such as V(scale-down-enabled=true)), compared whole.
-    type: dict
-  logging:
-    description: Log streaming (C(enabled), C(destination_region_id), C(topic_name), C(retention_policy.period)) as the API's; changed by the cluster C(PATCH).
-    type: dict
-  add_ons:
-    description: The add-ons (C(slurm) with C(enabled), C(file_share_id), C(ssh_key_ids), C(worker_count)) as the API's; changed by the cluster C(PATCH).
-    type: dict
+  keypair: {description: "Name of the project's SSH key on the nodes. Required to create; create-only.", type: str}
+  fixed_network: {description: "The nodes' network (ID or exact name); create-only. Left out, the service makes one.", type: str}
+  fixed_subnet: {description: "The nodes' subnet (ID or exact name, in O(fixed_network), which it needs); create-only.", type: str}
+  pods_ip_pool: {description: "The pods' IPv4 network (CIDR); create-only (the service's default is V(172.16.0.0/18)).", type: str}
+  services_ip_pool: {description: "The services' IPv4 network (CIDR); create-only (the service's default is V(172.24.0.0/18)).", type: str}
+  cni: {description: "The API's C(cni) (C(provider) V(calico) or V(cilium), create-only; C(cilium) settings).", type: dict}
+  authentication: {description: "The API's C(authentication) (C(oidc) with C(issuer_url), C(client_id), ...).", type: dict}
+  autoscaler_config: {description: "The cluster-autoscaler overrides, a map of strings compared whole.", type: dict}
+  logging: {description: "The API's C(logging) (C(enabled), C(destination_region_id), C(topic_name), C(retention_policy.period)).", type: dict}
+  add_ons: {description: "The API's C(add_ons) (C(slurm) with C(enabled), C(file_share_id), C(ssh_key_ids), C(worker_count)).", type: dict}
   pools:
     description:
-      - The node pools, each found by its O(pools[].name). A missing pool is created (C(POST …/pools)) at
-        O(pools[].min_node_count) nodes and resized to O(pools[].node_count); a pool whose O(pools[].min_node_count),
-        O(pools[].max_node_count), O(pools[].auto_healing_enabled), O(pools[].labels) or O(pools[].taints) differ gets one
-        C(PATCH); a different O(pools[].node_count) one resize. The other members are create-only, and a difference fails
-        before any write naming the pool, the member and both values (add a pool under a new name and remove the old one).
-      - Members left out keep what the pool has. Left out, the pools are not managed. At least one.
+      - The node pools by O(pools[].name) (at least one; left out, not managed). A missing pool is created at its minimum
+        and resized to O(pools[].node_count); O(pools[].min_node_count), O(pools[].max_node_count),
+        O(pools[].auto_healing_enabled), O(pools[].labels) and O(pools[].taints) that differ are one C(PATCH), a
+        different O(pools[].node_count) one resize.
+      - "The other members are create-only: one that differs fails before any write naming the pool, the member and both
+        values (add a pool under a new name and remove the old one). Members left out keep what the pool has."
     type: list
     elements: dict
     suboptions:
@@ -99,26 +68,16 @@ options:
       auto_healing_enabled: {description: "Whether broken nodes are replaced.", type: bool}
       labels: {description: "The nodes' labels (a map of strings).", type: dict}
       taints: {description: "The nodes' taints, each V(value:Effect) (C(NoSchedule), C(PreferNoSchedule) or C(NoExecute)).", type: dict}
-  purge_pools:
-    description: Whether the pools not in O(pools) are deleted (after the new ones are created); the last pool never is.
-    type: bool
-    default: false
+  purge_pools: {description: "Whether the pools not listed are deleted (after the new ones are created; never the last).", type: bool, default: false}
   kubeconfig_path:
-    description:
-      - Where to write the cluster's kubeconfig (C(GET …/config)) once the cluster is ready, with mode C(0600); the file is
-        written (and the task changed) only when its content or mode differs. The content is in no output, diff or error.
-      - Left out, the kubeconfig is not read.
+    description: "Where to write the kubeconfig (mode C(0600)) once the cluster is ready, only when the file differs; its content is in no output, diff or error. Left out, it is not read."
     type: path
-  wait_timeout:
-    description: How many seconds to wait for every task and for the cluster and its pools to be ready.
-    type: int
-    default: 3600
+  wait_timeout: {description: "How many seconds to wait for every task and for the cluster and its pools to be ready.", type: int, default: 3600}
 notes:
-  - A finished task is not a ready cluster (the service settles it afterwards); the module reads the cluster until it is
-    C(Provisioned) and every pool C(Running) before each write and before it returns, and fails naming the cluster or the
-    pool and its status on C(Failed) or a pool in error.
-  - With O(wait=false) the module returns once the first write was accepted (a new cluster is then V(null)); the
-    kubeconfig is written only for a ready cluster.
+  - A finished task is not a ready cluster; before each write and before it returns, the module reads the cluster until it
+    is C(Provisioned) and every pool C(Running), and fails naming the cluster or pool and its status on an error status.
+  - With O(wait=false) a new cluster is returned as V(null) and its pools are not resized; a kubeconfig is written only
+    for a ready cluster.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
@@ -231,19 +190,18 @@ def merged(current, desired):
 
 
 def readiness(record):
-    """The cluster's status, or which pool is not ``Running`` yet once the cluster is ``Provisioned``."""
+    """The cluster's status, which pool is not ``Running`` yet once it is ``Provisioned``, or an ``error`` naming either."""
     pending = [pool for pool in record.get("pools") or [] if pool.get("status") != "Running"]
-    if record.get("status") != READY or not pending:
-        return record.get("status")
-    return "%s but pool %s is %s" % (READY, pending[0].get("name"), pending[0].get("status"))
+    if record.get("status") == "Failed" or (pending and str(pending[0].get("status")).lower().startswith(("error", "fail"))):
+        return "error (%s)" % ("Failed" if record.get("status") == "Failed" else "pool %s is %s" % (pending[0]["name"], pending[0]["status"]))
+    return "%s but pool %s is %s" % (READY, pending[0].get("name"), pending[0].get("status")) if record.get("status") == READY and pending else record.get("status")
 
 
 class Waiting:
-    """The statuses on their way to ready: a cluster being provisioned, or a pool not ``Running`` yet but not in error."""
+    """The statuses on their way to ready: a cluster being provisioned, or a pool not ``Running`` yet."""
 
     def __contains__(self, value):
-        status = str(value).rsplit(" is ", 1)[-1]
-        return value in ("Provisioning", "Pending", "Unknown") or (str(value).startswith(READY + " but") and not status.lower().startswith(("error", "fail")))
+        return value in ("Provisioning", "Pending", "Unknown") or str(value).startswith(READY + " but")
 
 
 def check_map(option, value, pattern=None, rule=""):

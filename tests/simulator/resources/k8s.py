@@ -22,7 +22,7 @@
   version up; ``POST .../upgrade`` ``{version}``: an ``upgrade_k8s_cluster`` task (``Provisioning`` meanwhile); a
   version not among them (a lower one included) is refused (400).
 - Pools: ``GET/POST .../{cluster_name}/pools``, ``GET/PATCH/DELETE .../pools/{pool_name}``, ``POST
-  .../pools/{pool_name}/resize`` ``{node_count}``. Create (``create_k8s_pool``, ``Creating``), resize
+  .../pools/{pool_name}/resize`` ``{node_count}``. Create (``create_k8s_pool``, ``Creating``; a failed one leaves no pool), resize
   (``resize_k8s_pool``, ``Resizing``; a count outside min..max is refused, 400) and delete (``delete_k8s_pool``,
   ``Deleting``; the cluster's last pool is refused, 400) answer ``{tasks}``; the PATCH is synchronous and answers the
   pool (a new min or max moves ``node_count`` into the range, as the autoscaler would; min above max: 400).
@@ -489,8 +489,8 @@ class K8sClusters(Resource):
         def apply():
             self.settle(record, pool, "Creating", "Running")
 
-        def undo():
-            pool["status"] = "Error"
+        def undo():  # a failed create leaves no pool
+            record["pools"] = [item for item in record["pools"] if item is not pool]
         return self.start(record, "create_k8s_pool", apply, undo, data=body, created={"k8s_pools": [pool["id"]]})
 
     def patch_pool(self, request):
