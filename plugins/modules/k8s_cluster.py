@@ -43,31 +43,6 @@ options:
   autoscaler_config: {description: "The cluster-autoscaler overrides, a map of strings compared whole.", type: dict}
   logging: {description: "The API's C(logging) (C(enabled), C(destination_region_id), C(topic_name), C(retention_policy.period)).", type: dict}
   add_ons: {description: "The API's C(add_ons) (C(slurm) with C(enabled), C(file_share_id), C(ssh_key_ids), C(worker_count)).", type: dict}
-  pools:
-    description:
-      - The node pools by O(pools[].name) (at least one; left out, not managed). A missing pool is created at its minimum
-        and resized to O(pools[].node_count); O(pools[].min_node_count), O(pools[].max_node_count),
-        O(pools[].auto_healing_enabled), O(pools[].labels) and O(pools[].taints) that differ are one C(PATCH), a
-        different O(pools[].node_count) one resize.
-      - "The other members are create-only: one that differs fails before any write naming the pool, the member and both
-        values (add a pool under a new name and remove the old one). Members left out keep what the pool has."
-    type: list
-    elements: dict
-    suboptions:
-      name: {description: "The pool's name (2 to 20 characters, as the cluster's), unique in the list.", type: str, required: true}
-      flavor_id: {description: "The nodes' flavor. Required to create a pool; create-only.", type: str}
-      min_node_count: {description: "1 to 200. Required to create a pool.", type: int}
-      max_node_count: {description: "1 to 200, at least O(pools[].min_node_count) (the service's default is the minimum).", type: int}
-      node_count: {description: "The nodes wanted, between the minimum and the maximum (a new pool, the minimum).", type: int}
-      boot_volume_size: {description: "10 to 2000 GiB; create-only.", type: int}
-      boot_volume_type: {description: Create-only., type: str, choices: [cold, ssd_hiiops, ssd_local, ssd_lowlatency, standard, ultra]}
-      servergroup_policy: {description: Create-only., type: str, choices: [affinity, anti-affinity, soft-anti-affinity]}
-      is_public_ipv4: {description: "A public IPv4 address on each node; create-only.", type: bool}
-      kubelet_config: {description: "A map of strings; create-only.", type: dict}
-      crio_config: {description: "A map of strings; create-only.", type: dict}
-      auto_healing_enabled: {description: "Whether broken nodes are replaced.", type: bool}
-      labels: {description: "The nodes' labels (a map of strings).", type: dict}
-      taints: {description: "The nodes' taints, each V(value:Effect) (C(NoSchedule), C(PreferNoSchedule) or C(NoExecute)).", type: dict}
   purge_pools: {description: "Whether the pools not listed are deleted (after the new ones are created; never the last).", type: bool, default: false}
   kubeconfig_path:
     description: "Where to write the kubeconfig (mode C(0600)) once the cluster is ready, only when the file differs; its content is in no output, diff or error. Left out, it is not read."
@@ -82,6 +57,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
+  - gcore.platform.k8s
   - gcore.platform.attributes
 seealso:
   - module: gcore.platform.k8s_cluster_info
@@ -164,11 +140,10 @@ READY = "Provisioned"
 MAPS = ("labels", "taints", "kubelet_config", "crio_config")
 POOL_PATCHED = ("min_node_count", "max_node_count", "auto_healing_enabled", "labels", "taints")
 POOL_FIXED = ("flavor_id", "boot_volume_size", "boot_volume_type", "servergroup_policy", "is_public_ipv4", "kubelet_config", "crio_config")
-POOL_SPEC = dict(dict((member, dict(type="dict")) for member in MAPS), name=dict(type="str", required=True), flavor_id=dict(type="str"),
-                 boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
-                 servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]),
-                 **dict((member, dict(type="int")) for member in ("min_node_count", "max_node_count", "node_count", "boot_volume_size")),
-                 **dict((member, dict(type="bool")) for member in ("is_public_ipv4", "auto_healing_enabled")))
+POOL_SPEC = dict([(member, dict(type=kind)) for kind, members in (("dict", MAPS), ("bool", ("is_public_ipv4", "auto_healing_enabled")), ("int", (
+    "min_node_count", "max_node_count", "node_count", "boot_volume_size"))) for member in members], name=dict(type="str", required=True),
+    flavor_id=dict(type="str"), boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
+    servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]))
 BLOCKS = ("cni", "authentication", "logging", "add_ons")
 CHANGES = dict(dict.fromkeys(("created", "updated", "upgraded", "deleted"), str), pools=dict.fromkeys(("created", "updated", "resized", "deleted"), str))
 TAINT = re.compile(r"^[^:]*:(NoSchedule|PreferNoSchedule|NoExecute)$")
@@ -230,20 +205,16 @@ class Pools(Part):
 
     def check(self, module):
         items, names = module.params["pools"], {}
-        if items is None:
-            return
-        require(items, "pools", "a cluster keeps at least one pool: give one, or leave pools out")
-        for index, item in enumerate(items):
-            where = "pools[%s]" % index
+        require(items is None or items, "pools", "a cluster keeps at least one pool: give one, or leave pools out")
+        for index, item in enumerate(items or []):
+            where, low, high, count = "pools[%s]" % index, item["min_node_count"], item["max_node_count"], item["node_count"]
             check_pattern(where + ".name", item["name"], K8S_NAME[0], K8S_NAME[1])
             require(item["name"] not in names, where + ".name", "pool %s is given twice (pools[%s])" % (item["name"], names.get(item["name"])))
             names[item["name"]] = index
-            for member, low, high in (("min_node_count", 1, 200), ("max_node_count", 1, 200), ("node_count", 1, 200), ("boot_volume_size", 10, 2000)):
-                check_range("%s.%s" % (where, member), item[member], low, high)
-            low, high, count = item["min_node_count"], item["max_node_count"], item["node_count"]
-            require(low is None or high is None or low <= high, where + ".max_node_count", "must be at least min_node_count (%s)" % low)
-            require(count is None or ((low is None or low <= count) and (high is None or count <= high)), where + ".node_count",
-                    "must be between min_node_count and max_node_count")
+            for member, bounds in (("min_node_count", (1, 200)), ("max_node_count", (1, 200)), ("node_count", (1, 200)), ("boot_volume_size", (10, 2000))):
+                check_range("%s.%s" % (where, member), item[member], *bounds)
+            require(None in (low, high) or low <= high, where + ".max_node_count", "must be at least min_node_count (%s)" % low)
+            require(count is None or (low or 1) <= count <= (high or 200), where + ".node_count", "must be between min_node_count and max_node_count")
             for member in MAPS:
                 check_map("%s.%s" % (where, member), item[member], TAINT if member == "taints" else None, "a taint is 'value:Effect' (Effect "
                           "NoSchedule, PreferNoSchedule or NoExecute)")
@@ -324,8 +295,7 @@ class Upgrade(Part):
     def held(self, record):
         return {"version": record["version"]} if record else {}
 
-    def shown(self, items):
-        return items[0] if items else None
+    shown = staticmethod(lambda items: items[0] if items else None)
 
     def wanted_view(self, wanted, record):
         return record["version"] if record and k8s_version(record["version"]) == k8s_version(wanted) else wanted
@@ -349,11 +319,7 @@ class Kubeconfig(Part):
     def wanted(self, module):
         return None if module.params["state"] == "absent" else module.params["kubeconfig_path"]
 
-    def shown(self, items):
-        return None
-
-    def wanted_view(self, wanted, record):
-        return None
+    shown = wanted_view = staticmethod(lambda *_shown: None)  # the content is shown nowhere
 
     def plan(self, record, wanted, params):
         module, path = self.module, KIND.paths["config"].format(**params)
@@ -428,19 +394,16 @@ class K8sCluster(GcoreResourceModule):
                 except ValueError as exc:
                     raise ValidationError("%s: %s is not an IPv4 network in CIDR notation (%s)" % (option, params[option], exc))
         check_map("autoscaler_config", params["autoscaler_config"])
-        cni, oidc = params["cni"] or {}, (params["authentication"] or {}).get("oidc") or {}
-        require(set(cni) <= {"provider", "cilium"} and cni.get("provider", "calico") in ("calico", "cilium"), "cni", "takes provider (calico or cilium) and cilium")
-        require(not cni.get("cilium") or cni.get("provider") == "cilium", "cni.cilium", "needs cni.provider cilium")
-        require(set(params["authentication"] or {}) <= {"oidc"}, "authentication", "takes oidc")
+        for option, takes in (("cni", ("provider", "cilium")), ("authentication", ("oidc",)), ("add_ons", ("slurm",)),
+                              ("logging", ("enabled", "destination_region_id", "topic_name", "retention_policy"))):
+            require(set(params[option] or {}) <= set(takes), option, "takes %s" % ", ".join(takes))
+        cni, oidc, logging = params["cni"] or {}, (params["authentication"] or {}).get("oidc") or {}, params["logging"] or {}
+        require(cni.get("provider", "calico") in ("calico", "cilium") and (not cni.get("cilium") or cni.get("provider") == "cilium"),
+                "cni.provider", "is calico or cilium (cilium settings need cilium)")
         require(not oidc.get("issuer_url") or str(oidc["issuer_url"]).startswith("https://"), "authentication.oidc.issuer_url", "must be an https URL")
-        logging = params["logging"] or {}
-        require(set(logging) <= {"enabled", "destination_region_id", "topic_name", "retention_policy"}, "logging",
-                "takes enabled, destination_region_id, topic_name and retention_policy")
         check_pattern("logging.topic_name", logging.get("topic_name"), TOPIC, "lower-case DNS-like labels separated by dots")
         check_range("logging.retention_policy.period", (logging.get("retention_policy") or {}).get("period"), 1, 1825)
-        slurm = (params["add_ons"] or {}).get("slurm") or {}
-        require(set(params["add_ons"] or {}) <= {"slurm"}, "add_ons", "takes slurm")
-        for ident in [slurm.get("file_share_id")] + list(slurm.get("ssh_key_ids") or []):
+        for ident in [((params["add_ons"] or {}).get("slurm") or {}).get("file_share_id")] + list(((params["add_ons"] or {}).get("slurm") or {}).get("ssh_key_ids") or []):
             check_uuid("add_ons.slurm", ident)
         check_secret_path("kubeconfig_path", params["kubeconfig_path"])
 
@@ -453,35 +416,26 @@ class K8sCluster(GcoreResourceModule):
             params["fixed_subnet"] = parent_id(self, "subnet", params["fixed_subnet"], "fixed_subnet", query={"network_id": params["fixed_network"]})
 
     def report(self, record):
-        """Before any write: a create's version among the create versions and its SSH key found; an existing cluster's other
-        version refused unless it is an upgrade asked for and offered (the service's spelling kept for the request)."""
-        params = self.params
-        if params["state"] == "absent" or params["version"] is None:
+        """Before any write: the version among the create versions (a create: its SSH key found too), or another version of
+        a cluster only as an upgrade asked for and offered; the service's spelling is what is sent."""
+        params, current = self.params, (record or {}).get("version")
+        wanted, which = params["version"], "upgrade_versions" if record else "create_versions"
+        if params["state"] == "absent" or wanted is None or (current and k8s_version(current) == k8s_version(wanted)):
             return
-        if record is None:
-            versions = [item["version"] for item in self.client.get(KIND.paths["create_versions"].format(**params))["results"]]
-            found = [version for version in versions if k8s_version(version) == k8s_version(params["version"])]
-            if not found:
-                raise Refused("version: %s is not a version the service creates clusters with (%s); nothing was sent" % (params["version"], ", ".join(versions)))
-            params["version"] = found[0]
-            parent_id(self, "ssh_key", params["keypair"], "keypair")
-            return
-        current, wanted = record["version"], params["version"]
-        if k8s_version(wanted) == k8s_version(current):
-            return
-        if k8s_version(wanted) < k8s_version(current):
-            raise Refused("version: k8s cluster %s runs %s and %s is lower: a cluster is never downgraded (nothing was sent)" % (params["name"], current, wanted))
-        if not params["allow_upgrade"]:
-            raise Refused("version: k8s cluster %s runs %s, not %s; set allow_upgrade: true to upgrade it (nothing was sent)" % (params["name"], current, wanted))
-        offered = [item["version"] for item in self.client.get(KIND.paths["upgrade_versions"].format(**params))["results"]]
+        if record is not None:
+            require(k8s_version(wanted) > k8s_version(current), "version", "k8s cluster %s runs %s and %s is lower: a cluster is never "
+                    "downgraded (nothing was sent)" % (params["name"], current, wanted))
+            require(params["allow_upgrade"], "version", "k8s cluster %s runs %s, not %s; set allow_upgrade: true to upgrade it (nothing "
+                    "was sent)" % (params["name"], current, wanted))
+        offered = [item["version"] for item in self.client.get(KIND.paths[which].format(**params))["results"]]
         found = [version for version in offered if k8s_version(version) == k8s_version(wanted)]
-        if not found:
-            raise Refused("version: k8s cluster %s (%s) can be upgraded to %s, not %s (nothing was sent)" % (
-                params["name"], current, ", ".join(offered) or "no version now", wanted))
+        require(found, "version", "%s is not one of the %s (%s); nothing was sent" % (wanted, which.replace("_", " "), ", ".join(offered) or "none now"))
         params["version"] = found[0]
+        if record is None:
+            parent_id(self, "ssh_key", params["keypair"], "keypair")
 
     def answered(self, write, answer):
-        if write.kind == "delete" and "deleted" in write.said:  # the flow's delete of the cluster names nothing: the cluster's name is what ``changes`` says
+        if write.kind == "delete" and "deleted" in write.said:  # the flow's delete of the cluster names nothing: ``changes`` says its name
             write.said = {"deleted": [self.params["name"]]}
 
     def create_body(self):
