@@ -374,9 +374,9 @@ def quota_args(args):
 # ---- the former price_preview_invalid target (None: the option is left out) ----
 PRICE_CASES = [
     ("neither names nor name_templates", {"names": None}, "names or name_templates: one of them is required"),
-    ("no interfaces", {"interfaces": None}, "missing required arguments: interfaces"),
+    ("no interfaces", {"interfaces": None}, "resource is instance but all of the following are missing: interfaces"),
     ("an empty list of interfaces", {"interfaces": []}, "interfaces: at least one interface is required"),
-    ("no flavor", {"flavor": None}, "missing required arguments: flavor"),
+    ("no flavor", {"flavor": None}, "resource is instance but all of the following are missing: flavor"),
     ("ip_family on a subnet interface",
      {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv6"}]},
      "interfaces[0].ip_family: not allowed for type subnet"),
