@@ -18,9 +18,15 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
-  state: {description: "V(present) creates or updates the cluster; V(absent) deletes it (none found: unchanged).", type: str, choices: [present, absent], default: present}
+  state:
+    description: "V(present) creates or updates the cluster; V(absent) deletes it (none found: unchanged)."
+    type: str
+    choices: [present, absent]
+    default: present
   name:
-    description: "The cluster's identity (the API addresses a cluster by name): 2 to 20 lower-case letters, digits and C(-), first a letter, last a letter or digit."
+    description:
+      - "The cluster's identity (the API addresses a cluster by name): 2 to 20 lower-case letters, digits and C(-), first a
+        letter, last a letter or digit."
     type: str
     required: true
   version:
@@ -30,7 +36,9 @@ options:
       - On an existing cluster a different version fails naming both, unless O(allow_upgrade=true); a lower one always fails.
     type: str
   allow_upgrade:
-    description: "Whether a higher O(version) upgrades the cluster (one task, waited for); it must be one of the cluster's C(upgrade_versions), else the module fails listing them before any write."
+    description:
+      - Whether a higher O(version) upgrades the cluster (one task, waited for); it must be one of the cluster's
+        C(upgrade_versions), else the module fails listing them before any write.
     type: bool
     default: false
   keypair: {description: "Name of the project's SSH key on the nodes. Required to create; create-only.", type: str}
@@ -45,7 +53,9 @@ options:
   add_ons: {description: "The API's C(add_ons) (C(slurm) with C(enabled), C(file_share_id), C(ssh_key_ids), C(worker_count)).", type: dict}
   purge_pools: {description: "Whether the pools not listed are deleted (after the new ones are created; never the last).", type: bool, default: false}
   kubeconfig_path:
-    description: "Where to write the kubeconfig (mode C(0600)) once the cluster is ready, only when the file differs; its content is in no output, diff or error. Left out, it is not read."
+    description:
+      - Where to write the kubeconfig (mode C(0600)) once the cluster is ready, only when the file differs; its content is
+        in no output, diff or error. Left out, it is not read.
     type: path
   wait_timeout: {description: "How many seconds to wait for every task and for the cluster and its pools to be ready.", type: int, default: 3600}
 notes:
@@ -169,7 +179,9 @@ def readiness(record):
     pending = [pool for pool in record.get("pools") or [] if pool.get("status") != "Running"]
     if record.get("status") == "Failed" or (pending and str(pending[0].get("status")).lower().startswith(("error", "fail"))):
         return "error (%s)" % ("Failed" if record.get("status") == "Failed" else "pool %s is %s" % (pending[0]["name"], pending[0]["status"]))
-    return "%s but pool %s is %s" % (READY, pending[0].get("name"), pending[0].get("status")) if record.get("status") == READY and pending else record.get("status")
+    if record.get("status") != READY or not pending:
+        return record.get("status")
+    return "%s but pool %s is %s" % (READY, pending[0].get("name"), pending[0].get("status"))
 
 
 class Waiting:
@@ -403,7 +415,8 @@ class K8sCluster(GcoreResourceModule):
         require(not oidc.get("issuer_url") or str(oidc["issuer_url"]).startswith("https://"), "authentication.oidc.issuer_url", "must be an https URL")
         check_pattern("logging.topic_name", logging.get("topic_name"), TOPIC, "lower-case DNS-like labels separated by dots")
         check_range("logging.retention_policy.period", (logging.get("retention_policy") or {}).get("period"), 1, 1825)
-        for ident in [((params["add_ons"] or {}).get("slurm") or {}).get("file_share_id")] + list(((params["add_ons"] or {}).get("slurm") or {}).get("ssh_key_ids") or []):
+        slurm = (params["add_ons"] or {}).get("slurm") or {}
+        for ident in [slurm.get("file_share_id")] + list(slurm.get("ssh_key_ids") or []):
             check_uuid("add_ons.slurm", ident)
         check_secret_path("kubeconfig_path", params["kubeconfig_path"])
 

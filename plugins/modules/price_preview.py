@@ -35,7 +35,7 @@ options:
   pools:
     description:
       - The node pools of the planned cluster (O(resource=k8s_cluster)), at least one.
-      - The budget is compared with RV(price.total_price.price_per_month).
+      - The budget is compared with the answer's C(total_price.price_per_month).
     type: list
     elements: dict
     suboptions:
