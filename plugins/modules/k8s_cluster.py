@@ -344,6 +344,7 @@ class Kubeconfig(Part):
 
         def prepare():
             module.record = module.until_ready(module.wait_unlocked(module.record) if module.record.get("task_id") else module.record)
+
         def then(accepted, value):
             if accepted:
                 save_secret(module.module, self.option, wanted, value[0]["config"])
@@ -433,6 +434,8 @@ class K8sCluster(GcoreResourceModule):
         a cluster only as an upgrade asked for and offered; the service's spelling is what is sent."""
         params, current = self.params, (record or {}).get("version")
         wanted, which = params["version"], "upgrade_versions" if record else "create_versions"
+        missing = self.missing(params) if record is None and params["state"] == "present" else []
+        require(not missing, " and ".join(missing), "required to create k8s cluster %s (nothing was sent)" % params["name"])
         if params["state"] == "absent" or wanted is None or (current and k8s_version(current) == k8s_version(wanted)):
             return
         if record is not None:
@@ -454,7 +457,7 @@ class K8sCluster(GcoreResourceModule):
     def create_body(self):
         params = self.params
         body = dict((option, params[option]) for option in ("name", "keypair", "version", "fixed_network", "fixed_subnet", "pods_ip_pool",
-                                                             "services_ip_pool", "autoscaler_config") if params[option] is not None)
+                                                            "services_ip_pool", "autoscaler_config") if params[option] is not None)
         body.update((block, strip_none(params[block])) for block in BLOCKS if params[block] is not None)
         for index, item in enumerate(params["pools"]):
             for member in ("flavor_id", "min_node_count"):

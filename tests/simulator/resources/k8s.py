@@ -559,7 +559,7 @@ class K8sClusters(Resource):
         for index, pool in enumerate(pools):
             where = "%s.%s" % (loc, index)
             check_object(where, pool, ("flavor_id",), ("flavor_id", "name", "min_node_count", "max_node_count", "node_count",
-                                                        "boot_volume_size", "boot_volume_type", "servergroup_policy", "is_public_ipv4"))
+                                                       "boot_volume_size", "boot_volume_type", "servergroup_policy", "is_public_ipv4"))
             for member in ("min_node_count", "max_node_count", "node_count"):
                 check_int("%s.%s" % (where, member), pool.get(member), nullable=True, low=1, high=200)
             check_int(where + ".boot_volume_size", pool.get("boot_volume_size"), nullable=True, low=10, high=2000)

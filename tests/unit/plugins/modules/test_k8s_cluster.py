@@ -174,3 +174,21 @@ def test_info_by_name_or_all_with_versions_and_the_kubeconfig(server, tmp_path):
     written = info(server, name="prod", kubeconfig_path=path)
     assert written["changed"] is True and KUBECONFIG_MARK not in repr(written) and stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert info(server, name="prod", kubeconfig_path=path)["changed"] is False
+
+
+def test_a_create_names_what_it_lacks_and_a_create_version_must_be_offered(server):
+    result = run(server, pools=[WORKERS])
+    assert result["failed"] and result["msg"] == "Invalid input: version and keypair: required to create k8s cluster prod (nothing was sent)"
+    result = run(server, **dict(CREATE, version="1.29.1"))
+    assert result["failed"] and "version: 1.29.1 is not one of the create versions (v1.30.6, v1.31.1, v1.31.2, v1.32.1)" in result["msg"]
+    result = run(server, **dict(CREATE, keypair="nobody"))
+    assert result["failed"] and "keypair: no SSH key is named 'nobody' in project 1" in result["msg"]
+    result = run(server, **dict(CREATE, pools=[dict(name="bare", flavor_id="g1-standard-1-2")]))
+    assert result["failed"] and "pools[0].min_node_count: required to create pool bare" in result["msg"]
+    assert server.writes() == []
+
+
+def test_without_waiting_the_create_is_returned_as_null_with_its_task(server):
+    result = run(server, wait=False, **CREATE)
+    assert result["changed"] is True and result["cluster"] is None and len(result["tasks"]) == 1
+    assert [method for method, _path, _body in harness.writes(server)] == ["POST"]

@@ -115,5 +115,5 @@ def test_a_k8s_cluster_check_sends_its_pools_and_reads_an_answer_of_exceeded_quo
     refused = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="k8s_cluster", pools=[]))
     assert refused["failed"] is True and "pools: required for resource k8s_cluster" in refused["msg"]
     other = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="instance", flavor="g1-standard-1-2",
-                                                 names=["a"], pools=pools))
+                                                  names=["a"], pools=pools))
     assert other["failed"] is True and "pools: only for resource k8s_cluster, not for resource instance" in other["msg"]
