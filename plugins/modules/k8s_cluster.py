@@ -136,8 +136,7 @@ diff:
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_range, check_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._checks import strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_range, check_uuid, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import K8S_NAME, KINDS, REGION, check_name, check_secret_path, k8s_version, save_secret
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
