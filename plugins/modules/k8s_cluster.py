@@ -190,6 +190,14 @@ class Waiting:
         return value in ("Provisioning", "Pending", "Unknown") or str(value).startswith(READY + " but")
 
 
+def wanted_block(value, record):
+    """A cluster block as given (unset members left out); the CNI provider is create-only: another one fails before any write."""
+    provider, current = (value or {}).get("provider"), ((record or {}).get("cni") or {}).get("provider")
+    require(record is None or provider in (None, current), "cni.provider", "k8s cluster %s runs %s, not %s, and the CNI provider is set only "
+            "when a cluster is created (nothing was sent)" % ((record or {}).get("name"), current, provider))
+    return strip_none(value)
+
+
 def check_map(option, value, pattern=None, rule=""):
     for key, item in (value or {}).items():
         require(isinstance(item, str), "%s.%s" % (option, key), "must be a string (quote it)")
@@ -381,7 +389,7 @@ class K8sCluster(GcoreResourceModule):
         fixed = [create_only(option, lambda record, option=option: record.get(option), self.noun)
                  for option in ("keypair", "fixed_network", "fixed_subnet", "pods_ip_pool", "services_ip_pool")]
         fixed[0].said = said
-        blocks = [Member(block, read=read, want=lambda value, record: strip_none(value), same=subset, send=lambda desired, current: merged(current, desired),
+        blocks = [Member(block, read=read, want=wanted_block, same=subset, send=lambda desired, current: merged(current, desired),
                          after=lambda desired, current: merged(current, desired), said=said) for block, read in (
             ("cni", None), ("authentication", lambda record: {"oidc": (record.get("authentication") or {}).get("oidc")}), ("logging", None), ("add_ons", None))]
         return tuple(fixed + blocks + [Member("autoscaler_config", read=lambda record: record.get("autoscaler_config") or {}, said=said)])

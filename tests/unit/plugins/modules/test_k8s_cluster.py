@@ -117,6 +117,9 @@ def test_create_only_cluster_member_fails(server):
     built(server)
     result = run(server, pods_ip_pool="10.10.0.0/16")
     assert result["failed"] and "pods_ip_pool" in result["msg"] and server.writes() == []
+    result = run(server, cni={"provider": "cilium"})
+    assert result["failed"] and "cni.provider: k8s cluster prod runs calico, not cilium" in result["msg"] and server.writes() == []
+    assert run(server, cni={"provider": "calico"})["changed"] is False
 
 
 def test_upgrades_only_when_asked_within_the_offer_never_lower(server):
