@@ -55,6 +55,7 @@ options:
         part of it.
       - The key is never logged or shown in an error message, at any verbosity.
     type: str
+    secret: true
     env:
       - name: GCORE_API_KEY
   api_url:
@@ -202,7 +203,6 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.release import __version__ as ansible_version
 from ansible.utils.display import Display
-from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
@@ -237,6 +237,8 @@ display = Display()
 _DATA_TAGGING = tuple(int(part) for part in ansible_version.split(".")[:2] if part.isdigit()) >= (2, 19)
 if _DATA_TAGGING:
     from ansible.template import trust_as_template
+else:  # wrap_var only below 2.19, where it is needed (ansible.utils.unsafe_proxy is slated for deprecation)
+    from ansible.utils.unsafe_proxy import wrap_var
 TEMPLATE_MARKERS = ("{{", "{%", "{#")
 JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: file_share
 short_description: Create, grow, change and delete a Gcore Cloud file share (NFS) and its access rules
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Makes a Gcore Cloud NFS file share match what you describe, or removes it, and does nothing when it already matches
     (a V(standard) share on a network and subnet of yours, or a V(vast) share); found by O(file_share_id), otherwise by

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: file_share_info
 short_description: Read Gcore Cloud file shares with their access rules
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Reads the NFS file shares of a Gcore Cloud project and region, each with its access rules, and changes nothing.
   - With O(file_share_id), that share (none when it does not exist); with O(name), every page of

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: k8s_cluster
 short_description: Create, scale, upgrade and delete a Gcore managed Kubernetes cluster and its pools
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Makes a Gcore managed Kubernetes cluster (v2, found by its O(name)) and its node pools match what you describe (one
     create with every pool, then pools created, changed, resized or deleted one request each), waited for until the

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: k8s_cluster_info
 short_description: Read Gcore managed Kubernetes clusters, their versions, and write a kubeconfig
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Returns the Gcore managed Kubernetes clusters (v2) of the region, each with its pools, or the one named O(name)
     (C(GET /cloud/v2/k8s/clusters/{project_id}/{region_id}/{name}); none when it does not exist).

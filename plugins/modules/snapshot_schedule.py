@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: snapshot_schedule
 short_description: Snapshot Gcore Cloud volumes on a schedule and keep a bounded number (a lifecycle policy)
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Makes a snapshot schedule (the API calls it a lifecycle policy) exist with its name, status, schedules and volumes,
     or removes it, and does nothing when it already matches. Every call answers at once (no task).

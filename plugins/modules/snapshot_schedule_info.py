@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: snapshot_schedule_info
 short_description: Read Gcore Cloud snapshot schedules (lifecycle policies) with their volumes
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Reads the snapshot schedules (the API's lifecycle policies) of a Gcore Cloud project and region, with their
     schedules and volumes, and changes nothing.

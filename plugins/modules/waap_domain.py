@@ -11,7 +11,7 @@ short_description: Set a WAAP domain's mode and its API and DDoS settings
 version_added: 1.0.0
 description:
   - Sets the status of one WAAP domain (V(monitor) logs and enforces nothing, V(active) enforces every policy and
-    rule), its API base paths and its DDoS thresholds. Only what differs is sent.
+    rule), its API discovery (O(is_api)) and base paths, and its DDoS thresholds. Only what differs is sent.
   - A WAAP domain exists once WAAP is switched on for a CDN resource; this module finds it and sets it. It never creates,
     renames or deletes one.
   - Reads C(GET /waap/v2/domains/{domain_id}) and C(GET /waap/v2/domains/{domain_id}/settings); writes C(PATCH
@@ -41,9 +41,17 @@ options:
     description:
       - The domain's API base paths, as the service takes them (for example V(api/v1/.*)); compared as a set, sent as
         given. Each must contain a letter or a digit - V(/) alone would make the whole domain an API domain, which the
-        service refuses. Left out, not managed; V([]) clears them.
+        service refuses; to make the whole domain an API domain, set O(is_api=true). Left out, not managed; V([]) clears
+        them.
     type: list
     elements: str
+  is_api:
+    description:
+      - Whether the whole domain is an API domain (API discovery on) - every request to it is treated as an API
+        request, and the service then ignores O(api_urls). V(false) makes only the paths of O(api_urls) API paths. Left
+        out, not managed.
+    type: bool
+    version_added: 1.2.0
   ddos_burst_threshold:
     description:
       - Requests in a 2-second interval that, when also five times the previous one, start DDoS mode; 30 to 10000 (the
@@ -75,6 +83,12 @@ EXAMPLES = r"""
       - api/v2/.*
     ddos_burst_threshold: 1500
     ddos_global_threshold: 8000
+
+- name: Treat every request to domain 1003 as an API request (API discovery on)
+  gcore.platform.waap_domain:
+    api_key: "{{ gcore_api_key }}"
+    domain_id: 1003
+    is_api: true
 
 - name: Put a domain found by name back in monitor mode
   gcore.platform.waap_domain:
@@ -111,7 +125,7 @@ domain:
       sample: {api: {is_api: false, api_urls: [api/v1/.*]}, ddos: {global_threshold: 8000, burst_threshold: 1500, sub_second_threshold: 50}}
 changes:
   description:
-    - The parts that were set (V(status), V(api_urls), V(ddos_burst_threshold), V(ddos_global_threshold)) - only what
+    - The parts that were set (V(status), V(api_urls), V(is_api), V(ddos_burst_threshold), V(ddos_global_threshold)) - only what
       the service accepted, or that the domain read afterwards showed took effect. In check mode, what would be sent.
   returned: success
   type: dict
@@ -140,6 +154,7 @@ class WaapDomain(DomainParts):
         name=dict(type="str"),
         status=dict(type="str", choices=list(SETTABLE)),
         api_urls=dict(type="list", elements="str"),
+        is_api=dict(type="bool"),
         ddos_burst_threshold=dict(type="int"),
         ddos_global_threshold=dict(type="int"),
     )
@@ -153,7 +168,7 @@ class WaapDomain(DomainParts):
         for index, url in enumerate(params["api_urls"] or []):
             require(re.search(r"[A-Za-z0-9]", url), "api_urls[%d]" % index,
                     "%r must contain a letter or a digit (an entry matching the whole domain, such as /, is refused by the "
-                    "service: the whole domain is an API domain with is_api)" % url)
+                    "service: to make the whole domain an API domain, set is_api: true)" % url)
         for option, (_member, low, high) in THRESHOLDS.items():
             check_range(option, params[option], low, high)
 
@@ -161,13 +176,14 @@ class WaapDomain(DomainParts):
         self.record = self.read_domain(DOMAIN)
         self.settings = self.read_domain(DOMAIN + "/settings")
         api, ddos = self.settings.get("api") or {}, self.settings.get("ddos") or {}
-        held = {"status": self.record.get("status"), "api_urls": sorted(set(api.get("api_urls") or []))}
+        held = {"status": self.record.get("status"), "api_urls": sorted(set(api.get("api_urls") or [])),
+                "is_api": bool(api.get("is_api"))}  # false when left out (the read schema's default)
         held.update((option, ddos.get(member)) for option, (member, _low, _high) in THRESHOLDS.items())
         return held
 
     def wanted(self, held):
         params = self.params
-        wanted = dict((option, params[option]) for option in ("status",) + tuple(THRESHOLDS) if params[option] is not None)
+        wanted = dict((option, params[option]) for option in ("status", "is_api") + tuple(THRESHOLDS) if params[option] is not None)
         if params["api_urls"] is not None:
             wanted["api_urls"] = sorted(set(params["api_urls"]))
         return wanted
@@ -179,9 +195,11 @@ class WaapDomain(DomainParts):
                           % (self.record["id"], held["status"], why))
         path = DOMAIN.format(domain_id=self.record["id"])
         requests = [("updated", ["status"], "PATCH", path, {"status": changes["status"]})] if "status" in changes else []
-        body, keys = {}, [key for key in ("api_urls",) + tuple(THRESHOLDS) if key in changes]
+        body, keys = {}, [key for key in ("api_urls", "is_api") + tuple(THRESHOLDS) if key in changes]
         if "api_urls" in changes:
             body["api"] = {"api_urls": list(dict.fromkeys(self.params["api_urls"]))}
+        if "is_api" in changes:  # a member of api, sent alone when api_urls do not change (omitted members stay)
+            body.setdefault("api", {})["is_api"] = changes["is_api"]
         if any(option in changes for option in THRESHOLDS):  # both together: a nested member may replace its object
             body["ddos"] = dict((member, changes.get(option, held[option])) for option, (member, _low, _high) in THRESHOLDS.items())
         return requests + ([("updated", keys, "PATCH", path + "/settings", body)] if body else [])

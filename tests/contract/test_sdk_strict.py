@@ -419,3 +419,15 @@ def test_k8s_clusters_pools_versions_and_kubeconfig(sdk):
     assert sdk(k8s.clusters.get, "sdk-k8s").version == upgrades[0]
     sdk(k8s.clusters.delete_and_poll, "sdk-k8s")
     sdk.refused(404, k8s.clusters.get, "sdk-k8s")
+
+
+def test_waap_domain_settings(sdk):
+    """A WAAP domain's settings: read, API discovery on (``api.is_api`` alone), the thresholds, read again."""
+    settings = sdk.client.waap.domains.settings
+    before = sdk(settings.get, 1003)
+    assert before.api.is_api is False and before.ddos.sub_second_threshold == 50
+    assert sdk(settings.update, 1003, api={"is_api": True}).api.is_api is True
+    sdk(settings.update, 1003, ddos={"burst_threshold": 1500, "global_threshold": 8000})
+    after = sdk(settings.get, 1003)
+    assert after.api.is_api is True and after.api.api_urls == before.api.api_urls and after.ddos.burst_threshold == 1500
+    sdk.refused(422, settings.update, 1003, api={"api_urls": ["/"]})

@@ -189,6 +189,7 @@ CASES = [
     ("waap_domain", {"domain_id": 1003, "ddos_burst_threshold": 0}, "ddos_burst_threshold"),
     ("waap_domain", {"domain_id": 1003, "ddos_global_threshold": 0}, "ddos_global_threshold"),
     ("waap_domain", {"domain_id": 1003, "status": "bypass"}, "status"),
+    ("waap_domain", {"domain_id": 1003, "is_api": "sometimes"}, "is_api"),
     ("waap_domain_info", {"domain_id": 0}, "domain_id"),
     ("waap_policies", {"domain_id": 1003, "policies": [{"name": "Scrapers", "enabled": True}]}, "policies[0].rule_set"),
     ("waap_policies", {"domain_id": 1003, "policies": [{"id": "S55075104"}]}, "enabled"),

@@ -2,7 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The documentation's metadata is true: every ``version_added`` names a release of the collection
-(one in changelogs/changelog.yaml, or the upcoming one, galaxy.yml's ``version``); ``attributes`` say
+(one in changelogs/changelog.yaml, or the upcoming one: the next minor release after galaxy.yml's ``version``, which
+names the newest release, README "Release Notes"); ``attributes`` say
 ``idempotent: partial`` exactly where an option makes every run a change; every module has ``seealso`` entries that
 resolve; every module that changes something documents ``diff`` (before and after) in RETURN.
 
@@ -96,9 +97,27 @@ def galaxy_version():
     return yaml.safe_load((ROOT / "galaxy.yml").read_text(encoding="utf-8"))["version"]
 
 
-def released():
+def changelog_releases():
     changelog = yaml.safe_load((ROOT / "changelogs" / "changelog.yaml").read_text(encoding="utf-8"))
-    return sorted(changelog.get("releases") or {}, key=LooseVersion)
+    return changelog.get("releases") or {}
+
+
+def released():
+    return sorted(changelog_releases(), key=LooseVersion)
+
+
+def upcoming():
+    """The release a change made now ships in: galaxy.yml's version when it is not released yet, else the next minor
+    release after it (galaxy.yml keeps the newest release's version between releases)."""
+    version = galaxy_version()
+    if version not in released():
+        return version
+    major, minor, _patch = (int(part) for part in version.split("."))
+    return "%d.%d.0" % (major, minor + 1)
+
+
+def allowed_versions():
+    return set(released()) | {upcoming()}
 
 
 def versions_added(node, where):
@@ -124,20 +143,28 @@ def test_galaxy_version_is_the_last_release_or_the_next_one():
 
 @pytest.mark.parametrize("path", PLUGIN_FILES, ids=lambda path: "%s/%s" % (path.parent.name, path.stem))
 def test_version_added_names_a_release(path):
-    """A plugin says the release it first ships in (the upcoming one, galaxy.yml's, for a new plugin); so does any
+    """A plugin says the release it first ships in (the upcoming one for a new plugin, see upcoming()); so does any
     option or return key that carries a version_added. The collection never released 0.x versions."""
-    allowed = set(released()) | {galaxy_version()}
+    allowed = allowed_versions()
     doc = yaml.safe_load(block(path, "DOCUMENTATION"))
     assert "version_added" in doc, "%s has no version_added" % path.name
     found = list(versions_added(doc, path.stem))
     if path.parent.name == "modules":
         found += list(versions_added(module_return(path.stem), "%s RETURN" % path.stem))
     wrong = ["%s: %s" % (where, version) for where, version in found if str(version) not in allowed]
-    assert not wrong, "version_added must be one of %s (changelogs/changelog.yaml, galaxy.yml): %s" % (sorted(allowed), wrong)
+    assert not wrong, "version_added must be one of %s (changelogs/changelog.yaml, and the upcoming %s): %s" % (
+        sorted(allowed), upcoming(), wrong)
+    release = (changelog_releases().get(str(doc["version_added"])) or {})
+    if release:  # a released version: that release lists the plugin as new
+        kind = "modules" if path.parent.name == "modules" else path.parent.name
+        listed = release.get("modules", []) if kind == "modules" else (release.get("plugins") or {}).get(kind, [])
+        assert path.stem in [item["name"] for item in listed], \
+            "%s says version_added %s, a release that does not list it: a plugin added since says %s" % (
+                path.stem, doc["version_added"], upcoming())
 
 
 def test_doc_fragments_and_role_specs_name_a_release():
-    allowed = set(released()) | {galaxy_version()}
+    allowed = allowed_versions()
     found = []
     for path in sorted((PLUGINS / "doc_fragments").glob("*.py")):
         fragment = Fragments().get("%s.%s" % (COLLECTION, path.stem))
@@ -250,3 +277,24 @@ def test_both_kinds_are_checked():
 
 if __name__ == "__main__":
     print(json.dumps(dict((str(path), merge(path)) for path in PLUGIN_FILES if path.parent.name == "modules"), default=str))
+
+
+# ---- secrets: a plugin option that holds one is marked so ------------------------------------------------------------
+
+SECRET_OPTION = re.compile(r"(^|_)(key|password|token|secret)$")
+
+
+def test_a_plugin_option_holding_a_secret_is_marked_secret():
+    """A plugin other than a module (the inventory plugin) marks its secret options ``secret: true``: ansible-core 2.22
+    and later keep the value out of its output (a module's are ``no_log`` in its argument spec). ansible-test's
+    validate-modules accepts the key from 2.19 on; tests/tools/ansible-test.sh leaves it out of the copy an older core
+    checks."""
+    found = {}
+    for path in PLUGIN_FILES:
+        if path.parent.name == "modules":
+            continue
+        options = yaml.safe_load(block(path, "DOCUMENTATION")).get("options") or {}
+        found.update(("%s.%s" % (path.stem, name), option.get("secret")) for name, option in options.items()
+                     if SECRET_OPTION.search(name))
+    assert "cloud.api_key" in found, sorted(found)
+    assert [name for name, secret in found.items() if secret is not True] == [], found

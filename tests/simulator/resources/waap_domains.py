@@ -47,7 +47,7 @@ RULE_SETS = [  # (id, name, group, policies: names)
 POLICY_COUNT = 100
 DOMAIN_UPDATE = {"status": f("str", True, enum=SETTABLE)}
 SETTINGS_UPDATE = {
-    "api": f("object", nullable=True, fields={"api_urls": f("list", items=f("str"))}),
+    "api": f("object", nullable=True, fields={"is_api": f("bool"), "api_urls": f("list", items=f("str"))}),
     "ddos": f("object", nullable=True, fields={"global_threshold": f("int", ge=250, le=50000), "burst_threshold": f("int", ge=30, le=10000)}),
 }
 FEATURE_DETAIL = "The feature %s is not available under your current plan. Please upgrade your plan."

@@ -45,6 +45,25 @@ def test_the_domain_goes_active_with_its_settings_then_a_second_run_sends_nothin
     assert again["changed"] is False and sim.writes() == [], "a set: order and repeats do not matter"
 
 
+def test_is_api_is_sent_alone_in_api_then_a_second_run_sends_nothing(sim):
+    """API discovery (docs/api_reference.md section 18.2): is_api is a member of the settings' api, sent without api_urls when only it
+    differs (omitted members stay as they are); a read without it is false, the read schema's default."""
+    check = run(sim, DomainModule, {"domain_id": 1002, "is_api": True}, _ansible_check_mode=True, _ansible_diff=True)
+    assert check["changed"] is True and check["diff"] == {"before": {"is_api": False}, "after": {"is_api": True}} and sim.writes() == []
+    result = run(sim, DomainModule, {"domain_id": 1002, "is_api": True})
+    assert result["changed"] is True and result["changes"] == {"updated": ["is_api"]}
+    assert harness.writes(sim) == [("PATCH", "/waap/v2/domains/1002/settings", {"api": {"is_api": True}})]
+    assert result["domain"]["settings"]["api"] == {"is_api": True, "api_urls": ["api/v1/.*"]}, "api_urls kept"
+    sim.log = []
+    assert run(sim, DomainModule, {"domain_id": 1002, "is_api": True, "api_urls": ["api/v1/.*"]})["changed"] is False
+    assert sim.writes() == []
+    both = run(sim, DomainModule, {"domain_id": 1002, "is_api": False, "api_urls": ["v2/.*"]})
+    assert both["changes"] == {"updated": ["api_urls", "is_api"]}
+    assert harness.writes(sim) == [("PATCH", "/waap/v2/domains/1002/settings", {"api": {"api_urls": ["v2/.*"], "is_api": False}})]
+    del sim.waap_settings[1003]["api"]["is_api"]
+    assert run(sim, DomainModule, {"domain_id": 1003, "is_api": False})["changed"] is False, "absent reads false"
+
+
 @pytest.mark.parametrize("domain_id, status", [(1007, "bypass"), (1008, "locked")])
 def test_a_bypass_or_locked_domain_is_not_set_and_nothing_is_sent(sim, domain_id, status):
     result = run(sim, DomainModule, {"domain_id": domain_id, "ddos_global_threshold": 6000})
@@ -55,6 +74,8 @@ def test_a_bypass_or_locked_domain_is_not_set_and_nothing_is_sent(sim, domain_id
 
 @pytest.mark.parametrize("args, message", [
     ({"domain_id": 1003, "api_urls": ["api/.*", "/"]}, "api_urls[1]: '/' must contain a letter or a digit"),
+    ({"domain_id": 1003, "api_urls": ["/"]}, "to make the whole domain an API domain, set is_api: true"),
+    ({"domain_id": 1003, "is_api": "sometimes"}, "is_api"),
     ({"domain_id": 1003, "ddos_burst_threshold": 0}, "ddos_burst_threshold"),
     ({"domain_id": 1003, "ddos_global_threshold": 100}, "ddos_global_threshold"),
     ({"domain_id": 0}, "domain_id"),
