@@ -56,6 +56,7 @@ BASE = r"/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 LIST = r"/cloud/v1/bminstances" + BASE
 ONE = LIST + r"/(?P<server_id>[^/]+)"
 ACTIONS = ("start", "stop", "reboot", "reboot_hard")
+STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "REBOOT", "REBUILD", "RESCUE", "SHUTOFF", "SUSPENDED")
 CREATE_FIELDS = ("flavor", "interfaces", "image_id", "apptemplate_id", "app_config", "name", "name_template", "ssh_key_name",
                  "password", "username", "user_data", "tags", "ddos_profile")
 BM_FLAVORS = dict((name, spec) for name, spec in FLAVORS.items() if name.startswith("bm"))
@@ -162,7 +163,11 @@ class Baremetal(Resource):
     # ---- reads --------------------------------------------------------------------------------
     def list_servers(self, request):
         project_id, region_id = self.scope(request)
-        tests = self.instances.filters(request)
+        status = request.query.pop("status", [None])[-1]  # the bare metal statuses (BareMetalStatusQueryChoices), not the VM ones
+        if status is not None and status not in STATUSES:
+            raise ApiFailure(422, "status: value is not a valid enumeration member; permitted: %s" % ", ".join(STATUSES),
+                             errors=[{"loc": ["query", "status"], "detail": "value is not a valid enumeration member"}])
+        tests = self.instances.filters(request) + ([lambda record: record["status"] == status] if status else [])
         for name, test in (("uuid", lambda value, record: value in record["id"]),
                            ("flavor_id", lambda value, record: record["flavor"]["flavor_id"] == value)):
             value = request.arg(name)
