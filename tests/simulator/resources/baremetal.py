@@ -23,7 +23,7 @@ IPs and interfaces are the instance family's, and its id is in ``sim.baremetal_i
   ``all_floating_ips`` (bool) or ``floating_ip_ids`` (comma-separated; not both: 400), ``reserved_fixed_ip_ids``,
   ``all_reserved_fixed_ips``. Floating IPs not deleted are unassigned.
 - ``POST …/{server_id}/rebuild`` ``{image_id, user_data}`` (both optional; unknown image 404): a ``rebuild_bm`` task,
-  ``REBUILD`` meanwhile, then ``ACTIVE`` with the new image tags.
+  ``REBUILD`` meanwhile, then the status it had before (``ACTIVE`` or ``SHUTOFF``) with the new image tags.
 - ``POST /cloud/v2/bminstances/{p}/{r}/{id}/action`` (the published path) and ``/cloud/v2/baremetal/…/action`` (the
   path SDK 0.59 posts to): ``{action: start|stop|reboot|reboot_hard}`` (``activate_profile`` with start); another is
   a 400. ``start`` needs ``SHUTOFF``, ``stop`` ``ACTIVE`` or ``SHUTOFF``, ``reboot`` ``ACTIVE``. A ``<action>_bm``
@@ -363,8 +363,9 @@ class Baremetal(Resource):
         self.check_user_data(body)
         image = self.image(body["image_id"], record["project_id"], record["region_id"]) if "image_id" in body else None
         tags = [tag for tag in record["tags"] if not (tag["read_only"] and image)] + (image_tags(image) if image else [])
+        status, vm_state = record["status"], record["vm_state"]  # a stopped server stays stopped (as Nova rebuilds)
         return self.instances.locking_task(record, "rebuild_bm", {"status": "REBUILD", "task_state": "rebuilding"},
-                                           lambda: {"status": "ACTIVE", "vm_state": "active", "task_state": None, "tags": tags})
+                                           lambda: {"status": status, "vm_state": vm_state, "task_state": None, "tags": tags})
 
     def action(self, request):
         record = self.server_of(request, unlocked=True)
