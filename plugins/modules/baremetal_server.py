@@ -177,7 +177,17 @@ extends_documentation_fragment:
 """
 
 EXAMPLES = r"""
-- name: A bare metal database server on a private subnet, with a floating IP
+- name: A private network and subnet for it
+  gcore.platform.network:
+    name: private-net
+
+- name: Its subnet
+  gcore.platform.subnet:
+    name: private-subnet
+    network: private-net
+    cidr: 10.20.0.0/24
+
+- name: A bare metal database server on the private subnet, with a floating IP
   gcore.platform.baremetal_server:
     name: db-metal-1
     flavor: bm1-basic-small

@@ -117,6 +117,11 @@ FIRST_RUN = {
         [("POST", r"^/cloud/v2/secrets/1/76$", 1), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
         lambda sim: listener_secrets(sim, "example-tls-lb") == {"https": "example-www-2026", "http": None},
     ),
+    "baremetal_server.yml": (
+        [("GET", r"^/cloud/v1/bmcapacity/1/76$", 1), ("POST", r"^/cloud/v1/bminstances/1/76$", 1)],
+        lambda sim: [record["status"] for record in sim.instances if record["name"] == "example-metal-1"
+                     and record["id"] in sim.baremetal_ids] == ["ACTIVE"],
+    ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
         lambda sim: sorted((rule["direction"], rule["ethertype"], rule["port_range_min"])
