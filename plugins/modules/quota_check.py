@@ -59,9 +59,6 @@ options:
       - Each item is one of four variants chosen by O(interfaces[].type), documented in the suboptions;
         a field given for a type that has no such field, or missing where the type requires it, fails validation
         before any request is sent. Only the fields given are sent.
-      - Networks and subnets may be given by name (O(interfaces[].network), O(interfaces[].subnet)), as
-        M(gcore.platform.baremetal_server) and M(gcore.platform.instance) take them, so that a play checks the quota
-        with the interfaces it builds with; each name is resolved to its ID before the check (one listing each).
   volumes:
     description:
       - Volumes of each instance, as M(gcore.platform.price_preview) takes them. Only for O(resource=instance).
@@ -164,7 +161,7 @@ notes:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
-  - gcore.platform.interfaces.NAMED
+  - gcore.platform.interfaces
   - gcore.platform.attributes.INFO_MODULE
 """
 
@@ -291,7 +288,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     floating_ip_option,
     interfaces_body,
     interfaces_option,
-    resolve_interfaces,
     validate_floating_ip,
     validate_interfaces,
 )
@@ -352,13 +348,12 @@ def exceeded_message(resource, exceeded):
 
 class QuotaCheck(GcoreModule):
     cloud = True
-    noun = "quota check"  # what a check-mode warning about a parent not built yet names
     argument_spec = dict(
         resource=dict(type="str", required=True, choices=["baremetal", "instance", "loadbalancer"]),
         flavor=dict(type="str"),
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
-        interfaces=interfaces_option(named=True),
+        interfaces=interfaces_option(),
         volumes=dict(type="list", elements="dict", options=dict(
             source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
             size=dict(type="int"),
@@ -399,7 +394,7 @@ class QuotaCheck(GcoreModule):
         if not names and not templates:
             raise ValidationError("names or name_templates: one of them is required for resource %s, with at least one item"
                                   % self.params["resource"])
-        validate_interfaces("interfaces", self.params["interfaces"], named=True)
+        validate_interfaces("interfaces", self.params["interfaces"])
 
     def _validate_instance(self):
         for index, item in enumerate(self.params["interfaces"] or []):
@@ -429,8 +424,7 @@ class QuotaCheck(GcoreModule):
         params = self.params
         if params["resource"] != "loadbalancer":
             body = dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
-                        interfaces=interfaces_body(resolve_interfaces(self, "interfaces", params["interfaces"]) if params["interfaces"]
-                                                   else params["interfaces"]), volumes=params["volumes"])
+                        interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"])
         else:
             body = dict((option, params[option]) for option in OPTIONS["loadbalancer"])
         return strip_none(body)

@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules import baremetal_server, baremetal_server_info
@@ -161,17 +159,3 @@ def test_info_by_name_status_and_flavors_with_capacity(server):
     every = run(server, module=baremetal_server_info, flavors=True)
     assert len(every["servers"]) == 2 and every["changed"] is False
     assert dict((flavor["flavor_id"], flavor["capacity"]) for flavor in every["flavors"])["bm1-basic-small"] == 1
-
-
-def test_quota_check_takes_the_interfaces_a_baremetal_server_task_takes(server):
-    from ansible_collections.gcore.platform.plugins.modules import network, quota_check, subnet  # pylint: disable=import-outside-toplevel
-    net = run(server, module=network, name="quota-net")["network"]["id"]
-    sub = harness.run(server, subnet, dict(BASE, name="quota-sub", network="quota-net", cidr="10.92.0.0/24"))["subnet"]["id"]
-    server.log = []
-    interfaces = [{"type": "external"}, {"type": "subnet", "network": "quota-net", "subnet": "quota-sub", "floating_ip": {"source": "new"}}]
-    result = run(server, module=quota_check, resource="baremetal", flavor="bm1-basic-small", names=["bm-1"], interfaces=interfaces)
-    assert not result.get("failed"), result.get("msg")
-    (sent,) = server.requests("POST")  # a read: the check changes nothing
-    body = json.loads(sent["body"])
-    assert body["interfaces"][1] == {"type": "subnet", "network_id": net, "subnet_id": sub, "floating_ip": {"source": "new"}}
-    assert result["quota"]["floating_count_requested"] == 1 and result["quota"]["baremetal_basic_count_requested"] == 1
