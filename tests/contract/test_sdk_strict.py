@@ -356,3 +356,57 @@ def test_storage_s3_sftp_buckets_locations_and_keys(sdk):
     assert sdk(storage.ssh_keys.get, key.id).name == "sdk-storage-key"
     sdk(storage.ssh_keys.delete, key.id)
     sdk.refused(404, storage.ssh_keys.get, key.id)
+
+
+def test_snapshot_schedules(sdk):
+    cloud = sdk.client.cloud
+    task = sdk(cloud.volumes.create, name="sdk-scheduled", size=1, source="new-volume")
+    volume_id = sdk(cloud.tasks.poll, task.tasks[0]).created_resources.volumes[0]
+    policy = sdk(cloud.snapshot_schedules.create, action="volume_snapshot", name="sdk-nightly", volume_ids=[volume_id],
+                 schedules=[{"type": "cron", "hour": "2", "max_quantity": 7, "retention_time": {"days": 7}}])
+    assert isinstance(policy.id, int) and policy.schedules[0].type == "cron" and policy.schedules[0].minute == "0"
+    assert policy.id in ids(sdk(cloud.snapshot_schedules.list).results)
+    shown = sdk(cloud.snapshot_schedules.get, policy.id, extra_query={"need_volumes": "true"})
+    assert [volume.volume_id for volume in shown.volumes] == [volume_id]
+    assert sdk(cloud.snapshot_schedules.update, policy.id, name="sdk-nightly-2", status="paused").status == "paused"
+    added = sdk(cloud.snapshot_schedules.add_schedules, policy.id, schedules=[{"type": "interval", "hours": 6}])
+    assert [schedule.type for schedule in added.schedules] == ["cron", "interval"]
+    kept = sdk(cloud.snapshot_schedules.remove_schedules, policy.id, schedule_ids=[added.schedules[0].id])
+    assert [schedule.type for schedule in kept.schedules] == ["interval"]
+    sdk(cloud.snapshot_schedules.remove_volumes, policy.id, volume_ids=[volume_id])
+    assert sdk(cloud.snapshot_schedules.add_volumes, policy.id, volume_ids=[volume_id]).name == "sdk-nightly-2"
+    assert "max_quantity" in sdk.refused(422, cloud.snapshot_schedules.add_schedules, policy.id,
+                                         schedules=[{"type": "cron", "max_quantity": 0}])
+    sdk(cloud.snapshot_schedules.delete, policy.id)
+    sdk.refused(404, cloud.snapshot_schedules.get, policy.id)
+
+
+def test_file_shares_and_access_rules(sdk):
+    shares = sdk.client.cloud.file_shares
+    network = sdk(sdk.client.cloud.networks.create_and_poll, name="sdk-share-net")
+    subnet = sdk(sdk.client.cloud.networks.subnets.create_and_poll, name="sdk-share-subnet", network_id=network.id,
+                 cidr="10.81.0.0/24")
+    share = sdk(shares.create_and_poll, name="sdk-share", protocol="NFS", size=2, type_name="standard",
+                network={"network_id": network.id, "subnet_id": subnet.id}, access=[{"ip_address": "10.81.0.0/24", "access_mode": "rw"}],
+                tags={"env": "sdk"})
+    assert share.status == "available" and share.connection_point and share.network.subnet_name == "sdk-share-subnet"
+    vast = sdk(shares.create_and_poll, name="sdk-vast", protocol="NFS", size=1, type_name="vast",
+               share_settings={"root_squash": False, "trash_access": True})
+    assert vast.share_settings.type_name == "vast" and vast.share_network_name is None
+    assert {share.id, vast.id} <= set(ids(sdk.pages(shares.list)))
+    assert ids(sdk.pages(shares.list, name="sdk-vast", type_name="vast")) == [vast.id]
+    share = sdk(shares.update_and_poll, share.id, name="sdk-share-2", tags={"env": None, "tier": "a"})
+    assert share.name == "sdk-share-2" and [(tag.key, tag.value) for tag in share.tags] == [("tier", "a")]
+    assert sdk(shares.update_and_poll, vast.id, share_settings={"allowed_characters": "NPL"}).share_settings.allowed_characters == "NPL"
+    assert sdk(shares.resize_and_poll, share.id, size=4).size == 4
+    sdk.refused(400, shares.resize, share.id, size=3)  # the path only grows a share
+    rule = sdk(shares.access_rules.create, share.id, ip_address="192.168.5.1", access_mode="ro")
+    assert (rule.access_to, rule.access_level) == ("192.168.5.1", "ro")
+    rules = sdk.pages(shares.access_rules.list, share.id)
+    assert sorted(item.access_to for item in rules) == ["10.81.0.0/24", "192.168.5.1"]
+    sdk(shares.access_rules.delete, rule.id, file_share_id=share.id)
+    assert ids(sdk.pages(shares.access_rules.list, share.id)) == [item.id for item in rules if item.id != rule.id]
+    sdk(shares.delete_and_poll, share.id)
+    sdk(shares.delete_and_poll, vast.id)
+    sdk.refused(404, shares.get, share.id)
+    sdk(sdk.client.cloud.networks.delete_and_poll, network.id)

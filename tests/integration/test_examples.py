@@ -108,6 +108,13 @@ FIRST_RUN = {
         and [network["subnets"] for network in sim.networks.values() if network["name"] == "example-app-net"]
         == [[subnet_id for subnet_id, subnet in sim.subnets.items() if subnet["name"] == "example-app-subnet"]],
     ),
+    "file_share.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v1/subnets/1/76$", 1), ("POST", r"^/cloud/v1/file_shares/1/76$", 1)],
+        lambda sim: [(record["size"], record["status"], record["network"]["subnet_name"]) for record in sim.file_shares.values()
+                     if record["name"] == "example-uploads"] == [(50, "available", "example-web-subnet")]
+        and sorted((rule["access_to"], rule["access_level"]) for record in sim.file_shares.values() if record["name"] == "example-uploads"
+                   for rule in sim.access_rules[record["id"]]) == [("10.43.0.0/24", "rw"), ("10.43.0.250", "ro")],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
@@ -121,6 +128,13 @@ FIRST_RUN = {
         [("GET", r"^/cloud/v1/bmcapacity/1/76$", 1), ("POST", r"^/cloud/v1/bminstances/1/76$", 1)],
         lambda sim: [record["status"] for record in sim.instances if record["name"] == "example-metal-1"
                      and record["id"] in sim.baremetal_ids] == ["ACTIVE"],
+    ),
+    "snapshot_schedule.yml": (
+        [("POST", r"^/cloud/v1/volumes/1/76$", 1), ("POST", r"^/cloud/v1/lifecycle_policy/1/76$", 1),
+         ("PUT", r"^/cloud/v1/lifecycle_policy/1/76/\d+/add_volumes_to_policy$", 1)],
+        lambda sim: [([schedule["hour"] for schedule in policy["schedules"]], [schedule["max_quantity"] for schedule in policy["schedules"]],
+                      [sim.volumes[ident]["name"] for ident in policy["volumes"]])
+                     for policy in sim.lifecycle_policies.values() if policy["name"] == "example-db-nightly"] == [(["2"], [7], ["example-db-data"])],
     ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
