@@ -64,7 +64,9 @@ EXAMPLES = r"""
 
 RETURN = r"""
 servers:
-  description: The servers found, as the service shows them (the same members as M(gcore.platform.baremetal_server)'s RV(gcore.platform.baremetal_server#module:server)).
+  description:
+    - The servers found, as the service shows them (the same members as the RV(gcore.platform.baremetal_server#module:server)
+      that M(gcore.platform.baremetal_server) returns).
   returned: success
   type: list
   elements: dict
