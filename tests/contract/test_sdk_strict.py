@@ -237,9 +237,9 @@ def test_baremetal_servers_flavors_and_images(sdk):
     assert BM_UBUNTU in ids(sdk(bm.images.list).results)
     network = sdk(cloud.networks.create_and_poll, name="sdk-bm-net")
     subnet = sdk(cloud.networks.subnets.create_and_poll, name="sdk-bm-subnet", network_id=network.id, cidr="10.80.0.0/24")
+    private = {"type": "subnet", "network_id": network.id, "subnet_id": subnet.id, "floating_ip": {"source": "new"}, "port_group": 1}
     server = sdk(bm.servers.create_and_poll, name="sdk-bm", flavor="bm1-basic-medium", image_id=BM_UBUNTU, tags={"env": "sdk"},
-                 interfaces=[{"type": "external"}, {"type": "subnet", "network_id": network.id, "subnet_id": subnet.id,
-                                                     "floating_ip": {"source": "new"}, "port_group": 1}])
+                 interfaces=[{"type": "external"}, private])
     assert server.status == "ACTIVE" and server.task_id is None
     assert [tag.value for tag in server.tags if tag.key == "image_id"] == [BM_UBUNTU]
     assert server.id in ids(sdk.pages(bm.servers.list))
