@@ -148,7 +148,21 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
          paths=dict(item=LIFECYCLE_POLICY + "?need_volumes=true", update=LIFECYCLE_POLICY, delete=LIFECYCLE_POLICY)),
     Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
+    Kind("k8s cluster", "k8s/clusters", plural="clusters", name_query=None, created_key="k8s_clusters", name_length=20, paths=dict(
+        (which, "/cloud/v2/" + template) for which, template in dict(  # v2, by name (docs/api_reference.md section 19.3)
+            list="k8s/clusters/{project_id}/{region_id}", item="k8s/clusters/{project_id}/{region_id}/{name}",
+            config="k8s/clusters/{project_id}/{region_id}/{name}/config", upgrade="k8s/clusters/{project_id}/{region_id}/{name}/upgrade",
+            upgrade_versions="k8s/clusters/{project_id}/{region_id}/{name}/upgrade_versions",
+            pools="k8s/clusters/{project_id}/{region_id}/{name}/pools", pool="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}",
+            resize="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}/resize", create_versions="k8s/{project_id}/{region_id}/create_versions",
+            check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
 ))
+K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
+
+
+def k8s_version(value):
+    """A Kubernetes version compared without its leading ``v``, numerically (``v1.31.10`` is above ``1.31.9``)."""
+    return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
 
 
 def is_uuid(value):

@@ -410,3 +410,43 @@ def test_file_shares_and_access_rules(sdk):
     sdk(shares.delete_and_poll, vast.id)
     sdk.refused(404, shares.get, share.id)
     sdk(sdk.client.cloud.networks.delete_and_poll, network.id)
+
+
+def test_k8s_clusters_pools_versions_and_kubeconfig(sdk):
+    k8s = sdk.client.cloud.k8s
+    versions = [item.version for item in sdk.pages(k8s.list_versions)]
+    pool = {"name": "workers", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 3,
+            "servergroup_policy": "anti-affinity", "labels": {"tier": "web"}}
+    cluster = sdk(k8s.clusters.create_and_poll, name="sdk-k8s", keypair="deploy", version=versions[0], pools=[pool],
+                  cni={"provider": "cilium"}, autoscaler_config={"scan-interval": "15s"})
+    assert cluster.name == "sdk-k8s" and cluster.pools[0].name == "workers" and cluster.cni.cilium.routing_mode == "tunnel"
+    for _read in range(2):  # the cluster settles after its task (section 19.3)
+        cluster = sdk(k8s.clusters.get, "sdk-k8s")
+    assert cluster.status == "Provisioned" and cluster.pools[0].status == "Running"
+    assert "sdk-k8s" in [item.name for item in sdk.pages(k8s.clusters.list)]
+    config = sdk(k8s.clusters.kubeconfig.get, "sdk-k8s")
+    assert config.config.startswith("apiVersion: v1") and config.host.startswith("https://")
+    sdk(k8s.clusters.update_and_poll, "sdk-k8s", authentication={"oidc": {"issuer_url": "https://id.example.com", "client_id": "k8s"}},
+        logging={"enabled": True, "topic_name": "k8s.logs"})
+    sdk(k8s.clusters.get, "sdk-k8s")
+    created = sdk(k8s.clusters.pools.create_and_poll, "sdk-k8s", name="gpu", flavor_id="g1-standard-4-8", min_node_count=1,
+                  max_node_count=2, servergroup_policy="soft-anti-affinity")
+    assert created.name == "gpu" and created.servergroup_policy == "soft-anti-affinity"
+    for _read in range(2):
+        sdk(k8s.clusters.pools.get, "gpu", cluster_name="sdk-k8s")
+    patched = sdk(k8s.clusters.pools.update, "gpu", cluster_name="sdk-k8s", labels={"tier": "gpu"}, auto_healing_enabled=True)
+    assert patched.labels == {"tier": "gpu"} and patched.auto_healing_enabled is True
+    sdk(k8s.clusters.pools.resize_and_poll, "gpu", cluster_name="sdk-k8s", node_count=2)
+    for _read in range(2):
+        sdk(k8s.clusters.pools.get, "gpu", cluster_name="sdk-k8s")
+    assert [item.node_count for item in sdk.pages(k8s.clusters.pools.list, "sdk-k8s")] == [1, 2]
+    assert sdk(k8s.clusters.pools.check_quota, flavor_id="g1-standard-1-2", node_count=1).model_dump(exclude_none=True) == {}
+    sdk(k8s.clusters.pools.delete_and_poll, "gpu", cluster_name="sdk-k8s")
+    sdk.refused(400, k8s.clusters.pools.delete, "workers", cluster_name="sdk-k8s")  # the last pool stays
+    upgrades = [item.version for item in sdk.pages(k8s.clusters.list_versions_for_upgrade, "sdk-k8s")]
+    sdk.refused(400, k8s.clusters.upgrade, "sdk-k8s", version="v1.0.0")
+    sdk(k8s.clusters.upgrade_and_poll, "sdk-k8s", version=upgrades[0])
+    sdk(k8s.clusters.get, "sdk-k8s")
+    assert sdk(k8s.clusters.get, "sdk-k8s").version == upgrades[0]
+    sdk(k8s.clusters.delete_and_poll, "sdk-k8s")
+    sdk.refused(404, k8s.clusters.get, "sdk-k8s")

@@ -374,9 +374,9 @@ def quota_args(args):
 # ---- the former price_preview_invalid target (None: the option is left out) ----
 PRICE_CASES = [
     ("neither names nor name_templates", {"names": None}, "names or name_templates: one of them is required"),
-    ("no interfaces", {"interfaces": None}, "missing required arguments: interfaces"),
+    ("no interfaces", {"interfaces": None}, "resource is instance but all of the following are missing: interfaces"),
     ("an empty list of interfaces", {"interfaces": []}, "interfaces: at least one interface is required"),
-    ("no flavor", {"flavor": None}, "missing required arguments: flavor"),
+    ("no flavor", {"flavor": None}, "resource is instance but all of the following are missing: flavor"),
     ("ip_family on a subnet interface",
      {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv6"}]},
      "interfaces[0].ip_family: not allowed for type subnet"),
@@ -1459,3 +1459,82 @@ def test_baremetal_bad_input_fails_naming_the_option_and_sends_nothing(monkeypat
     assert "Traceback" not in json.dumps(result) and "exception" not in result, result
     assert "never-shown-9" not in json.dumps(result) and result.get("changed") in (None, False)
     assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
+# ---- issue 47: k8s_cluster and k8s_cluster_info: every option's bad values, refused before any request ----
+K8S_POOL = {"name": "workers", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 3}
+
+
+def k8s(**changes):
+    return dict({"name": "prod", "version": "v1.31.1", "keypair": "deploy", "pools": [K8S_POOL]}, **changes)
+
+
+def k8s_pool(**changes):
+    return k8s(pools=[dict(K8S_POOL, **changes)])
+
+
+K8S_CASES = [("k8s: " + what, module, args, text) for what, module, args, text in [
+    ("no name", "k8s_cluster", {"version": "v1.31.1"}, "missing required arguments: name"),
+    ("an upper-case name", "k8s_cluster", k8s(name="Prod"), "name: 'Prod' does not match 2 to 20 lower-case"),
+    ("a name of one letter", "k8s_cluster", k8s(name="p"), "name: 'p' does not match"),
+    ("a name of 21", "k8s_cluster", k8s(name="p" * 21), "name: '%s' does not match" % ("p" * 21)),
+    ("a name ending with a dash", "k8s_cluster", k8s(name="prod-"), "name: 'prod-' does not match"),
+    ("an unknown state", "k8s_cluster", k8s(state="gone"), "state must be one of"),
+    ("a version that is none", "k8s_cluster", k8s(version="latest"), "version: 'latest' does not match a Kubernetes version"),
+    ("allow_upgrade not a boolean", "k8s_cluster", k8s(allow_upgrade="maybe"), "allow_upgrade"),
+    ("a keypair of two characters", "k8s_cluster", k8s(keypair="ab"), "keypair: length 2 is out of range"),
+    ("a subnet without its network", "k8s_cluster", k8s(fixed_subnet="sub-1"), "fixed_subnet: needs fixed_network"),
+    ("a pods pool with host bits", "k8s_cluster", k8s(pods_ip_pool="10.0.0.1/16"), "pods_ip_pool: 10.0.0.1/16 is not an IPv4 network"),
+    ("a services pool of IPv6", "k8s_cluster", k8s(services_ip_pool="fd00::/64"), "services_ip_pool: fd00::/64 is not an IPv4 network"),
+    ("an unknown CNI provider", "k8s_cluster", k8s(cni={"provider": "flannel"}), "cni.provider: is calico or cilium"),
+    ("cilium settings on calico", "k8s_cluster", k8s(cni={"provider": "calico", "cilium": {"encryption": True}}),
+     "cni.provider: is calico or cilium (cilium settings need cilium)"),
+    ("an OIDC issuer over http", "k8s_cluster", k8s(authentication={"oidc": {"issuer_url": "http://id.example.com"}}),
+     "authentication.oidc.issuer_url: must be an https URL"),
+    ("authentication without oidc", "k8s_cluster", k8s(authentication={"ldap": {}}), "authentication: takes oidc"),
+    ("an autoscaler value not a string", "k8s_cluster", k8s(autoscaler_config={"scan-interval": 15}),
+     "autoscaler_config.scan-interval: must be a string"),
+    ("a logging topic in capitals", "k8s_cluster", k8s(logging={"enabled": True, "topic_name": "K8s Logs"}), "logging.topic_name"),
+    ("a retention of 0 days", "k8s_cluster", k8s(logging={"retention_policy": {"period": 0}}), "logging.retention_policy.period: 0 is out of range"),
+    ("an unknown logging member", "k8s_cluster", k8s(logging={"level": "debug"}), "logging: takes enabled"),
+    ("an unknown add-on", "k8s_cluster", k8s(add_ons={"istio": {}}), "add_ons: takes slurm"),
+    ("a slurm share not a UUID", "k8s_cluster", k8s(add_ons={"slurm": {"enabled": True, "file_share_id": "share-1"}}), "add_ons.slurm"),
+    ("no pool", "k8s_cluster", k8s(pools=[]), "pools: a cluster keeps at least one pool"),
+    ("a pool without a name", "k8s_cluster", k8s(pools=[{"flavor_id": "g1-standard-2-4"}]), "name"),
+    ("a pool given twice", "k8s_cluster", k8s(pools=[K8S_POOL, K8S_POOL]), "pools[1].name: pool workers is given twice"),
+    ("a pool name with an underscore", "k8s_cluster", k8s_pool(name="pool_1"), "pools[0].name: 'pool_1' does not match"),
+    ("a minimum of 0", "k8s_cluster", k8s_pool(min_node_count=0), "pools[0].min_node_count: 0 is out of range (must be 1 to 200)"),
+    ("a maximum of 201", "k8s_cluster", k8s_pool(max_node_count=201), "pools[0].max_node_count: 201 is out of range"),
+    ("a node count of 0", "k8s_cluster", k8s_pool(node_count=0), "pools[0].node_count: 0 is out of range"),
+    ("a minimum above the maximum", "k8s_cluster", k8s_pool(min_node_count=4), "pools[0].max_node_count: must be at least min_node_count (4)"),
+    ("a node count above the maximum", "k8s_cluster", k8s_pool(node_count=5), "pools[0].node_count: must be between min_node_count and max_node_count"),
+    ("a boot volume of 5 GiB", "k8s_cluster", k8s_pool(boot_volume_size=5), "pools[0].boot_volume_size: 5 is out of range (must be 10 to 2000)"),
+    ("an unknown boot volume type", "k8s_cluster", k8s_pool(boot_volume_type="ssd"), "boot_volume_type must be one of"),
+    ("an unknown server group policy", "k8s_cluster", k8s_pool(servergroup_policy="spread"), "servergroup_policy must be one of"),
+    ("public IPv4 not a boolean", "k8s_cluster", k8s_pool(is_public_ipv4="maybe"), "is_public_ipv4"),
+    ("auto healing not a boolean", "k8s_cluster", k8s_pool(auto_healing_enabled="maybe"), "auto_healing_enabled"),
+    ("a label not a string", "k8s_cluster", k8s_pool(labels={"tier": 1}), "pools[0].labels.tier: must be a string"),
+    ("a taint without its effect", "k8s_cluster", k8s_pool(taints={"dedicated": "batch"}), "pools[0].taints.dedicated: a taint is 'value:Effect'"),
+    ("a kubelet value not a string", "k8s_cluster", k8s_pool(kubelet_config={"podMaxPids": 4096}), "pools[0].kubelet_config.podMaxPids"),
+    ("a crio value not a string", "k8s_cluster", k8s_pool(crio_config={"pids_limit": True}), "pools[0].crio_config.pids_limit"),
+    ("an unknown pool member", "k8s_cluster", k8s_pool(size=3), "size"),
+    ("purge_pools not a boolean", "k8s_cluster", k8s(purge_pools="maybe"), "purge_pools"),
+    ("a kubeconfig path that is a directory", "k8s_cluster", k8s(kubeconfig_path="/"), "kubeconfig_path: is a directory"),
+    ("a kubeconfig path in no directory", "k8s_cluster", k8s(kubeconfig_path="/no/such/dir/kubeconfig"),
+     "kubeconfig_path: its directory /no/such/dir does not exist"),
+    ("a wait_timeout of 0", "k8s_cluster", k8s(wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("info: an upper-case name", "k8s_cluster_info", {"name": "Prod"}, "name: 'Prod' does not match"),
+    ("info: a kubeconfig without a name", "k8s_cluster_info", {"kubeconfig_path": "/tmp/k"}, "missing parameter(s) required by 'kubeconfig_path': name"),
+    ("info: versions not a boolean", "k8s_cluster_info", {"versions": "maybe"}, "versions"),
+    ("info: a kubeconfig path in no directory", "k8s_cluster_info", {"name": "prod", "kubeconfig_path": "/no/such/dir/k"},
+     "kubeconfig_path: its directory /no/such/dir does not exist"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", K8S_CASES, ids=[case[0] for case in K8S_CASES])
+def test_k8s_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result and attempts == []

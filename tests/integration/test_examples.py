@@ -135,6 +135,10 @@ FIRST_RUN = {
         lambda sim: [([schedule["hour"] for schedule in policy["schedules"]], [schedule["max_quantity"] for schedule in policy["schedules"]],
                       [sim.volumes[ident]["name"] for ident in policy["volumes"]])
                      for policy in sim.lifecycle_policies.values() if policy["name"] == "example-db-nightly"] == [(["2"], [7], ["example-db-data"])],
+    "kubernetes.yml": (
+        [("POST", r"^/cloud/v2/k8s/clusters/1/76$", 1), ("POST", r"^/cloud/v2/k8s/clusters/1/76/example-k8s/pools/web/resize$", 1)],
+        lambda sim: [(pool["name"], pool["node_count"], pool["status"]) for cluster in sim.k8s_clusters.values()
+                     for pool in cluster["pools"]] == [("web", 3, "Running"), ("batch", 1, "Running")],
     ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
@@ -159,7 +163,8 @@ def test_every_set_example_exists():
 
 
 # Variables a user may set, pointed at the test's own directory (credentials_dir: where storage.yml keeps the S3 keys).
-EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}, "tls_rotation.yml": pem_dir}
+EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}, "tls_rotation.yml": pem_dir,
+              "kubernetes.yml": lambda tmp_path: {"kubeconfig_dir": str(tmp_path / "kube")}}
 
 
 @pytest.mark.parametrize("play", PLAYS)
@@ -179,6 +184,9 @@ def test_example_runs_and_converges(playbook, sim, play, tmp_path):
     if play == "storage.yml":  # the S3 keys, stored at once in a file only the owner can read
         keys = tmp_path / "credentials" / "example-media-keys.json"
         assert keys.stat().st_mode & 0o777 == 0o600 and "secret_key" in keys.read_text()
+
+    if play == "kubernetes.yml":  # the kubeconfig, in a file only the owner can read
+        assert (tmp_path / "kube" / "example-k8s.kubeconfig").stat().st_mode & 0o777 == 0o600
 
     mark = len(sim.log)
     run, changed = run_ok(playbook, EXAMPLES / play, extra_vars=extra_vars)
