@@ -135,6 +135,7 @@ FIRST_RUN = {
         lambda sim: [([schedule["hour"] for schedule in policy["schedules"]], [schedule["max_quantity"] for schedule in policy["schedules"]],
                       [sim.volumes[ident]["name"] for ident in policy["volumes"]])
                      for policy in sim.lifecycle_policies.values() if policy["name"] == "example-db-nightly"] == [(["2"], [7], ["example-db-data"])],
+    ),
     "kubernetes.yml": (
         [("POST", r"^/cloud/v2/k8s/clusters/1/76$", 1), ("POST", r"^/cloud/v2/k8s/clusters/1/76/example-k8s/pools/web/resize$", 1)],
         lambda sim: [(pool["name"], pool["node_count"], pool["status"]) for cluster in sim.k8s_clusters.values()
