@@ -397,6 +397,21 @@ class Bench:
                  "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["stack"]), statistics.median(times["three"])), "report", None)
         self.sim.configure(task_delay=0.3)
 
+    def baremetal(self):
+        """A declared bare metal server (issue 48): its first run's requests, and its second run's (one read, no write)."""
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        play = self.play("baremetal", [{"name": "Bare metal server", "gcore.platform.baremetal_server": {
+            "name": "bench-metal", "flavor": "bm1-basic-small", "image": "ubuntu-22.04-x64", "interfaces": [{"type": "external"}],
+            "tags": {"env": "bench"}, "state": "started"}}])
+        requests, writes, _elapsed, _log = self.measure(play)
+        self.row("baremetal_server, first run: requests (writes)", "%s (%s)" % (requests, writes), "report", None)
+        requests, writes, _elapsed, log = self.measure(play)
+        self.row("baremetal_server, second run: requests (writes)", "%s (%s)" % (requests, writes), "1 (0): one read",
+                 requests == 1 and writes == 0)
+        self.row("  the reads", ", ".join("%s %s" % (entry["method"], kind_of(entry["path"])) for entry in log), "-", None)
+        self.sim.configure(task_delay=0.3)
+
     def file_share(self):
         """A file share declared with its access rules (issue 48): the second run reads the share and its rules, once each."""
         self.sim.reset()
@@ -627,7 +642,7 @@ def main():
     try:
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
-                 bench.networks, bench.load_balancers, bench.file_share,
+                 bench.networks, bench.load_balancers, bench.baremetal, bench.file_share,
                  bench.stack, bench.stack_check, bench.production, bench.instance_wait, bench.fleet, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:

@@ -141,6 +141,10 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
+    Kind("bare metal server", "bminstances", id_option="server_id", plural="servers", created_key="instances", paths=dict(
+        action="/cloud/v2/baremetal/{project_id}/{region_id}/{id}/action", rebuild="/cloud/v1/bminstances/{project_id}/{region_id}/{id}/rebuild",
+        capacity="/cloud/v1/bmcapacity/{project_id}/{region_id}", flavors="/cloud/v1/bmflavors/{project_id}/{region_id}",
+        images="/cloud/v1/bmimages/{project_id}/{region_id}")),  # the action on SDK 0.59's path (docs/api_reference.md 19.1)
     Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
          paths=dict(item=LIFECYCLE_POLICY + "?need_volumes=true", update=LIFECYCLE_POLICY, delete=LIFECYCLE_POLICY)),
     Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated

@@ -204,6 +204,18 @@ OPERATIONS = {
         ("patch", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
         ("delete", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
     ],
+    "cloud: bare metal servers, flavors, images and capacity": [
+        ("get", "/cloud/v1/bminstances/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/bminstances/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/bminstances/{project_id}/{region_id}/{server_id}"),
+        ("patch", "/cloud/v1/bminstances/{project_id}/{region_id}/{server_id}"),
+        ("delete", "/cloud/v1/bminstances/{project_id}/{region_id}/{server_id}"),
+        ("post", "/cloud/v1/bminstances/{project_id}/{region_id}/{server_id}/rebuild"),
+        ("post", "/cloud/v2/baremetal/{project_id}/{region_id}/{server_id}/action"),
+        ("get", "/cloud/v1/bmflavors/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/bmimages/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/bmcapacity/{project_id}/{region_id}"),
+    ],
     "cloud: file shares (SDK 0.59)": [
         ("get", "/cloud/v1/file_shares/{project_id}/{region_id}"),
         ("post", "/cloud/v1/file_shares/{project_id}/{region_id}"),

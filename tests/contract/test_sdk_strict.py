@@ -226,6 +226,37 @@ def test_instances_interfaces_and_floating_ips(sdk):
     sdk(cloud.networks.delete_and_poll, network.id)
 
 
+BM_UBUNTU, BM_DEBIAN = "b3a10000-0000-4000-8000-000000000001", "b3a10000-0000-4000-8000-000000000002"  # baremetal.IMAGES
+
+
+def test_baremetal_servers_flavors_and_images(sdk):
+    cloud = sdk.client.cloud
+    bm = cloud.baremetal
+    flavors = sdk(bm.flavors.list, include_capacity=True).results
+    assert [flavor.capacity for flavor in flavors if flavor.flavor_name == "bm1-basic-medium"] == [1]
+    assert BM_UBUNTU in ids(sdk(bm.images.list).results)
+    network = sdk(cloud.networks.create_and_poll, name="sdk-bm-net")
+    subnet = sdk(cloud.networks.subnets.create_and_poll, name="sdk-bm-subnet", network_id=network.id, cidr="10.80.0.0/24")
+    private = {"type": "subnet", "network_id": network.id, "subnet_id": subnet.id, "floating_ip": {"source": "new"}, "port_group": 1}
+    server = sdk(bm.servers.create_and_poll, name="sdk-bm", flavor="bm1-basic-medium", image_id=BM_UBUNTU, tags={"env": "sdk"},
+                 interfaces=[{"type": "external"}, private])
+    assert server.status == "ACTIVE" and server.task_id is None
+    assert [tag.value for tag in server.tags if tag.key == "image_id"] == [BM_UBUNTU]
+    assert server.id in ids(sdk.pages(bm.servers.list))
+    assert server.id not in ids(sdk.pages(cloud.instances.list))  # the VM listing leaves bare metal out
+    assert sdk(bm.servers.update, server.id, name="sdk-bm-2", tags={"env": None}).name == "sdk-bm-2"
+    sdk.refused(400, bm.servers.create, name="sdk-bm-3", flavor="bm1-basic-medium", image_id=BM_UBUNTU,
+                interfaces=[{"type": "external"}])  # none of the flavor left in the region
+    sdk(cloud.tasks.poll, sdk(bm.servers.action, server.id, action="stop").tasks[0])
+    assert sdk(bm.servers.get, server.id).status == "SHUTOFF"
+    sdk(cloud.tasks.poll, sdk(bm.servers.action, server.id, action="start", activate_profile=False).tasks[0])
+    rebuilt = sdk(bm.servers.rebuild_and_poll, server.id, image_id=BM_DEBIAN)
+    assert [tag.value for tag in rebuilt.tags if tag.key == "image_name"] == ["debian-12-x64"]
+    sdk(cloud.tasks.poll, sdk(bm.servers.delete, server.id, all_floating_ips=True).tasks[0])
+    sdk.refused(404, bm.servers.get, server.id)
+    sdk(cloud.networks.delete_and_poll, network.id)
+
+
 def test_load_balancers_listeners_pools_members_and_health_monitors(sdk):
     cloud = sdk.client.cloud
     lbs = cloud.load_balancers

@@ -1398,6 +1398,70 @@ def test_floating_ip_info_bad_input_fails_naming_the_option_and_sends_nothing(mo
     assert "Traceback" not in json.dumps(result) and attempts == []
 
 
+# ---- issue 48: baremetal_server and baremetal_server_info ----
+METAL = {"name": "bm-1", "flavor": "bm1-basic-small", "image": "ubuntu-22.04-x64", "interfaces": EXTERNAL}
+BAREMETAL_CASES = [("baremetal: " + what, module, args, text) for what, module, args, text in [
+    ("name too short", "baremetal_server", dict(METAL, name="ab"), "name: length 2 is out of range"),
+    ("name ending with a dash", "baremetal_server", dict(METAL, name="bm-"), "name: 'bm-' does not match"),
+    ("id not a UUID", "baremetal_server", {"server_id": "bm-1"}, "server_id: 'bm-1' is not a UUID"),
+    ("neither id nor name", "baremetal_server", {"flavor": "bm1-basic-small"}, "one of the following is required: server_id, name"),
+    ("an empty flavor", "baremetal_server", dict(METAL, flavor=""), "flavor: length 0"),
+    ("an empty image", "baremetal_server", dict(METAL, image=""), "image: length 0"),
+    ("an image and an application template", "baremetal_server", dict(METAL, apptemplate="wordpress"),
+     "parameters are mutually exclusive: image|apptemplate"),
+    ("an application template of 256", "baremetal_server", {"name": "bm-1", "apptemplate": "a" * 256}, "apptemplate: length 256"),
+    ("no interface", "baremetal_server", dict(METAL, interfaces=[]), "interfaces: at least one interface is required"),
+    ("an interface with security groups", "baremetal_server", dict(METAL, interfaces=[{"type": "external", "security_groups": [{"id": UUID}]}]),
+     "security_groups"),
+    ("a port group of 4", "baremetal_server", dict(METAL, interfaces=[{"type": "external", "port_group": 4}]),
+     "interfaces[0].port_group: 4 is out of range"),
+    ("a negative port group", "baremetal_server", dict(METAL, interfaces=[{"type": "external", "port_group": -1}]),
+     "interfaces[0].port_group: -1 is out of range"),
+    ("an unknown interface type", "baremetal_server", dict(METAL, interfaces=[{"type": "vlan"}]), "type must be one of"),
+    ("a subnet interface without its subnet", "baremetal_server", dict(METAL, interfaces=[{"type": "subnet", "network": "net-1"}]),
+     "interfaces[0].subnet_id: required for type subnet"),
+    ("a network by id and by name", "baremetal_server", dict(METAL, interfaces=[{"type": "any_subnet", "network": "n-1", "network_id": NET}]),
+     "interfaces[0]: network_id and network are mutually exclusive"),
+    ("a floating IP on an external interface", "baremetal_server", dict(METAL, interfaces=[{"type": "external", "floating_ip": {"source": "new"}}]),
+     "interfaces[0].floating_ip: not allowed for type external"),
+    ("an existing floating IP without its id", "baremetal_server",
+     dict(METAL, interfaces=[{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "floating_ip": {"source": "existing"}}]),
+     "interfaces[0].floating_ip.existing_floating_id: required when source is existing"),
+    ("an address that is not one", "baremetal_server", dict(METAL, interfaces=[{"type": "any_subnet", "network_id": NET, "ip_address": "10.0.0.300"}]),
+     "interfaces[0].ip_address: '10.0.0.300' is not an IPv4 or IPv6 address"),
+    ("an interface name of 38", "baremetal_server", dict(METAL, interfaces=[{"type": "external", "interface_name": "i" * 38}]),
+     "interfaces[0].interface_name: length 38"),
+    ("an empty ssh_key", "baremetal_server", dict(METAL, ssh_key=""), "ssh_key: length 0"),
+    ("a username without a password", "baremetal_server", dict(METAL, username="admin"), "username: needs password"),
+    ("an empty username", "baremetal_server", dict(METAL, username="", password="secret-1"), "username: length 0"),
+    ("state restarted", "baremetal_server", dict(METAL, state="restarted"), "state must be one of: present, started, stopped, absent"),
+    ("a wait_timeout of 0", "baremetal_server", dict(METAL, wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("a tag key with '='", "baremetal_server", dict(METAL, tags={"a=b": "c"}), "tags: key 'a=b'"),
+    ("purge_tags not a boolean", "baremetal_server", dict(METAL, purge_tags="maybe"), "purge_tags"),
+    ("allow_rebuild not a boolean", "baremetal_server", dict(METAL, allow_rebuild="maybe"), "allow_rebuild"),
+    ("delete_floating_ips not a boolean", "baremetal_server", {"name": "bm-1", "state": "absent", "delete_floating_ips": "maybe"},
+     "delete_floating_ips"),
+    ("volumes are not an option", "baremetal_server", dict(METAL, volumes=[]), "Unsupported parameters"),
+    ("info: id and name", "baremetal_server_info", {"server_id": UUID, "name": "bm-1"}, "mutually exclusive"),
+    ("info: id not a UUID", "baremetal_server_info", {"server_id": "bm-1"}, "server_id: 'bm-1' is not a UUID"),
+    ("info: an unknown status", "baremetal_server_info", {"status": "PAUSED"}, "status must be one of"),
+    ("info: flavors not a boolean", "baremetal_server_info", {"flavors": "maybe"}, "flavors"),
+    ("info: a name with a newline", "baremetal_server_info", {"name": "bm\n1"}, "name:"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", BAREMETAL_CASES, ids=[case[0] for case in BAREMETAL_CASES])
+def test_baremetal_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        secret = module == "baremetal_server" and "username" not in args  # a password given alongside shows nowhere
+        result = run_module(module, dict(args, password="never-shown-9") if secret else args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result, result
+    assert "never-shown-9" not in json.dumps(result) and result.get("changed") in (None, False)
+    assert attempts == [], "%s: bad input must send nothing, but a connection was attempted to %s" % (what, attempts)
+
+
 # ---- issue 47: k8s_cluster and k8s_cluster_info: every option's bad values, refused before any request ----
 K8S_POOL = {"name": "workers", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 3}
 

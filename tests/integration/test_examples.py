@@ -124,12 +124,18 @@ FIRST_RUN = {
         [("POST", r"^/cloud/v2/secrets/1/76$", 1), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
         lambda sim: listener_secrets(sim, "example-tls-lb") == {"https": "example-www-2026", "http": None},
     ),
+    "baremetal_server.yml": (
+        [("GET", r"^/cloud/v1/bmcapacity/1/76$", 1), ("POST", r"^/cloud/v1/bminstances/1/76$", 1)],
+        lambda sim: [record["status"] for record in sim.instances if record["name"] == "example-metal-1"
+                     and record["id"] in sim.baremetal_ids] == ["ACTIVE"],
+    ),
     "snapshot_schedule.yml": (
         [("POST", r"^/cloud/v1/volumes/1/76$", 1), ("POST", r"^/cloud/v1/lifecycle_policy/1/76$", 1),
          ("PUT", r"^/cloud/v1/lifecycle_policy/1/76/\d+/add_volumes_to_policy$", 1)],
         lambda sim: [([schedule["hour"] for schedule in policy["schedules"]], [schedule["max_quantity"] for schedule in policy["schedules"]],
                       [sim.volumes[ident]["name"] for ident in policy["volumes"]])
                      for policy in sim.lifecycle_policies.values() if policy["name"] == "example-db-nightly"] == [(["2"], [7], ["example-db-data"])],
+    ),
     "kubernetes.yml": (
         [("POST", r"^/cloud/v2/k8s/clusters/1/76$", 1), ("POST", r"^/cloud/v2/k8s/clusters/1/76/example-k8s/pools/web/resize$", 1)],
         lambda sim: [(pool["name"], pool["node_count"], pool["status"]) for cluster in sim.k8s_clusters.values()

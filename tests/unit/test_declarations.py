@@ -258,8 +258,6 @@ def test_every_hook_of_the_core_is_documented_defined_and_used_by_two_modules():
 # fails on any other, and on one of these once a second module uses it (then it leaves this list).
 ONE_USER = {
     "gone": ["storage"],  # the deprecated v1 storage delete says "absent" with a 400, not a 404; the flow asks it on every read
-    # an instance's DELETE names what goes with it (its volumes, its floating IPs); instances (section 17) is the second
-    "delete_query": ["instance"],
 }
 
 

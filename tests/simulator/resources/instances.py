@@ -479,6 +479,8 @@ class Instances(Resource):
         limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
         offset = int_param(request.arg("offset", "0"), "offset", low=0)
         matches = self.pairs().get((project_id, region_id), [])
+        if request.arg("include_baremetal", "false").lower() != "true":  # bare metal servers (baremetal.py) only when asked
+            matches = [record for record in matches if record["id"] not in (getattr(self.sim, "baremetal_ids", None) or {})]
         tests = self.filters(request)
         if tests:
             matches = [record for record in matches if all(test(record) for test in tests)]

@@ -170,9 +170,16 @@ def records(sim, name, project_id, region_id):
 
 def usage_of(sim, project_id, region_id):
     """The usage of every base the simulator models, counted from what exists in the project and region."""
-    instances = records(sim, "instances", project_id, region_id)
+    servers = records(sim, "instances", project_id, region_id)
+    bare = getattr(sim, "baremetal_ids", None) or {}  # bare metal servers (baremetal.py) count against their flavor's base
+    instances = [record for record in servers if record["id"] not in bare]
     volumes = records(sim, "volumes", project_id, region_id)
-    return {
+    counted = {}
+    for record in servers:
+        if record["id"] in bare and record["flavor"]["flavor_id"] in FLAVORS:
+            base = FLAVORS[record["flavor"]["flavor_id"]]["base"]
+            counted[base] = counted.get(base, 0) + 1
+    return dict(counted, **{
         "network_count": len(records(sim, "networks", project_id, region_id)),
         "subnet_count": len(records(sim, "subnets", project_id, region_id)),
         "router_count": len(records(sim, "routers", project_id, region_id)),
@@ -184,7 +191,7 @@ def usage_of(sim, project_id, region_id):
         "ram": sum(instance["flavor"]["ram"] for instance in instances),
         "volume_count": len(volumes),
         "volume_size": sum(volume["size"] for volume in volumes),
-    }
+    })
 
 
 def answer(sim, bases, requested, scope):
