@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: baremetal_server
 short_description: Create, rename, tag, start, stop, rebuild and delete a Gcore Cloud bare metal server
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Makes a Gcore Cloud bare metal server (a whole physical machine) match the task, found by O(server_id) or by its
     exact O(name). It is created from a flavor and a bare metal image or an application template, then waited for

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: baremetal_server_info
 short_description: List Gcore Cloud bare metal servers, and the region's bare metal flavors with their capacity
-version_added: 1.1.0
+version_added: 1.2.0
 description:
   - Reads the bare metal servers of a project and region with C(GET /cloud/v1/bminstances/{project_id}/{region_id}),
     every page, or one server with C(GET /cloud/v1/bminstances/{project_id}/{region_id}/{server_id}).
