@@ -30,6 +30,7 @@ import requests
 import responses
 from ansible.module_utils.testing import patch_module_args
 
+import pem
 from conftest import PROJECT_ID, REGION_ID
 from collection_link import collections_path
 
@@ -957,17 +958,23 @@ def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_not
 
 
 # ---- secret and secret_info: every option checked before any request; no PEM value echoed ----
-MARK = "SIMTLSPAYLOADMARK"
-CERT = "-----BEGIN CERTIFICATE-----\nMIIB%s\n-----END CERTIFICATE-----\n" % MARK
-KEY_PEM = "-----BEGIN PRIVATE KEY-----\nMIGH%s\n-----END PRIVATE KEY-----\n" % MARK
+MARK = pem.MARK
+CERT = pem.payload()["certificate"]  # made now, holding the mark (a certificate is checked before it is uploaded)
+KEY_PEM = pem.key_pem()
 SECRET = {"name": "www-cert", "certificate": CERT, "certificate_chain": CERT + CERT, "private_key": KEY_PEM}
 SECRET_CASES = [("secret: " + what, module, args, text) for what, module, args, text in [
-    ("a certificate without its armour", "secret", dict(SECRET, certificate="MIIB" + MARK), "certificate: is not PEM text"),
+    ("a certificate without its armour", "secret", dict(SECRET, certificate=MARK), "certificate: is not PEM text"),
     ("a certificate with its END line cut", "secret", dict(SECRET, certificate=CERT.split("-----END", maxsplit=1)[0]), "certificate: is not PEM text"),
     ("a private key as the certificate", "secret", dict(SECRET, certificate=KEY_PEM), "certificate: is not PEM text"),
     ("a chain with text after its blocks", "secret", dict(SECRET, certificate_chain=CERT + MARK), "certificate_chain: is not PEM text"),
     ("a key without its armour", "secret", dict(SECRET, private_key="MIGH" + MARK), "private_key: is not PEM text"),
     ("a certificate as the key", "secret", dict(SECRET, private_key=CERT), "private_key: is not PEM text"),
+    ("a key of another certificate", "secret", dict(SECRET, private_key=pem.key_pem(pem.new_key())), "private_key: does not match the certificate"),
+    ("a certificate whose validity ended", "secret", dict(SECRET, certificate=pem.pem(pem.issue("old", days=(-9, -1))[0])),
+     "certificate: validity ended on"),
+    ("a garbage certificate block", "secret", dict(SECRET, certificate_chain="-----BEGIN CERTIFICATE-----\nMIIB%s\n-----END CERTIFICATE-----" % MARK),
+     "certificate_chain: is not a certificate"),
+    ("an encrypted key", "secret", dict(SECRET, private_key=pem.key_pem(password=b"secret")), "private_key: is encrypted"),
     ("an expiration not a date-time", "secret", dict(SECRET, expiration="next tuesday"), "expiration: 'next tuesday' is not an RFC 3339"),
     ("an empty name", "secret", dict(SECRET, name=""), "name: must not be empty"),
     ("neither id nor name", "secret", {"certificate": CERT}, "one of the following is required: secret_id, name"),
@@ -986,7 +993,7 @@ def test_secret_bad_input_fails_naming_the_option_showing_no_pem_and_sends_nothi
     assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
     assert text in result.get("msg", ""), result.get("msg")
     assert "Traceback" not in json.dumps(result) and result.get("changed") in (None, False)
-    assert MARK not in json.dumps(result), "%s: a PEM value is shown: %s" % (what, result)  # not even in invocation
+    assert MARK not in json.dumps(result) and pem.KEY_LINE not in json.dumps(result), "%s: a PEM value is shown: %s" % (what, result)
     assert attempts == []
 
 
