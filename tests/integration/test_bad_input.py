@@ -1164,6 +1164,8 @@ PRODUCTION_CASES = [
     ("image: cow_format from a volume", "image", {"name": "img-1", "source": "volume", "volume": UUID, "cow_format": True},
      "cow_format: only with source=url"),
     ("image: a url without a scheme", "image", {"name": "img-1", "source": "url", "url": "example.com/a.qcow2"}, "url:"),
+    ("image: source url without url", "image", {"name": "img-1", "source": "url"}, "url: required with source=url"),
+    ("image: source volume without volume", "image", {"name": "img-1", "source": "volume"}, "volume: required with source=volume"),
     ("image: a url with a space", "image", {"name": "img-1", "source": "url", "url": "https://example.com/a b"}, "url:"),
     ("image: unknown architecture", "image", {"name": "img-1", "architecture": "arm64"}, "architecture must be one of"),
     ("image: unknown ssh_key", "image", {"name": "img-1", "ssh_key": "maybe"}, "ssh_key must be one of"),
