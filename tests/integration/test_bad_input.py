@@ -187,6 +187,7 @@ CASES = [
      "config[0].conditions[0].ja4.ja4_fingerprints"),
     # issue 38: a domain's status, settings and policies
     ("waap_domain", {"domain_id": 1003, "api_urls": ["api/v1/.*", "/"]}, "api_urls[1]"),
+    ("waap_domain", {"domain_id": 1003, "api_urls": ["api/v1/.*", "api/(v1"]}, "api_urls[1]: 'api/(v1' is not a valid regular expression"),
     ("waap_domain", {"domain_id": 1003, "ddos_burst_threshold": 0}, "ddos_burst_threshold"),
     ("waap_domain", {"domain_id": 1003, "ddos_global_threshold": 0}, "ddos_global_threshold"),
     ("waap_domain", {"domain_id": 1003, "status": "bypass"}, "status"),
