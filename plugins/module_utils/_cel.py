@@ -259,7 +259,8 @@ class Parser:
     def value(self, node):
         """``node`` as an operand: an object, a function not called or a map not indexed is not one."""
         if node.kind == "object":
-            raise ValidationError("position %d: %r alone is not a value: expected one of its attributes (%s.<attribute>)" % (node.position, node.name, node.name))
+            raise ValidationError("position %d: %r alone is not a value: expected one of its attributes (%s.<attribute>)"
+                                  % (node.position, node.name, node.name))
         if node.kind == "map":
             raise ValidationError("position %d: %s is a map: expected an index, %s['name']" % (node.position, node.name, node.name))
         return node
