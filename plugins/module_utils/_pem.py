@@ -24,6 +24,7 @@ try:
     from cryptography import x509
     from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.backends import default_backend
     from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
     HAS_CRYPTOGRAPHY = True
 except ImportError:  # pragma: no cover - exercised by a unit test that hides the library
@@ -76,7 +77,7 @@ def certificates(option, text):
     for index, block in enumerate(blocks):
         where = option if len(blocks) == 1 else "%s block %d" % (option, index + 1)
         try:
-            found.append((where, x509.load_pem_x509_certificate(block.encode("ascii"))))
+            found.append((where, x509.load_pem_x509_certificate(block.encode("ascii"), default_backend())))  # (before 3.1: required)
         except (ValueError, TypeError, UnsupportedAlgorithm, UnicodeError):
             raise ValidationError("%s: is not a certificate (the block does not decode as X.509; the value is not shown)" % where) from None
     return found
@@ -84,7 +85,7 @@ def certificates(option, text):
 
 def load_key(text):
     try:
-        return serialization.load_pem_private_key(text.encode("ascii"), password=None)
+        return serialization.load_pem_private_key(text.encode("ascii"), None, default_backend())
     except TypeError:
         raise ValidationError("private_key: is encrypted (a passphrase protects it): the service needs the key without a "
                               "passphrase (openssl pkey -in key.pem -out plain.pem)") from None
