@@ -198,6 +198,15 @@ CASES = [
      "config[0].source: position 16: a double-quoted string"),
     ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "(request.method == 'GET'"}]}, "config[0].source"),
     ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "phase": "late"}]}, "phase"),
+    # issue 45: the CEL check is a parse (what needs no descriptor fails before any request)
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "request.path == == '/x'"}]},
+     "config[0].source: position 16: expected an operand"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "request.path == '/x' &&"}]},
+     "config[0].source: position 23: expected an operand"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "foo"}]},
+     "config[0].source: position 0: 'foo' alone is not an expression"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "tags('bot')"}]},
+     "config[0].source: position 0: 'tags' is not a function"),
     ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "target_type": "detector", "targets": [861], "conditions": [
         {"ip": {"ip_address": "192.0.2.%d" % number}} for number in range(6)]}]},
      "config[0].conditions: 1 to 5 conditions are required (6 given)"),
