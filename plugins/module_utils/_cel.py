@@ -70,7 +70,7 @@ class Parser:
         return self.tokens[index] if index < len(self.tokens) else ("end", None, len(self.source))
 
     def take(self, *ops):
-        kind, text, _ = self.peek()
+        kind, text = self.peek()[:2]
         if kind == "op" and text in ops:
             self.index += 1
             return text
@@ -190,7 +190,7 @@ class Parser:
         while True:
             position = self.peek()[2]
             if self.take("."):
-                kind, attr, _ = self.peek()
+                kind, attr = self.peek()[:2]
                 if kind != "name":
                     raise self.error("expected a name after '.'")
                 self.index += 1
