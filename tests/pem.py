@@ -60,7 +60,7 @@ def pem(cert):
 
 def payload(common_name="www.example.com"):
     """A secret's PEM options: a self-signed certificate, its own chain, its key."""
-    cert, _ = issue(common_name)
+    cert = issue(common_name)[0]
     return {"certificate": pem(cert), "certificate_chain": pem(cert), "private_key": key_pem()}
 
 

@@ -29,7 +29,7 @@ def garbage(label):
 def cases():
     good = pem.payload()
     leaf, intermediate, root = pem.chain(2)
-    expired, _ = pem.issue("old.example.com", days=(-400, -10))
+    expired = pem.issue("old.example.com", days=(-400, -10))[0]
     traditional = pem.KEY.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
                                         serialization.BestAvailableEncryption(b"passphrase")).decode("ascii")
     public = pem.KEY.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
@@ -78,12 +78,12 @@ def test_a_chain_in_order_and_the_certificate_as_its_own_chain_are_uploaded(serv
     for name, payload in (("www", pem.payload()), ("chained", in_order), ("with-leaf", with_the_leaf)):
         result = harness.run(server, secret, dict(SCOPE, name=name, **payload))
         assert result["changed"] is True and not harness.warning_texts(result), result
-    assert [body["name"] for _, _, body in harness.writes(server)] == ["www", "chained", "with-leaf"]
+    assert [write[2]["name"] for write in harness.writes(server)] == ["www", "chained", "with-leaf"]
 
 
 def test_without_cryptography_the_checks_it_needs_are_skipped_with_a_warning(server, monkeypatch):
     monkeypatch.setattr(_pem, "HAS_CRYPTOGRAPHY", False)
-    expired, _ = pem.issue("old.example.com", days=(-400, -10))
+    expired = pem.issue("old.example.com", days=(-400, -10))[0]
     payload = dict(certificate=pem.pem(expired), certificate_chain=pem.pem(expired), private_key=pem.key_pem())
     result = harness.run(server, secret, dict(SCOPE, **payload))
     assert result["changed"] is True
