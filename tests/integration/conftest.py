@@ -26,8 +26,9 @@ OUTPUT = ROOT / "tests" / "output"
 PROJECT_ID = 1
 # Besides the simulator's key: the wrong key the stories pass as an option, and the prefix of every
 # credential the simulated storages hold, the mark inside every certificate the stories upload and a line of their
-# private key (tests/pem.py). None may appear in any run's output (-vvvv).
-SECRETS = ("not-the-right-key", "sim-cred-", pem.MARK, pem.KEY_LINE)
+# private key (tests/pem.py), and the mark inside every kubeconfig (simulator.resources.k8s.KUBECONFIG_MARK). None may
+# appear in any run's output (-vvvv).
+SECRETS = ("not-the-right-key", "sim-cred-", pem.MARK, pem.KEY_LINE, "SIM-KUBECONFIG-SECRET-")  # the last: every kubeconfig's
 REGION_ID = 76
 
 
