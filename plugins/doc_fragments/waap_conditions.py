@@ -1001,8 +1001,10 @@ options:
       source:
         description:
           - The CEL expression that decides the action, for example C(request.headers['user-agent'] == 'legacy/1.0').
-          - String literals take single quotes. Checked before any write against the service's descriptor (objects,
-            attributes, the number of arguments of a function); compared with its whitespace normalised.
+          - String literals take single quotes. Parsed before any write (each operator with its operands, no name
+            alone, only functions called) and checked against the service's descriptor (objects, attributes, maps
+            indexed, functions called with the number and the literal types of the arguments it lists); compared
+            with its whitespace normalised.
           - Required to create the rule; left out, not managed.
         type: str
       phase:

@@ -58,7 +58,7 @@ class GcoreModule:
             api_url=self.params["api_url"],
             timeout=self.params["api_timeout"],
             retries=self.params["api_retries"],
-            validate_certs=self.params["validate_certs"],
+            validate_certs=self.params["validate_certs"], secrets=self.module.no_log_values,  # scrubbed from error texts
         )
         self.tasks = TaskWaiter(self.client)  # one waiter per run: it keeps the task path that answered
 

@@ -43,6 +43,8 @@ BACKOFF_FACTOR = 0.5
 BACKOFF_MAX = 8.0
 SAFE_RETRY_STATUSES = frozenset((429, 502, 503, 504))
 WRITE_RETRY_STATUSES = frozenset((429,))
+SHORTEST_SECRET = 4  # a no_log value shorter than this is not searched for in error texts (it would mask ordinary words)
+SHORTEST_LINE = 8
 PAGE_CONCURRENCY = 8  # pages in flight when the service is far away
 SLOW_PAGE = 0.04  # seconds: a first page slower than this means round trips dominate
 
@@ -159,11 +161,12 @@ def cap_warning(warn, listing, cap):
 class Client:
     """One session per module run; every path is relative to ``api_url``."""
 
-    def __init__(self, api_key, api_url=DEFAULT_API_URL, timeout=30, retries=3, validate_certs=True):
+    def __init__(self, api_key, api_url=DEFAULT_API_URL, timeout=30, retries=3, validate_certs=True, secrets=()):
+        """``secrets``: the run's other ``no_log`` values, scrubbed from every error text as the API key is."""
         if not api_url:
             raise ValueError("api_url must not be empty")  # never fall back to production silently
         self.base_url = api_url.rstrip("/")
-        self._secrets = _secret_forms(api_key)
+        self._secrets = _secret_forms(api_key, secrets)
         self.timeout = timeout
         self.retries = retries
         self.session = requests.Session()
@@ -220,8 +223,12 @@ class Client:
             return "connection to %s failed (%s)" % (self.base_url, _reason(exc))
         return "the request to %s could not be sent (%s)" % (self.base_url, type(exc).__name__)
 
+    def scrub(self, value):
+        """The value (a text, or a decoded body) with every form (as is, escaped, quoted) of the API key, of every other
+        ``no_log`` value and of every line of one (a key the service quotes in part) replaced by ``***``."""
+        return self._scrub(value)
+
     def _scrub(self, value):
-        """The value (a text, or a decoded body) with every form of the API key (as is, escaped, quoted) replaced by ``***``."""
         if isinstance(value, dict):
             return dict((key, self._scrub(item)) for key, item in value.items())
         if isinstance(value, list):
@@ -313,13 +320,23 @@ class Client:
                 on_cap(next_offset)
 
 
-def _secret_forms(api_key):
-    """The API key as an error text might show it: raw, escaped as repr and JSON do, and UTF-8 bytes as repr shows them."""
-    if not api_key:
-        return []
-    key = str(api_key)
-    forms = {key, repr(key)[1:-1], _json.dumps(key)[1:-1], key.encode("unicode_escape").decode("ascii"),
-             repr(key.encode("utf-8", "surrogateescape"))[2:-1]}
+def _secret_forms(api_key, values=()):
+    """The API key and the other secret values as an error text might show them: raw, escaped as repr and JSON do, and
+    UTF-8 bytes as repr shows them; for a value of several lines, each line too (but its PEM armour and lines shorter than
+    ``SHORTEST_LINE``, which would mask ordinary words)."""
+    pieces = set()
+    for value in [api_key] + sorted(str(value) for value in values or () if value is not None):
+        if not value or (value != api_key and len(str(value)) < SHORTEST_SECRET):
+            continue
+        text = str(value)
+        pieces.add(text)
+        if "\n" in text:
+            pieces.update(line.strip() for line in text.splitlines()
+                          if len(line.strip()) >= SHORTEST_LINE and not line.strip().startswith("-----"))
+    forms = set()
+    for piece in pieces:
+        forms.update((piece, repr(piece)[1:-1], _json.dumps(piece)[1:-1], piece.encode("unicode_escape").decode("ascii"),
+                      repr(piece.encode("utf-8", "surrogateescape"))[2:-1]))
     return sorted((form for form in forms if form), key=len, reverse=True)
 
 

@@ -60,8 +60,8 @@ def with_address(records, network_id, address):
 
 
 def check_in_subnets(client, params, network_id, address, where):
-    """Refuse (before any write) an address that none of the network's subnets holds, or a subnet's network or broadcast
-    address; an unknown network is named as such."""
+    """Refuse (before any write) an address that none of the network's subnets holds, or a subnet's network, broadcast or
+    gateway address; an unknown network is named as such."""
     scope = dict(project_id=params["project_id"], region_id=params["region_id"])
     subnets = list(client.paginate(SUBNETS.format(**scope), {"network_id": network_id}, page_size=PAGE_SIZE))
     if not subnets and client.get_or_none(KINDS["network"].paths["item"].format(id=network_id, **scope)) is None:
@@ -76,6 +76,11 @@ def check_in_subnets(client, params, network_id, address, where):
     if cidr.version == 4 and cidr.prefixlen < 31 and wanted in (cidr.network_address, cidr.broadcast_address):
         raise Refused("ip_address: %s is the %s address of subnet %s and cannot be reserved (nothing was sent)" % (
             address, "network" if wanted == cidr.network_address else "broadcast", cidr))
+    gateways = [subnet for subnet in subnets if subnet.get("gateway_ip") and subnet.get("cidr")
+                and ipaddress.ip_network(subnet["cidr"], strict=False) == cidr and ipaddress.ip_address(subnet["gateway_ip"]) == wanted]
+    if gateways:
+        raise Refused("ip_address: %s is the gateway address of subnet %s (%s) and cannot be reserved (nothing was sent)" % (
+            address, gateways[0].get("name") or gateways[0].get("id"), cidr))
 
 
 def check_instances(option, values):

@@ -8,7 +8,8 @@ compares them and sends a JSON merge patch (docs/api_reference.md section 15.0).
 This module is internal to the collection: its interface may change at any time.
 
 A record shows its tags as ``[{key, value, read_only}]`` (``tags`` on most resources, ``tags_v2`` on security
-groups and load balancers); read-only tags are never compared or touched. The create body carries ``tags`` as
+groups, load balancers and images: read from ``tags_v2`` wherever a record shows it); read-only tags are never
+compared or touched. The create body carries ``tags`` as
 ``{key: value}``; a PATCH carries only the keys that change, a removed key as ``null``.
 """
 
@@ -41,8 +42,11 @@ def check_tags(tags, option="tags"):
 
 
 def user_tags(record, field="tags"):
-    """The record's user tags as ``{key: value}`` (read-only tags left out)."""
-    return dict((tag.get("key"), tag.get("value")) for tag in (record or {}).get(field) or [] if not tag.get("read_only"))
+    """The record's user tags as ``{key: value}`` (read-only tags left out); from ``tags_v2`` where the record shows them
+    there (today's images, docs/api_reference.md section 16.3), else from ``field``."""
+    record = record or {}
+    listed = record["tags_v2"] if record.get("tags_v2") is not None else record.get(field)
+    return dict((tag.get("key"), tag.get("value")) for tag in listed or [] if not tag.get("read_only"))
 
 
 def merge_patch(desired, current):

@@ -8,16 +8,18 @@
 This module is internal to the collection: its interface may change at any time.
 
 ``check_source`` checks one expression: balanced parentheses, brackets and braces; string literals in single quotes
-(a double quote outside one is refused); and, against the service's descriptor (``GET
-/waap/v1/advanced-rules/descriptor``, read once a run), every ``object.attribute`` at the root of a path names an object
-and one of its attributes, and a function attribute is called with the number of arguments it lists. A failure names
-the position (0-based) and the name. The service still judges the rest (types, CEL built-ins).
+(a double quote outside one is refused); then it parses it (``_cel``: operators with their operands, no identifier
+alone, only functions called) and, against the service's descriptor (``GET /waap/v1/advanced-rules/descriptor``, read
+once a run), checks every object and attribute, that functions are called with the arguments the descriptor lists (a
+literal argument of the type it lists) and that maps are indexed. A failure names the position (0-based) and what was
+expected. The service still judges the rest (types of expressions, CEL built-ins).
 """
 
 from __future__ import annotations
 
 import re
 
+from ansible_collections.gcore.platform.plugins.module_utils._cel import parse
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._waap import action_argument_spec, normalise_action, validate_action, validate_rule_name
@@ -28,7 +30,6 @@ DESCRIPTOR = "/waap/v1/advanced-rules/descriptor"
 PHASES = ("access", "header_filter", "body_filter")
 DEFAULT_PHASE = "access"
 OPENING, CLOSING = "([{", ")]}"
-ROOT = re.compile(r"(?<![\w.\]\)'])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)(\s*\()?")
 
 
 def strings_and_brackets(source):
@@ -59,55 +60,11 @@ def strings_and_brackets(source):
     return spans
 
 
-def call_arguments(source, start):
-    """How many arguments the call whose ``(`` is at ``start`` passes (top-level commas; ``()`` is none)."""
-    depth, count, seen, index, quoted = 0, 0, False, start, False
-    while index < len(source):
-        char = source[index]
-        if quoted:
-            if char == "\\":
-                index += 1
-            elif char == "'":
-                quoted = False
-        elif char == "'":
-            quoted, seen = True, True
-        elif char in OPENING:
-            depth += 1
-            seen = seen or depth > 1
-        elif char in CLOSING:
-            depth -= 1
-            if depth == 0:
-                return count + 1 if seen else 0
-        elif char == "," and depth == 1:
-            count += 1
-        elif not char.isspace() and depth >= 1:
-            seen = True
-        index += 1
-    return count + 1
-
-
 def check_source(source, descriptor):
-    """Every check of the module docstring; ``descriptor``: ``{object: {attribute: attr}}`` (None: the checks that need
-    none only)."""
-    spans = strings_and_brackets(source)
-    if descriptor is None:
-        return
-    for found in ROOT.finditer(source):
-        position = found.start()
-        if any(low <= position <= high for low, high in spans):
-            continue
-        obj, attr = found.group(1), found.group(2)
-        if obj not in descriptor:
-            raise ValidationError("position %d: %r is not an object of the descriptor (objects: %s)" % (position, obj, ", ".join(sorted(descriptor))))
-        attrs = descriptor[obj]
-        if attr not in attrs:
-            raise ValidationError("position %d: %s has no attribute %r (attributes: %s)" % (position, obj, attr, ", ".join(sorted(attrs))))
-        args = attrs[attr].get("args")
-        if found.group(3) and args is not None:
-            given = call_arguments(source, found.end() - 1)
-            if given != len(args):
-                raise ValidationError("position %d: %s.%s takes %d arguments (%s), not %d" % (
-                    position, obj, attr, len(args), ", ".join(arg.get("name", "?") for arg in args), given))
+    """The brackets and quotes first (their own messages), then the parse of ``_cel`` (``descriptor``: ``{object:
+    {attribute: attr}}``; None: the checks that need none only)."""
+    strings_and_brackets(source)
+    parse(source, descriptor)
 
 
 def descriptor_map(answer):

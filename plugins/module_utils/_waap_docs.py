@@ -140,8 +140,10 @@ ACTION_DOCS = {
 # The words of the members of an advanced rule that a custom rule does not have (the ADVANCED_RULES fragment).
 ADVANCED_ITEM_DOCS = {
     "source": ["The CEL expression that decides the action, for example C(request.headers['user-agent'] == 'legacy/1.0').",
-               "String literals take single quotes. Checked before any write against the service's descriptor (objects, "
-               "attributes, the number of arguments of a function); compared with its whitespace normalised.",
+               "String literals take single quotes. Parsed before any write (each operator with its operands, no name "
+               "alone, only functions called) and checked against the service's descriptor (objects, attributes, maps "
+               "indexed, functions called with the number and the literal types of the arguments it lists); compared "
+               "with its whitespace normalised.",
                "Required to create the rule; left out, not managed."],
     "phase": ["When the rule runs - V(access) (before the request goes to the origin), V(header_filter) (on the response "
               "headers) or V(body_filter) (on the response body).",

@@ -25,6 +25,12 @@ description:
     (a JSON merge patch); the service answers with the image at once (no task).
   - O(state=absent) deletes the image with C(DELETE /cloud/v1/images/{project_id}/{region_id}/{image_id}) and waits
     for the task.
+  - What the records already say is refused before any write, in check mode too, naming the option - a change
+    (O(name), O(tags) ...) or a delete of a public image (its C(visibility); an image found by O(image_id) may be one),
+    as only the project's own images can be changed; an image made from a volume that is not C(bootable) or is in use
+    (attached to an instance).
+  - The user tags are read from the image's C(tags_v2), as today's service shows them (or from C(tags) on a record that
+    shows them there).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -53,13 +59,17 @@ options:
     choices: [url, volume]
   url:
     description:
-      - Where the service fetches the image from (C(scheme://host/...)). Required with O(source=url), only with it.
+      - Where the service fetches the image from (C(scheme://host/...)). Required with O(source=url), only with it
+        (checked before any request).
+      - C(no_log) - it may hold credentials or a signature; it appears in no output, and an error about it does not
+        show it.
       - Used at create only; the image does not show it, so it is not compared.
     type: str
   volume:
     description:
       - The bootable volume a new image is made from, a volume ID (a UUID) or an exact volume name (resolved before any
         write). Required with O(source=volume), only with it. Used at create only (not compared).
+      - The volume must be bootable and not attached to an instance (checked before any write).
     type: str
   architecture:
     description:
@@ -229,8 +239,10 @@ image:
       description: Smallest disk it boots from, GiB.
       type: int
       sample: 3
-    tags:
-      description: Every tag of the image, read-only ones included.
+    tags_v2:
+      description:
+        - Every tag of the image, read-only ones included (today's service names them C(tags_v2); the module reads the
+          user tags from there, or from C(tags) on a record that shows them there).
       type: list
       elements: dict
       sample: [{key: built-by, value: ansible, read_only: false}]
@@ -262,9 +274,11 @@ diff:
     after: {state: present, name: debian-12-custom, hw_firmware_type: uefi}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern
+import re
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
 from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 
 DOWNLOAD = "/cloud/v1/downloadimage/{project_id}/{region_id}"
@@ -287,7 +301,7 @@ class Image(CloudResource):
     kind = KINDS["image"]
     options = dict(
         source=dict(type="str", choices=["url", "volume"]),
-        url=dict(type="str"),
+        url=dict(type="str", no_log=True),  # it may hold credentials or a signature
         volume=dict(type="str"),
         architecture=dict(type="str", choices=["x86_64", "aarch64"]),
         os_distro=dict(type="str"),
@@ -303,7 +317,7 @@ class Image(CloudResource):
     tagged = True
     read_after_update = False  # the PATCH answers the image (docs/api_reference.md section 16.3)
     ready = (readiness, ("active",), ("queued", "saving", "active without a size"))
-    volume_id = None  # the volume of source=volume, resolved before any write
+    volume_id = volume = None  # the volume of source=volume (its id and record), resolved before any write
 
     @property
     def paths(self):
@@ -325,7 +339,10 @@ class Image(CloudResource):
             for option in options:
                 if params[option] is not None and params["source"] != source:
                     raise ValidationError("%s: only with source=%s" % (option, source))
-        check_pattern("url", params["url"], URL, "a URL (scheme://host/path)")
+        if params["source"] and not params[params["source"]]:
+            raise ValidationError("%s: required with source=%s (the image is made from it)" % (params["source"], params["source"]))
+        if params["url"] is not None and not re.match(URL, params["url"]):
+            raise ValidationError("url: is not a URL (scheme://host/path); the value is not shown (it may hold credentials)")
         if params["volume"] and not is_uuid(params["volume"]):
             check_name("volume", params["volume"], "a volume ID (a UUID) or a volume name")
         for option in ("os_distro", "os_version"):
@@ -333,9 +350,29 @@ class Image(CloudResource):
                 raise ValidationError("%s: length %s is out of range (must be 1 to 255)" % (option, len(params[option])))
 
     def resolve(self):
-        """``volume`` as the one volume id it names, before any write."""
+        """``volume`` as the one volume id it names, and its record, before any write."""
         if self.params["volume"] and self.params["state"] == "present":
-            self.volume_id = find_named(self.client, KINDS["volume"], self.params, self.params["volume"], "volume")[0]
+            self.volume_id, self.volume = find_named(self.client, KINDS["volume"], self.params, self.params["volume"], "volume")
+
+    def report(self, record):
+        """What the records say is refused before any write: a change or a delete of a public image (the service
+        answers 403), an image made from a volume that cannot boot or is attached."""
+        absent = self.params["state"] == "absent"
+        if self.exists_after(record) and record.get("visibility") == "public":
+            what = "state" if absent else " and ".join(sorted(differences(self.members, record, self.params)))
+            if what:
+                raise Refused("%s: image %s (%r) is public: only the project's own images can be %s (nothing was sent)"
+                              % (what, record.get("id"), record.get("name"), "deleted" if absent else "changed"))
+        if not absent and not self.exists_after(record) and self.volume_id:
+            volume = self.volume or self.client.get_or_none(KINDS["volume"].paths["item"].format(id=self.volume_id, **self.params))
+            if volume is None:
+                raise Refused("volume: volume %s does not exist in %s (nothing was sent)" % (self.volume_id, self.where()))
+            if not volume.get("bootable"):
+                raise Refused("volume: volume %s (%r) is not bootable: an image is made from a bootable volume (nothing was sent)"
+                              % (self.volume_id, volume.get("name")))
+            if volume.get("status") == "in-use" or volume.get("attachments"):
+                raise Refused("volume: volume %s (%r) is in use (attached to an instance): detach it first (nothing was sent)"
+                              % (self.volume_id, volume.get("name")))
 
     def list_query(self):
         return {"visibility": "private"}  # the project's own images (public ones are not managed here)

@@ -465,6 +465,7 @@ load_balancer:
   description:
     - The load balancer as the service returned it when last read, with C(listeners) holding the listener records,
       each with its C(pool) record (members and health monitor included) or V(null).
+    - A listener's C(user_list[].encrypted_password) (a password hash) is masked, V(********).
     - V(null) after a delete, when O(state=absent) found none, and in check mode when it would be created.
   returned: success
   type: dict
@@ -609,6 +610,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
+from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
@@ -708,7 +710,7 @@ class LoadBalancer(CloudResource):
         return body
 
     def returned(self, record):
-        return expand(self.client, self.params, record) if self.exists_after(record) else None
+        return masked(expand(self.client, self.params, record)) if self.exists_after(record) else None
 
 
 def main():

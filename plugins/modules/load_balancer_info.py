@@ -62,6 +62,7 @@ load_balancers:
   description:
     - The load balancers found (empty when none), each as the service returns it with C(listeners) holding the listener
       records, each with its C(pool) record (members and health monitor included) or V(null).
+    - A listener's C(user_list[].encrypted_password) (a password hash) is masked, V(********).
   returned: success
   type: list
   elements: dict
@@ -81,13 +82,14 @@ load_balancers:
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
 from ansible_collections.gcore.platform.plugins.module_utils._lb import expand
+from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
 
 
 class LoadBalancerInfo(CloudInfo):
     kind = KINDS["load_balancer"]
 
     def returned(self, record):
-        return expand(self.client, self.params, record)
+        return masked(expand(self.client, self.params, record))
 
 
 def main():

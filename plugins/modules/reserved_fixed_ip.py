@@ -20,7 +20,7 @@ description:
   - "A missing one is created with C(POST /cloud/v1/reserved_fixed_ips/{project_id}/{region_id})
     C({type: ip_address, network_id, ip_address, is_vip}); its ID is read from the finished task's
     C(created_resources.ports). Before any write, an O(ip_address) that none of the network's subnets holds (or a
-    subnet's network or broadcast address) fails the module, listing the subnets."
+    subnet's network, broadcast or gateway address) fails the module, listing the subnets."
   - O(is_vip) is changed with C(PATCH /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}) C({is_vip}),
     which answers at once.
   - O(connected_instances) is the set of instances whose port on the network shares the address. The ports connected

@@ -26,6 +26,13 @@ description:
   - O(state=absent) deletes the secret with C(DELETE /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}) and
     waits for the task. The service refuses to delete a secret that a listener or a pool still uses; its refusal is
     reported as it is (point the listeners at another secret first).
+  - "The certificate is checked before any request, and each problem fails the module naming the option and the problem
+    (never the value): a private key encrypted with a passphrase; with the C(cryptography) Python library (a dependency
+    of ansible-core) on the host the module runs on, also a block that does not decode as what its armour says (a
+    certificate, a private key), a private key that does not match the certificate, a certificate (of O(certificate)
+    or O(certificate_chain)) whose validity ended, and a chain out of order: the certificate, then each certificate of
+    the chain, each signed by the next one (a certificate given again in the chain counts once). Without the library
+    these checks are skipped, with a warning that names them."
   - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the secrets are read again and
     the write is never sent twice; when the secret shows it took effect, the module goes on and warns.
 author:
@@ -55,18 +62,22 @@ options:
     description:
       - The server certificate, PEM text (one C(-----BEGIN CERTIFICATE-----) ... C(-----END CERTIFICATE-----) block or
         more). Required to create; never compared, never shown.
-      - Text that is not PEM fails the module before any request, naming the option and not showing the value.
+      - Text that is not PEM fails the module before any request, naming the option and not showing the value (and the
+        kind of a block that is not a certificate, such as V(PUBLIC KEY)).
     type: str
   certificate_chain:
     description:
       - The intermediate (and root) certificates, PEM text, one block after another. Required to create; never
         compared, never shown.
       - The service needs a chain; for a certificate without intermediates, give the certificate itself.
+      - Each certificate must be signed by the next one, the first by O(certificate)'s issuer (checked before any
+        request, see the description).
     type: str
   private_key:
     description:
       - The private key of O(certificate), PEM text (a C(-----BEGIN ... PRIVATE KEY-----) block of any kind, PKCS 8,
         RSA, EC). Required to create; never compared, never shown, in no log or diff.
+      - Not encrypted (the service needs the key without its passphrase), and the key of O(certificate).
     type: str
   expiration:
     description:
@@ -240,6 +251,7 @@ import re
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import create_only
+from ansible_collections.gcore.platform.plugins.module_utils._pem import check_certificate, labels
 
 PEM_BLOCK = r"-----BEGIN (%s)-----\r?\n[A-Za-z0-9+/=\s:,.-]+?-----END \1-----"
 CERTIFICATES = re.compile(r"\s*(?:%s\s*)+" % (PEM_BLOCK % "CERTIFICATE"))
@@ -284,10 +296,15 @@ class Secret(CloudResource):
     def validate(self):
         super().validate()
         params = self.params
-        for option in PAYLOAD:  # the armour only: the value is never echoed
+        for option in PAYLOAD:  # the armour first: the value is never echoed
             pattern, rule = PEM_RULES[option]
-            require(params[option] is None or pattern.fullmatch(params[option]), option,
-                    "is not PEM text: expected %s (the value is not shown)" % rule)
+            wrong = [label for label in labels(params[option])
+                     if not (label.endswith("PRIVATE KEY") if option == "private_key" else label == "CERTIFICATE")]
+            require(params[option] is None or pattern.fullmatch(params[option]), option, "is not PEM text: expected %s%s (the "
+                    "value is not shown)" % (rule, "; it holds a %s block" % wrong[0] if wrong else ""))
+        skipped = check_certificate(params["certificate"], params["certificate_chain"], params["private_key"])
+        if skipped:
+            self.module.warn("certificate: " + skipped)
         params["expiration"] = params["expiration"] if params["expiration"] is None else params["expiration"].strip()
         instant(params["expiration"])
 

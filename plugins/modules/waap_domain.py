@@ -41,8 +41,8 @@ options:
     description:
       - The domain's API base paths, as the service takes them (for example V(api/v1/.*)); compared as a set, sent as
         given. Each must contain a letter or a digit - V(/) alone would make the whole domain an API domain, which the
-        service refuses; to make the whole domain an API domain, set O(is_api=true). Left out, not managed; V([]) clears
-        them.
+        service refuses - and be a valid regular expression (checked before any request); to make the whole domain an
+        API domain, set O(is_api=true). Left out, not managed; V([]) clears them.
     type: list
     elements: str
   is_api:
@@ -142,6 +142,7 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._waap import check_regex
 from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN, DomainParts
 
 SETTABLE = ("active", "monitor")
@@ -169,6 +170,7 @@ class WaapDomain(DomainParts):
             require(re.search(r"[A-Za-z0-9]", url), "api_urls[%d]" % index,
                     "%r must contain a letter or a digit (an entry matching the whole domain, such as /, is refused by the "
                     "service: to make the whole domain an API domain, set is_api: true)" % url)
+            check_regex("api_urls[%d]" % index, url)  # the service matches paths with it
         for option, (_member, low, high) in THRESHOLDS.items():
             check_range(option, params[option], low, high)
 

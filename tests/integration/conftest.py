@@ -17,6 +17,7 @@ from ansible.release import __version__ as ANSIBLE_CORE_VERSION
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import pem  # noqa: E402  pylint: disable=wrong-import-position
 from collection_link import collections_path  # noqa: E402  pylint: disable=wrong-import-position
 from simulator.core import Simulator  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -24,10 +25,10 @@ TARGETS = ROOT / "tests" / "integration" / "targets"
 OUTPUT = ROOT / "tests" / "output"
 PROJECT_ID = 1
 # Besides the simulator's key: the wrong key the stories pass as an option, and the prefix of every
-# credential the simulated storages hold, the mark inside every PEM the secret story uploads and inside every kubeconfig
-# (simulator.resources.k8s.KUBECONFIG_MARK). None may appear in
-# any run's output (-vvvv).
-SECRETS = ("not-the-right-key", "sim-cred-", "SIMTLSPAYLOADMARK", "SIM-KUBECONFIG-SECRET-")  # the last: every kubeconfig's
+# credential the simulated storages hold, the mark inside every certificate the stories upload and a line of their
+# private key (tests/pem.py), and the mark inside every kubeconfig (simulator.resources.k8s.KUBECONFIG_MARK). None may
+# appear in any run's output (-vvvv).
+SECRETS = ("not-the-right-key", "sim-cred-", pem.MARK, pem.KEY_LINE, "SIM-KUBECONFIG-SECRET-")  # the last: every kubeconfig's
 REGION_ID = 76
 
 

@@ -30,6 +30,7 @@ import requests
 import responses
 from ansible.module_utils.testing import patch_module_args
 
+import pem
 from conftest import PROJECT_ID, REGION_ID
 from collection_link import collections_path
 
@@ -186,6 +187,7 @@ CASES = [
      "config[0].conditions[0].ja4.ja4_fingerprints"),
     # issue 38: a domain's status, settings and policies
     ("waap_domain", {"domain_id": 1003, "api_urls": ["api/v1/.*", "/"]}, "api_urls[1]"),
+    ("waap_domain", {"domain_id": 1003, "api_urls": ["api/v1/.*", "api/(v1"]}, "api_urls[1]: 'api/(v1' is not a valid regular expression"),
     ("waap_domain", {"domain_id": 1003, "ddos_burst_threshold": 0}, "ddos_burst_threshold"),
     ("waap_domain", {"domain_id": 1003, "ddos_global_threshold": 0}, "ddos_global_threshold"),
     ("waap_domain", {"domain_id": 1003, "status": "bypass"}, "status"),
@@ -197,6 +199,15 @@ CASES = [
      "config[0].source: position 16: a double-quoted string"),
     ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "(request.method == 'GET'"}]}, "config[0].source"),
     ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "phase": "late"}]}, "phase"),
+    # issue 45: the CEL check is a parse (what needs no descriptor fails before any request)
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "request.path == == '/x'"}]},
+     "config[0].source: position 16: expected an operand"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "request.path == '/x' &&"}]},
+     "config[0].source: position 23: expected an operand"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "foo"}]},
+     "config[0].source: position 0: 'foo' alone is not an expression"),
+    ("waap_advanced_rules", {"domain_id": 1001, "config": [{"name": "r", "source": "tags('bot')"}]},
+     "config[0].source: position 0: 'tags' is not a function"),
     ("waap_policy_overrides", {"domain_id": 1001, "config": [{"name": "o", "target_type": "detector", "targets": [861], "conditions": [
         {"ip": {"ip_address": "192.0.2.%d" % number}} for number in range(6)]}]},
      "config[0].conditions: 1 to 5 conditions are required (6 given)"),
@@ -1004,17 +1015,23 @@ def test_ssh_key_and_floating_ip_bad_input_fails_naming_the_option_and_sends_not
 
 
 # ---- secret and secret_info: every option checked before any request; no PEM value echoed ----
-MARK = "SIMTLSPAYLOADMARK"
-CERT = "-----BEGIN CERTIFICATE-----\nMIIB%s\n-----END CERTIFICATE-----\n" % MARK
-KEY_PEM = "-----BEGIN PRIVATE KEY-----\nMIGH%s\n-----END PRIVATE KEY-----\n" % MARK
+MARK = pem.MARK
+CERT = pem.payload()["certificate"]  # made now, holding the mark (a certificate is checked before it is uploaded)
+KEY_PEM = pem.key_pem()
 SECRET = {"name": "www-cert", "certificate": CERT, "certificate_chain": CERT + CERT, "private_key": KEY_PEM}
 SECRET_CASES = [("secret: " + what, module, args, text) for what, module, args, text in [
-    ("a certificate without its armour", "secret", dict(SECRET, certificate="MIIB" + MARK), "certificate: is not PEM text"),
+    ("a certificate without its armour", "secret", dict(SECRET, certificate=MARK), "certificate: is not PEM text"),
     ("a certificate with its END line cut", "secret", dict(SECRET, certificate=CERT.split("-----END", maxsplit=1)[0]), "certificate: is not PEM text"),
     ("a private key as the certificate", "secret", dict(SECRET, certificate=KEY_PEM), "certificate: is not PEM text"),
     ("a chain with text after its blocks", "secret", dict(SECRET, certificate_chain=CERT + MARK), "certificate_chain: is not PEM text"),
     ("a key without its armour", "secret", dict(SECRET, private_key="MIGH" + MARK), "private_key: is not PEM text"),
     ("a certificate as the key", "secret", dict(SECRET, private_key=CERT), "private_key: is not PEM text"),
+    ("a key of another certificate", "secret", dict(SECRET, private_key=pem.key_pem(pem.new_key())), "private_key: does not match the certificate"),
+    ("a certificate whose validity ended", "secret", dict(SECRET, certificate=pem.pem(pem.issue("old", days=(-9, -1))[0])),
+     "certificate: validity ended on"),
+    ("a garbage certificate block", "secret", dict(SECRET, certificate_chain="-----BEGIN CERTIFICATE-----\nMIIB%s\n-----END CERTIFICATE-----" % MARK),
+     "certificate_chain: is not a certificate"),
+    ("an encrypted key", "secret", dict(SECRET, private_key=pem.key_pem(password=b"secret")), "private_key: is encrypted"),
     ("an expiration not a date-time", "secret", dict(SECRET, expiration="next tuesday"), "expiration: 'next tuesday' is not an RFC 3339"),
     ("an empty name", "secret", dict(SECRET, name=""), "name: must not be empty"),
     ("neither id nor name", "secret", {"certificate": CERT}, "one of the following is required: secret_id, name"),
@@ -1033,7 +1050,7 @@ def test_secret_bad_input_fails_naming_the_option_showing_no_pem_and_sends_nothi
     assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
     assert text in result.get("msg", ""), result.get("msg")
     assert "Traceback" not in json.dumps(result) and result.get("changed") in (None, False)
-    assert MARK not in json.dumps(result), "%s: a PEM value is shown: %s" % (what, result)  # not even in invocation
+    assert MARK not in json.dumps(result) and pem.KEY_LINE not in json.dumps(result), "%s: a PEM value is shown: %s" % (what, result)
     assert attempts == []
 
 
@@ -1204,6 +1221,8 @@ PRODUCTION_CASES = [
     ("image: cow_format from a volume", "image", {"name": "img-1", "source": "volume", "volume": UUID, "cow_format": True},
      "cow_format: only with source=url"),
     ("image: a url without a scheme", "image", {"name": "img-1", "source": "url", "url": "example.com/a.qcow2"}, "url:"),
+    ("image: source url without url", "image", {"name": "img-1", "source": "url"}, "url: required with source=url"),
+    ("image: source volume without volume", "image", {"name": "img-1", "source": "volume"}, "volume: required with source=volume"),
     ("image: a url with a space", "image", {"name": "img-1", "source": "url", "url": "https://example.com/a b"}, "url:"),
     ("image: unknown architecture", "image", {"name": "img-1", "architecture": "arm64"}, "architecture must be one of"),
     ("image: unknown ssh_key", "image", {"name": "img-1", "ssh_key": "maybe"}, "ssh_key must be one of"),

@@ -17,6 +17,7 @@ import re
 
 import pytest
 
+import pem
 from conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -48,12 +49,11 @@ def listener_secrets(sim, lb_name):
 
 
 def pem_dir(tmp_path):
-    """The certificate files tls_rotation.yml reads (armoured PEM text; the simulator keeps it as it is)."""
+    """The certificate files tls_rotation.yml reads (a certificate made now, its own chain, its key)."""
     folder = tmp_path / "tls"
     folder.mkdir(exist_ok=True)
-    certificate = "-----BEGIN CERTIFICATE-----\nMIIBSIMTLSPAYLOADMARK\n-----END CERTIFICATE-----\n"
-    for name, text in (("www.crt", certificate), ("chain.crt", certificate),
-                       ("www.key", "-----BEGIN PRIVATE KEY-----\nMIGHSIMTLSPAYLOADMARK\n-----END PRIVATE KEY-----\n")):
+    made = pem.payload()  # a certificate made now: a certificate is checked before it is uploaded
+    for name, text in (("www.crt", made["certificate"]), ("chain.crt", made["certificate_chain"]), ("www.key", made["private_key"])):
         (folder / name).write_text(text, encoding="utf-8")
     return {"cert_dir": str(folder)}
 

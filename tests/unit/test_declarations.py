@@ -114,6 +114,7 @@ ROLE_ITEMS = {
     ("waap_policy", "waap_policy_rules"): "waap_custom_rules.config",
     ("waap_policy", "waap_policy_policies"): "waap_policies.policies",
     ("waap_policy", "waap_policy_firewall_rules"): "waap_firewall_rules.config",
+    ("waap_policy", "waap_policy_advanced_rules"): "waap_advanced_rules.config",
     ("waap_policy", "waap_policy_overrides"): "waap_policy_overrides.config",
     ("preflight", "preflight_baremetal"): "quota_check",
     ("preflight", "preflight_loadbalancers"): "quota_check",
@@ -122,6 +123,14 @@ ROLE_ITEMS = {
 # Item options a role reads itself and sends to no module as such: (role, option) -> {name: the module option it is}.
 ROLE_OWN_ITEMS = {
     ("preflight", "preflight_loadbalancers"): {"name": "load_balancer_info.name"},  # finds the load balancer by name
+    # an instance or instances declaration as it is: its names read, its other options accepted and ignored
+    ("preflight", "preflight_instances"): dict(
+        [(name, "instance." + name) for name in (
+            "name", "allow_resize", "delete_floating_ips", "delete_volumes", "instance_id", "password", "placement_group",
+            "purge_tags", "security_groups", "ssh_key_name", "state", "tags", "user_data", "username", "wait_timeout")]
+        + [(name, "instances." + name) for name in ("count", "name_format", "purge")]
+        + [(name, "common." + name) for name in (
+            "api_key", "api_retries", "api_timeout", "api_url", "project_id", "region_id", "validate_certs", "wait")]),
 }
 
 
@@ -131,7 +140,11 @@ def _role_option(role, option):
 
 
 def _module_spec(name):
-    """The argument spec of a module, or with ``module.option`` the options of that list option's items."""
+    """The argument spec of a module, or with ``module.option`` the options of that list option's items (``common``:
+    the options every module has)."""
+    if name == "common":
+        from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec  # pylint: disable=import-outside-toplevel
+        return gcore_argument_spec(cloud=True, waits=True)
     if "." in name:
         name, option = name.split(".")
         return _module_spec(name)[option]["options"]

@@ -12,8 +12,8 @@ instance and volume creates take their ``image_id`` from.
   filters (``name``, ``os_distro``, ``os_version``, ``architecture``, ``limit``, ``offset``) are not in the published
   copy and are ignored: every match comes back, so a module matches names on its side. Results in store order (oldest
   first): a module sorts.
-- ``GET .../{image_id}``: the record (``ImageSerializer``, every member; the tags under both ``tags`` (the copy) and
-  ``tags_v2`` (SDK 0.59)).
+- ``GET .../{image_id}``: the record (``ImageSerializer``, every member; the tags under ``tags_v2`` as the service
+  shows them today (SDK 0.59), not under the published copy's ``tags``).
 - ``POST /cloud/v1/downloadimage/{p}/{r}`` (``ImageDownloadSerializer``) and ``POST /cloud/v1/images/{p}/{r}``
   (``ImageCreateFromVolumeSerializer``; the volume must be of the scope (404), bootable and not locked (400, 409)):
   200 ``{tasks}`` (``download_image`` / ``upload_volume_to_image``). The image appears at once, ``queued`` with
@@ -134,7 +134,7 @@ class Images(Resource):
                 self.saving[record["id"]] = (left - 1, size)
         shown = copy.deepcopy(record)
         shown.pop("cow_format", None)
-        shown["tags_v2"] = copy.deepcopy(shown["tags"])
+        shown["tags_v2"] = shown.pop("tags")  # the service's record names them tags_v2 (SDK 0.59), no longer tags
         if record["visibility"] != "private" and project_id is not None:
             shown.update(region_of(project_id, region_id))
         if prices:

@@ -17,8 +17,9 @@
 - ``POST /cloud/v2/instances/{p}/{r}``: ``CreateInstanceSerializerV2`` checked strictly (unknown members, the
   interface and volume ``oneOf`` variants, the NAME pattern, ``user_data`` must be base64, tags); an unknown flavor
   answers 400, an unknown image or security group 404, and with the networks family (``networks.py``) an unknown
-  network, or a subnet not of the interface's network, 404 (an ``any_subnet`` network without a subnet: 400).
-  Answers 200 ``{tasks}``. The instance appears at once in ``BUILD``, locked by its ``create_vm`` task; the finished
+  network, or a subnet not of the interface's network, 404 (an ``any_subnet`` network without a subnet: 400; its
+  fixed ``ip_address`` in none of the network's subnets: 400, one already held on the network - another instance's
+  port, a reserved IP, a gateway - 409: one address is given to one instance). Answers 200 ``{tasks}``. The instance appears at once in ``BUILD``, locked by its ``create_vm`` task; the finished
   task names it in ``created_resources.instances`` (and its volumes and ports). It then boots: a ``boot_instance``
   task (not locking the record) brings it to ``ACTIVE``; ``instances_boot_held: true`` starts that task held (the
   instance stays in ``BUILD`` until ``release``), ``instances_boot_seconds: N`` makes that task take N seconds
@@ -754,6 +755,8 @@ class Instances(Resource):
                 if not held:
                     raise ApiFailure(400, "Network %s has no subnet" % item["network_id"])
                 subnet_id = held[0]["id"]
+                if item.get("ip_address"):  # a fixed address: in one of the subnets, held by no other port of the network
+                    subnet_id = self.fixed_address_subnet(item["ip_address"], item["network_id"], held)
             name, cidr = network["name"], subnets[subnet_id]["cidr"]
         elif subnet_id in PRIVATE_SUBNETS:
             cidr = PRIVATE_SUBNETS[subnet_id]["cidr"]
@@ -761,6 +764,17 @@ class Instances(Resource):
         address = item.get("ip_address") or str(network.network_address + 100 + host % 100)
         return self.new_port(item["network_id"], name, [(address, subnet_id or str(uuid.uuid5(NAMESPACE, item["network_id"])))],
                              item.get("interface_name"))
+
+    def fixed_address_subnet(self, address, network_id, subnets):
+        """The subnet holding a fixed ``address`` of a new instance's interface: 400 in none, 409 taken (one address is one
+        port's: another instance's, a reserved IP's, a gateway)."""
+        found = next((subnet for subnet in subnets if ipaddress.ip_address(address) in ipaddress.ip_network(subnet["cidr"])), None)
+        if found is None:
+            raise ApiFailure(400, "IP address %s is not a valid IP for the specified network %s: it is in none of its subnets"
+                             % (address, network_id))
+        if address in reserved_of(self.sim).taken(network_id):
+            raise ApiFailure(409, "IP address %s already allocated in network %s" % (address, network_id))
+        return found["id"]
 
     # ---- changes ------------------------------------------------------------------------------
     def patch_instance(self, request):

@@ -8,7 +8,9 @@ in names and descriptions, ``ordering``), create (201, the record), get, update 
 ``enabled``, ``description``, ``conditions`` only: ``target_type`` and ``target_ids`` are refused as extra inputs),
 delete (204). No bulk delete. A create takes ``target_ids`` and answers ``targets`` (``{id, ref, snapshot, detector_id,
 rule_id}``); at most 5 conditions of the 11 kinds overrides take, each with the custom-rule limits; ``request_id`` is
-accepted and never returned.
+accepted and never returned. A ``rule`` target must be one of the OWASP Top Threats targets that
+``GET /waap/v1/domains/{domain_id}/policy-override-targets/owasp-top-threats`` lists (paged; ``OWASP_TARGETS``, the same
+for every domain): another id is refused (400), nothing created. Detector ids have no listing and are taken as given.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ UPDATE = {
 }
 ORDERING_FIELDS = ("id", "name", "target_type", "enabled", "stale", "created_at", "updated_at")
 STAMP = "2026-11-01T00:00:00Z"
+OWASP_TARGETS = [{"id": ident, "name": name, "action": "block", "policy": {"id": 5507500 + ident, "name": name}}
+                 for ident, name in ((11, "SQL injection"), (12, "Cross-site scripting"), (13, "Remote code execution"),
+                                     (14, "Path traversal"), (15, "Server-side request forgery"), (16, "XML external entities"))]
 
 
 def validated(body, fields):
@@ -74,6 +79,7 @@ class WaapPolicyOverrides:
         Route("GET", PATH + r"/(?P<override_id>[^/]+)", "get_override"),
         Route("PATCH", PATH + r"/(?P<override_id>[^/]+)", "patch_override"),
         Route("DELETE", PATH + r"/(?P<override_id>[^/]+)", "delete_override"),
+        Route("GET", r"/waap/v1/domains/(?P<domain_id>[^/]+)/policy-override-targets/owasp-top-threats", "owasp_targets"),
     )
 
     def reset_overrides(self):
@@ -111,9 +117,21 @@ class WaapPolicyOverrides:
         page = copy.deepcopy(selected[offset:offset + limit])
         return {"limit": limit, "offset": offset, "count": len(page), "results": page}
 
+    def owasp_targets(self, request):
+        self.domain_of(request)
+        limit = query_int(request, "limit", 100, 0, 100)
+        offset = query_int(request, "offset", 0, 0, 100000)
+        page = copy.deepcopy(OWASP_TARGETS[offset:offset + limit])
+        return {"limit": limit, "offset": offset, "count": len(page), "results": page}
+
     def create_override(self, request):
         overrides = self.overrides_of(request)
         kept = validated(request.json, OVERRIDE)
+        known = set(target["id"] for target in OWASP_TARGETS)
+        unknown = [ident for ident in kept["target_ids"] if kept["target_type"] == "rule" and ident not in known]
+        if unknown:
+            raise ApiFailure(400, "Rule %s is not a policy-override target (see policy-override-targets/owasp-top-threats)"
+                             % unknown[0], title="Bad Request")
         override = {"id": self.sim.policy_override_next_id, "domain_id": self.domain_of(request), "name": kept["name"],
                     "description": kept.get("description"), "enabled": kept["enabled"], "target_type": kept["target_type"],
                     "targets": targets(kept["target_type"], list(dict.fromkeys(kept["target_ids"]))), "stale": False,

@@ -38,7 +38,7 @@ def test_the_list_pages_and_filters(sim):
     for number in range(7):
         odd = number % 2
         sim.call("POST", PATH % EMPTY, dict(OVERRIDE, name="o%d" % number, target_type="rule" if odd else "detector",
-                                            description="odd" if odd else None))
+                                            target_ids=[11, 12] if odd else [861, 862], description="odd" if odd else None))
     status, page = sim.call("GET", PATH % EMPTY, query="limit=3&offset=3")
     assert status == 200 and (page["count"], [item["name"] for item in page["results"]]) == (3, ["o3", "o4", "o5"])
     assert [item["name"] for item in sim.call("GET", PATH % EMPTY, query="target_type=rule")[1]["results"]] == ["o1", "o3", "o5"]
@@ -91,3 +91,14 @@ def test_the_answers_obey_the_subset_spec(sim):
         response._content = json.dumps(answer).encode() if answer is not None else b""  # pylint: disable=protected-access
         spec.validate_request(RequestsOpenAPIRequest(request))
         spec.validate_response(RequestsOpenAPIRequest(request), RequestsOpenAPIResponse(response))
+
+
+def test_a_rule_target_is_one_the_owasp_listing_shows_else_nothing_is_created(sim):
+    status, page = sim.call("GET", "/waap/v1/domains/%s/policy-override-targets/owasp-top-threats" % EMPTY, query="limit=2&offset=1")
+    assert status == 200 and (page["count"], [target["id"] for target in page["results"]]) == (2, [12, 13])
+    assert set(page["results"][0]) == {"id", "name", "action", "policy"}
+    status, body = sim.call("POST", PATH % EMPTY, dict(OVERRIDE, target_type="rule", target_ids=[12, 99999]))
+    assert status == 400 and "Rule 99999 is not a policy-override target" in json.dumps(body)
+    assert sim.call("GET", PATH % EMPTY)[1]["count"] == 0
+    assert sim.call("POST", PATH % EMPTY, dict(OVERRIDE, target_type="detector", target_ids=[99999]))[0] == 201  # no listing
+    assert sim.call("GET", "/waap/v1/domains/999999/policy-override-targets/owasp-top-threats")[0] == 404

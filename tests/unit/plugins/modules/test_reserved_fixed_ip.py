@@ -94,6 +94,8 @@ def test_refusals_before_any_write(server):
         (dict(network="router-net-1", ip_address="192.168.20.5"),
          "ip_address: 192.168.20.5 is in none of the subnets of network %s (192.168.10.0/24)" % NET),
         (dict(network="router-net-1", ip_address="192.168.10.255"), "ip_address: 192.168.10.255 is the broadcast address"),
+        (dict(network="router-net-1", ip_address="192.168.10.1"),
+         "ip_address: 192.168.10.1 is the gateway address of subnet router-subnet-1 (192.168.10.0/24) and cannot be reserved"),
         (dict(network="twin-net", ip_address="10.0.0.5"), "network: 2 networks of project 1, region 76 are named 'twin-net'"),
         (dict(network="no-such-net", ip_address="10.0.0.5"), "network: no network is named 'no-such-net'"),
         (dict(network="0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90", ip_address="10.0.0.5"), "network: no network 0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90"),
@@ -104,7 +106,7 @@ def test_refusals_before_any_write(server):
         (dict(port_id="0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c90"), "does not exist"),
     ]
     far = [record["id"] for record in server.instances if record["name"] == "web-far"][0]
-    cases[5] = (cases[5][0], "connected_instances[1]: instance web-far (%s) has no port on network %s" % (far, NET))
+    cases[6] = (cases[6][0], "connected_instances[1]: instance web-far (%s) has no port on network %s" % (far, NET))
     for args, text in cases:
         result = run(server, reserved_fixed_ip, **args)
         assert result.get("failed") and result["changed"] is False, (args, result)

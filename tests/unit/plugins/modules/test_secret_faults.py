@@ -20,11 +20,11 @@ from ansible_collections.gcore.platform.plugins.modules import load_balancer, se
 from simulator.resources.secrets import SEEDED
 
 import harness
+import pem
 
 SECRETS = "/cloud/v1/secrets/1/76"
 BASE = dict(project_id=1, region_id=76)
-CERT = "-----BEGIN CERTIFICATE-----\nMIIBfault\n-----END CERTIFICATE-----\n"
-PAYLOAD = dict(certificate=CERT, certificate_chain=CERT, private_key="-----BEGIN PRIVATE KEY-----\nMIGHfault\n-----END PRIVATE KEY-----")
+PAYLOAD = pem.payload()  # a certificate made now (checked before it is uploaded)
 FAULTS = {
     "500 after applying": (dict(status=500, applied=True), True),
     "dropped after applying": (dict(drop=True, applied=True), True),

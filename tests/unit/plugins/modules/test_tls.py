@@ -14,12 +14,12 @@ from ansible_collections.gcore.platform.plugins.modules import load_balancer, se
 from simulator.resources.secrets import SEEDED
 
 import harness
+import pem
 from harness import writes
 
 SCOPE = dict(project_id=1, region_id=76)
-CERT = "-----BEGIN CERTIFICATE-----\nMIIBunit\n-----END CERTIFICATE-----\n"
-KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEunit\n-----END RSA PRIVATE KEY-----"
-PAYLOAD = dict(certificate=CERT, certificate_chain=CERT + CERT, private_key=KEY)
+CERT = pem.payload()["certificate"]  # a certificate made now (checked before it is uploaded)
+PAYLOAD = dict(certificate=CERT, certificate_chain=CERT + CERT, private_key=pem.key_pem())
 SEED = SEEDED["seed_cert"]
 HTTPS = {"name": "https", "protocol": "TERMINATED_HTTPS", "protocol_port": 443, "secret": "seed-cert"}
 
@@ -44,7 +44,7 @@ def test_a_secret_is_created_once_and_its_payload_never_compared_nor_returned(se
     assert result["secret"]["name"] == "www" and "payload" not in result["secret"]
     assert result["diff"]["after"] == {"state": "present", "name": "www", "expiration": "2027-01-31T23:59:59+00:00"}
     server.log = []
-    again = harness.run(server, secret, dict(args, certificate=CERT.replace("unit", "other"),
+    again = harness.run(server, secret, dict(args, certificate=pem.payload()["certificate"],
                                              expiration="2027-02-01T01:59:59.000+02:00"))
     assert again["changed"] is False and writes(server) == [] and again["secret"]["id"] == result["secret"]["id"]
 

@@ -62,7 +62,7 @@ def test_other_members_change_by_one_patch_of_the_differences(sim):
     assert held(sim)[0]["id"] == ident and held(sim)[0]["enabled"] is False
 
 
-@pytest.mark.parametrize("change", [{"targets": [861]}, {"target_type": "rule"}])
+@pytest.mark.parametrize("change", [{"targets": [861]}, {"target_type": "rule", "targets": [11, 12]}])  # rule ids the OWASP listing shows
 def test_a_target_change_deletes_then_creates_and_says_replaced(sim, change):
     run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, description="kept")]})
     old = held(sim)[0]["id"]
