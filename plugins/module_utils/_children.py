@@ -169,9 +169,6 @@ class Children(Part):
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
 
-    def shown(self, items):
-        return [view(self.members, item) for item in items]
-
     def plan(self, record, wanted, params):
         """The writes: deletes (bulk), updates, creates; a replacement's two writes in the declared order."""
         return self.writes(self.planned(record, wanted, params), record, params)

@@ -93,8 +93,12 @@ class Flow(GcoreModule):
     def of_scope(self):
         return " of %s" % self.where() if self.scope else ""
 
-    def listing(self, params=None, path=None):
-        return self.client.paginate(path or self.path("list"), params, page_size=self.page_size, max_offset=self.max_offset,
+    def listing(self, params=None):
+        return self.pages(self.path("list"), params)
+
+    def pages(self, path, query=None):
+        """Every page of the listing at ``path`` (the resource's page size and offset cap)."""
+        return self.client.paginate(path, query, page_size=self.page_size, max_offset=self.max_offset,
                                     on_cap=cap_warning(self.module.warn, "%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
 
     def named(self, name, matches):
@@ -181,10 +185,6 @@ class Flow(GcoreModule):
             if not fresh:
                 raise
             raise Replanned(self.replan(write, fresh))
-
-    def replan(self, write, fresh):
-        """After a 409, once unlocked (``fresh``: the record ``write`` waited for): the writes replacing the rest of the plan."""
-        raise NotImplementedError
 
     def wait_unlocked(self, record):
         """Wait while the record is locked by a task (``TaskWaiter.unlocked``); return it as read last (None: it went away)."""

@@ -382,18 +382,14 @@ def listener_body(listener):
 
 # ---- reading -------------------------------------------------------------------------------------------------------
 
-def expanded(record):
-    """Whether ``record`` already holds its listener records (with their pools)."""
-    return all("protocol" in listener for listener in record.get("listeners") or [])
-
-
 def expand(client, params, record):
-    """Set the listener records, each with its ``pool`` (or None), into a load balancer record read (two listings)."""
-    if record is None or expanded(record):
+    """The listener records, each with its ``pool`` (or None), set into a load balancer record (two listings, by a Client or
+    a part's reader ``get(path, query)``)."""
+    if record is None or all("protocol" in listener for listener in record.get("listeners") or []):  # expanded already
         return record
-    query = {"load_balancer_id": record["id"]}
-    listeners = list(client.paginate(LISTENERS_PATH.format(**params), dict(query), page_size=PAGE_SIZE))
-    pools = list(client.paginate(POOLS_PATH.format(**params), dict(query, details="true"), page_size=PAGE_SIZE))
+    query, paginate = {"load_balancer_id": record["id"]}, getattr(client, "paginate", None)
+    get = (lambda path, query: list(paginate(path, query, page_size=PAGE_SIZE))) if paginate else client
+    listeners, pools = get(LISTENERS_PATH.format(**params), dict(query)), get(POOLS_PATH.format(**params), dict(query, details="true"))
     for listener in listeners:
         listener["pool"] = next((pool for pool in pools if {"id": listener["id"]} in (pool.get("listeners") or [])), None)
     record["listeners"] = listeners

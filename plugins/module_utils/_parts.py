@@ -12,9 +12,10 @@ groups and power state, the other floating IPs on a port, a domain's rules (a ch
 declares what it reads of a record (``fetch``: by default the record itself says it; the flow reads it once per record
 and keeps it, so ``held``, ``plan`` and the diff take what was read), reads what it needs from the task's parameters
 (``wanted(module)``: the module resolved any name before), says what a record holds (``held``), plans the writes that
-make the record hold what is wanted (``plan``) and shows both sides in the diff (``shown``, ``wanted_view``). The flow
-plans the parts after the resource's own update, in the order the module lists them; ``before_delete`` parts are
-planned with nothing wanted before the resource is deleted. Most are items attached one by one: ``_attachments``.
+make the record hold what is wanted (``plan``) and shows both sides in the diff (``views``: by default ``shown`` and
+``wanted_view``). The flow plans the parts after the resource's own update, in the order the module lists them;
+``before_delete`` parts are planned with nothing wanted before the resource is deleted. Beside the child collection:
+items attached one by one (``_attachments``), a value part (``Values``: settings each written by its own request).
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class Part:
     def held(self, record):
         """What ``record`` holds, ``{identity: item}``."""
         return {}
+
+    def views(self, state, wanted, params):
+        """The diff's sides of the part: the items ``state`` holds (None: the resource is created) and what is wanted."""
+        return (None if state is None else self.shown(list(self.held(state).values()))), self.wanted_view(wanted, state)
 
     def shown(self, items):
         """The diff's before side of the items held."""

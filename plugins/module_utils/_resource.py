@@ -109,8 +109,10 @@ class GcoreResourceModule(Flow):
         return kept[part.name][1]
 
     def fetched(self, part, record):
-        """What ``part`` reads of ``record`` (``get(path, one)``: a record, None when absent, or every page of a listing)."""
-        return part.fetch(lambda path, one=False: self.client.get_or_none(path) if one else list(self.listing(path=path)), record, self.params)
+        """What ``part`` reads of ``record`` (``get(path, query, one)``: every page of a listing, or the record at ``path``,
+        None when absent)."""
+        return part.fetch(lambda path, query=None, one=False: self.client.get_or_none(path, query) if one else list(
+            self.pages(path, query)), record, self.params)
 
     def exists_after(self, found):
         return found is not None and self.exists(found)
@@ -275,7 +277,9 @@ class GcoreResourceModule(Flow):
                 self.record = self.wait_unlocked(self.record)
             self.record = self.until_ready(self.record)
             write.locked = self.record
-        write.reread, write.then, write.prepare = (lambda: self.settled(self.read(ident))), then, prepare
+            if write.body_of:  # made from what the part holds now (a pool names the listener created just before)
+                write.body = write.body_of(self.part_state(part, self.record))
+        write.reread, write.then, write.prepare = (lambda: self.fetched(part, self.settled(self.read(ident)))), then, prepare
         return write
 
     def deleting(self, record):
@@ -305,12 +309,13 @@ class GcoreResourceModule(Flow):
             return tuple(dict(item for side in sides for item in side[index].items()) for index in (0, 1))
         before = after = None
         if self.exists_after(record):
-            before = dict(self.shown(record), **dict((part.name, part.shown(list(part.held(self.part_state(part, record)).values())))
-                                                     for part, _wanted in managed))
+            before = dict(self.shown(record), **dict((part.name, part.views(self.part_state(part, record), wanted, self.params)[0])
+                                                     for part, wanted in managed))
         if not absent:
             after = dict(created_view(self.members, self.params), **(self.create_shown() or {})) if before is None else dict(
                 before, **differences(self.members, record, self.params, views=True))
-            after.update((part.name, part.wanted_view(wanted, None if before is None else record)) for part, wanted in managed)
+            after.update((part.name, part.views(None if before is None else self.part_state(part, record), wanted, self.params)[1])
+                         for part, wanted in managed)
         return before, after
 
     def check_create(self):

@@ -40,16 +40,17 @@ class Write:
     value)``: what follows (``value``: ``(answer, finished tasks)`` when accepted, else the state read again, or
     ``GONE``); it may return more writes, sent next; ``prepare()``: what is done just before it is sent; ``said``:
     what it changes (the module docstring; default: from its kind, names and ids); ``label``: what the message of its
-    rejection names first (None: nothing)."""
+    rejection names first (None: nothing); ``body_of(state)``: a part's write whose body is made just before it is sent,
+    from what the part holds then."""
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
-                 prepare=None, query=None, said=None, label=None):
+                 prepare=None, query=None, said=None, label=None, body_of=None):
         self.kind, self.method, self.path, self.body, self.query = kind, method, path, body, query  # the request
         self.names, self.ids = list(names), list(ids)  # what it is about
         self.said = said if said is not None else dict(
             [(PAST[kind], self.names)] if kind in PAST else [], **({"deleted_ids": self.ids} if self.ids else {}))
         self.done, self.reread, self.locked = done or (lambda state: False), reread, locked  # telling what it did
-        self.then, self.prepare, self.label = then, prepare, label  # what comes after and before it; its name in a message
+        self.then, self.prepare, self.label, self.body_of = then, prepare, label, body_of  # what comes after and before it
 
     def __repr__(self):
         query = "&".join("%s=%s" % item for item in (self.query or {}).items())

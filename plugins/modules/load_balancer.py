@@ -646,12 +646,7 @@ class LoadBalancer(CloudResource):
     def members(self):
         return (Member("name"), tags_member(self.params, "tags_v2"))
 
-    @property
-    def parts(self):
-        """The listeners, with their pools: a set read with two listings and written one request at a time (_lb_listeners)."""
-        if "_listeners" not in self.__dict__:
-            self.__dict__["_listeners"] = (Listeners(self),)
-        return self.__dict__["_listeners"]
+    parts = (Listeners(),)  # with their pools: a set read with two listings, written one request at a time (_lb_listeners)
 
     @property
     def changes(self):
