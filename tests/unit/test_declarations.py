@@ -18,13 +18,13 @@ from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces 
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import CONDITION_KINDS, RULE_ACTIONS
-from ansible_collections.gcore.platform.plugins.module_utils._waap_docs import CONDITION_DOCS
 from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tools"))
 
 import condition_docs  # noqa: E402  pylint: disable=wrong-import-position
+from waap_docs import CONDITION_DOCS  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def options(doc):
