@@ -96,7 +96,7 @@ class Children(Part):
                  bulk_body=None):
         self.name, self.noun, self.paths, self.members, self.scope, self.key, self.option = name, noun, paths, members, scope, key, option
         self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
-        self.update_body, self.bulk_body = update_body or (lambda changes, record: changes), bulk_body
+        self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
 
     @property
     def changes(self):
@@ -197,15 +197,13 @@ class Children(Part):
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
     def says(self, kind, names, ids=()):
-        prefix = self.name + "." if self.name else ""
-        return dict([(prefix + PAST[kind], list(names))], **({prefix + "deleted_ids": list(ids)} if ids else {}))
+        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
     def pair(self, first, second):
         """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took
         effect it says what it did alone, until the second does too."""
-        prefix = self.name + "." if self.name else ""
         ids = first.ids or second.ids
-        both = dict([(prefix + "replaced", list(first.names))], **({prefix + "deleted_ids": list(ids)} if ids else {}))
+        both = dict([(self.prefix + "replaced", list(first.names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
         alone = self.says(first.kind, first.names, first.ids)
         first.said = second.said = both
 

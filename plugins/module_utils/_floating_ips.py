@@ -26,7 +26,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
-INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"
+INSTANCES = KINDS["instance"].paths["list"]
 INTERFACES = INSTANCES + "/{id}/interfaces"
 PAGE_SIZE = 1000  # the floating IP and instance listings' largest page (docs/api_reference.md section 15.11)
 

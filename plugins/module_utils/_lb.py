@@ -52,9 +52,8 @@ TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a 
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
-LISTENERS_PATH = "/cloud/v1/lblisteners/{project_id}/{region_id}"
-POOLS_PATH = "/cloud/v1/lbpools/{project_id}/{region_id}"
-MEMBERS_PATH = "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"
+LISTENERS_PATH, POOLS_PATH = KINDS["listener"].paths["list"], KINDS["pool"].paths["list"]
+MEMBERS_PATH = KINDS["load_balancer"].path("/pools/{pool_id}/members")
 
 MEMBER_SPEC = dict(
     address=dict(type="str"),

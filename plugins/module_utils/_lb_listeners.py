@@ -228,7 +228,7 @@ class Listeners(Part):
         writes = []
         patch = dict((field, wanted[field]) for field in LISTENER_PATCHED if wanted[field] != held[field])  # lists whole
         if patch:
-            write = Write("update", "PATCH", self.path(params, LISTENERS_PATH.replace("/v1/", "/v2/"), listener["id"]), patch, names=[name], locked=record,
+            write = Write("update", "PATCH", KINDS["listener"].paths["update"].format(**dict(params, id=listener["id"])), patch, names=[name], locked=record,
                           done=lambda found: all(listener_view(self.find(found, name) or {}).get(field) == wanted[field]
                                                  for field in patch))
             write.said = {"listeners.updated": [name]}
@@ -274,7 +274,7 @@ class Listeners(Part):
             patch["healthmonitor"] = _strip(item["pool"]["healthmonitor"])
         if patch:
             compared = list(patch)
-            write = Write("update", "PATCH", self.path(params, POOLS_PATH.replace("/v1/", "/v2/"), pool["id"]), patch, names=[name], locked=record,
+            write = Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name], locked=record,
                           done=lambda found: all(pool_now(found).get(field) == wanted[field] for field in compared))
             write.said = {"listeners.updated": [name]}
             writes.append(write)

@@ -25,7 +25,7 @@ import re
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
 
-RESERVED_IPS = "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"
+RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
 
 
 class Assumed(str):

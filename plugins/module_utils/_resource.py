@@ -74,10 +74,9 @@ class GcoreResourceModule(Flow):
         return record is not None
 
     def returned(self, record):
-        """The record as the result shows it (a ``container``: what its parts read last)."""
+        """The record as the result shows it (a ``container``: what its part read last)."""
         if self.container:
-            return self.part_state(self.parts[0], record) if len(self.parts) == 1 else dict(
-                (part.name, self.part_state(part, record)) for part in self.parts)
+            return self.part_state(self.parts[0], record)
         return record if self.exists_after(record) else None
 
     def create_body(self):
