@@ -220,7 +220,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     ApiError,
     Client,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._instance import STATUSES
 
 try:  # ansible-core 2.19 and later: a vaulted value is an EncryptedString (a str that decrypts when used)
     from ansible.parsing.vault import EncryptedString as _VAULTED
@@ -242,9 +243,6 @@ TEMPLATE_MARKERS = ("{{", "{%", "{#")
 JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
 
 LIST_PATH = KINDS["instance"].paths["list"]
-PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
-STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
-            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")
 FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
 CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_private_ipv4",
                 "floating_ipv4": "gcore_floating_ipv4", "public_ipv6": "gcore_public_ipv6"}

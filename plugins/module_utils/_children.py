@@ -11,8 +11,8 @@ the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left 
 children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
 both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
 writes took effect. Declared: ``name`` (the ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths``
-(``_writes.request``), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks ``body(item)``,
-``gathered(record, params)``, ``update_body(changes, record)``, ``bulk_body(ids)``.
+(``_writes.request``; ``{parent_id}``: the parent's id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks
+``body(item)``, ``gathered(record, params)``, ``update_body(changes, record)``, ``bulk_body(ids)``.
 """
 
 from __future__ import annotations
@@ -83,9 +83,9 @@ def check_names(items, noun="item", option="config", key="name"):
 
 
 class Held(list):
-    """The children of one parent as read; ``again()``: the same listing read again (fresh)."""
+    """The children of one parent as read: ``again()`` reads them again, ``scope`` (with ``parent_id``) fills the paths."""
 
-    again = None
+    again = scope = None
 
 
 class Children(Part):
@@ -110,8 +110,9 @@ class Children(Part):
 
     def fetch(self, get, record, params):
         """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
-        held = Held(get(request(self.paths, "list", params)[1]))
-        held.again = lambda: self.fetch(get, record, params)
+        scope = dict(params, parent_id=record.get("id"))
+        held = Held(get(request(self.paths, "list", scope)[1]))
+        held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
         return held
 
     def held(self, record):
@@ -153,7 +154,7 @@ class Children(Part):
     def views(self, held, wanted, params):
         """``(before, after)``: ``{key: child}`` of the children that change (a created child absent from before, a
         deleted one from after); a key several deleted children hold is shown once per child, with its id."""
-        plan = self.planned(held, wanted, params)
+        plan = self.planned(held or [], wanted, params)  # none held: the parent is created
         before, after = {}, {}
         keys = by_key(plan.deletes, self.key)
         for record in plan.deletes:
@@ -174,6 +175,7 @@ class Children(Part):
         return self.writes(self.planned(record, wanted, params), record, params)
 
     def writes(self, plan, held, params):
+        params = held.scope or params
         held_ids, create_only = set(record.get("id") for record in held), set(self.create_only)
         replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
         chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [

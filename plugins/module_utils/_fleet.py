@@ -235,12 +235,10 @@ class Fleet(GcoreModule):
             if write.prepare:  # a part's write: the record unlocked and ready first
                 if self.guarded(name, write.prepare) is None and name in self.failed:
                     continue
-            one.params["wait"] = False  # sent now, waited for below with the others
-            try:
-                outcome = self.guarded(name, lambda: one.attempt(write))
+            try:  # sent now, its tasks waited for below with the others
+                outcome = self.guarded(name, lambda: one.attempt(write, wait=False))
             except Replanned as again:  # a 409: its lock waited for, the member planned again from what it left
                 replanned[name], outcome = list(again.args[0]), None
-            one.params["wait"] = wait
             if outcome is not None:
                 sent[name] = (then, outcome, plans[name][1:], write)
         if not wait or not sent:

@@ -118,7 +118,7 @@ class Flow(GcoreModule):
 
     # ---- the one apply -----------------------------------------------------------------------
     def start(self):
-        self.ledger, self.conflicts = Ledger(), 0  # the writes accepted, the 409 answers met
+        self.ledger, self.conflicts, self.kept = Ledger(), 0, {}  # the writes accepted, the 409 answers met, what parts read
         if self.asynchronous:
             self.result["tasks"] = []
         self.tell([])  # nothing yet: a failure before any write says so
@@ -143,10 +143,11 @@ class Flow(GcoreModule):
             if write.then:
                 plan[:0] = write.then(accepted, value) or []
 
-    def attempt(self, write):
+    def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
         after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
-        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice)."""
+        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``: the
+        caller waits for its tasks (a fleet: every member's together)."""
         try:
             answer = self.send(write)
         except ApiError as exc:
@@ -168,7 +169,7 @@ class Flow(GcoreModule):
         ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
         if ids:
             self.result["tasks"].extend(ids)
-        return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and self.params.get("wait", True) else [])
+        return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and wait and self.params.get("wait", True) else [])
 
     def send(self, write):
         """One request; a 409 (locked) waits for the lock, then the rest of the plan is planned again from the state read

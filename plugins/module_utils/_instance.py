@@ -33,14 +33,16 @@ from ansible_collections.gcore.platform.plugins.module_utils._attachments import
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
-from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE, TYPES
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = KINDS["instance"].paths["list"]
 FLOATING_IPS = KINDS["floating_ip"].paths["list"]
 ACTION = KINDS["instance"].path("/{id}/action", "v2")
 VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
-VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
+VOLUME_TYPES = TYPES
+STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
+            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")  # every status an instance shows
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
 ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")

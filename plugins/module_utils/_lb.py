@@ -24,6 +24,7 @@ import re
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    HTTP_METHODS,
     ValidationError,
     canonical_ip,
     check_length,
@@ -43,7 +44,6 @@ LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMET
 POOL_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "PROXY", "PROXYV2"]
 ALGORITHMS = ["ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP"]
 MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]
-HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
 PERSISTENCE_TYPES = ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]
 CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
 TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")

@@ -102,10 +102,9 @@ class GcoreResourceModule(Flow):
     # ---- reading -----------------------------------------------------------------------------
     def part_state(self, part, record):
         """What ``part`` holds of ``record``: read once per record (``Part.fetch``) and kept until a write of the part."""
-        kept = self.kept = self.kept if self.kept is not None else {}
-        if part.name not in kept or kept[part.name][0] is not record:
-            kept[part.name] = (record, self.fetched(part, record))
-        return kept[part.name][1]
+        if part.name not in self.kept or self.kept[part.name][0] is not record:
+            self.kept[part.name] = (record, self.fetched(part, record))
+        return self.kept[part.name][1]
 
     def fetched(self, part, record):
         """What ``part`` reads of ``record`` (``get(path, query, one)``: every page of a listing, or the record at ``path``,
@@ -303,9 +302,8 @@ class GcoreResourceModule(Flow):
     def views(self, record, absent):
         """The diff's sides (None: absent): the managed members, and the parts managed, as held and as wanted."""
         managed = self.managed()
-        if self.container:  # the children that change
-            sides = [part.views(self.part_state(part, record), wanted, self.params) for part, wanted in managed]
-            return tuple(dict(item for side in sides for item in side[index].items()) for index in (0, 1))
+        if self.container:  # what changes of its one part
+            return managed[0][0].views(self.part_state(managed[0][0], record), managed[0][1], self.params)
         before = after = None
         if self.exists_after(record):
             before = dict(self.shown(record), **dict((part.name, part.views(self.part_state(part, record), wanted, self.params)[0])

@@ -58,10 +58,9 @@ class Write:
 
 
 def request(paths, which, params, ident=None):
-    """``(method, path)`` of a declared path: ``which`` a ``paths`` key or a write kind (``update``, ``delete``: the
-    ``item`` path, ``create``: the ``list`` path, when not declared); a template may start with its method
-    (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete, else GET); filled from ``params``
-    and ``{id}``."""
+    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``, ``delete``: the ``item`` path, ``create``:
+    the ``list`` path, when not declared), filled from ``params`` and ``{id}``; a template may start with its method
+    (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete, else GET)."""
     template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
     method, _sep, path = template.rpartition(" ")
     return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))

@@ -80,3 +80,15 @@ def test_two_children_of_a_wanted_name_fail_naming_their_ids():
     with pytest.raises(Refused) as raised:
         kids().plan(held({"id": 1, "name": "a"}, {"id": 2, "name": "a"}), PARAMS["config"], PARAMS)
     assert "2 kids of parent 4 are named 'a' (ids 1, 2)" in str(raised.value)
+
+
+def test_the_paths_of_children_under_a_record_take_its_id_and_a_created_parent_holds_none():
+    part = Children("pools", "pool", {"list": "/clusters/{parent_id}/pools", "item": "/clusters/{parent_id}/pools/{id}"}, MEMBERS,
+                    body=dict, gathered=lambda record, params: dict(record), mode=lambda params: "overridden")
+    reads = []
+    listing = part.fetch(lambda path, one=False: reads.append(path) or [{"id": 5, "name": "old"}], {"id": 9}, {})
+    writes = part.plan(listing, [{"name": "new"}], {})
+    assert reads == ["/clusters/9/pools"] and [(write.method, write.path) for write in writes] == [
+        ("DELETE", "/clusters/9/pools/5"), ("POST", "/clusters/9/pools")]
+    assert changes_of({"pools": SHAPE}, writes)["pools"] == {"created": ["new"], "updated": [], "deleted": ["old"], "deleted_ids": [5], "replaced": []}
+    assert part.views(None, [{"name": "new"}], {}) == ({}, {"new": {"name": "new"}}), "the parent is created: every child is new"
