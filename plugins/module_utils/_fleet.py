@@ -97,7 +97,7 @@ class Fleet(GcoreModule):
     def member(self, name, **params):
         """One member of the fleet: an ``Instance`` run by this module (its client, waiter and warnings), named ``name``."""
         one = Instance.__new__(Instance)
-        one.module, one.check_mode, one.client, one.tasks = self.module, self.check_mode, self.client, self.tasks
+        one.module, one.check_mode, one.client, one.tasks, one.named_ids = self.module, self.check_mode, self.client, self.tasks, self.named_ids
         base = self.params if name is None else self.template.params
         one.params = dict(base, name=name, instance_id=None, **params)
         one.result, one.absent = {"changed": False}, one.params["state"] == "absent"

@@ -49,7 +49,7 @@ def parent_id(module, kind, value, option, query=None):
         return value
     if query and any(assumed(filtered) for filtered in query.values()):  # under a parent not built yet: not built either
         return assume(module, KINDS[kind], value, option)
-    cache = module.resolved
+    cache = module.named_ids
     key = (kind, value, tuple(sorted((query or {}).items())))
     if key not in cache:
         scope = dict(project_id=module.params["project_id"], region_id=module.params.get("region_id"))
