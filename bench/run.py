@@ -39,6 +39,7 @@ LOOP = ROOT / "bench" / "waap_policy_loop.yml"  # the per-rule loop waap_policy 
 INSTANCES = 5000  # the inventory side by side (issue 19): 1,250 in each of the simulator's 4 project/region pairs
 NETWORK_RULES = 50  # a security group declared with its rules (issue 26), beside a network and a subnet
 LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 10 members each
+SHARE_RULES = 20  # a file share declared with its access rules (issue 48)
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
 STACK_MODULE_TASKS = 10  # the module tasks of examples/stack.yml's second run (Bench.stack)
 PRODUCTION_MODULE_TASKS = 14  # the module tasks of examples/production.yml's second run (Bench.production)
@@ -396,6 +397,24 @@ class Bench:
                  "%.2f (%.3f s / %.3f s)" % (ratio, statistics.median(times["stack"]), statistics.median(times["three"])), "report", None)
         self.sim.configure(task_delay=0.3)
 
+    def file_share(self):
+        """A file share declared with its access rules (issue 48): the second run reads the share and its rules, once each."""
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        rules = [{"ip_address": "10.%s.0.0/16" % number, "access_mode": "rw" if number % 2 else "ro"} for number in range(SHARE_RULES)]
+        share = self.play("file_share", [{"name": "File share", "register": "r", "gcore.platform.file_share": {
+            "name": "bench-share", "size": 10, "network": "router-net-1", "subnet": "router-subnet-1", "access": rules}},
+            {"name": "Check", "ansible.builtin.assert": {"that": ["r.file_share.access | length == %s" % SHARE_RULES]}}])
+        label = "file_share with %s access rules" % SHARE_RULES
+        requests, writes, _elapsed, _log = self.measure(share)
+        self.row("%s, first run: requests (writes)" % label, "%s (%s)" % (requests, writes), "report (1 write)", writes == 1)
+        requests, writes, _elapsed, log = self.measure(share)
+        reads = ", ".join("%s %s" % (entry["method"], kind_of(entry["path"])) for entry in log)
+        self.row("%s, second run: requests (writes)" % label, "%s (%s)" % (requests, writes), "2 (0): the share, its rules",
+                 requests == 2 and writes == 0)
+        self.row("  the reads", reads, "-", None)
+        self.sim.configure(task_delay=0.3)
+
     # ---- 8. compute as code (issue 27): the stack's second run, and the wait for an instance to be ACTIVE -----------
     def stack(self):
         """examples/stack.yml on its inventory file (as tests/integration/test_examples.py runs it), run twice
@@ -608,7 +627,7 @@ def main():
     try:
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
-                 bench.networks, bench.load_balancers,
+                 bench.networks, bench.load_balancers, bench.file_share,
                  bench.stack, bench.stack_check, bench.production, bench.instance_wait, bench.fleet, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:

@@ -17,6 +17,8 @@ import ipaddress
 import math
 import os
 import re
+import stat
+import tempfile
 import uuid
 from urllib.parse import urlsplit
 
@@ -315,3 +317,33 @@ def strip_none(value):
     if isinstance(value, list):
         return [strip_none(item) for item in value]
     return value
+
+
+def check_secret_path(option, path):
+    """A file a secret is written to: not a directory, in a directory that exists."""
+    if path is not None:
+        require(not os.path.isdir(path), option, "is a directory; give a file's path")
+        require(os.path.isdir(os.path.dirname(os.path.abspath(path))), option, "its directory %s does not exist" % os.path.dirname(os.path.abspath(path)))
+
+
+def save_secret(module, option, path, content, check=False):
+    """Write ``content`` (a secret: masked in every output of the run from now on) to ``path`` with mode 0600 when the file
+    holds another content or mode (``check``: write nothing); whether it did (would)."""
+    module.no_log_values.add(content)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            same = handle.read() == content and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    except FileNotFoundError:
+        same = False
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Refused("%s: %s cannot be read (%s)" % (option, path, getattr(exc, "strerror", None) or exc.__class__.__name__))
+    if same or check:
+        return not same
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".gcore-")  # mode 0600
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(content)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise Refused("%s: %s cannot be written (%s)" % (option, path, exc.strerror))
+    return True

@@ -313,9 +313,9 @@ class Fleet(GcoreModule):
         result = {"instances": records, "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
         if self.failed:
             self.result.update(result)
-            done = "; ".join("%s: %s" % (key, ", ".join(names)) for key, names in changes.items() if names) or "nothing done"
-            raise Refused("%d of %d instances failed: %s; %s; failed: %s. A re-run creates only what is missing" % (
-                len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()), done, ", ".join(self.failed)))
+            raise Refused("%d of %d instances failed: %s; created: %s; failed: %s. A re-run creates only what is missing" % (
+                len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
+                ", ".join(changes["created"]) or "none", ", ".join(self.failed)))
         return result
 
     def outcome(self, msg, error):

@@ -96,8 +96,8 @@ class Extension(Part):
         if size == current:
             return []
         if isinstance(current, int) and size < current:
-            raise ValidationError("size: %s %s has %s GiB, more than the %s GiB asked for; a volume can never shrink: ask "
-                                  "for %s GiB or more, or create a new volume (nothing was sent)"
-                                  % (self.noun, record.get("id"), current, size, current))
+            raise ValidationError("size: %s %s has %s GiB, more than the %s GiB asked for; a %s can never shrink: ask "
+                                  "for %s GiB or more, or create a new %s (nothing was sent)"
+                                  % (self.noun, record.get("id"), current, size, self.noun, current, self.noun))
         return [Write("update", "POST", self.path.format(**dict(params, id=record["id"])), {"size": size}, names=["size"],
                       locked=record, done=lambda found: found is not None and (found.get("size") or 0) >= size)]

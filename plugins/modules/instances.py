@@ -28,9 +28,9 @@ description:
     they are compared.
   - O(purge=true) scales in. Instances whose name is O(name_format) with an index above O(count) are deleted, highest
     index first, their delete requests sent together and their tasks waited for together.
-  - A member that fails leaves the others. The task then fails, naming what was done to which member (created,
-    updated, started, stopped, deleted) and the members that failed, with RV(changes) and RV(instances) as far as the
-    run got. C(changed) is true once any write was accepted. A re-run creates only what is missing.
+  - A member that fails leaves the others. The task then fails, naming the members created and those that failed,
+    with RV(changes) and RV(instances) as far as the run got. C(changed) is true once any write was accepted. A re-run
+    creates only what is missing.
 seealso:
   - module: gcore.platform.instance
   - module: gcore.platform.instance_info

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: price_preview
-short_description: Preview the price of new Gcore Cloud instances
+short_description: Preview the price of new Gcore Cloud instances or a managed Kubernetes cluster
 version_added: 1.0.0
 description:
   - Asks Gcore Cloud what a planned group of instances would cost, per hour and per month, with the flavor, the
     interfaces and the volumes, before anything is created.
-  - Calls C(POST /cloud/v2/pricing/{project_id}/{region_id}/instances).
+  - Calls C(POST /cloud/v2/pricing/{project_id}/{region_id}/instances); with O(resource=k8s_cluster), prices the pools
+    of a planned Kubernetes cluster with C(POST /cloud/v2/pricing/{project_id}/{region_id}/k8s/clusters) instead.
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
   - Every price in the answer is returned in its declared type, whichever form the service sent. The service sends
     the totals as quoted decimals (such as C("734.40")); they are parsed exactly (as decimals) and returned as numbers.
@@ -20,11 +21,35 @@ description:
 author:
   - gcore.platform developers (@gcore-platform)
 options:
+  resource:
+    description:
+      - V(instance) prices O(flavor), O(interfaces), O(volumes) and O(names) or O(name_templates); V(k8s_cluster) prices
+        O(pools) (and takes O(version), not priced, so that a M(gcore.platform.k8s_cluster) declaration passes as it is).
+        Options of the other resource are refused.
+    type: str
+    choices: [instance, k8s_cluster]
+    default: instance
+  version:
+    description: The cluster's Kubernetes version (O(resource=k8s_cluster)); the price does not depend on it.
+    type: str
+  pools:
+    description:
+      - The node pools of the planned cluster (O(resource=k8s_cluster)), at least one.
+      - The budget is compared with the answer's C(total_price.price_per_month).
+    type: list
+    elements: dict
+    suboptions:
+      name: {description: "The pool's name (not priced).", type: str}
+      flavor_id: {description: "The nodes' flavor.", type: str, required: true}
+      min_node_count: {description: "Priced when O(pools[].node_count) is left out.", type: int}
+      node_count: {description: "The nodes priced, 1 to 200.", type: int}
+      boot_volume_size: {description: "10 to 2000 GiB.", type: int}
+      boot_volume_type: {description: "The boot volumes' type.", type: str, choices: [cold, ssd_hiiops, ssd_local, ssd_lowlatency, standard, ultra]}
+      is_public_ipv4: {description: "A public IPv4 address on each node.", type: bool}
   flavor:
     description:
-      - Flavor of the instances, for example V(g1-standard-2-4) or V(bm1-basic-medium).
+      - Flavor of the instances, for example V(g1-standard-2-4) or V(bm1-basic-medium). Required for O(resource=instance).
     type: str
-    required: true
   names:
     description:
       - Names of the instances; one instance per name.
@@ -43,7 +68,7 @@ options:
       - Each item is one of four variants chosen by O(interfaces[].type), documented in the suboptions;
         a field given for a type that has no such field, or missing where the type requires it, fails validation
         before any request is sent. Only the fields given are sent.
-    required: true
+      - Required for O(resource=instance).
   volumes:
     description:
       - Volumes of each instance. Only the fields given are sent.
@@ -120,11 +145,23 @@ EXAMPLES = r"""
         floating_ip:
           source: new
     max_price_per_month: 600
+
+- name: Price a Kubernetes cluster's pools, with a budget
+  gcore.platform.price_preview:
+    resource: k8s_cluster
+    version: v1.31.1
+    pools:
+      - {name: web, flavor_id: g1-standard-2-4, node_count: 3, boot_volume_size: 50}
+      - {name: batch, flavor_id: g1-standard-4-8, min_node_count: 1}
+    max_price_per_month: 600
 """
 
 RETURN = r"""
 price:
   description:
+    - With O(resource=k8s_cluster), the service's answer C({instances, volumes, publicips, total_price}), each price
+      C({currency_code, price_per_hour, price_per_month, ...}) with its numbers as numbers; the members below are those
+      of an instance preview.
     - The service's price preview with every field in its declared type. Fields declared as numbers are numbers
       (floats) whether the service sent them quoted or not; C(discount_percent) and C(discount_details[].discount)
       are strings; V(null) stays V(null). Members this module does not know are returned as they were sent.
@@ -188,6 +225,7 @@ from decimal import Decimal, InvalidOperation
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, check_uuid, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     interfaces_body,
     interfaces_option,
@@ -195,6 +233,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
 )
 
 PATH = "/cloud/v2/pricing/{project_id}/{region_id}/instances"
+K8S_PATH = KINDS["k8s_cluster"].paths["price"]
+INSTANCE_OPTIONS = ("flavor", "names", "name_templates", "interfaces", "volumes")
 VOLUME_SOURCES = ["new-volume", "image", "snapshot", "apptemplate", "existing-volume"]
 VOLUME_TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 
@@ -279,10 +319,26 @@ def normalize_price(price):
     return result
 
 
+def normalize_k8s_price(price):
+    """A Kubernetes cluster's price (``{instances, volumes, publicips, total_price}``) with its numbers as numbers."""
+    if not isinstance(price, dict):
+        raise PriceFormatError("the answer is not a JSON object: %r" % (price,))
+
+    def item(value, where):
+        return dict(value, **dict((key, to_number(value[key], "%s.%s" % (where, key))) for key in value if key.startswith(
+            ("price_", "discount_percent", "tax_percent")) and key != "price_status")) if isinstance(value, dict) else value
+    result = dict((key, [item(value, "%s[%d]" % (key, index)) for index, value in enumerate(price.get(key) or [])])
+                  for key in ("instances", "volumes", "publicips"))
+    return dict(price, total_price=item(price.get("total_price"), "total_price"), **result)
+
+
 def over_budget(price, max_price):
     """The failure message when the monthly total is above ``max_price`` (or cannot be told), else None."""
     if max_price is None:
         return None
+    if "total_price" in price:  # a Kubernetes cluster's price: its total is an item price
+        price = dict(currency_code=(price["total_price"] or {}).get("currency_code"),
+                     total_price_per_month=(price["total_price"] or {}).get("price_per_month"), price_status=(price["total_price"] or {}).get("price_status"))
     currency = price.get("currency_code") or "(currency not given)"
     total = price.get("total_price_per_month")
     if total is None:
@@ -296,10 +352,16 @@ def over_budget(price, max_price):
 class PricePreview(GcoreModule):
     cloud = True
     argument_spec = dict(
-        flavor=dict(type="str", required=True),
+        resource=dict(type="str", choices=["instance", "k8s_cluster"], default="instance"),
+        version=dict(type="str"),
+        pools=dict(type="list", elements="dict", options=dict(
+            name=dict(type="str"), flavor_id=dict(type="str", required=True), min_node_count=dict(type="int"), node_count=dict(type="int"),
+            boot_volume_size=dict(type="int"), is_public_ipv4=dict(type="bool"),
+            boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]))),
+        flavor=dict(type="str"),
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
-        interfaces=interfaces_option(required=True),
+        interfaces=interfaces_option(),
         volumes=dict(type="list", elements="dict", options=dict(
             source=dict(type="str", required=True, choices=VOLUME_SOURCES),
             size=dict(type="int"),
@@ -309,10 +371,23 @@ class PricePreview(GcoreModule):
         )),
         max_price_per_month=dict(type="float"),
     )
+    module_kwargs = dict(required_if=[("resource", "instance", ("flavor", "interfaces"))])
 
     def validate(self):
         super().validate()
         params = self.params
+        check_range("max_price_per_month", params["max_price_per_month"], low=0)
+        kubernetes = params["resource"] == "k8s_cluster"
+        for option in INSTANCE_OPTIONS + ("version", "pools"):
+            if params[option] is not None and (option in INSTANCE_OPTIONS) is kubernetes:
+                raise ValidationError("%s: only for resource %s" % (option, "instance" if kubernetes else "k8s_cluster"))
+        if kubernetes:
+            if not params["pools"]:
+                raise ValidationError("pools: required for resource k8s_cluster, with at least one pool")
+            for index, pool in enumerate(params["pools"]):
+                for member, low, high in (("min_node_count", 1, 200), ("node_count", 1, 200), ("boot_volume_size", 10, 2000)):
+                    check_range("pools[%d].%s" % (index, member), pool[member], low, high)
+            return
         if not params["flavor"]:
             raise ValidationError("flavor: must not be empty")
         if not params["names"] and not params["name_templates"]:
@@ -325,17 +400,21 @@ class PricePreview(GcoreModule):
                 raise ValidationError("%s.snapshot_id: required when source is snapshot" % name)
             check_uuid("%s.snapshot_id" % name, volume["snapshot_id"])
             check_uuid("%s.image_id" % name, volume["image_id"])
-        check_range("max_price_per_month", params["max_price_per_month"], low=0)
 
     def body(self):
         params = self.params
+        if params["resource"] == "k8s_cluster":  # each pool priced at its node_count, else its minimum (a new pool's size)
+            return dict(pools=[strip_none(dict(flavor_id=pool["flavor_id"], node_count=pool["node_count"] or pool["min_node_count"],
+                                               boot_volume_size=pool["boot_volume_size"], boot_volume_type=pool["boot_volume_type"],
+                                               is_public_ipv4=pool["is_public_ipv4"])) for pool in params["pools"]])
         return strip_none(dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
                                interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"]))
 
     def run(self):
-        answer = self.client.request("POST", PATH.format(**self.params), json=self.body(), safe=True, ok=(200,))
+        kubernetes = self.params["resource"] == "k8s_cluster"
+        answer = self.client.request("POST", (K8S_PATH if kubernetes else PATH).format(**self.params), json=self.body(), safe=True, ok=(200,))
         try:
-            price = normalize_price(answer)
+            price = normalize_k8s_price(answer) if kubernetes else normalize_price(answer)
         except PriceFormatError as exc:
             raise Refused("The price preview has a member of an unexpected type: %s" % exc, price=answer)
         failure = over_budget(price, self.params["max_price_per_month"])

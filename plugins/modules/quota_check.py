@@ -7,14 +7,16 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: quota_check
-short_description: Check whether new bare metal servers, virtual machine instances or a load balancer fit the region's quotas
+short_description: Check whether new bare metal servers, instances, a load balancer or a Kubernetes cluster fit the region's quotas
 version_added: 1.0.0
 description:
   - Asks Gcore Cloud how much quota a planned bare metal server group, virtual machine instance group or load balancer
     would use, next to the region's limits and current usage, and tells which quotas it would exceed.
   - For O(resource=baremetal) calls C(POST /cloud/v1/bminstances/{project_id}/{region_id}/check_limits); for
     O(resource=instance) calls C(POST /cloud/v2/instances/{project_id}/{region_id}/check_limits); for
-    O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits).
+    O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits); for
+    O(resource=k8s_cluster) calls C(POST /cloud/v2/k8s/clusters/{project_id}/{region_id}/check_limits), whose answer holds
+    only the quotas the cluster would exceed (V({}) when it fits).
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
   - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
 seealso:
@@ -31,9 +33,10 @@ options:
         does not have), O(volumes) and at least one of O(names) and O(name_templates). Its answer has only the quotas
         the request concerns (C(vm_count), C(cpu_count), C(ram), C(volume_count), ...).
       - V(loadbalancer) takes O(floating_ip), O(logging), O(vip_network_id) or O(vip_port_id), and O(vip_ip_family).
+      - V(k8s_cluster) takes O(pools) (at least one) and O(logging); a cluster counts once in C(cluster_count).
     type: str
     required: true
-    choices: [baremetal, instance, loadbalancer]
+    choices: [baremetal, instance, loadbalancer, k8s_cluster]
   flavor:
     description:
       - Flavor name, for example V(bm1-basic-medium) (bare metal) or V(g1-standard-2-4) (instance). Only for
@@ -106,7 +109,8 @@ options:
         type: str
   logging:
     description:
-      - Forwarding of the load balancer's logs to Logging as a Service. Only for O(resource=loadbalancer).
+      - Forwarding of the load balancer's (or the cluster's) logs to Logging as a Service. Only for O(resource=loadbalancer)
+        and O(resource=k8s_cluster).
       - Only the members given are sent.
     type: dict
     suboptions:
@@ -149,6 +153,21 @@ options:
       - IP family of the subnet chosen in O(vip_network_id). Only for O(resource=loadbalancer).
     type: str
     choices: [ipv4, ipv6, dual]
+  pools:
+    description:
+      - The node pools of a planned Kubernetes cluster (the members of a M(gcore.platform.k8s_cluster) pool that the check
+        takes). Only for O(resource=k8s_cluster).
+    type: list
+    elements: dict
+    suboptions:
+      name: {description: "The pool's name.", type: str}
+      flavor_id: {description: "The nodes' flavor.", type: str, required: true}
+      min_node_count: {description: "1 to 200.", type: int}
+      max_node_count: {description: "1 to 200.", type: int}
+      node_count: {description: "The nodes counted, 1 to 200 (left out, O(pools[].min_node_count))", type: int}
+      boot_volume_size: {description: "10 to 2000 GiB.", type: int}
+      servergroup_policy: {description: A placement group for the pool., type: str, choices: [affinity, anti-affinity, soft-anti-affinity]}
+      is_public_ipv4: {description: "A public IPv4 address on each node.", type: bool}
   fail_on_exceed:
     description:
       - Fail the task when RV(exceeded) is not empty. The message names each exceeded quota with its limit, usage and
@@ -223,7 +242,8 @@ quota:
     - Bare metal answers cover 50 bases (C(baremetal_basic_count), C(cpu_count), C(ram) in MiB, C(external_ip_count),
       C(floating_count), and so on); instance answers only the bases the request concerns (C(vm_count), C(cpu_count),
       C(ram), C(external_ip_count), C(floating_count), C(volume_count), C(volume_size), ...); load balancer answers
-      cover C(external_ip_count), C(floating_count), C(laas_topic_count) and C(loadbalancer_count). Any of them may be
+      cover C(external_ip_count), C(floating_count), C(laas_topic_count) and C(loadbalancer_count); Kubernetes cluster
+      answers hold only the quotas the cluster would exceed (V({}) when it fits). Any of them may be
       missing.
   returned: success or when O(fail_on_exceed) fails the task
   type: dict
@@ -283,6 +303,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     strip_none,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     IP_FAMILIES,
     floating_ip_option,
@@ -298,12 +319,15 @@ PATHS = {
     "baremetal": "/cloud/v1/bminstances/{project_id}/{region_id}/check_limits",
     "instance": "/cloud/v2/instances/{project_id}/{region_id}/check_limits",
     "loadbalancer": "/cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits",
+    "k8s_cluster": KINDS["k8s_cluster"].paths["check_limits"],
 }
 OPTIONS = {
     "baremetal": ("flavor", "interfaces", "names", "name_templates"),
     "instance": ("flavor", "interfaces", "names", "name_templates", "volumes"),
     "loadbalancer": ("floating_ip", "logging", "vip_network_id", "vip_port_id", "vip_ip_family"),
+    "k8s_cluster": ("pools", "logging"),
 }
+POOL_CHECKED = ("name", "flavor_id", "min_node_count", "max_node_count", "node_count", "boot_volume_size", "servergroup_policy", "is_public_ipv4")
 TOPIC_PATTERN = r"^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$"
 SUFFIXES = ("_limit", "_requested", "_usage")
 
@@ -349,7 +373,7 @@ def exceeded_message(resource, exceeded):
 class QuotaCheck(GcoreModule):
     cloud = True
     argument_spec = dict(
-        resource=dict(type="str", required=True, choices=["baremetal", "instance", "loadbalancer"]),
+        resource=dict(type="str", required=True, choices=["baremetal", "instance", "loadbalancer", "k8s_cluster"]),
         flavor=dict(type="str"),
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
@@ -371,6 +395,10 @@ class QuotaCheck(GcoreModule):
         vip_network_id=dict(type="str"),
         vip_port_id=dict(type="str"),
         vip_ip_family=dict(type="str", choices=list(IP_FAMILIES)),
+        pools=dict(type="list", elements="dict", options=dict(
+            dict((member, dict(type="int")) for member in ("min_node_count", "max_node_count", "node_count", "boot_volume_size")),
+            name=dict(type="str"), flavor_id=dict(type="str", required=True), is_public_ipv4=dict(type="bool"),
+            servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]))),
         fail_on_exceed=dict(type="bool", default=False),
     )
     module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
@@ -384,6 +412,8 @@ class QuotaCheck(GcoreModule):
                 raise ValidationError("%s: only for resource %s, not for resource %s" % (option, having, resource))
         if resource == "loadbalancer":
             self._validate_loadbalancer()
+        elif resource == "k8s_cluster":
+            self._validate_k8s_cluster()
         else:
             self._validate_baremetal()
         if resource == "instance":
@@ -409,10 +439,22 @@ class QuotaCheck(GcoreModule):
             check_uuid("%s.snapshot_id" % name, volume["snapshot_id"])
             check_uuid("%s.image_id" % name, volume["image_id"])
 
+    def _validate_k8s_cluster(self):
+        pools = self.params["pools"]
+        if not pools:
+            raise ValidationError("pools: required for resource k8s_cluster, with at least one pool")
+        for index, pool in enumerate(pools):
+            for member, low, high in (("min_node_count", 1, 200), ("max_node_count", 1, 200), ("node_count", 1, 200), ("boot_volume_size", 10, 2000)):
+                check_range("pools[%d].%s" % (index, member), pool[member], low, high)
+        self._validate_logging()
+
     def _validate_loadbalancer(self):
         validate_floating_ip("floating_ip", self.params["floating_ip"])
         check_uuid("vip_network_id", self.params["vip_network_id"])
         check_uuid("vip_port_id", self.params["vip_port_id"])
+        self._validate_logging()
+
+    def _validate_logging(self):
         logging = self.params["logging"] or {}
         topic = logging.get("topic_name")
         check_length("logging.topic_name", topic, 1, 223)
@@ -422,7 +464,9 @@ class QuotaCheck(GcoreModule):
 
     def body(self):
         params = self.params
-        if params["resource"] != "loadbalancer":
+        if params["resource"] == "k8s_cluster":
+            body = dict(pools=[dict((member, pool[member]) for member in POOL_CHECKED) for pool in params["pools"]], logging=params["logging"])
+        elif params["resource"] != "loadbalancer":
             body = dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
                         interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"])
         else:

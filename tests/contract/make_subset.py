@@ -10,8 +10,9 @@ Usage::
 
 ``MERGED_SUBSET.json`` is the published subset (``build``: the operations of ``OPERATIONS`` cut from the published
 ``cloud_api.yaml``, ``waap_api.yaml`` and ``object_storage_api.yaml``) with the fragments derived from the official
-SDK gcore 0.59.0 merged onto it (docs/api_reference.md section 17). ``adopt`` checks that it holds exactly the
-operations of ``OPERATIONS``, marks every operation's provenance (``x-provenance``: ``published`` or ``SDK 0.59``),
+SDK gcore 0.59.0 merged onto it (docs/api_reference.md section 17); a merged file that holds more operations (the
+merged subset of every family the fragments describe) is cut to ``OPERATIONS`` first (``cut``). ``adopt`` checks that
+it holds exactly the operations of ``OPERATIONS``, marks every operation's provenance (``x-provenance``: ``published`` or ``SDK 0.59``),
 writes our ``INFO`` and makes samples agree. Standard library only (``build`` needs PyYAML to load the published
 files). What ``build`` does, in order (tests/contract/README.md says why):
 
@@ -162,6 +163,17 @@ OPERATIONS = {
         ("delete", "/cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}"),
         ("post", "/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}/revert"),
     ],
+    "cloud: snapshot schedules": [
+        ("get", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}"),
+        ("patch", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}"),
+        ("delete", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}"),
+        ("post", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_schedules"),
+        ("post", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_schedules"),
+        ("put", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_volumes_to_policy"),
+        ("put", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_volumes_from_policy"),
+    ],
     "cloud: placement groups": [
         ("get", "/cloud/v1/servergroups/{project_id}/{region_id}"),
         ("post", "/cloud/v1/servergroups/{project_id}/{region_id}"),
@@ -191,6 +203,37 @@ OPERATIONS = {
         ("get", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
         ("patch", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
         ("delete", "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members/{member_id}"),
+    ],
+    "cloud: file shares (SDK 0.59)": [
+        ("get", "/cloud/v1/file_shares/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/file_shares/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}"),
+        ("delete", "/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}"),
+        ("patch", "/cloud/v3/file_shares/{project_id}/{region_id}/{file_share_id}"),
+        ("post", "/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}/extend"),
+        ("get", "/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}/access_rule"),
+        ("post", "/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}/access_rule"),
+        ("delete", "/cloud/v1/file_shares/{project_id}/{region_id}/{file_share_id}/access_rule/{access_rule_id}"),
+    ],
+    "cloud: managed Kubernetes v2 (docs/api_reference.md section 19.3)": [
+        ("get", "/cloud/v2/k8s/{project_id}/{region_id}/create_versions"),
+        ("get", "/cloud/v2/k8s/clusters/{project_id}/{region_id}"),
+        ("post", "/cloud/v2/k8s/clusters/{project_id}/{region_id}"),
+        ("post", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/check_limits"),
+        ("post", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/pools/check_limits"),
+        ("get", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}"),
+        ("patch", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}"),
+        ("delete", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}"),
+        ("get", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/config"),
+        ("get", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/upgrade_versions"),
+        ("post", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/upgrade"),
+        ("get", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools"),
+        ("post", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools"),
+        ("get", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools/{pool_name}"),
+        ("patch", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools/{pool_name}"),
+        ("delete", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools/{pool_name}"),
+        ("post", "/cloud/v2/k8s/clusters/{project_id}/{region_id}/{cluster_name}/pools/{pool_name}/resize"),
+        ("post", "/cloud/v2/pricing/{project_id}/{region_id}/k8s/clusters"),
     ],
     "waap: rules": [
         ("get", "/waap/v2/firewall-rules"),
@@ -497,12 +540,41 @@ def build(documents):
     return subset
 
 
+def cut(merged):
+    """The operations of ``OPERATIONS`` cut from a merged file that holds more (the merged subset of every family the
+    fragments describe): each copied whole in the table's order, with the path's own members, the components they
+    reach (transitively), the components no operation reaches (a fragment's own) and the tags they use; a listed
+    operation the file lacks is an error."""
+    subset = dict((key, copy.deepcopy(value)) for key, value in merged.items() if key not in ("paths", "components", "tags"))
+    subset.update(tags=[], paths={}, components={})
+    for method, path in operations():
+        item = merged["paths"].get(path, {})
+        if method not in item:
+            raise SystemExit("make_subset: the merged file has no %s %s" % (method.upper(), path))
+        kept = subset["paths"].setdefault(path, dict((key, copy.deepcopy(value)) for key, value in item.items() if key not in METHODS))
+        kept[method] = copy.deepcopy(item[method])
+        keep_components(subset, merged, kept, [])
+    for name in {name for requirement in subset.get("security", ()) for name in requirement}:
+        keep_components(subset, merged, {"$ref": REF + "securitySchemes/" + name}, [])
+    used = {tag for item in subset["paths"].values() for method, operation in item.items() if method in METHODS
+            for tag in operation.get("tags", ())}
+    subset["tags"] = [tag for tag in merged.get("tags", ()) if tag["name"] in used]
+    reached = {"components": {}}  # what every operation of the merged file reaches: the rest (a fragment's own) is kept
+    keep_components(reached, merged, merged["paths"], [])
+    for kind, kept in merged.get("components", {}).items():
+        for name, value in kept.items():
+            if kind != "securitySchemes" and name not in reached["components"].get(kind, {}):
+                subset["components"].setdefault(kind, {})[name] = copy.deepcopy(value)
+    subset["components"] = dict((kind, dict(sorted(kept.items()))) for kind, kept in sorted(subset["components"].items()))
+    return subset
+
+
 def adopt(merged):
     """The committed subset made from ``merged``: the published subset with the SDK 0.59 fragments merged onto it
-    (docs/api_reference.md section 17 says what the fragments hold). It must hold exactly the
-    operations of ``OPERATIONS``, in order; every operation no fragment marked is marked ``published``; the
+    (docs/api_reference.md section 17 says what the fragments hold), cut to the operations of ``OPERATIONS`` (``cut``),
+    which it must hold, in order; every operation no fragment marked is marked ``published``; the
     samples and patterns are made to agree as in ``build``; the header is ours."""
-    subset = copy.deepcopy(merged)
+    subset = cut(merged)
     kept = [(method, path) for path, item in subset["paths"].items() for method in item if method in METHODS]
     if kept != operations():
         missing = sorted(set(operations()) - set(kept))

@@ -325,3 +325,97 @@ def test_storage_s3_sftp_buckets_locations_and_keys(sdk):
     assert sdk(storage.ssh_keys.get, key.id).name == "sdk-storage-key"
     sdk(storage.ssh_keys.delete, key.id)
     sdk.refused(404, storage.ssh_keys.get, key.id)
+
+
+def test_snapshot_schedules(sdk):
+    cloud = sdk.client.cloud
+    task = sdk(cloud.volumes.create, name="sdk-scheduled", size=1, source="new-volume")
+    volume_id = sdk(cloud.tasks.poll, task.tasks[0]).created_resources.volumes[0]
+    policy = sdk(cloud.snapshot_schedules.create, action="volume_snapshot", name="sdk-nightly", volume_ids=[volume_id],
+                 schedules=[{"type": "cron", "hour": "2", "max_quantity": 7, "retention_time": {"days": 7}}])
+    assert isinstance(policy.id, int) and policy.schedules[0].type == "cron" and policy.schedules[0].minute == "0"
+    assert policy.id in ids(sdk(cloud.snapshot_schedules.list).results)
+    shown = sdk(cloud.snapshot_schedules.get, policy.id, extra_query={"need_volumes": "true"})
+    assert [volume.volume_id for volume in shown.volumes] == [volume_id]
+    assert sdk(cloud.snapshot_schedules.update, policy.id, name="sdk-nightly-2", status="paused").status == "paused"
+    added = sdk(cloud.snapshot_schedules.add_schedules, policy.id, schedules=[{"type": "interval", "hours": 6}])
+    assert [schedule.type for schedule in added.schedules] == ["cron", "interval"]
+    kept = sdk(cloud.snapshot_schedules.remove_schedules, policy.id, schedule_ids=[added.schedules[0].id])
+    assert [schedule.type for schedule in kept.schedules] == ["interval"]
+    sdk(cloud.snapshot_schedules.remove_volumes, policy.id, volume_ids=[volume_id])
+    assert sdk(cloud.snapshot_schedules.add_volumes, policy.id, volume_ids=[volume_id]).name == "sdk-nightly-2"
+    assert "max_quantity" in sdk.refused(422, cloud.snapshot_schedules.add_schedules, policy.id,
+                                         schedules=[{"type": "cron", "max_quantity": 0}])
+    sdk(cloud.snapshot_schedules.delete, policy.id)
+    sdk.refused(404, cloud.snapshot_schedules.get, policy.id)
+
+
+def test_file_shares_and_access_rules(sdk):
+    shares = sdk.client.cloud.file_shares
+    network = sdk(sdk.client.cloud.networks.create_and_poll, name="sdk-share-net")
+    subnet = sdk(sdk.client.cloud.networks.subnets.create_and_poll, name="sdk-share-subnet", network_id=network.id,
+                 cidr="10.81.0.0/24")
+    share = sdk(shares.create_and_poll, name="sdk-share", protocol="NFS", size=2, type_name="standard",
+                network={"network_id": network.id, "subnet_id": subnet.id}, access=[{"ip_address": "10.81.0.0/24", "access_mode": "rw"}],
+                tags={"env": "sdk"})
+    assert share.status == "available" and share.connection_point and share.network.subnet_name == "sdk-share-subnet"
+    vast = sdk(shares.create_and_poll, name="sdk-vast", protocol="NFS", size=1, type_name="vast",
+               share_settings={"root_squash": False, "trash_access": True})
+    assert vast.share_settings.type_name == "vast" and vast.share_network_name is None
+    assert {share.id, vast.id} <= set(ids(sdk.pages(shares.list)))
+    assert ids(sdk.pages(shares.list, name="sdk-vast", type_name="vast")) == [vast.id]
+    share = sdk(shares.update_and_poll, share.id, name="sdk-share-2", tags={"env": None, "tier": "a"})
+    assert share.name == "sdk-share-2" and [(tag.key, tag.value) for tag in share.tags] == [("tier", "a")]
+    assert sdk(shares.update_and_poll, vast.id, share_settings={"allowed_characters": "NPL"}).share_settings.allowed_characters == "NPL"
+    assert sdk(shares.resize_and_poll, share.id, size=4).size == 4
+    sdk.refused(400, shares.resize, share.id, size=3)  # the path only grows a share
+    rule = sdk(shares.access_rules.create, share.id, ip_address="192.168.5.1", access_mode="ro")
+    assert (rule.access_to, rule.access_level) == ("192.168.5.1", "ro")
+    rules = sdk.pages(shares.access_rules.list, share.id)
+    assert sorted(item.access_to for item in rules) == ["10.81.0.0/24", "192.168.5.1"]
+    sdk(shares.access_rules.delete, rule.id, file_share_id=share.id)
+    assert ids(sdk.pages(shares.access_rules.list, share.id)) == [item.id for item in rules if item.id != rule.id]
+    sdk(shares.delete_and_poll, share.id)
+    sdk(shares.delete_and_poll, vast.id)
+    sdk.refused(404, shares.get, share.id)
+    sdk(sdk.client.cloud.networks.delete_and_poll, network.id)
+
+
+def test_k8s_clusters_pools_versions_and_kubeconfig(sdk):
+    k8s = sdk.client.cloud.k8s
+    versions = [item.version for item in sdk.pages(k8s.list_versions)]
+    pool = {"name": "workers", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 3,
+            "servergroup_policy": "anti-affinity", "labels": {"tier": "web"}}
+    cluster = sdk(k8s.clusters.create_and_poll, name="sdk-k8s", keypair="deploy", version=versions[0], pools=[pool],
+                  cni={"provider": "cilium"}, autoscaler_config={"scan-interval": "15s"})
+    assert cluster.name == "sdk-k8s" and cluster.pools[0].name == "workers" and cluster.cni.cilium.routing_mode == "tunnel"
+    for _read in range(2):  # the cluster settles after its task (section 19.3)
+        cluster = sdk(k8s.clusters.get, "sdk-k8s")
+    assert cluster.status == "Provisioned" and cluster.pools[0].status == "Running"
+    assert "sdk-k8s" in [item.name for item in sdk.pages(k8s.clusters.list)]
+    config = sdk(k8s.clusters.kubeconfig.get, "sdk-k8s")
+    assert config.config.startswith("apiVersion: v1") and config.host.startswith("https://")
+    sdk(k8s.clusters.update_and_poll, "sdk-k8s", authentication={"oidc": {"issuer_url": "https://id.example.com", "client_id": "k8s"}},
+        logging={"enabled": True, "topic_name": "k8s.logs"})
+    sdk(k8s.clusters.get, "sdk-k8s")
+    created = sdk(k8s.clusters.pools.create_and_poll, "sdk-k8s", name="gpu", flavor_id="g1-standard-4-8", min_node_count=1,
+                  max_node_count=2, servergroup_policy="soft-anti-affinity")
+    assert created.name == "gpu" and created.servergroup_policy == "soft-anti-affinity"
+    for _read in range(2):
+        sdk(k8s.clusters.pools.get, "gpu", cluster_name="sdk-k8s")
+    patched = sdk(k8s.clusters.pools.update, "gpu", cluster_name="sdk-k8s", labels={"tier": "gpu"}, auto_healing_enabled=True)
+    assert patched.labels == {"tier": "gpu"} and patched.auto_healing_enabled is True
+    sdk(k8s.clusters.pools.resize_and_poll, "gpu", cluster_name="sdk-k8s", node_count=2)
+    for _read in range(2):
+        sdk(k8s.clusters.pools.get, "gpu", cluster_name="sdk-k8s")
+    assert [item.node_count for item in sdk.pages(k8s.clusters.pools.list, "sdk-k8s")] == [1, 2]
+    assert sdk(k8s.clusters.pools.check_quota, flavor_id="g1-standard-1-2", node_count=1).model_dump(exclude_none=True) == {}
+    sdk(k8s.clusters.pools.delete_and_poll, "gpu", cluster_name="sdk-k8s")
+    sdk.refused(400, k8s.clusters.pools.delete, "workers", cluster_name="sdk-k8s")  # the last pool stays
+    upgrades = [item.version for item in sdk.pages(k8s.clusters.list_versions_for_upgrade, "sdk-k8s")]
+    sdk.refused(400, k8s.clusters.upgrade, "sdk-k8s", version="v1.0.0")
+    sdk(k8s.clusters.upgrade_and_poll, "sdk-k8s", version=upgrades[0])
+    sdk(k8s.clusters.get, "sdk-k8s")
+    assert sdk(k8s.clusters.get, "sdk-k8s").version == upgrades[0]
+    sdk(k8s.clusters.delete_and_poll, "sdk-k8s")
+    sdk.refused(404, k8s.clusters.get, "sdk-k8s")

@@ -24,9 +24,10 @@ TARGETS = ROOT / "tests" / "integration" / "targets"
 OUTPUT = ROOT / "tests" / "output"
 PROJECT_ID = 1
 # Besides the simulator's key: the wrong key the stories pass as an option, and the prefix of every
-# credential the simulated storages hold, and the mark inside every PEM the secret story uploads. None may appear in
+# credential the simulated storages hold, the mark inside every PEM the secret story uploads and inside every kubeconfig
+# (simulator.resources.k8s.KUBECONFIG_MARK). None may appear in
 # any run's output (-vvvv).
-SECRETS = ("not-the-right-key", "sim-cred-", "SIMTLSPAYLOADMARK")
+SECRETS = ("not-the-right-key", "sim-cred-", "SIMTLSPAYLOADMARK", "SIM-KUBECONFIG-SECRET-")  # the last: every kubeconfig's
 REGION_ID = 76
 
 

@@ -374,9 +374,9 @@ def quota_args(args):
 # ---- the former price_preview_invalid target (None: the option is left out) ----
 PRICE_CASES = [
     ("neither names nor name_templates", {"names": None}, "names or name_templates: one of them is required"),
-    ("no interfaces", {"interfaces": None}, "missing required arguments: interfaces"),
+    ("no interfaces", {"interfaces": None}, "resource is instance but all of the following are missing: interfaces"),
     ("an empty list of interfaces", {"interfaces": []}, "interfaces: at least one interface is required"),
-    ("no flavor", {"flavor": None}, "missing required arguments: flavor"),
+    ("no flavor", {"flavor": None}, "resource is instance but all of the following are missing: flavor"),
     ("ip_family on a subnet interface",
      {"interfaces": [{"type": "subnet", "network_id": NET, "subnet_id": SUBNET, "ip_family": "ipv6"}]},
      "interfaces[0].ip_family: not allowed for type subnet"),
@@ -643,6 +643,52 @@ ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith
               for what, args, text in LB_CASES]
 
 
+# ---- issue 48: file_share and file_share_info, every option ----
+SHARE = {"name": "uploads", "size": 10, "network": NET}
+SHARE_RULE = {"ip_address": "10.0.0.0/24", "access_mode": "rw"}
+FILE_SHARE_CASES = [("file_share: " + what, "file_share_info" if what.startswith("info:") else "file_share", args, text)
+                    for what, args, text in [
+    ("state unknown", dict(SHARE, state="gone"), "state"),
+    ("id not a UUID", {"file_share_id": "fs-1"}, "file_share_id: 'fs-1' is not a UUID"),
+    ("neither id nor name", {"size": 1}, "one of the following is required: file_share_id, name"),
+    ("name too short", dict(SHARE, name="up"), "name: length 2"),
+    ("name with a slash", dict(SHARE, name="up/loads"), "name:"),
+    ("protocol unknown", dict(SHARE, protocol="CIFS"), "protocol"),
+    ("size zero", dict(SHARE, size=0), "size: 0 is out of range (must be at least 1)"),
+    ("size a word", dict(SHARE, size="big"), "size"),
+    ("type unknown", dict(SHARE, type_name="ddn"), "type_name"),
+    ("network name with a slash", dict(SHARE, network="net/1"), "network: 'net/1' does not match"),
+    ("network with a vast share", dict(SHARE, type_name="vast"), "network: not with type_name: vast"),
+    ("subnet without network", {"name": "uploads", "size": 1, "subnet": SUBNET}, "subnet: only with network"),
+    ("subnet name with a newline", dict(SHARE, subnet="sub\n"), "subnet:"),
+    ("access not a list of rules", dict(SHARE, access="10.0.0.0/24"), "access"),
+    ("access without ip_address", dict(SHARE, access=[{"access_mode": "ro"}]), "ip_address"),
+    ("access address with host bits", dict(SHARE, access=[dict(SHARE_RULE, ip_address="10.0.0.1/24")]),
+     "access[0].ip_address: '10.0.0.1/24' is not an IP address or a network in CIDR notation without host bits"),
+    ("access address a name", dict(SHARE, access=[dict(SHARE_RULE, ip_address="nfs-client")]), "access[0].ip_address"),
+    ("access address twice", dict(SHARE, access=[SHARE_RULE, dict(SHARE_RULE, access_mode="ro")]), "access[1]: access[0] has the address"),
+    ("access mode unknown", dict(SHARE, access=[dict(SHARE_RULE, access_mode="rx")]), "access_mode"),
+    ("access with a vast share", {"name": "scratch", "size": 1, "type_name": "vast", "access": [SHARE_RULE]}, "access: not with type_name: vast"),
+    ("settings with a standard share", dict(SHARE, type_name="standard", share_settings={"root_squash": False}),
+     "share_settings: only with type_name: vast"),
+    ("settings character rule unknown", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"allowed_characters": "ALL"}},
+     "allowed_characters"),
+    ("settings path rule unknown", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"path_length": "LONG"}}, "path_length"),
+    ("settings root squash a word", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"root_squash": "maybe"}}, "root_squash"),
+    ("settings trash with root squash", {"name": "scratch", "size": 1, "type_name": "vast",
+                                         "share_settings": {"trash_access": True, "root_squash": True}}, "share_settings.trash_access: true needs"),
+    ("settings unknown member", {"name": "scratch", "size": 1, "type_name": "vast", "share_settings": {"colour": "red"}}, "colour"),
+    ("tag key with a space", dict(SHARE, tags={"a b": "c"}), "tags: key 'a b'"),
+    ("purge_tags a word", dict(SHARE, purge_tags="maybe"), "purge_tags"),
+    ("wait_timeout zero", dict(SHARE, wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("info: id not a UUID", {"file_share_id": "fs-1"}, "file_share_id: 'fs-1' is not a UUID"),
+    ("info: id and name", {"file_share_id": UUID, "name": "uploads"}, "mutually exclusive"),
+    ("info: name with a tab", {"name": "up\tloads"}, "name"),
+    ("info: type unknown", {"type_name": "ddn"}, "type_name"),
+]]
+ALL_CASES += FILE_SHARE_CASES
+
+
 @contextlib.contextmanager
 def no_network():
     """Every connection attempt is recorded and refused: a bad input must send nothing."""
@@ -681,7 +727,7 @@ def test_the_tables_are_large_and_cover_every_module():
     assert len(every) >= 15 and "storage_bucket" in every
     assert modules == every, "modules without a bad-input case: %s" % sorted(every - modules)
     assert (len(ROUTER_CASES), len(QUOTA_CASES), len(PRICE_CASES), len(CUSTOM_RULE_CASES) + len(CUSTOM_RULE_MORE)) == (28, 36, 14, 41)
-    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE)
+    assert len(ALL_CASES) == len(CASES) + 119 + len(LB_CASES) + len(INSTANCE_CASES) + len(INSTANCE_MORE) + len(FILE_SHARE_CASES)
     assert (len(INSTANCE_CASES), len(INSTANCE_MORE)) == (36, 18)
 
 
@@ -1205,6 +1251,58 @@ PRODUCTION_CASES = [
     ("reserved IP info: no name option", "reserved_fixed_ip_info", {"name": "Reserved fixed ip 10.0.0.5"}, "name"),
 ]
 
+# ---- issue 49: snapshot_schedule and snapshot_schedule_info ----
+CRON = {"type": "cron", "hour": "2"}
+PRODUCTION_CASES += [("schedule: " + what, "snapshot_schedule_info" if what.startswith("info:") else "snapshot_schedule", args, text)
+                     for what, args, text in [
+    ("name too short", {"name": "ab", "schedules": [CRON]}, "name: length 2 is out of range (must be 3 to 63)"),
+    ("name ending with a dash", {"name": "nightly-", "schedules": [CRON]}, "name: 'nightly-' does not match"),
+    ("id 0", {"snapshot_schedule_id": 0}, "snapshot_schedule_id: 0 is out of range (must be at least 1)"),
+    ("id not an integer", {"snapshot_schedule_id": "nightly"}, "snapshot_schedule_id"),
+    ("neither id nor name", {"status": "paused"}, "one of the following is required: snapshot_schedule_id, name"),
+    ("unknown status", {"name": "nightly", "status": "stopped"}, "status must be one of: active, paused"),
+    ("unknown state", {"name": "nightly", "state": "gone"}, "state must be one of"),
+    ("a schedule without a type", {"name": "nightly", "schedules": [{"hour": "2"}]}, "type"),
+    ("an unknown schedule type", {"name": "nightly", "schedules": [{"type": "weekly"}]}, "type must be one of: cron, interval"),
+    ("a cron hour the API refuses", {"name": "nightly", "schedules": [dict(CRON, hour="25")]},
+     "schedules[0].hour: '25' is not an hour (0 to 23), '*' or a comma-separated list of them"),
+    ("a cron minute step", {"name": "nightly", "schedules": [dict(CRON, minute="*/5")]}, "schedules[0].minute: '*/5' is not"),
+    ("a cron day 0", {"name": "nightly", "schedules": [dict(CRON, day="0")]}, "schedules[0].day: '0' is not"),
+    ("a cron month 13", {"name": "nightly", "schedules": [dict(CRON, month="1,13")]}, "schedules[0].month: '1,13' is not"),
+    ("a cron week 54", {"name": "nightly", "schedules": [dict(CRON, week="54")]}, "schedules[0].week: '54' is not"),
+    ("a day of the week", {"name": "nightly", "schedules": [dict(CRON, day_of_week="mon,funday")]},
+     "schedules[0].day_of_week: 'mon,funday' is not a day of the week (mon, tue, wed, thu, fri, sat, sun)"),
+    ("a time zone with a space", {"name": "nightly", "schedules": [dict(CRON, timezone="Europe/New York")]}, "schedules[0].timezone:"),
+    ("both cron and interval", {"name": "nightly", "schedules": [dict(CRON, days=1)]},
+     "schedules[0].days: an interval member, not accepted with type cron (a schedule is cron or interval, not both)"),
+    ("both interval and cron", {"name": "nightly", "schedules": [{"type": "interval", "hours": 6, "minute": "0"}]},
+     "schedules[0].minute: a cron member, not accepted with type interval"),
+    ("an interval without a period", {"name": "nightly", "schedules": [{"type": "interval", "hours": 0}]},
+     "schedules[0]: an interval schedule needs a period"),
+    ("a negative interval", {"name": "nightly", "schedules": [{"type": "interval", "hours": -6}]}, "schedules[0].hours: -6 is out of range"),
+    ("max_quantity 0", {"name": "nightly", "schedules": [dict(CRON, max_quantity=0)]},
+     "schedules[0].max_quantity: 0 is out of range (must be 1 to 10000)"),
+    ("max_quantity 10001", {"name": "nightly", "schedules": [dict(CRON, max_quantity=10001)]}, "schedules[0].max_quantity: 10001 is out of range"),
+    ("a negative retention", {"name": "nightly", "schedules": [dict(CRON, retention_time={"days": -1})]},
+     "schedules[0].retention_time.days: -1 is out of range (must be at least 0)"),
+    ("a retention member unknown", {"name": "nightly", "schedules": [dict(CRON, retention_time={"months": 1})]}, "months"),
+    ("a template placeholder unknown", {"name": "nightly", "schedules": [dict(CRON, resource_name_template="snap {name}")]},
+     "schedules[0].resource_name_template: {name} is not a placeholder the service fills"),
+    ("an empty template", {"name": "nightly", "schedules": [dict(CRON, resource_name_template=" ")]},
+     "schedules[0].resource_name_template: must not be empty"),
+    ("eleven schedules", {"name": "nightly", "schedules": [dict(CRON, minute=str(minute)) for minute in range(11)]},
+     "schedules: at most 10 schedules (the service's limit), 11 given"),
+    ("the same schedule twice", {"name": "nightly", "schedules": [CRON, dict(CRON, minute="0", timezone="UTC")]},
+     "schedules[1]: the same schedule as schedules[0]"),
+    ("an empty volume", {"name": "nightly", "volumes": [""]}, "volumes[0]: length 0"),
+    ("a volume name with a slash", {"name": "nightly", "volumes": ["data/1"]}, "volumes[0]: 'data/1' does not match"),
+    ("a volume given twice", {"name": "nightly", "volumes": [UUID, UUID.upper()]}, "volumes[1]: given twice (volumes[0] too)"),
+    ("purge_volumes not a boolean", {"name": "nightly", "volumes": [], "purge_volumes": "maybe"}, "purge_volumes"),
+    ("info: id and name", {"snapshot_schedule_id": 1, "name": "nightly"}, "mutually exclusive"),
+    ("info: id 0", {"snapshot_schedule_id": 0}, "snapshot_schedule_id: 0 is out of range"),
+    ("info: a name with a newline", {"name": "night\nly"}, "name:"),
+]]
+
 
 @pytest.mark.parametrize("what, module, args, text", PRODUCTION_CASES, ids=[case[0] for case in PRODUCTION_CASES])
 def test_production_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
@@ -1297,3 +1395,82 @@ def test_floating_ip_info_bad_input_fails_naming_the_option_and_sends_nothing(mo
     assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
     assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
     assert "Traceback" not in json.dumps(result) and attempts == []
+
+
+# ---- issue 47: k8s_cluster and k8s_cluster_info: every option's bad values, refused before any request ----
+K8S_POOL = {"name": "workers", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 3}
+
+
+def k8s(**changes):
+    return dict({"name": "prod", "version": "v1.31.1", "keypair": "deploy", "pools": [K8S_POOL]}, **changes)
+
+
+def k8s_pool(**changes):
+    return k8s(pools=[dict(K8S_POOL, **changes)])
+
+
+K8S_CASES = [("k8s: " + what, module, args, text) for what, module, args, text in [
+    ("no name", "k8s_cluster", {"version": "v1.31.1"}, "missing required arguments: name"),
+    ("an upper-case name", "k8s_cluster", k8s(name="Prod"), "name: 'Prod' does not match 2 to 20 lower-case"),
+    ("a name of one letter", "k8s_cluster", k8s(name="p"), "name: 'p' does not match"),
+    ("a name of 21", "k8s_cluster", k8s(name="p" * 21), "name: '%s' does not match" % ("p" * 21)),
+    ("a name ending with a dash", "k8s_cluster", k8s(name="prod-"), "name: 'prod-' does not match"),
+    ("an unknown state", "k8s_cluster", k8s(state="gone"), "state must be one of"),
+    ("a version that is none", "k8s_cluster", k8s(version="latest"), "version: 'latest' does not match a Kubernetes version"),
+    ("allow_upgrade not a boolean", "k8s_cluster", k8s(allow_upgrade="maybe"), "allow_upgrade"),
+    ("a keypair of two characters", "k8s_cluster", k8s(keypair="ab"), "keypair: length 2 is out of range"),
+    ("a subnet without its network", "k8s_cluster", k8s(fixed_subnet="sub-1"), "fixed_subnet: needs fixed_network"),
+    ("a pods pool with host bits", "k8s_cluster", k8s(pods_ip_pool="10.0.0.1/16"), "pods_ip_pool: 10.0.0.1/16 is not an IPv4 network"),
+    ("a services pool of IPv6", "k8s_cluster", k8s(services_ip_pool="fd00::/64"), "services_ip_pool: fd00::/64 is not an IPv4 network"),
+    ("an unknown CNI provider", "k8s_cluster", k8s(cni={"provider": "flannel"}), "cni.provider: is calico or cilium"),
+    ("cilium settings on calico", "k8s_cluster", k8s(cni={"provider": "calico", "cilium": {"encryption": True}}),
+     "cni.provider: is calico or cilium (cilium settings need cilium)"),
+    ("an OIDC issuer over http", "k8s_cluster", k8s(authentication={"oidc": {"issuer_url": "http://id.example.com"}}),
+     "authentication.oidc.issuer_url: must be an https URL"),
+    ("authentication without oidc", "k8s_cluster", k8s(authentication={"ldap": {}}), "authentication: takes oidc"),
+    ("an autoscaler value not a string", "k8s_cluster", k8s(autoscaler_config={"scan-interval": 15}),
+     "autoscaler_config.scan-interval: must be a string"),
+    ("a logging topic in capitals", "k8s_cluster", k8s(logging={"enabled": True, "topic_name": "K8s Logs"}), "logging.topic_name"),
+    ("a retention of 0 days", "k8s_cluster", k8s(logging={"retention_policy": {"period": 0}}), "logging.retention_policy.period: 0 is out of range"),
+    ("an unknown logging member", "k8s_cluster", k8s(logging={"level": "debug"}), "logging: takes enabled"),
+    ("an unknown add-on", "k8s_cluster", k8s(add_ons={"istio": {}}), "add_ons: takes slurm"),
+    ("a slurm share not a UUID", "k8s_cluster", k8s(add_ons={"slurm": {"enabled": True, "file_share_id": "share-1"}}), "add_ons.slurm"),
+    ("no pool", "k8s_cluster", k8s(pools=[]), "pools: a cluster keeps at least one pool"),
+    ("a pool without a name", "k8s_cluster", k8s(pools=[{"flavor_id": "g1-standard-2-4"}]), "name"),
+    ("a pool given twice", "k8s_cluster", k8s(pools=[K8S_POOL, K8S_POOL]), "pools[1].name: pool workers is given twice"),
+    ("a pool name with an underscore", "k8s_cluster", k8s_pool(name="pool_1"), "pools[0].name: 'pool_1' does not match"),
+    ("a minimum of 0", "k8s_cluster", k8s_pool(min_node_count=0), "pools[0].min_node_count: 0 is out of range (must be 1 to 200)"),
+    ("a maximum of 201", "k8s_cluster", k8s_pool(max_node_count=201), "pools[0].max_node_count: 201 is out of range"),
+    ("a node count of 0", "k8s_cluster", k8s_pool(node_count=0), "pools[0].node_count: 0 is out of range"),
+    ("a minimum above the maximum", "k8s_cluster", k8s_pool(min_node_count=4), "pools[0].max_node_count: must be at least min_node_count (4)"),
+    ("a node count above the maximum", "k8s_cluster", k8s_pool(node_count=5), "pools[0].node_count: must be between min_node_count and max_node_count"),
+    ("a boot volume of 5 GiB", "k8s_cluster", k8s_pool(boot_volume_size=5), "pools[0].boot_volume_size: 5 is out of range (must be 10 to 2000)"),
+    ("an unknown boot volume type", "k8s_cluster", k8s_pool(boot_volume_type="ssd"), "boot_volume_type must be one of"),
+    ("an unknown server group policy", "k8s_cluster", k8s_pool(servergroup_policy="spread"), "servergroup_policy must be one of"),
+    ("public IPv4 not a boolean", "k8s_cluster", k8s_pool(is_public_ipv4="maybe"), "is_public_ipv4"),
+    ("auto healing not a boolean", "k8s_cluster", k8s_pool(auto_healing_enabled="maybe"), "auto_healing_enabled"),
+    ("a label not a string", "k8s_cluster", k8s_pool(labels={"tier": 1}), "pools[0].labels.tier: must be a string"),
+    ("a taint without its effect", "k8s_cluster", k8s_pool(taints={"dedicated": "batch"}), "pools[0].taints.dedicated: a taint is 'value:Effect'"),
+    ("a kubelet value not a string", "k8s_cluster", k8s_pool(kubelet_config={"podMaxPids": 4096}), "pools[0].kubelet_config.podMaxPids"),
+    ("a crio value not a string", "k8s_cluster", k8s_pool(crio_config={"pids_limit": True}), "pools[0].crio_config.pids_limit"),
+    ("an unknown pool member", "k8s_cluster", k8s_pool(size=3), "size"),
+    ("purge_pools not a boolean", "k8s_cluster", k8s(purge_pools="maybe"), "purge_pools"),
+    ("a kubeconfig path that is a directory", "k8s_cluster", k8s(kubeconfig_path="/"), "kubeconfig_path: is a directory"),
+    ("a kubeconfig path in no directory", "k8s_cluster", k8s(kubeconfig_path="/no/such/dir/kubeconfig"),
+     "kubeconfig_path: its directory /no/such/dir does not exist"),
+    ("a wait_timeout of 0", "k8s_cluster", k8s(wait_timeout=0), "wait_timeout: 0 is out of range"),
+    ("info: an upper-case name", "k8s_cluster_info", {"name": "Prod"}, "name: 'Prod' does not match"),
+    ("info: a kubeconfig without a name", "k8s_cluster_info", {"kubeconfig_path": "/tmp/k"}, "missing parameter(s) required by 'kubeconfig_path': name"),
+    ("info: versions not a boolean", "k8s_cluster_info", {"versions": "maybe"}, "versions"),
+    ("info: a kubeconfig path in no directory", "k8s_cluster_info", {"name": "prod", "kubeconfig_path": "/no/such/dir/k"},
+     "kubeconfig_path: its directory /no/such/dir does not exist"),
+]]
+
+
+@pytest.mark.parametrize("what, module, args, text", K8S_CASES, ids=[case[0] for case in K8S_CASES])
+def test_k8s_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):
+    with no_network() as attempts:
+        result = run_module(module, args, monkeypatch)
+    assert result.get("failed") is True, "%s: did not fail: %s" % (what, result)
+    assert text in result.get("msg", ""), "%s: message does not name %s: %s" % (what, text, result.get("msg"))
+    assert "Traceback" not in json.dumps(result) and "exception" not in result and attempts == []

@@ -108,6 +108,13 @@ FIRST_RUN = {
         and [network["subnets"] for network in sim.networks.values() if network["name"] == "example-app-net"]
         == [[subnet_id for subnet_id, subnet in sim.subnets.items() if subnet["name"] == "example-app-subnet"]],
     ),
+    "file_share.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v1/subnets/1/76$", 1), ("POST", r"^/cloud/v1/file_shares/1/76$", 1)],
+        lambda sim: [(record["size"], record["status"], record["network"]["subnet_name"]) for record in sim.file_shares.values()
+                     if record["name"] == "example-uploads"] == [(50, "available", "example-web-subnet")]
+        and sorted((rule["access_to"], rule["access_level"]) for record in sim.file_shares.values() if record["name"] == "example-uploads"
+                   for rule in sim.access_rules[record["id"]]) == [("10.43.0.0/24", "rw"), ("10.43.0.250", "ro")],
+    ),
     "router_interfaces.yml": (
         [("POST", r"^/cloud/v1/routers/1/76$", 1)],
         lambda sim: addresses(router_named(sim, "example-app-router")).get("5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02") == "192.168.20.1"
@@ -116,6 +123,17 @@ FIRST_RUN = {
     "tls_rotation.yml": (
         [("POST", r"^/cloud/v2/secrets/1/76$", 1), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
         lambda sim: listener_secrets(sim, "example-tls-lb") == {"https": "example-www-2026", "http": None},
+    ),
+    "snapshot_schedule.yml": (
+        [("POST", r"^/cloud/v1/volumes/1/76$", 1), ("POST", r"^/cloud/v1/lifecycle_policy/1/76$", 1),
+         ("PUT", r"^/cloud/v1/lifecycle_policy/1/76/\d+/add_volumes_to_policy$", 1)],
+        lambda sim: [([schedule["hour"] for schedule in policy["schedules"]], [schedule["max_quantity"] for schedule in policy["schedules"]],
+                      [sim.volumes[ident]["name"] for ident in policy["volumes"]])
+                     for policy in sim.lifecycle_policies.values() if policy["name"] == "example-db-nightly"] == [(["2"], [7], ["example-db-data"])],
+    "kubernetes.yml": (
+        [("POST", r"^/cloud/v2/k8s/clusters/1/76$", 1), ("POST", r"^/cloud/v2/k8s/clusters/1/76/example-k8s/pools/web/resize$", 1)],
+        lambda sim: [(pool["name"], pool["node_count"], pool["status"]) for cluster in sim.k8s_clusters.values()
+                     for pool in cluster["pools"]] == [("web", 3, "Running"), ("batch", 1, "Running")],
     ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
@@ -140,7 +158,8 @@ def test_every_set_example_exists():
 
 
 # Variables a user may set, pointed at the test's own directory (credentials_dir: where storage.yml keeps the S3 keys).
-EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}, "tls_rotation.yml": pem_dir}
+EXTRA_VARS = {"storage.yml": lambda tmp_path: {"credentials_dir": str(tmp_path / "credentials")}, "tls_rotation.yml": pem_dir,
+              "kubernetes.yml": lambda tmp_path: {"kubeconfig_dir": str(tmp_path / "kube")}}
 
 
 @pytest.mark.parametrize("play", PLAYS)
@@ -160,6 +179,9 @@ def test_example_runs_and_converges(playbook, sim, play, tmp_path):
     if play == "storage.yml":  # the S3 keys, stored at once in a file only the owner can read
         keys = tmp_path / "credentials" / "example-media-keys.json"
         assert keys.stat().st_mode & 0o777 == 0o600 and "secret_key" in keys.read_text()
+
+    if play == "kubernetes.yml":  # the kubeconfig, in a file only the owner can read
+        assert (tmp_path / "kube" / "example-k8s.kubeconfig").stat().st_mode & 0o777 == 0o600
 
     mark = len(sim.log)
     run, changed = run_ok(playbook, EXAMPLES / play, extra_vars=extra_vars)

@@ -115,7 +115,7 @@ def test_every_operation_of_the_committed_subset_says_where_it_comes_from():
         assert marks[moved] == "SDK 0.59", moved
 
 
-def test_adopt_marks_the_unmarked_operations_and_refuses_another_table():
+def test_adopt_marks_the_unmarked_operations_cuts_a_larger_file_and_refuses_a_missing_operation():
     item = {"get": {"responses": {}}, "put": {"x-provenance": "SDK 0.59", "responses": {}}}
     merged = {"info": {"version": "v"}, "paths": {"/cloud/x": item}, "components": {}}
     original = make_subset.OPERATIONS
@@ -126,7 +126,9 @@ def test_adopt_marks_the_unmarked_operations_and_refuses_another_table():
             "published", "SDK 0.59"]
         assert "x-provenance" not in merged["paths"]["/cloud/x"]["get"], "the input is left as it was"
         make_subset.OPERATIONS = {"one": [("get", "/cloud/x")]}
-        with pytest.raises(SystemExit, match="extra"):
+        assert list(make_subset.adopt(merged)["paths"]["/cloud/x"]) == ["get"], "a merged file holding more is cut to the table"
+        make_subset.OPERATIONS = {"one": [("get", "/cloud/x"), ("post", "/cloud/y")]}
+        with pytest.raises(SystemExit, match="no POST /cloud/y"):
             make_subset.adopt(merged)
     finally:
         make_subset.OPERATIONS = original

@@ -96,7 +96,7 @@ def _agrees(documented, spec, where):
             _agrees(doc["suboptions"], entry["options"], "%s.%s" % (where, name))
 
 
-@pytest.mark.parametrize("module, required", [(quota_check, False), (price_preview, True)])
+@pytest.mark.parametrize("module, required", [(quota_check, False), (price_preview, False)])  # price_preview: required_if instance
 def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, required):
     doc = yaml.safe_load(module.DOCUMENTATION)
     assert "gcore.platform.interfaces" in doc["extends_documentation_fragment"]
@@ -306,9 +306,10 @@ def test_the_core_stays_small():
     assert sum(lines.values()) <= CORE_LINES, lines
 
 
-# The bases' lines today, the child collection and the value part in, the list flow and the domain flow out (1,551
-# for the nine before: 1,000 for the first six, the list flow among them). The aim is 1,400: lower it as the core sheds.
-CORE_LINES = 1694
+# The bases' lines today, the child collection and the value part in, the list flow and the domain flow out, the kinds
+# of k8s clusters, file shares and snapshot schedules in (1,551 for the nine before: 1,000 for the first six, the list
+# flow among them). The aim is 1,400: lower it as the core sheds.
+CORE_LINES = 1722
 
 
 # Engines that still run modules beside the resource flow, each to become a resource with parts on the one flow;

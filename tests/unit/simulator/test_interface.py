@@ -13,7 +13,8 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"floating_ips", "images", "instances", "load_balancers", "networks", "pricing",
+    assert {cls.NAME for cls in classes} == {"file_shares", "floating_ips", "images", "instances", "k8s", "lifecycle_policies",
+                                             "load_balancers", "networks", "pricing",
                                              "quota", "reserved_fixed_ips", "routers", "secrets", "security_groups",
                                              "server_groups", "snapshots", "ssh_keys", "storage", "tasks", "thresholds",
                                              "volumes", "waap"}
@@ -26,7 +27,7 @@ def test_every_resource_is_a_declaration():
 def test_read_only_posts_are_declared_and_are_not_writes():
     sim = Simulator()
     read_only = sorted((route.method, route.pattern.pattern) for route, _handler in sim.routes if route.read_only)
-    assert [pattern.rsplit("/", 1)[-1] for _method, pattern in read_only] == ["check_limits$", "check_limits$", "check_limits$", "instances$"]
+    assert [pattern.rsplit("/", 1)[-1] for _method, pattern in read_only] == ["check_limits$"] * 5 + ["instances$", "clusters$"]
     assert sim.call("POST", "/cloud/v1/bminstances/1/76/check_limits", QUOTA_BODY)[0] == 200
     assert sim.call("POST", "/cloud/v2/pricing/1/76/instances", PRICE_BODY)[0] == 200
     assert sim.writes() == []
@@ -76,8 +77,9 @@ def test_settings_are_declared_once_with_their_defaults():
 
 
 def test_state_shows_what_each_resource_declares():
-    assert sorted(Simulator().snapshot()) == ["advanced_rules", "custom_rules", "firewall_rules", "floating_ips", "images", "instances",
-                                              "lb_listeners", "lb_pools", "load_balancers", "networks", "policy_overrides", "reserved_fixed_ips",
+    assert sorted(Simulator().snapshot()) == ["access_rules", "advanced_rules", "custom_rules", "file_shares", "firewall_rules",
+                                              "floating_ips", "images", "instances", "k8s_clusters", "lb_listeners", "lb_pools",
+                                              "lifecycle_policies", "load_balancers", "networks", "policy_overrides", "reserved_fixed_ips",
                                               "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes", "waap_domains", "waap_policy_modes",
                                               "waap_settings"]

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules.price_preview import (
@@ -121,3 +123,21 @@ def test_budget():
 def test_decimal_comparison_is_exact():
     # 0.1 + 0.2 as floats is 0.30000000000000004; the budget compares decimals of what was sent.
     assert over_budget({"total_price_per_month": to_number("0.3"), "currency_code": "EUR"}, 0.3) is None
+
+
+def test_a_k8s_cluster_is_priced_by_its_pools_and_the_budget_compared_with_its_total(server):
+    import harness  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import price_preview  # pylint: disable=import-outside-toplevel
+
+    pools = [{"name": "web", "flavor_id": "g1-standard-2-4", "node_count": 3}, {"name": "batch", "flavor_id": "g1-standard-4-8", "min_node_count": 1}]
+    args = dict(project_id=1, region_id=76, resource="k8s_cluster", version="v1.31.1", pools=pools)
+    result = harness.run(server, price_preview, args)
+    (entry,) = server.requests(method="POST")
+    assert entry["path"] == "/cloud/v2/pricing/1/76/k8s/clusters" and not entry["write"]
+    assert json.loads(entry["body"]) == {"pools": [{"flavor_id": "g1-standard-2-4", "node_count": 3}, {"flavor_id": "g1-standard-4-8", "node_count": 1}]}
+    total = result["price"]["total_price"]["price_per_month"]
+    assert result["changed"] is False and total == round(0.024 * 720 * 3 + 0.1 * 50 * 3 + 0.048 * 720 + 0.1 * 50, 2)
+    over = harness.run(server, price_preview, dict(args, max_price_per_month=100))
+    assert over["failed"] is True and "total_price_per_month %s USD is above max_price_per_month 100" % total in over["msg"]
+    mixed = harness.run(server, price_preview, dict(args, flavor="g1-standard-1-2"))
+    assert mixed["failed"] is True and "flavor: only for resource instance" in mixed["msg"]

@@ -96,3 +96,24 @@ def test_an_instance_check_sends_the_v2_body_and_judges_the_answer(server):
     assert (result["quota"]["cpu_count_requested"], result["quota"]["volume_size_requested"]) == (8, 60)
     failed = harness.run(server, quota_check, dict(INSTANCE, fail_on_exceed=True))
     assert failed["failed"] is True and "vm_count (limit 10, usage 9, requested 2)" in failed["msg"]
+
+
+def test_a_k8s_cluster_check_sends_its_pools_and_reads_an_answer_of_exceeded_quotas_only(server):
+    import harness  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import quota_check  # pylint: disable=import-outside-toplevel
+
+    pools = [{"name": "web", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 6, "node_count": 3}]
+    server.reset()
+    fits = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="k8s_cluster", pools=pools))
+    (entry,) = server.requests(method="POST")
+    assert entry["path"] == "/cloud/v2/k8s/clusters/1/76/check_limits" and not entry["write"]
+    assert json.loads(entry["body"]) == {"pools": pools}
+    assert fits["quota"] == {} and fits["exceeded"] == [] and fits["within_limits"] is True
+    server.configure(quota_usage={"vm_count": 9})
+    over = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="k8s_cluster", pools=pools, fail_on_exceed=True))
+    assert over["failed"] is True and over["exceeded"] == [{"name": "vm_count", "limit": 10, "requested": 3, "usage": 9}]
+    refused = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="k8s_cluster", pools=[]))
+    assert refused["failed"] is True and "pools: required for resource k8s_cluster" in refused["msg"]
+    other = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="instance", flavor="g1-standard-1-2",
+                                                  names=["a"], pools=pools))
+    assert other["failed"] is True and "pools: only for resource k8s_cluster, not for resource instance" in other["msg"]
