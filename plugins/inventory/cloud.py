@@ -220,6 +220,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     ApiError,
     Client,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._instance import STATUSES
 
 try:  # ansible-core 2.19 and later: a vaulted value is an EncryptedString (a str that decrypts when used)
     from ansible.parsing.vault import EncryptedString as _VAULTED
@@ -242,10 +244,7 @@ else:  # wrap_var only below 2.19, where it is needed (ansible.utils.unsafe_prox
 TEMPLATE_MARKERS = ("{{", "{%", "{#")
 JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
 
-LIST_PATH = "/cloud/v1/instances/%s/%s"
-PAGE_SIZE = 1000  # the service's largest page (docs/api_reference.md section 14.4)
-STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
-            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")
+LIST_PATH = KINDS["instance"].paths["list"]
 FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
 CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_private_ipv4",
                 "floating_ipv4": "gcore_floating_ipv4", "public_ipv6": "gcore_public_ipv6"}
@@ -540,7 +539,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for project_id in request["projects"]:
             for region_id in request["regions"]:
                 try:
-                    records = list(client.paginate(LIST_PATH % (project_id, region_id), params=request["filters"],
+                    records = list(client.paginate(LIST_PATH.format(project_id=project_id, region_id=region_id), params=request["filters"],
                                                    page_size=PAGE_SIZE, total_key="count"))
                 except ApiError as exc:
                     if exc.status == 403 and not self.get_option("strict_permissions"):

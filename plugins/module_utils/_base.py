@@ -47,6 +47,7 @@ class GcoreModule:
         self.check_mode = self.module.check_mode
         self.result = {"changed": False}
         self.client = self.tasks = None
+        self.named_ids = {}  # the names resolved to ids in this run, each once (``_parents.parent_id``)
 
     def prepare(self):
         """Validate (before any request), then build the one client and the one task waiter of the run."""

@@ -204,6 +204,7 @@ def _lookup(raw, name, option):
 API_TIMEOUT_RANGE = (1, 3600)
 API_RETRIES_RANGE = (0, 10)
 API_RETRIES_DEFAULT = 3
+HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]  # a listener's, a WAAP rule's
 _HOST_LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
 _HOST_NAME = r"%s(\.%s)*\.?" % (_HOST_LABEL, _HOST_LABEL)
 

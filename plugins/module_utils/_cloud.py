@@ -94,13 +94,14 @@ class Kind:
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
         self.scope = REGION if regional else "project {project_id}"
-        self.paths = dict(list=self.base("v1"), item=self.base("v1") + "/{id}")
+        self.paths = dict(list=self.path(), item=self.path("/{id}"))
         for operation, version in (versions or {}).items():
-            self.paths[operation] = self.base(version) + ("/{id}" if operation != "create" else "")
+            self.paths[operation] = self.path("/{id}" if operation != "create" else "", version)
         self.paths.update(paths or {})
 
-    def base(self, version):
-        return "/cloud/%s/%s/%s" % (version, self.collection, "{project_id}/{region_id}" if self.regional else "{project_id}")
+    def path(self, suffix="", version="v1"):
+        """A path of the kind: the collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
+        return "/cloud/%s/%s/%s%s" % (version, self.collection, "{project_id}/{region_id}" if self.regional else "{project_id}", suffix)
 
     def identified(self, record):
         """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
@@ -156,6 +157,8 @@ KINDS = dict((kind.key, kind) for kind in (
             pools="k8s/clusters/{project_id}/{region_id}/{name}/pools", pool="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}",
             resize="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}/resize", create_versions="k8s/{project_id}/{region_id}/create_versions",
             check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
+    Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (_lb_listeners)
+    Kind("pool", "lbpools", versions={"update": "v2"}),
 ))
 K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
 

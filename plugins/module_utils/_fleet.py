@@ -32,11 +32,14 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreM
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, Unfinished, ValidationError, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
+from ansible_collections.gcore.platform.plugins.module_utils._flow import Replanned
+from ansible_collections.gcore.platform.plugins.module_utils._instance import flavor_of
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance
+from ansible_collections.gcore.platform.plugins.module_utils._tags import user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError
+from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
 FAILURES = (ApiError, Refused, TaskError, ValidationError)
-SAID = {"start": "started", "resume": "started", "stop": "stopped"}  # an action's word in ``changes`` (others: updated)
 MAX_COUNT = 1000
 
 
@@ -94,23 +97,34 @@ class Fleet(GcoreModule):
     def member(self, name, **params):
         """One member of the fleet: an ``Instance`` run by this module (its client, waiter and warnings), named ``name``."""
         one = Instance.__new__(Instance)
-        one.module, one.check_mode, one.client, one.tasks = self.module, self.check_mode, self.client, self.tasks
+        one.module, one.check_mode, one.client, one.tasks, one.named_ids = self.module, self.check_mode, self.client, self.tasks, self.named_ids
         base = self.params if name is None else self.template.params
         one.params = dict(base, name=name, instance_id=None, **params)
-        one.result = {"changed": False}
+        one.result, one.absent = {"changed": False}, one.params["state"] == "absent"
         if name is not None:
             one.resolved, one.placement.groups = self.template.resolved, self.template.placement.groups
         return one
 
     # ---- reading -----------------------------------------------------------------------------
     def found(self):
-        """``{name: record}`` of the fleet's instances, from one listing of every page; a name held twice fails."""
-        wanted = set(self.wanted())
-        scaled = self.params["names"] is None and (self.params["purge"])
+        """``{name: record}`` of the fleet's instances, from one listing of every page; a name held twice fails. With
+        ``purge``, a candidate to scale in that is not the fleet's (another flavor, or without the fleet's tags) is kept,
+        with a warning."""
+        wanted, params = set(self.wanted()), self.params
+        scaled = params["names"] is None and params["purge"]
         found = {}
         for record in self.template.listing():
             name = record.get("name")
-            if name in wanted or (scaled and (self.index_of(name) or 0) > self.params["count"]):
+            if name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]:
+                tags = user_tags(record)
+                unlike = [why for why, differs in (
+                    ("its flavor is %r, not %r" % (flavor_of(record), params["flavor"]), params["flavor"] not in (None, flavor_of(record))),
+                    ("it lacks the fleet's tags", any(tags.get(key) != value for key, value in (params["tags"] or {}).items()))) if differs]
+                if unlike:
+                    self.module.warn("purge: instance %s (%s) is kept: %s, so it is not taken for a member of this fleet"
+                                     % (name, record.get("id"), " and ".join(unlike)))
+                    continue
+            if name in wanted or (scaled and (self.index_of(name) or 0) > params["count"]):
                 found.setdefault(name, []).append(record)
         twice = [name for name, records in found.items() if len(records) > 1]
         if twice:
@@ -142,7 +156,7 @@ class Fleet(GcoreModule):
         template.client, template.tasks = self.client, self.tasks
         absent = params["state"] == "absent"
         self.result["tasks"] = []
-        self.failed, self.members = {}, {}
+        self.failed, self.members, self.untaken = {}, {}, []
         template.resolve()  # the placement group, once
         found = self.found()
         names = self.wanted()
@@ -210,7 +224,7 @@ class Fleet(GcoreModule):
         then their tasks waited for together, then (``ready``: creates) the new instances' readiness together; then the
         next write of each member's plan, again together, until every plan is done. With ``wait: false`` nothing is
         waited for: each member's plan is sent as ``instance`` sends it."""
-        wait, sent = self.params["wait"], {}
+        wait, sent, replanned = self.params["wait"], {}, {}
         if not wait and not ready:
             for name in names:
                 self.guarded(name, lambda: self.members[name].apply(plans[name]))
@@ -221,21 +235,25 @@ class Fleet(GcoreModule):
             if write.prepare:  # a part's write: the record unlocked and ready first
                 if self.guarded(name, write.prepare) is None and name in self.failed:
                     continue
-            one.params["wait"] = False  # sent now, waited for below with the others
-            outcome = self.guarded(name, lambda: one.attempt(write))
-            one.params["wait"] = wait
+            try:  # sent now, its tasks waited for below with the others
+                outcome = self.guarded(name, lambda: one.attempt(write, wait=False))
+            except Replanned as again:  # a 409: its lock waited for, the member planned again from what it left
+                replanned[name], outcome = list(again.args[0]), None
             if outcome is not None:
-                sent[name] = (then, outcome, plans[name][1:])
+                sent[name] = (then, outcome, plans[name][1:], write)
         if not wait or not sent:
+            if replanned:
+                self.together(list(replanned), replanned, ready=False)
             return
         deadline = self.tasks.deadline(self.params["wait_timeout"])
-        ids = dict((name, self.task_ids(accepted, value)) for name, (_then, (accepted, value), _rest) in sent.items())
+        ids = dict((name, self.task_ids(accepted, value)) for name, (_then, (accepted, value), _rest, _write) in sent.items())
         tasks = self.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
         ended = {}
         for name, idents in ids.items():
             states = [tasks[ident] for ident in idents]
             bad = [task for task in states if task.get("state") != "FINISHED"]
             if bad:
+                self.untaken.append(sent[name][3])  # accepted, but its task did not take effect: not in ``changes``
                 self.failed[name] = "task %s %s: %s" % (bad[0].get("id"), "ended in ERROR" if bad[0].get("state") == "ERROR" else
                                                         "did not finish within wait_timeout=%ss" % self.params["wait_timeout"],
                                                         bad[0].get("error") or "the service gave no reason")
@@ -243,9 +261,9 @@ class Fleet(GcoreModule):
                 ended[name] = states
         created = dict((name, self.created_id(name, sent[name][1], ended[name])) for name in ended) if ready else {}
         records = self.until_ready(dict((name, ident) for name, ident in created.items() if ident), deadline)
-        following = {}
+        following = replanned
         for name in ended:
-            then, (accepted, value), rest = sent[name]
+            then, (accepted, value), rest, _write = sent[name]
             if ready and records.get(name) is None:
                 self.failed[name] = "instance %s went away before it was ready" % created[name]
                 continue
@@ -271,10 +289,11 @@ class Fleet(GcoreModule):
         return ids[0] if ids else None
 
     # ---- the result --------------------------------------------------------------------------
-    def said(self, write):
-        if write.kind in ("create", "delete"):
-            return {"create": "created", "delete": "deleted"}[write.kind]
-        return SAID.get((write.body or {}).get("action") if write.path.endswith("/action") else None, "updated")
+    @staticmethod
+    def said(write):
+        """A member's write as ``changes`` names it: created, deleted, started, stopped (as the write says), else updated."""
+        return PAST.get(write.kind) if write.kind in ("create", "delete") else next(
+            (word for word in ("started", "stopped") if word in write.said), "updated")
 
     def outcome_of(self, names, plans):
         changes = dict((key, []) for key in ("created", "updated", "started", "stopped", "deleted"))
@@ -282,8 +301,8 @@ class Fleet(GcoreModule):
         changed = False
         for name, one in self.members.items():
             writes = plans[name] if self.check_mode else one.ledger.writes()
-            changed = changed or bool(writes)
-            for write in writes:
+            changed = changed or bool(writes)  # changed means sent: a write accepted, whatever its task did
+            for write in [write for write in writes if write not in self.untaken]:
                 if name not in changes[self.said(write)]:
                     changes[self.said(write)].append(name)
             before[name], after[name] = _side(one.before), _side(one.after)

@@ -22,13 +22,12 @@ import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
-INSTANCES = "/cloud/v1/instances/{project_id}/{region_id}"
+INSTANCES = KINDS["instance"].paths["list"]
 INTERFACES = INSTANCES + "/{id}/interfaces"
-PAGE_SIZE = 1000  # the floating IP and instance listings' largest page (docs/api_reference.md section 15.11)
 
 
 def canonical_address(value):

@@ -7,7 +7,7 @@ sends a plan of writes (``_writes``), waits and recovers.
 
 This module is internal to the collection: its interface may change at any time.
 
-``Flow`` holds what the flows of one resource (``_resource``) and of a list (``_list``) share. Settings
+``Flow`` holds what every flow (one resource, ``_resource``) shares. Settings
 (tests/unit/test_declarations.py keeps the tables true):
 
 =============== =========================================================================================
@@ -29,8 +29,6 @@ lock            the record member naming the task that locks it (writes wait; a 
 changes         the shape of the result's ``changes`` (``_writes.changes_of``), None: the module returns none. The
                 flow fills it from what the writes say: in check mode the writes planned, else the writes the
                 service accepted or the state confirmed (on a failure too)
-create_only     a list's members the service cannot update: a record where one differs is deleted and created
-                again (after the other deletes and creates), both writes saying ``replaced`` (a key of ``changes``)
 =============== =========================================================================================
 
 Hooks (pure: no requests): ``gone(error)`` (an error that means "not there"), ``answered(write, answer)`` (what an
@@ -43,7 +41,7 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, METHODS, Ledger, ambiguous, changes_of
+from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, Ledger, ambiguous, changes_of, request
 
 
 class Replanned(Exception):
@@ -84,9 +82,7 @@ class Flow(GcoreModule):
 
     def request(self, which, ident=None):
         """``(method, path)`` of a declared path (``which``: a ``paths`` key, or a write kind)."""
-        template = self.paths.get(which) or self.paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
-        method, _sep, path = template.rpartition(" ")
-        return method or METHODS.get(which, "GET"), path.format(**dict(self.params, id=ident))
+        return request(self.paths, which, self.params, ident)
 
     def path(self, which, ident=None):
         return self.request(which, ident)[1]
@@ -98,7 +94,11 @@ class Flow(GcoreModule):
         return " of %s" % self.where() if self.scope else ""
 
     def listing(self, params=None):
-        return self.client.paginate(self.path("list"), params, page_size=self.page_size, max_offset=self.max_offset,
+        return self.pages(self.path("list"), params)
+
+    def pages(self, path, query=None):
+        """Every page of the listing at ``path`` (the resource's page size and offset cap)."""
+        return self.client.paginate(path, query, page_size=self.page_size, max_offset=self.max_offset,
                                     on_cap=cap_warning(self.module.warn, "%s listing%s" % (self.noun, self.of_scope()), self.max_offset))
 
     def named(self, name, matches):
@@ -118,7 +118,7 @@ class Flow(GcoreModule):
 
     # ---- the one apply -----------------------------------------------------------------------
     def start(self):
-        self.ledger, self.conflicts = Ledger(), 0  # the writes accepted, the 409 answers met
+        self.ledger, self.conflicts, self.kept = Ledger(), 0, {}  # the writes accepted, the 409 answers met, what parts read
         if self.asynchronous:
             self.result["tasks"] = []
         self.tell([])  # nothing yet: a failure before any write says so
@@ -143,10 +143,11 @@ class Flow(GcoreModule):
             if write.then:
                 plan[:0] = write.then(accepted, value) or []
 
-    def attempt(self, write):
+    def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
         after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
-        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice)."""
+        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``: the
+        caller waits for its tasks (a fleet: every member's together)."""
         try:
             answer = self.send(write)
         except ApiError as exc:
@@ -168,7 +169,7 @@ class Flow(GcoreModule):
         ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
         if ids:
             self.result["tasks"].extend(ids)
-        return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and self.params.get("wait", True) else [])
+        return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and wait and self.params.get("wait", True) else [])
 
     def send(self, write):
         """One request; a 409 (locked) waits for the lock, then the rest of the plan is planned again from the state read
@@ -186,16 +187,14 @@ class Flow(GcoreModule):
                 raise
             raise Replanned(self.replan(write, fresh))
 
-    def replan(self, write, fresh):
-        """After a 409, once unlocked (``fresh``: the record ``write`` waited for): the writes replacing the rest of the plan."""
-        raise NotImplementedError
-
     def wait_unlocked(self, record):
         """Wait while the record is locked by a task (``TaskWaiter.unlocked``); return it as read last (None: it went away)."""
         return self.tasks.unlocked(self.read, record, self.lock, self.called(), self.params["wait_timeout"])
 
     def outcome(self, msg, error):
         """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""
+        label = getattr(getattr(error, "rejected", None), "label", None)
+        msg = "%s: %s" % (label, msg) if label else msg
         if self.check_mode or self.ledger is None:
             return msg
         self.result["changed"] = bool(self.ledger)

@@ -33,14 +33,16 @@ from ansible_collections.gcore.platform.plugins.module_utils._attachments import
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
-from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE, TYPES
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
-BASE = "/cloud/v1/instances/{project_id}/{region_id}"
-FLOATING_IPS = "/cloud/v1/floatingips/{project_id}/{region_id}"
-ACTION = "/cloud/v2/instances/{project_id}/{region_id}/{id}/action"
+BASE = KINDS["instance"].paths["list"]
+FLOATING_IPS = KINDS["floating_ip"].paths["list"]
+ACTION = KINDS["instance"].path("/{id}/action", "v2")
 VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
-VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
+VOLUME_TYPES = TYPES
+STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
+            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")  # every status an instance shows
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
 ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")
@@ -199,8 +201,8 @@ def _power_write(record, wanted, params):
         return None  # there, or becoming it (a new instance boots into ACTIVE)
     else:
         action, target = {"ACTIVE": ("resume" if status == "SUSPENDED" else "start", "ACTIVE"), "SHUTOFF": ("stop", "SHUTOFF")}[wanted]
-    return Write("attach", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action],
-                 locked=record, done=(lambda found: False) if action == "reboot" else (lambda found: (found or {}).get("status") == target))
+    return Write("attach", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action], locked=record,
+                 said={{"start": "started", "resume": "started", "stop": "stopped"}.get(action, "updated"): [params.get("name")]}, done=(lambda found: False) if action == "reboot" else (lambda found: (found or {}).get("status") == target))
 
 
 def _resize_write(record, wanted, params):

@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """The ``Instance`` declaration: one Gcore Cloud instance as a ``CloudResource`` (docs/api_reference.md section 15.7),
-the class of the ``instance`` module and of each member of an ``instances`` fleet.
+the class of the ``instance`` module and of each member of an ``instances`` fleet, and what its create makes as the
+diff shows it (``instance_created``: its image, volumes, interfaces, whether ``user_data`` and ``password`` are set).
 
 This module is internal to the collection: its interface may change at any time.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
@@ -31,8 +32,33 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._previews import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
+
+
+# A volume's fields the diff shows: what it is made of, its size and type, its name and boot order.
+VOLUME_FIELDS = ("source", "image_name", "image_id", "snapshot_name", "snapshot_id", "apptemplate_id", "volume_id", "size",
+                 "type_name", "name", "boot_index", "delete_on_termination")
+# An interface's fields the diff shows (the network and subnet as given: by name or id; a reserved fixed IP by address).
+INTERFACE_FIELDS = ("type", "interface_name", "network", "network_id", "subnet", "subnet_id", "port_id", "ip_address", "ip_family")
+
+
+def _set(value):
+    return "set" if value is not None else "not set"
+
+
+def instance_created(params):
+    """The instance a create makes, beyond its members and parts: ``image``, ``volumes``, ``interfaces``, and whether
+    ``user_data`` and ``password`` are set."""
+    volumes = [strip_none(dict((field, item.get(field)) for field in VOLUME_FIELDS)) for item in params["volumes"] or []]
+    booted = sorted((item for item in volumes if item["source"] == "image"), key=lambda item: item.get("boot_index", 0))
+    interfaces = []
+    for item in params["interfaces"] or []:
+        shown = strip_none(dict((field, item.get(field)) for field in INTERFACE_FIELDS))
+        if item.get("floating_ip"):
+            shown["floating_ip"] = item["floating_ip"].get("existing_floating_id") or item["floating_ip"]["source"]
+        interfaces.append(shown)
+    return {"image": (booted[0].get("image_name") or booted[0].get("image_id")) if booted else None, "volumes": volumes,
+            "interfaces": interfaces, "user_data": _set(params["user_data"]), "password": _set(params["password"])}
 
 
 class Instance(CloudResource):

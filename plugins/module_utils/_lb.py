@@ -24,6 +24,7 @@ import re
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    HTTP_METHODS,
     ValidationError,
     canonical_ip,
     check_length,
@@ -43,7 +44,6 @@ LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMET
 POOL_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "PROXY", "PROXYV2"]
 ALGORITHMS = ["ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP"]
 MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]
-HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
 PERSISTENCE_TYPES = ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]
 CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
 TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")
@@ -52,9 +52,8 @@ TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a 
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
-LISTENERS_PATH = "/cloud/v1/lblisteners/{project_id}/{region_id}"
-POOLS_PATH = "/cloud/v1/lbpools/{project_id}/{region_id}"
-MEMBERS_PATH = "/cloud/v1/loadbalancers/{project_id}/{region_id}/pools/{pool_id}/members"
+LISTENERS_PATH, POOLS_PATH = KINDS["listener"].paths["list"], KINDS["pool"].paths["list"]
+MEMBERS_PATH = KINDS["load_balancer"].path("/pools/{pool_id}/members")
 
 MEMBER_SPEC = dict(
     address=dict(type="str"),
@@ -382,18 +381,14 @@ def listener_body(listener):
 
 # ---- reading -------------------------------------------------------------------------------------------------------
 
-def expanded(record):
-    """Whether ``record`` already holds its listener records (with their pools)."""
-    return all("protocol" in listener for listener in record.get("listeners") or [])
-
-
 def expand(client, params, record):
-    """Set the listener records, each with its ``pool`` (or None), into a load balancer record read (two listings)."""
-    if record is None or expanded(record):
+    """The listener records, each with its ``pool`` (or None), set into a load balancer record (two listings, by a Client or
+    a part's reader ``get(path, query)``)."""
+    if record is None or all("protocol" in listener for listener in record.get("listeners") or []):  # expanded already
         return record
-    query = {"load_balancer_id": record["id"]}
-    listeners = list(client.paginate(LISTENERS_PATH.format(**params), dict(query), page_size=PAGE_SIZE))
-    pools = list(client.paginate(POOLS_PATH.format(**params), dict(query, details="true"), page_size=PAGE_SIZE))
+    query, paginate = {"load_balancer_id": record["id"]}, getattr(client, "paginate", None)
+    get = (lambda path, query: list(paginate(path, query, page_size=PAGE_SIZE))) if paginate else client
+    listeners, pools = get(LISTENERS_PATH.format(**params), dict(query)), get(POOLS_PATH.format(**params), dict(query, details="true"))
     for listener in listeners:
         listener["pool"] = next((pool for pool in pools if {"id": listener["id"]} in (pool.get("listeners") or [])), None)
     record["listeners"] = listeners

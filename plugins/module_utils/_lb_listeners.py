@@ -87,32 +87,10 @@ def check_member_subnets(client, params, listeners):
 
 # ---- the set --------------------------------------------------------------------------------------------------------
 
-class LateBody(Write):
-    """A write whose body is made just before it is sent: a pool created for a listener the plan creates first names
-    the listener's id, known only once that listener exists."""
-
-    def __init__(self, make_body, *args, **kwargs):
-        self.make_body = make_body
-        super().__init__(*args, **kwargs)
-
-    @property
-    def body(self):
-        return self.make_body()
-
-    @body.setter
-    def body(self, value):
-        pass
-
-
 class Listeners(Part):
-    """A load balancer's listeners as a set keyed by name (a ``Part``).
-
-    ``module``: the load_balancer module, for its parameters and its client (the listeners are read with ``expand``)."""
+    """A load balancer's listeners as a set keyed by name (a ``Part``): read with two listings (``expand``)."""
 
     name = option = "listeners"
-
-    def __init__(self, module):
-        self.module = module
 
     # ---- the option --------------------------------------------------------------------------
     def check(self, module):
@@ -144,13 +122,13 @@ class Listeners(Part):
         return checked
 
     # ---- what a record holds -----------------------------------------------------------------
-    def expand(self, record):
-        return expand(self.module.client, self.module.params, record)
+    def fetch(self, get, record, params):
+        return expand(get, params, record)
 
     def held(self, record):
         if record is None:
             return {}
-        listeners = self.expand(record)["listeners"]
+        listeners = record["listeners"]
         by_name = {}
         for listener in listeners:
             by_name.setdefault(listener["name"], []).append(listener)
@@ -162,13 +140,10 @@ class Listeners(Part):
                                   "so rename or delete one of them first" % (record["id"], len(found), name, ids))
         return dict((name, found[0]) for name, found in by_name.items())
 
-    def _wanted(self):
-        return self.module.params.get(self.option) or []
-
-    def _changing(self, held):
+    def _changing(self, held, params):
         """``{name: (held view or None, wanted view or None)}`` of the listeners that change."""
-        purge = self.module.params.get("purge_listeners", True)
-        wanted = dict((item["name"], item) for item in self._wanted())
+        purge = params.get("purge_listeners", True)
+        wanted = dict((item["name"], item) for item in params.get(self.option) or [])
         result = {}
         for name, item in wanted.items():
             before = listener_view(held[name]) if name in held else None
@@ -181,13 +156,9 @@ class Listeners(Part):
         return result
 
     # ---- the diff ----------------------------------------------------------------------------
-    def shown(self, items):
-        held = dict((item["name"], item) for item in items)
-        return dict((name, before) for name, (before, _after) in sorted(self._changing(held).items()) if before is not None)
-
-    def wanted_view(self, wanted, record):
-        held = self.held(record)
-        return dict((name, after) for name, (_before, after) in sorted(self._changing(held).items()) if after is not None)
+    def views(self, state, wanted, params):
+        changing = sorted(self._changing(self.held(state), params).items())
+        return tuple(dict((name, sides[index]) for name, sides in changing if sides[index] is not None) for index in (0, 1))
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, wanted, params):
@@ -209,49 +180,47 @@ class Listeners(Part):
         purged = [listener for name, listener in sorted(held.items()) if name not in listed and purge]
         new_ports = set(item["protocol_port"] for item in wanted if item["name"] not in held)
         first = [listener for listener in purged if listener["protocol_port"] in new_ports]
-        writes = [self.deleting(record, listener) for listener in first]
+        writes = [self.deleting(record, listener, params) for listener in first]
         for item in wanted:
             if item["name"] not in held:
-                writes += self.creating(record, item)
+                writes += self.creating(record, item, params)
         for item in wanted:
             if item["name"] in held:
-                writes += self.updating(record, held[item["name"]], item)
-        writes += [self.deleting(record, listener) for listener in purged if listener not in first]
+                writes += self.updating(record, held[item["name"]], item, params)
+        writes += [self.deleting(record, listener, params) for listener in purged if listener not in first]
         return writes
 
     # ---- writes ------------------------------------------------------------------------------
-    def path(self, template, ident=None):
-        path = template.format(**self.module.params)
+    @staticmethod
+    def path(params, template, ident=None):
+        path = template.format(**params)
         return path if ident is None else "%s/%s" % (path, ident)
-
-    def v2(self, template, ident):
-        return self.path(template.replace("/v1/", "/v2/"), ident)
 
     def find(self, found, name):
         """The listener named ``name`` in a record read again (None when there is none)."""
         return self.held(found).get(name) if found is not None else None
 
-    def creating(self, record, item):
+    def creating(self, record, item, params):
         name = item["name"]
         body = dict(listener_body(item), load_balancer_id=record["id"])
         body.pop("pools", None)
         members = [_member_key(member) for member in ((item["pool"] or {}).get("members") or [])]
-        write = Write("create", "POST", self.path(LISTENERS_PATH), body, names=[name], locked=record,
+        write = Write("create", "POST", self.path(params, LISTENERS_PATH), body, names=[name], locked=record,
                       done=lambda found: self.find(found, name) is not None)
         write.said = {"listeners.created": [name]}
         writes = [write]
         if item["pool"] is not None:
-            def pool_create_body():
-                listener = self.find(self.module.record, name)
+            def pool_create_body(state):
+                listener = self.find(state, name)
                 return dict(pool_body(item["pool"]), listener_id=listener["id"] if listener else None)
 
-            pool = LateBody(pool_create_body, "create", "POST", self.path(POOLS_PATH), names=[item["pool"]["name"]],
-                            locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
+            pool = Write("create", "POST", self.path(params, POOLS_PATH), names=[item["pool"]["name"]], body_of=pool_create_body,
+                         locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
             pool.said = {"members.added": members}
             writes.append(pool)
         return writes
 
-    def updating(self, record, listener, item):
+    def updating(self, record, listener, item, params):
         name, held = item["name"], listener_view(listener)
         wanted = wanted_listener(item, held)
         if wanted == held:
@@ -259,30 +228,30 @@ class Listeners(Part):
         writes = []
         patch = dict((field, wanted[field]) for field in LISTENER_PATCHED if wanted[field] != held[field])  # lists whole
         if patch:
-            write = Write("update", "PATCH", self.v2(LISTENERS_PATH, listener["id"]), patch, names=[name], locked=record,
+            write = Write("update", "PATCH", KINDS["listener"].paths["update"].format(**dict(params, id=listener["id"])), patch, names=[name], locked=record,
                           done=lambda found: all(listener_view(self.find(found, name) or {}).get(field) == wanted[field]
                                                  for field in patch))
             write.said = {"listeners.updated": [name]}
             writes.append(write)
-        return writes + self.pool_writes(record, listener, item, held["pool"], wanted["pool"])
+        return writes + self.pool_writes(record, listener, item, held["pool"], wanted["pool"], params)
 
-    def pool_writes(self, record, listener, item, held, wanted):
+    def pool_writes(self, record, listener, item, held, wanted, params):
         name, pool = item["name"], listener.get("pool")
         if held == wanted:
             return []
         if wanted is None:
-            write = Write("delete", "DELETE", self.path(POOLS_PATH, pool["id"]), names=[pool["name"]], ids=[pool["id"]],
+            write = Write("delete", "DELETE", self.path(params, POOLS_PATH, pool["id"]), names=[pool["name"]], ids=[pool["id"]],
                           locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is None)
             write.said = {"listeners.updated": [name], "members.removed": sorted(held["members"])}
             return [write]
         if held is None:
             body = dict(pool_body(item["pool"]), listener_id=listener["id"])
-            write = Write("create", "POST", self.path(POOLS_PATH), body, names=[item["pool"]["name"]], locked=record,
+            write = Write("create", "POST", self.path(params, POOLS_PATH), body, names=[item["pool"]["name"]], locked=record,
                           done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
             write.said = {"listeners.updated": [name], "members.added": sorted(wanted["members"])}
             return [write]
         writes = []
-        monitor_path = self.path(POOLS_PATH, pool["id"]) + "/healthmonitor"
+        monitor_path = self.path(params, POOLS_PATH, pool["id"]) + "/healthmonitor"
         held_monitor, wanted_monitor = held["healthmonitor"], wanted["healthmonitor"]
         retyped = held_monitor is not None and wanted_monitor is not None and held_monitor["type"] != wanted_monitor["type"]
 
@@ -305,7 +274,7 @@ class Listeners(Part):
             patch["healthmonitor"] = _strip(item["pool"]["healthmonitor"])
         if patch:
             compared = list(patch)
-            write = Write("update", "PATCH", self.v2(POOLS_PATH, pool["id"]), patch, names=[name], locked=record,
+            write = Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name], locked=record,
                           done=lambda found: all(pool_now(found).get(field) == wanted[field] for field in compared))
             write.said = {"listeners.updated": [name]}
             writes.append(write)
@@ -320,7 +289,7 @@ class Listeners(Part):
         if held["members"] != wanted["members"]:
             # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
             body = [member_body(member) for member in item["pool"]["members"] or []]
-            write = Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **self.module.params), body, names=[name],
+            write = Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), body, names=[name],
                           locked=record, done=lambda found: pool_now(found).get("members") == wanted["members"])
             write.said = {"listeners.updated": [name], "members.added": sorted(set(wanted["members"]) - set(held["members"])),
                           "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}
@@ -332,10 +301,10 @@ class Listeners(Part):
             writes.append(write)
         return writes
 
-    def deleting(self, record, listener):
+    def deleting(self, record, listener, params):
         name = listener["name"]
         write = Write("delete", "DELETE",
-                      self.path(LISTENERS_PATH, listener["id"]), query={"delete_default_pool": "true"}, names=[name],
+                      self.path(params, LISTENERS_PATH, listener["id"]), query={"delete_default_pool": "true"}, names=[name],
                       ids=[listener["id"]], locked=record, done=lambda found: self.find(found, name) is None)
         write.said = {"listeners.deleted": [name], "members.removed": sorted(held_members(listener.get("pool") or {}))}
         return write

@@ -25,7 +25,7 @@ import re
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
 
-RESERVED_IPS = "/cloud/v1/reserved_fixed_ips/{project_id}/{region_id}"
+RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
 
 
 class Assumed(str):
@@ -49,7 +49,7 @@ def parent_id(module, kind, value, option, query=None):
         return value
     if query and any(assumed(filtered) for filtered in query.values()):  # under a parent not built yet: not built either
         return assume(module, KINDS[kind], value, option)
-    cache = module.__dict__.setdefault("_parents", {})
+    cache = module.named_ids
     key = (kind, value, tuple(sorted((query or {}).items())))
     if key not in cache:
         scope = dict(project_id=module.params["project_id"], region_id=module.params.get("region_id"))

@@ -8,14 +8,19 @@ This module is internal to the collection: its interface may change at any time.
 
 A **part** (``Part``) is what a resource holds but its create and update bodies cannot set: the subnets attached to a
 router, the listeners of a load balancer, the size and the instance of a volume, an instance's flavor, security
-groups and power state, the other floating IPs on a port. A part reads what it needs from the task's parameters
+groups and power state, the other floating IPs on a port, a domain's rules (a child collection: ``_children``). A part
+declares what it reads of a record (``fetch``: by default the record itself says it; the flow reads it once per record
+and keeps it, so ``held``, ``plan`` and the diff take what was read), reads what it needs from the task's parameters
 (``wanted(module)``: the module resolved any name before), says what a record holds (``held``), plans the writes that
-make the record hold what is wanted (``plan``) and shows both sides in the diff (``shown``, ``wanted_view``). The flow
-plans the parts after the resource's own update, in the order the module lists them; ``before_delete`` parts are
-planned with nothing wanted before the resource is deleted. Most are items attached one by one: ``_attachments``.
+make the record hold what is wanted (``plan``) and shows both sides in the diff (``views``: by default ``shown`` and
+``wanted_view``). The flow plans the parts after the resource's own update, in the order the module lists them;
+``before_delete`` parts are planned with nothing wanted before the resource is deleted. Beside the child collection:
+items attached one by one (``_attachments``), a value part (``Values``: settings each written by its own request).
 """
 
 from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 
 class Part:
@@ -28,6 +33,14 @@ class Part:
     def check(self, module):
         """Validation of what the option asks for (before any request): raises ValidationError; may make it canonical."""
 
+    def fetch(self, get, record, params):
+        """What the part holds of ``record``, as ``held`` and ``plan`` take it (``get(path, one=False)``: every page of
+        a listing; ``one``: the record at ``path``, None when there is none)."""
+        return record
+
+    def answered(self, state, write, answer):
+        """What the part holds after ``write`` of its own was accepted with ``answer`` (None: read it again)."""
+
     def wanted(self, module):
         """What the task asks the part to hold; None: the part is not managed in this run."""
         return module.params.get(self.option) if self.option else None
@@ -35,6 +48,10 @@ class Part:
     def held(self, record):
         """What ``record`` holds, ``{identity: item}``."""
         return {}
+
+    def views(self, state, wanted, params):
+        """The diff's sides of the part: the items ``state`` holds (None: the resource is created) and what is wanted."""
+        return (None if state is None else self.shown(list(self.held(state).values()))), self.wanted_view(wanted, state)
 
     def shown(self, items):
         """The diff's before side of the items held."""
@@ -51,3 +68,33 @@ class Part:
     def created_said(self, wanted):
         """What the resource's create says of this part in ``changes`` (the create body carries it)."""
         return {}
+
+
+class Values(Part):
+    """Values of a record under keys (a domain's status and settings, its policies' modes), written by requests of
+    their own: ``held(state)`` (``{key: view}``), ``wants(state, params)`` (``{key: view}``: what the options ask,
+    resolved against what was read) and ``requests(changes, state, params)`` (``[(verb, keys, method, path, body)]``:
+    what sends ``changes``, each write saying ``{verb: keys}`` in ``changes``). The diff shows the keys that change."""
+
+    def wanted(self, module):
+        return module.params  # what the options ask is ``wants``, once read
+
+    def wants(self, state, params):
+        raise NotImplementedError
+
+    def requests(self, changes, state, params):
+        raise NotImplementedError
+
+    def changed(self, state, params):
+        held = self.held(state)
+        return held, dict((key, view) for key, view in self.wants(state, params).items() if held.get(key) != view)
+
+    def views(self, state, wanted, params):
+        held, changes = self.changed(state, params)
+        return dict((key, held.get(key)) for key in changes), changes
+
+    def plan(self, record, wanted, params):
+        changes = self.changed(record, params)[1]
+        return [Write("update", method, path, body, names=keys, said={verb: keys}, label=", ".join(keys),
+                      done=lambda found, keys=keys: all(self.held(found).get(key) == changes[key] for key in keys))
+                for verb, keys, method, path, body in self.requests(changes, record, params)]

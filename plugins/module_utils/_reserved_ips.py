@@ -31,8 +31,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import Writ
 
 KIND = KINDS["reserved_fixed_ip"]
 DEVICES = KIND.paths["item"] + "/connected_devices"
-INTERFACES = "/cloud/v1/instances/{project_id}/{region_id}/{id}/interfaces"
-SUBNETS = "/cloud/v1/subnets/{project_id}/{region_id}"
+INTERFACES = KINDS["instance"].path("/{id}/interfaces")
+SUBNETS = KINDS["subnet"].paths["list"]
 
 
 def checked_address(option, value):

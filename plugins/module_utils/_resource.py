@@ -23,7 +23,11 @@ ready              ``(member, good values, waiting values)``: with ``wait``, a r
 read_after_update  read the record after an update (False: the update answers it)
 delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
 parts              what the resource holds but its bodies cannot set, each written by requests of its own
-                   (``Part``, ``_parts``), planned after the update in this order
+                   (``Part``, ``_parts``; a child collection: ``Children``, ``_children``), planned after the update
+                   in this order; what a part reads of a record (``Part.fetch``) is read once and kept
+container          the record only holds the parts (a WAAP domain's rules): it is found, never created, changed or
+                   deleted; the diff shows the children that change and the result the parts as read last
+                   (``{result_key: ...}``); ``state: gathered`` returns them in the shape of their option
 =================  ===========================================================================================
 
 Hooks (pure: no requests, but ``resolve``, ``find`` and ``report``, which may read): ``exists(record)`` (a record read
@@ -54,7 +58,9 @@ class GcoreResourceModule(Flow):
     read_after_update = True
     delete_returns = None
     parts = ()
+    container = False
     record = None  # the record as read last
+    kept = None  # what each part read, ``{part name: (record, what it read)}``
 
     def validate(self):
         """The common checks, then what each part's option asks for."""
@@ -68,7 +74,9 @@ class GcoreResourceModule(Flow):
         return record is not None
 
     def returned(self, record):
-        """The record as the result shows it."""
+        """The record as the result shows it (a ``container``: what its part read last)."""
+        if self.container:
+            return self.part_state(self.parts[0], record)
         return record if self.exists_after(record) else None
 
     def create_body(self):
@@ -92,6 +100,18 @@ class GcoreResourceModule(Flow):
         return {"name": self.params[self.name_option]}
 
     # ---- reading -----------------------------------------------------------------------------
+    def part_state(self, part, record):
+        """What ``part`` holds of ``record``: read once per record (``Part.fetch``) and kept until a write of the part."""
+        if part.name not in self.kept or self.kept[part.name][0] is not record:
+            self.kept[part.name] = (record, self.fetched(part, record))
+        return self.kept[part.name][1]
+
+    def fetched(self, part, record):
+        """What ``part`` reads of ``record`` (``get(path, query, one)``: every page of a listing, or the record at ``path``,
+        None when absent)."""
+        return part.fetch(lambda path, query=None, one=False: self.client.get_or_none(path, query) if one else list(
+            self.pages(path, query)), record, self.params)
+
     def exists_after(self, found):
         return found is not None and self.exists(found)
 
@@ -180,9 +200,10 @@ class GcoreResourceModule(Flow):
             self.check_create()
             return [self.creating()]
         if absent:  # what must be detached first, then the delete
-            return [self.part_write(write) for part in self.parts if part.before_delete
-                    for write in part.plan(record, [], self.params)] + [self.deleting(record)]
-        attached = [self.part_write(write) for part, wanted in self.managed() for write in part.plan(record, wanted, self.params)]
+            return [self.part_write(part, write, record) for part in self.parts if part.before_delete
+                    for write in part.plan(self.part_state(part, record), [], self.params)] + [self.deleting(record)]
+        attached = [self.part_write(part, write, record) for part, wanted in self.managed()
+                    for write in part.plan(self.part_state(part, record), wanted, self.params)]
         changes = differences(self.members, record, self.params)
         return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
 
@@ -227,10 +248,22 @@ class GcoreResourceModule(Flow):
         self.record = fresh if write.locked.get("id") == self.record.get("id") else self.read(self.record.get("id"))
         return self.plan(self.record, self.absent)
 
-    def part_write(self, write):
+    def part_write(self, part, write, record):
         """A write of a part: sent once the record's lock is clear; the record read again after it. A write about
-        another record brings its own ``prepare`` (and ``reread``): it is sent as it is."""
-        if write.prepare:
+        another record brings its own ``prepare`` (and ``reread``): it is sent as it is; one of the part's own reads (no
+        ``locked`` record: a child, a setting) is settled by what the part reads, which an accepted write's answer
+        updates (``Part.answered``) or leaves to be read again."""
+        if write.locked is None:
+            then = write.then
+
+            def after(accepted, value):
+                kept = self.kept.pop(part.name, None)
+                state = part.answered(kept[1], write, value[0]) if accepted and kept and kept[0] is record else None
+                if state is not None:
+                    self.kept[part.name] = (record, state)
+                return then(accepted, value) if then else []
+            write.then, write.reread = after, write.reread or (lambda: self.fetched(part, record))
+        if write.prepare or write.locked is None:
             return write
         ident = write.locked["id"]
 
@@ -242,7 +275,9 @@ class GcoreResourceModule(Flow):
                 self.record = self.wait_unlocked(self.record)
             self.record = self.until_ready(self.record)
             write.locked = self.record
-        write.reread, write.then, write.prepare = (lambda: self.settled(self.read(ident))), then, prepare
+            if write.body_of:  # made from what the part holds now (a pool names the listener created just before)
+                write.body = write.body_of(self.part_state(part, self.record))
+        write.reread, write.then, write.prepare = (lambda: self.fetched(part, self.settled(self.read(ident)))), then, prepare
         return write
 
     def deleting(self, record):
@@ -267,13 +302,17 @@ class GcoreResourceModule(Flow):
     def views(self, record, absent):
         """The diff's sides (None: absent): the managed members, and the parts managed, as held and as wanted."""
         managed = self.managed()
+        if self.container:  # what changes of its one part
+            return managed[0][0].views(self.part_state(managed[0][0], record), managed[0][1], self.params)
         before = after = None
         if self.exists_after(record):
-            before = dict(self.shown(record), **dict((part.name, part.shown(list(part.held(record).values()))) for part, _wanted in managed))
+            before = dict(self.shown(record), **dict((part.name, part.views(self.part_state(part, record), wanted, self.params)[0])
+                                                     for part, wanted in managed))
         if not absent:
             after = dict(created_view(self.members, self.params), **(self.create_shown() or {})) if before is None else dict(
                 before, **differences(self.members, record, self.params, views=True))
-            after.update((part.name, part.wanted_view(wanted, None if before is None else record)) for part, wanted in managed)
+            after.update((part.name, part.views(None if before is None else self.part_state(part, record), wanted, self.params)[1])
+                         for part, wanted in managed)
         return before, after
 
     def check_create(self):
@@ -297,6 +336,10 @@ class GcoreResourceModule(Flow):
             record = self.wait_unlocked(record)  # settle first, then compare what the lock left
             plan = self.plan(record, absent)
         self.record = record
+        if self.params.get("state") == "gathered":  # a read: no changes, no diff
+            self.result.pop("changes", None)
+            return dict(gathered=[item for part in self.parts for item in part.gathered_all(self.part_state(part, record), self.params)],
+                        **{self.result_key: self.returned(record)})
         self.before, after = self.views(record, absent)
         self.result["changed"] = bool(plan)
         if plan and not self.check_mode:
@@ -305,6 +348,7 @@ class GcoreResourceModule(Flow):
             if self.ledger and not absent and self.exists_after(self.record):
                 self.record = self.until_ready(self.record)  # ready to use after the last write (a load balancer ACTIVE)
         self.tell(plan if self.check_mode else self.ledger.writes())
-        self.result["diff"] = dict((side, {"state": "absent"} if shown is None else dict(shown, state="present"))
-                                   for side, shown in (("before", self.before), ("after", after)))
+        self.result["diff"] = {"before": self.before, "after": after} if self.container else dict(
+            (side, {"state": "absent"} if shown is None else dict(shown, state="present")) for side, shown in (("before", self.before), ("after", after)))
         return {self.result_key: self.returned(self.record)}
+

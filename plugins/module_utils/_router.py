@@ -21,6 +21,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 
@@ -152,8 +153,8 @@ def same_interface(desired, current):
 # The router's subnets: attached and detached one by one; on create, those without an address go in the POST body.
 INTERFACES = Attachments(
     "interfaces", key="subnet_id", items=interface_items, same=same_interface, check_item=check_interface,
-    attach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/attach"),
-    detach=("POST", "/cloud/v1/routers/{project_id}/{region_id}/{id}/detach"),
+    attach=("POST", KINDS["router"].path("/{id}/attach")),
+    detach=("POST", KINDS["router"].path("/{id}/detach")),
     attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
 )
 

@@ -10,7 +10,7 @@ This module is internal to the collection: its interface may change at any time.
 One table, ``CONDITION_KINDS`` (``_waap_tables``), describes the condition kinds (docs/api_reference.md sections 9.2 and
 18.6): the argument spec, the validation and the normalisation are all derived from it, so the three cannot drift apart.
 The kinds of rule a domain holds (custom, firewall, advanced) are ``RuleKind``s in ``_waap_rules``; the words of the docs
-are in ``_waap_docs`` (read by the docs generator and the tests, never by a module).
+are in tests/tools/waap_docs.py (read by the docs generator and the tests, never by a module).
 """
 
 from __future__ import annotations

@@ -2,87 +2,89 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A WAAP domain's parts, each set by its own request (``waap_domain``: its status and settings; ``waap_policies``: its
-policies), on the one write core (``_flow``).
+"""A WAAP domain as the record whose parts the domain modules manage, on the resource flow (``_resource``).
 
 This module is internal to the collection: its interface may change at any time.
 
-A domain is never created or deleted here: it is found by ``domain_id`` or by its exact name (compared case-insensitively,
-every page of ``GET /waap/v2/domains``), and a name matching none or several fails before any write. Its parts are read
-once as ``{key: view}``; the parts the options ask for that differ are sent, one write per request the declaration
-groups them in; what an accepted write answers updates the result (``answered``: no read afterwards); after an
-ambiguous failure the parts are read again and a write is never sent twice (a policy is set, never flipped).
-``changed`` and ``changes`` come from the ledger (in check mode: from the plan): each write says its verb (a key
-of the ``changes`` shape: ``updated``; ``enabled``, ``disabled``) and the keys it sets. The diff holds the parts that change,
-as mappings from key to view.
-
-Hooks (pure: no requests, but ``held``, which reads): ``held(ident)`` (the parts of domain ``ident`` read, as ``{key:
-view}``; a domain that does not exist raises ``Refused``), ``wanted(held)`` (``{key: view}``: the parts the options ask
-for), ``requests(changes, held)`` (``[(verb, keys, method, path, body)]``: the requests that send ``changes``, ``{key:
-view}``; a verb of ``changes``), ``returned()`` (the result members, from what was read and answered last) and
-``Flow``'s ``answered``.
+A domain is never created or deleted here: it is found by ``domain_id`` or by its exact name (compared
+case-insensitively, every page of ``GET /waap/v2/domains``), and a name matching none or several fails before any
+write. ``DomainResource`` is a ``container``: what the modules manage are its parts, each read once (``Part.fetch``):
+its rules of one kind (``Children``: ``_waap_rules``), its status and settings (``waap_domain``) and its policies
+(``waap_policies``, both ``Values``); an accepted write's answer updates what was read (``Part.answered``: no read
+afterwards); after an ambiguous failure the part is read again and a write is never sent twice.
 """
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
-from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import OnDomain
-from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import DOMAINS
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import DOMAINS, MAX_OFFSET, PAGE_SIZE
 
 DOMAIN = DOMAINS + "/{domain_id}"
 
 
-class DomainParts(OnDomain, Flow):
-    """The flow of a domain's parts; a subclass is a declaration (see the module docstring)."""
+def read_domain(get, path, params):
+    """A record of the domain (``path``: a template of ``domain_id``; ``get``: a part's reader); a domain that does
+    not exist raises ``Refused``."""
+    record = get(path.format(domain_id=params["domain_id"]), one=True)
+    if record is None:
+        raise Refused("WAAP domain %s does not exist (a domain exists once WAAP is switched on for its CDN resource; "
+                      "it cannot be created here)" % params["domain_id"])
+    return record
 
-    # ---- hooks ---------------------------------------------------------------------------------
-    def held(self, ident):
-        raise NotImplementedError
 
-    def wanted(self, held):
-        raise NotImplementedError
+class OnDomain:
+    """The declaration shared by every module about one WAAP domain: the ``domain_id`` option checked, the scope of its
+    messages, the WAAP paging; with a ``kind`` (a ``RuleKind``), the kind's paths, members and required options.
+    ``find_domain()``: the domain's id, ``domain_id`` or the one domain an exact name names (``domain``, or the
+    ``name`` of ``waap_domain``), resolved before any write. Comes first among a module's bases."""
 
-    def requests(self, changes, held):
-        raise NotImplementedError
+    kind = None
+    scope = "domain {domain_id}"
+    page_size = PAGE_SIZE
+    max_offset = MAX_OFFSET
 
-    def returned(self):
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        kind = vars(cls).get("kind")
+        if kind is not None:
+            cls.paths, cls.members, cls.required_to_create = kind.paths(), kind.members, kind.required_to_create
 
-    # ---- the flow ------------------------------------------------------------------------------
-    def read_domain(self, path):
-        """A record of the domain (``path``: a template of ``domain_id``); a domain that does not exist raises ``Refused``."""
-        record = self.client.get_or_none(path.format(domain_id=self.params["domain_id"]))
-        if record is None:
-            raise Refused("WAAP domain %s does not exist (a domain exists once WAAP is switched on for its CDN resource; "
-                          "it cannot be created here)" % self.params["domain_id"])
-        return record
+    def validate(self):
+        super().validate()
+        check_range("domain_id", self.params["domain_id"], low=1)
+        name = self.params.get("domain")
+        require(name is None or (name.strip() and name.isprintable()), "domain",
+                "must be the exact name of a WAAP domain: not empty, without control characters")
 
-    def again(self):
-        return self.held(self.params["domain_id"])
+    def find_domain(self):
+        """The domain's id: ``domain_id``, or the domain with the exact name in ``domain`` (or ``name``), case-insensitively
+        (every page of the domain listing: its ``name`` filter matches parts of names); none or several fail."""
+        params = self.params
+        if params.get("domain_id") is not None:
+            return params["domain_id"]
+        name = params.get("domain") if "domain" in params else params.get("name")
+        found = [record for record in self.client.paginate(DOMAINS, {"name": name}, page_size=PAGE_SIZE, max_offset=MAX_OFFSET)
+                 if str(record.get("name", "")).lower() == name.lower()]
+        if not found:
+            raise Refused("No WAAP domain is named %r (a domain exists once WAAP is switched on for its CDN resource; "
+                          "it cannot be created here)" % name)
+        if len(found) > 1:
+            raise Refused("%s WAAP domains are named %r (ids %s); give domain_id" % (len(found), name, ", ".join(str(r["id"]) for r in found)))
+        params["domain_id"] = found[0]["id"]
+        return params["domain_id"]
 
-    def run(self):
-        self.start()
-        held = self.held(self.find_domain())
-        wanted = self.wanted(held)
-        changes = dict((key, view) for key, view in wanted.items() if held.get(key) != view)
-        self.result["diff"] = {"before": dict((key, held.get(key)) for key in changes), "after": changes}
-        writes = [self.writing(verb, keys, method, path, body, changes) for verb, keys, method, path, body in self.requests(changes, held)]
-        self.tell(writes)  # in check mode: what would be sent
-        self.result["changed"] = bool(writes)
-        if writes and not self.check_mode:
-            self.apply(writes)
-            self.tell(self.ledger.writes())
-            self.result["changed"] = bool(self.ledger)
-        return self.returned()
 
-    def writing(self, verb, keys, method, path, body, changes):
-        return Write("update", method, path, body, names=keys, said={verb: keys}, reread=self.again,
-                     done=lambda state: all(state.get(key) == changes[key] for key in keys))
+class DomainResource(OnDomain, GcoreResourceModule):
+    """What one WAAP domain holds, as parts of the domain record (the module docstring): the domain is resolved
+    before anything is read, and is never read itself (its parts are)."""
 
-    def outcome(self, msg, error):
-        rejected = getattr(error, "rejected", None)
-        if rejected is not None:
-            msg = "%s: %s" % (", ".join(rejected.names), msg)
-        return super().outcome(msg, error)
+    container = True
+    id_option = name_option = None
+
+    def resolve(self):
+        """The domain named by ``domain`` (or ``name``) resolved to its id (one paginated lookup), before any part is read."""
+        self.find_domain()
+
+    def find(self):
+        return {"id": self.params["domain_id"]}

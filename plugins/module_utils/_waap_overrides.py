@@ -10,8 +10,8 @@ This module is internal to the collection: its interface may change at any time.
 An override names what it suppresses (``target_type``, ``targets``: detector or rule ids) and where (``conditions``, of
 ``OVERRIDE_CONDITIONS``). Every operation is on v1; an update (``PATCH``, 200 with the record) takes ``name``,
 ``enabled``, ``description`` and ``conditions`` only, so an override whose ``target_type`` or ``targets`` differ is
-deleted and created again (the list flow's ``create_only``): both writes say ``replaced`` in ``changes``, the delete
-its id in ``deleted_ids`` too. No bulk delete: one ``DELETE`` each.
+deleted and created again (the kind's ``create_only``, ``_children``): ``replaced`` in ``changes`` once both writes
+took effect, the delete's id in ``deleted_ids`` too. No bulk delete: one ``DELETE`` each.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class OverrideKind(RuleKind):
                RULE_MEMBERS[4])
     required_to_create = ("target_type", "targets", "conditions")
     bulk = False
+    create_only = CREATE_ONLY
 
     def __init__(self):
         super().__init__("override", (), OVERRIDE_CONDITIONS)
@@ -99,4 +100,3 @@ class WaapOverrideSet(WaapRuleSet):
     create-only (a difference replaces the override)."""
 
     kind = OVERRIDE
-    create_only = CREATE_ONLY

@@ -10,15 +10,15 @@ This module is internal to the collection: its interface may change at any time.
 - ``RuleKind``: one kind of rule (``CUSTOM``, ``FIREWALL``; ``_waap_advanced`` adds ``ADVANCED``): its paths, the
   options of one rule, their validation, the members compared, the create body and the ``gathered`` shape. Reads and
   creates are on v1, updates, toggles and bulk deletes on v2 (docs/api_reference.md section 18.7).
-- ``OnDomain``: the declaration every module about one WAAP domain shares (``domain_id``, scope, paging); with a
-  ``kind``, its paths and members.
-- ``WaapRuleSet``: the declaration of the list flow (``_list``) for a domain's rules of one kind.
+- ``WaapRuleSet``: a domain's rules of one kind as a resource: the domain holding them as a child collection
+  (``Children``, ``_children``).
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, require, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._list import RuleList
+from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children
+from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DomainResource
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     action_argument_spec,
     action_matches,
@@ -33,14 +33,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     validate_rule_name,
     writable_conditions,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import (
-    DOMAINS,
-    FIREWALL_ACTIONS,
-    FIREWALL_CONDITIONS,
-    MAX_OFFSET,
-    PAGE_SIZE,
-    RULE_ACTIONS,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import FIREWALL_ACTIONS, FIREWALL_CONDITIONS, RULE_ACTIONS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 
 STATES = ("merged", "replaced", "overridden", "deleted", "gathered")  # the set modules' states
@@ -69,6 +62,7 @@ class RuleKind:
     required_to_create = ("action", "conditions")
     bulk = True  # deleted in bulk (else one DELETE each)
     toggles = False  # an enabled-only change through the toggle
+    create_only = ()  # members only a replacement changes
 
     def __init__(self, name, actions, conditions=None, count=(1, 5)):
         self.name, self.actions, self.conditions, self.count = name, actions, conditions, count
@@ -138,52 +132,11 @@ CUSTOM = RuleKind("custom", RULE_ACTIONS)
 FIREWALL = RuleKind("firewall", FIREWALL_ACTIONS, FIREWALL_CONDITIONS, count=(1, 1))  # exactly one condition, ip or ip_range
 
 
-class OnDomain:
-    """The declaration shared by every module about one WAAP domain: the ``domain_id`` option checked, the scope of its
-    messages, the WAAP paging; with a ``kind`` (a ``RuleKind``), the kind's paths, members and required options.
-    ``find_domain()``: the domain's id, ``domain_id`` or the one domain an exact name names (``domain``, or the
-    ``name`` of ``waap_domain``), resolved before any write. Comes first among a module's bases."""
-
-    kind = None
-    scope = "domain {domain_id}"
-    page_size = PAGE_SIZE
-    max_offset = MAX_OFFSET
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        kind = vars(cls).get("kind")
-        if kind is not None:
-            cls.paths, cls.members, cls.required_to_create = kind.paths(), kind.members, kind.required_to_create
-
-    def validate(self):
-        super().validate()
-        check_range("domain_id", self.params["domain_id"], low=1)
-        name = self.params.get("domain")
-        require(name is None or (name.strip() and name.isprintable()), "domain",
-                "must be the exact name of a WAAP domain: not empty, without control characters")
-
-    def find_domain(self):
-        """The domain's id: ``domain_id``, or the domain with the exact name in ``domain`` (or ``name``), case-insensitively
-        (every page of the domain listing: its ``name`` filter matches parts of names); none or several fail."""
-        params = self.params
-        if params.get("domain_id") is not None:
-            return params["domain_id"]
-        name = params.get("domain") if "domain" in params else params.get("name")
-        found = [record for record in self.client.paginate(DOMAINS, {"name": name}, page_size=PAGE_SIZE, max_offset=MAX_OFFSET)
-                 if str(record.get("name", "")).lower() == name.lower()]
-        if not found:
-            raise Refused("No WAAP domain is named %r (a domain exists once WAAP is switched on for its CDN resource; "
-                          "it cannot be created here)" % name)
-        if len(found) > 1:
-            raise Refused("%s WAAP domains are named %r (ids %s); give domain_id" % (len(found), name, ", ".join(str(r["id"]) for r in found)))
-        params["domain_id"] = found[0]["id"]
-        return params["domain_id"]
-
-
-class WaapRuleSet(OnDomain, RuleList):
-    """A domain's rules of one ``kind`` as a set compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``);
-    the per-rule semantics are the kind's, as in the single-rule module. ``named_domain``: the domain may be given by
-    its exact name (``domain``) instead of ``domain_id``, resolved before the listing."""
+class WaapRuleSet(DomainResource):
+    """A domain's rules of one ``kind`` as a set compared by exact name (``waap_custom_rules``, ``waap_firewall_rules``):
+    the domain (never read: its rules are) holding them as a child collection; the per-rule semantics are the kind's,
+    as in the single-rule module. ``named_domain``: the domain may be given by its exact name (``domain``) instead of
+    ``domain_id``, resolved before the listing."""
 
     module_kwargs = dict(required_if=[("state", state, ["config"]) for state in STATES if state != "gathered"])
     named_domain = False
@@ -191,7 +144,11 @@ class WaapRuleSet(OnDomain, RuleList):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.kind
-        cls.noun, cls.result_key = kind.noun, kind.result_key
+        cls.noun, cls.result_key, cls.members, cls.required_to_create = kind.noun, kind.result_key, (), ()
+        cls.changes = dict(CHANGES, replaced=str) if kind.create_only else CHANGES  # what the rules' writes say
+        cls.parts = (Children("", kind.noun, cls.paths, kind.members, scope=cls.scope, required=kind.required_to_create,
+                              create_only=kind.create_only, body=kind.body, gathered=lambda record, params: gathered_item(kind, record, cls.scope.format(**params)),
+                              bulk_body=lambda ids: {"rule_ids": ids}),)
         cls.argument_spec = dict(
             domain_id=dict(type="int", required=not cls.named_domain),
             config=dict(type="list", elements="dict", options=kind.item_spec()),
@@ -200,10 +157,6 @@ class WaapRuleSet(OnDomain, RuleList):
         if cls.named_domain:
             cls.argument_spec["domain"] = dict(type="str")
             cls.module_kwargs = dict(cls.module_kwargs, required_one_of=[["domain_id", "domain"]], mutually_exclusive=[["domain_id", "domain"]])
-
-    def resolve(self):
-        """The domain named by ``domain`` resolved to its id (one paginated lookup), before the listing."""
-        self.find_domain()
 
     def validate(self):
         super().validate()
@@ -216,25 +169,17 @@ class WaapRuleSet(OnDomain, RuleList):
         for index, item in enumerate(config or []):
             self.kind.validate(item, "config[%d]." % index)
 
-    def item_body(self, item):
-        try:
-            return self.kind.body(item)
-        except ValidationError as exc:
-            raise ValidationError("config[%d].%s" % (self.index(item["name"]), exc))
-
     def index(self, name):
         return next(index for index, item in enumerate(self.params["config"]) if item["name"] == name)
 
-    def gathered_item(self, record):
-        """The rule in the config shape, valid as config (the round trip): a rule the module cannot represent fails
-        here, naming it, never in a later run that feeds it back."""
-        item = self.kind.gathered(record)
-        try:
-            self.kind.validate(item)
-        except ValidationError as exc:
-            raise Refused("%s %r (id %s) of %s cannot be represented as a config item: %s"
-                          % (self.noun.capitalize(), record.get("name"), record.get("id"), self.where(), exc))
-        return item
 
-    def bulk_body(self, ids):
-        return {"rule_ids": ids}
+def gathered_item(kind, record, where):
+    """The rule in the config shape, valid as config (the round trip): a rule the module cannot represent fails
+    here, naming it, never in a later run that feeds it back."""
+    item = kind.gathered(record)
+    try:
+        kind.validate(item)
+    except ValidationError as exc:
+        raise Refused("%s %r (id %s) of %s cannot be represented as a config item: %s"
+                      % (kind.noun.capitalize(), record.get("name"), record.get("id"), where, exc))
+    return item

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.gcore.platform.plugins.module_utils._checks import HTTP_METHODS
+
 # WAAP lists: limit 0-100 (we ask for at least 1), offset 0-100000.
 PAGE_SIZE = 100
 DOMAINS = "/waap/v2/domains"  # every page of it: a domain found by its exact name
@@ -34,7 +36,6 @@ NAME_PATTERN = r"^[A-Za-z0-9\s.:'\";<>?&|\\]+$"
 NAME_RULE = "the allowed characters (ASCII letters, digits, whitespace and . : ' \" ; < > ? & | \\)"
 STATUS_CODES = [403, 405, 418, 429]
 DURATION_PATTERN = r"^[1-9][0-9]*[smhd]?$"
-HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
 OWNER_TYPES = ["COMMERCIAL", "EDUCATIONAL", "GOVERNMENT", "HOSTING_SERVICES", "ISP", "MOBILE_NETWORK", "NETWORK", "RESERVED"]
 HEADER_PATTERN = r"^[a-zA-Z0-9-]+$"
 # The spec's pattern for header values, verbatim ("9-_" is a range, as in the service).

@@ -39,20 +39,31 @@ class Write:
     whether it shows the write took effect; ``locked``: the record whose lock a 409 waits for; ``then(accepted,
     value)``: what follows (``value``: ``(answer, finished tasks)`` when accepted, else the state read again, or
     ``GONE``); it may return more writes, sent next; ``prepare()``: what is done just before it is sent; ``said``:
-    what it changes (the module docstring; default: from its kind, names and ids)."""
+    what it changes (the module docstring; default: from its kind, names and ids); ``label``: what the message of its
+    rejection names first (None: nothing); ``body_of(state)``: a part's write whose body is made just before it is sent,
+    from what the part holds then."""
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
-                 prepare=None, query=None, said=None):
+                 prepare=None, query=None, said=None, label=None, body_of=None):
         self.kind, self.method, self.path, self.body, self.query = kind, method, path, body, query  # the request
         self.names, self.ids = list(names), list(ids)  # what it is about
         self.said = said if said is not None else dict(
             [(PAST[kind], self.names)] if kind in PAST else [], **({"deleted_ids": self.ids} if self.ids else {}))
         self.done, self.reread, self.locked = done or (lambda state: False), reread, locked  # telling what it did
-        self.then, self.prepare = then, prepare  # what comes after and before it
+        self.then, self.prepare, self.label, self.body_of = then, prepare, label, body_of  # what comes after and before it
 
     def __repr__(self):
         query = "&".join("%s=%s" % item for item in (self.query or {}).items())
         return "%s %s%s" % (self.method, self.path, "?" + query if query else "")
+
+
+def request(paths, which, params, ident=None):
+    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``, ``delete``: the ``item`` path, ``create``:
+    the ``list`` path, when not declared), filled from ``params`` and ``{id}``; a template may start with its method
+    (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete, else GET)."""
+    template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
+    method, _sep, path = template.rpartition(" ")
+    return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))
 
 
 def id_order(ident):

@@ -318,9 +318,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._addresses import a
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._instance import WAITING, Goes, Setting, check_credentials, user_data_body
+from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import NAMED_SPEC, interfaces_body, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._previews import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 

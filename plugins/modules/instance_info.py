@@ -90,10 +90,9 @@ instances:
 import json
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._instance import STATUSES
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
 
-STATUSES = ["ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
-            "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE"]
 
 
 def tagged(record, tags):
@@ -104,7 +103,7 @@ def tagged(record, tags):
 class InstanceInfo(CloudInfo):
     kind = KINDS["instance"]
     filters = (
-        Filter("status", dict(type="str", choices=STATUSES), lambda value: {"status": value}, lambda record, value: record.get("status") == value),
+        Filter("status", dict(type="str", choices=list(STATUSES)), lambda value: {"status": value}, lambda record, value: record.get("status") == value),
         Filter("tags", dict(type="dict"), lambda value: {"tag_key_value": json.dumps(value, sort_keys=True)} if value else {}, tagged,
                check=lambda option, value: check_tags(value, option) or value),
     )

@@ -72,6 +72,8 @@ options:
   purge:
     description:
       - Delete the instances whose name is O(name_format) with an index above O(count) (scaling in), highest index first.
+      - Only the fleet's members are deleted - an instance of such a name whose flavor differs from O(flavor), or that
+        lacks one of O(tags), is kept and named in a warning. Give each fleet a distinguishing tag.
       - Only with O(count) and O(name_format); with O(names) it fails validation.
     type: bool
     default: false
@@ -188,6 +190,8 @@ changes:
   description:
     - The names of the members created, updated (tags, security groups, flavor, placement group), started, stopped and
       deleted by the run (in check mode, those that would be); a member created and stopped is in both lists.
+    - Only what took effect - a member whose create task ended in C(ERROR) is named among the failed in the message,
+      not in C(created).
   returned: success, and on a failure after the lookup
   type: dict
   sample:

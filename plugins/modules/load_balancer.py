@@ -607,14 +607,13 @@ tasks:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, resolve_secrets
+from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, listener_view, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
 from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
-from ansible_collections.gcore.platform.plugins.module_utils._previews import load_balancer_taken
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
@@ -648,12 +647,7 @@ class LoadBalancer(CloudResource):
     def members(self):
         return (Member("name"), tags_member(self.params, "tags_v2"))
 
-    @property
-    def parts(self):
-        """The listeners, with their pools: a set read with two listings and written one request at a time (_lb_listeners)."""
-        if "_listeners" not in self.__dict__:
-            self.__dict__["_listeners"] = (Listeners(self),)
-        return self.__dict__["_listeners"]
+    parts = (Listeners(),)  # with their pools: a set read with two listings, written one request at a time (_lb_listeners)
 
     @property
     def changes(self):
@@ -694,9 +688,12 @@ class LoadBalancer(CloudResource):
                                   % (record["id"], held, wanted))
 
     def shown(self, record):
-        """A delete's before side lists the listeners and pools it takes with the load balancer (``_previews``)."""
+        """A delete's before side lists the listeners it takes with the load balancer, each with its pool."""
         shown = super().shown(record)
-        return dict(shown, **load_balancer_taken(self, record)) if self.params["state"] == "absent" else shown
+        if self.params["state"] != "absent":
+            return shown
+        listeners = expand(self.client, self.params, record).get("listeners") or []  # two listings when not read yet
+        return dict(shown, listeners=dict((listener.get("name"), listener_view(listener)) for listener in listeners))
 
     def create_body(self):
         params = self.params

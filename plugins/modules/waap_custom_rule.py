@@ -184,7 +184,8 @@ diff:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import CUSTOM, OnDomain
+from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import OnDomain
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import CUSTOM
 
 
 class WaapCustomRule(OnDomain, GcoreResourceModule):

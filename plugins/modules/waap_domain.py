@@ -142,14 +142,59 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Values
 from ansible_collections.gcore.platform.plugins.module_utils._waap import check_regex
-from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN, DomainParts
+from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN, DomainResource, read_domain
 
 SETTABLE = ("active", "monitor")
 THRESHOLDS = {"ddos_burst_threshold": ("burst_threshold", 30, 10000), "ddos_global_threshold": ("global_threshold", 250, 50000)}
 
 
-class WaapDomain(DomainParts):
+class Settings(Values):
+    """The domain's status and its API and DDoS settings: the domain record with its ``settings``, as read or answered."""
+
+    name = "settings"
+
+    def fetch(self, get, record, params):
+        return dict(read_domain(get, DOMAIN, params), settings=read_domain(get, DOMAIN + "/settings", params))
+
+    def held(self, state):
+        api, ddos = state["settings"].get("api") or {}, state["settings"].get("ddos") or {}
+        held = {"status": state.get("status"), "api_urls": sorted(set(api.get("api_urls") or [])),
+                "is_api": bool(api.get("is_api"))}  # false when left out (the read schema's default)
+        held.update((option, ddos.get(member)) for option, (member, _low, _high) in THRESHOLDS.items())
+        return held
+
+    def wants(self, state, params):
+        wanted = dict((option, params[option]) for option in ("status", "is_api") + tuple(THRESHOLDS) if params[option] is not None)
+        if params["api_urls"] is not None:
+            wanted["api_urls"] = sorted(set(params["api_urls"]))
+        return wanted
+
+    def requests(self, changes, state, params):
+        held = self.held(state)
+        if changes and held["status"] not in SETTABLE:
+            why = "switch WAAP on for its CDN resource first" if held["status"] == "bypass" else "the plan must be renewed first"
+            raise Refused("WAAP domain %s is %s: neither its status nor its settings can be set (%s); nothing was sent"
+                          % (state["id"], held["status"], why))
+        path = DOMAIN.format(domain_id=state["id"])
+        requests = [("updated", ["status"], "PATCH", path, {"status": changes["status"]})] if "status" in changes else []
+        body, keys = {}, [key for key in ("api_urls", "is_api") + tuple(THRESHOLDS) if key in changes]
+        if "api_urls" in changes:
+            body["api"] = {"api_urls": list(dict.fromkeys(params["api_urls"]))}
+        if "is_api" in changes:  # a member of api, sent alone when api_urls do not change (omitted members stay)
+            body.setdefault("api", {})["is_api"] = changes["is_api"]
+        if any(option in changes for option in THRESHOLDS):  # both together: a nested member may replace its object
+            body["ddos"] = dict((member, changes.get(option, held[option])) for option, (member, _low, _high) in THRESHOLDS.items())
+        return requests + ([("updated", keys, "PATCH", path + "/settings", body)] if body else [])
+
+    def answered(self, state, write, answer):
+        if not isinstance(answer, dict):  # v2 answers the domain, or its settings
+            return state
+        return dict(state, **answer) if write.names == ["status"] else dict(state, settings=answer)
+
+
+class WaapDomain(DomainResource):
     argument_spec = dict(
         domain_id=dict(type="int"),
         name=dict(type="str"),
@@ -161,7 +206,8 @@ class WaapDomain(DomainParts):
     )
     module_kwargs = dict(required_one_of=[["domain_id", "name"]], mutually_exclusive=[["domain_id", "name"]])
     changes = {"updated": str}
-    record = settings = None  # the domain and its settings as read (or answered) last
+    result_key = "domain"
+    parts = (Settings(),)
 
     def validate(self):
         super().validate()
@@ -173,48 +219,6 @@ class WaapDomain(DomainParts):
             check_regex("api_urls[%d]" % index, url)  # the service matches paths with it
         for option, (_member, low, high) in THRESHOLDS.items():
             check_range(option, params[option], low, high)
-
-    def held(self, ident):
-        self.record = self.read_domain(DOMAIN)
-        self.settings = self.read_domain(DOMAIN + "/settings")
-        api, ddos = self.settings.get("api") or {}, self.settings.get("ddos") or {}
-        held = {"status": self.record.get("status"), "api_urls": sorted(set(api.get("api_urls") or [])),
-                "is_api": bool(api.get("is_api"))}  # false when left out (the read schema's default)
-        held.update((option, ddos.get(member)) for option, (member, _low, _high) in THRESHOLDS.items())
-        return held
-
-    def wanted(self, held):
-        params = self.params
-        wanted = dict((option, params[option]) for option in ("status", "is_api") + tuple(THRESHOLDS) if params[option] is not None)
-        if params["api_urls"] is not None:
-            wanted["api_urls"] = sorted(set(params["api_urls"]))
-        return wanted
-
-    def requests(self, changes, held):
-        if changes and held["status"] not in SETTABLE:
-            why = "switch WAAP on for its CDN resource first" if held["status"] == "bypass" else "the plan must be renewed first"
-            raise Refused("WAAP domain %s is %s: neither its status nor its settings can be set (%s); nothing was sent"
-                          % (self.record["id"], held["status"], why))
-        path = DOMAIN.format(domain_id=self.record["id"])
-        requests = [("updated", ["status"], "PATCH", path, {"status": changes["status"]})] if "status" in changes else []
-        body, keys = {}, [key for key in ("api_urls", "is_api") + tuple(THRESHOLDS) if key in changes]
-        if "api_urls" in changes:
-            body["api"] = {"api_urls": list(dict.fromkeys(self.params["api_urls"]))}
-        if "is_api" in changes:  # a member of api, sent alone when api_urls do not change (omitted members stay)
-            body.setdefault("api", {})["is_api"] = changes["is_api"]
-        if any(option in changes for option in THRESHOLDS):  # both together: a nested member may replace its object
-            body["ddos"] = dict((member, changes.get(option, held[option])) for option, (member, _low, _high) in THRESHOLDS.items())
-        return requests + ([("updated", keys, "PATCH", path + "/settings", body)] if body else [])
-
-    def answered(self, write, answer):
-        if isinstance(answer, dict):  # v2 answers the domain, or its settings
-            if write.path.endswith("/settings"):
-                self.settings = answer
-            else:
-                self.record = dict(self.record, **answer)
-
-    def returned(self):
-        return {"domain": dict(self.record, settings=self.settings)}
 
 
 def main():

@@ -124,7 +124,8 @@ diff:
 import difflib
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
-from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN, DomainParts
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Values
+from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DOMAIN, DomainResource, read_domain
 
 
 RULE_SETS = "/waap/v1/domains/{domain_id}/rule-sets"  # every policy in one read (the v2 listing pages them apart)
@@ -134,7 +135,63 @@ def label(policy):
     return "%s / %s" % (policy["rule_set"], policy["name"])
 
 
-class WaapPolicies(DomainParts):
+class Policies(Values):
+    """The domain's policies, each switched on or off (``{label: enabled}``), as read or answered."""
+
+    name = "policies"
+
+    def fetch(self, get, record, params):
+        rule_sets = read_domain(get, RULE_SETS, params)  # a bare array, with the policies
+        return [{"id": policy["id"], "name": policy["name"], "rule_set": rule_set["name"], "rule_set_id": rule_set["id"],
+                 "group": policy.get("group"), "action": policy.get("action"), "enabled": policy["mode"]}
+                for rule_set in rule_sets or [] for policy in rule_set.get("rules") or []]
+
+    def held(self, state):
+        return dict((label(policy), policy["enabled"]) for policy in state)
+
+    def wants(self, state, params):
+        wanted, first = {}, {}
+        for index, item in enumerate(params["policies"] or []):
+            key = label(resolve(state, index, item, params))
+            if key in first:
+                raise ValidationError("policies[%d] and policies[%d] both name the policy %r" % (first[key], index, key))
+            first[key] = index
+            wanted[key] = item["enabled"]
+        return wanted
+
+    def requests(self, changes, state, params):
+        ids = dict((label(policy), policy["id"]) for policy in state)
+        path = DOMAIN.format(domain_id=params["domain_id"]) + "/policies/%s"
+        return [("enabled" if enabled else "disabled", [key], "PATCH", path % ids[key], {"mode": enabled}) for key, enabled in changes.items()]
+
+    def answered(self, state, write, answer):
+        return [dict(policy, enabled=(answer or {}).get("mode", write.body["mode"])) if label(policy) in write.names else policy
+                for policy in state]
+
+    def gathered_all(self, state, params):
+        return [dict((key, policy[key]) for key in ("rule_set", "name", "id", "enabled")) for policy in state]
+
+
+def resolve(found, index, item, params):
+    """The policy an item names; one not on the domain fails listing the closest."""
+    by_id = dict((policy["id"], policy) for policy in found)
+    by_name = dict((label(policy), policy) for policy in found)
+    if item["id"] is not None:
+        policy = by_id.get(item["id"])
+        if policy is None:
+            close = difflib.get_close_matches(item["id"], list(by_id), 3)
+            raise ValidationError("policies[%d].id: no policy %r on domain %s%s" % (index, item["id"], params["domain_id"], _close(close)))
+        if item["name"] is not None and label(item) != label(policy):
+            raise ValidationError("policies[%d]: id %s is %r, not %r" % (index, item["id"], label(policy), label(item)))
+        return policy
+    policy = by_name.get(label(item))
+    if policy is None:
+        close = difflib.get_close_matches(label(item), list(by_name), 3, 0.5)
+        raise ValidationError("policies[%d]: no policy %r on domain %s%s" % (index, label(item), params["domain_id"], _close(close)))
+    return policy
+
+
+class WaapPolicies(DomainResource):
     argument_spec = dict(
         domain_id=dict(type="int"),
         domain=dict(type="str"),
@@ -145,7 +202,8 @@ class WaapPolicies(DomainParts):
     module_kwargs = dict(required_one_of=[["domain_id", "domain"]], mutually_exclusive=[["domain_id", "domain"]],
                          required_if=[("state", "present", ["policies"])])
     changes = {"enabled": str, "disabled": str}
-    found = ()  # the policies as read last
+    result_key = "policies"
+    parts = (Policies(),)
 
     def validate(self):
         super().validate()
@@ -157,59 +215,6 @@ class WaapPolicies(DomainParts):
             require(item["id"] is not None or item["name"] is not None, where, "give the policy's id, or its rule_set and name")
             require(item["name"] is None or item["rule_set"] is not None, where + ".rule_set",
                     "is required with name (a policy name may be in several rule sets)")
-
-    def held(self, ident):
-        rule_sets = self.read_domain(RULE_SETS)  # a bare array, with the policies
-        self.found = [{"id": policy["id"], "name": policy["name"], "rule_set": rule_set["name"], "rule_set_id": rule_set["id"],
-                       "group": policy.get("group"), "action": policy.get("action"), "enabled": policy["mode"]}
-                      for rule_set in rule_sets or [] for policy in rule_set.get("rules") or []]
-        return dict((label(policy), policy["enabled"]) for policy in self.found)
-
-    def resolve(self, index, item):
-        """The policy an item names; one not on the domain fails listing the closest."""
-        by_id = dict((policy["id"], policy) for policy in self.found)
-        by_name = dict((label(policy), policy) for policy in self.found)
-        if item["id"] is not None:
-            policy = by_id.get(item["id"])
-            if policy is None:
-                close = difflib.get_close_matches(item["id"], list(by_id), 3)
-                raise ValidationError("policies[%d].id: no policy %r on domain %s%s" % (index, item["id"], self.params["domain_id"], _close(close)))
-            if item["name"] is not None and label(item) != label(policy):
-                raise ValidationError("policies[%d]: id %s is %r, not %r" % (index, item["id"], label(policy), label(item)))
-            return policy
-        policy = by_name.get(label(item))
-        if policy is None:
-            close = difflib.get_close_matches(label(item), list(by_name), 3, 0.5)
-            raise ValidationError("policies[%d]: no policy %r on domain %s%s" % (index, label(item), self.params["domain_id"], _close(close)))
-        return policy
-
-    def wanted(self, held):
-        wanted, first = {}, {}
-        for index, item in enumerate(self.params["policies"] or []):
-            key = label(self.resolve(index, item))
-            if key in first:
-                raise ValidationError("policies[%d] and policies[%d] both name the policy %r" % (first[key], index, key))
-            first[key] = index
-            wanted[key] = item["enabled"]
-        return wanted
-
-    def requests(self, changes, held):
-        ids = dict((label(policy), policy["id"]) for policy in self.found)
-        path = DOMAIN.format(domain_id=self.params["domain_id"]) + "/policies/%s"
-        return [("enabled" if enabled else "disabled", [key], "PATCH", path % ids[key], {"mode": enabled}) for key, enabled in changes.items()]
-
-    def answered(self, write, answer):
-        for policy in self.found:
-            if label(policy) in write.names:
-                policy["enabled"] = (answer or {}).get("mode", write.body["mode"])
-
-    def returned(self):
-        result = {"policies": self.found}
-        if self.params["state"] == "gathered":
-            for name in ("diff", "changes"):
-                self.result.pop(name, None)
-            result["gathered"] = [dict((key, policy[key]) for key in ("rule_set", "name", "id", "enabled")) for policy in self.found]
-        return result
 
 
 def _close(names):

@@ -18,13 +18,13 @@ from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces 
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import CONDITION_KINDS, RULE_ACTIONS
-from ansible_collections.gcore.platform.plugins.module_utils._waap_docs import CONDITION_DOCS
 from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tools"))
 
 import condition_docs  # noqa: E402  pylint: disable=wrong-import-position
+from waap_docs import CONDITION_DOCS  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def options(doc):
@@ -176,7 +176,7 @@ def test_role_item_options_agree_with_the_module_options(role, option):
 
 # ---- the settings and hooks of the core: documented in its tables, each used by at least two modules ----------
 
-CORE_FILES = ("_base", "_flow", "_resource", "_list", "_cloud", "_waap_domain")  # the files with settings and hooks
+CORE_FILES = ("_base", "_flow", "_resource", "_cloud")  # the files with settings and hooks
 
 
 def _core():
@@ -207,11 +207,10 @@ def _hooks():
 
 
 def _flow_classes():
-    """The core's classes: the module base, the flow, one resource, the list flow, and a Cloud resource and reader."""
+    """The core's classes: the module base, the flow, one resource, and a Cloud resource and reader."""
     from ansible_collections.gcore.platform.plugins.module_utils import (  # pylint: disable=import-outside-toplevel
-        _base, _cloud, _flow, _list, _resource, _waap_domain)
-    return (_base.GcoreModule, _flow.Flow, _resource.GcoreResourceModule, _list.RuleList, _cloud.CloudResource, _cloud.CloudInfo,
-            _waap_domain.DomainParts)
+        _base, _cloud, _flow, _resource)
+    return (_base.GcoreModule, _flow.Flow, _resource.GcoreResourceModule, _cloud.CloudResource, _cloud.CloudInfo)
 
 
 def _declared(cls):
@@ -223,7 +222,7 @@ def _uses():
     """{name: [modules]}: the settings and hooks each module sets, in its own class or a declaration it inherits
     (``WaapRuleSet``: two modules; ``CloudResource``: every Cloud resource module), the flow's own classes left out.
     Only plugins/modules count."""
-    flow = _flow_classes()[:4]
+    flow = _flow_classes()[:3]
     uses = {}
     for path in sorted((ROOT / "plugins" / "modules").glob("*.py")):
         module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.%s" % path.stem)
@@ -242,7 +241,7 @@ def test_every_setting_of_the_core_is_in_its_tables_and_used_by_two_modules():
     declared = set()
     for cls in _flow_classes():
         declared |= _declared(cls)
-    declared -= {"ledger", "record"}  # the run's state, not settings
+    declared -= {"ledger", "record", "kept"}  # the run's state, not settings
     assert sorted(declared) == sorted(table), "every setting of the core in one of its tables, and only settings"
     uses = _uses()
     lonely = dict((name, uses.get(name, [])) for name in table if len(uses.get(name, [])) < 2)
@@ -250,16 +249,12 @@ def test_every_setting_of_the_core_is_in_its_tables_and_used_by_two_modules():
 
 
 # The settings one module alone sets today, each with why it stays in the core.
-ONE_USER_SETTINGS = {
-    # a list member the service cannot update (a policy override's targets: docs/api_reference.md section 18.4): the list
-    # flow replaces it, for every set whose items have such a member; the overrides are the first
-    "create_only": ["waap_policy_overrides"],
-}
+ONE_USER_SETTINGS = {}
 
 
 def test_every_hook_of_the_core_is_documented_defined_and_used_by_two_modules():
     hooks = _hooks()
-    assert "answered" in hooks and "create_body" in hooks and "item_body" in hooks
+    assert "answered" in hooks and "create_body" in hooks and "find" in hooks
     flow = _flow_classes()
     assert [hook for hook in hooks if not any(callable(getattr(cls, hook, None)) for cls in flow)] == []
     uses = _uses()
@@ -314,8 +309,57 @@ def test_no_resource_module_defines_a_flow_method():
 
 
 def test_the_core_stays_small():
-    """The files of the flow (the module base, the flow, a write, one resource, the part protocol, the list flow) hold at most
-    1,000 lines together, so that new modules are declarations and not core code."""
+    """The flow and declaration bases (the module base, the flow, a write, one resource, the part protocol, the child
+    collection, the members, the attachments, a Cloud resource) hold at most ``CORE_LINES`` together, so that new
+    modules (a resource with children among them) are declarations and not core code."""
     lines = dict((name, len((ROOT / "plugins" / "module_utils" / ("%s.py" % name)).read_text().splitlines()))
-                 for name in ("_base", "_flow", "_writes", "_resource", "_parts", "_list"))
-    assert sum(lines.values()) <= 1000, lines
+                 for name in ("_base", "_flow", "_writes", "_resource", "_parts", "_children", "_members", "_attachments", "_cloud"))
+    assert sum(lines.values()) <= CORE_LINES, lines
+
+
+# The bases' lines today, the child collection and the value part in, the list flow and the domain flow out, the kinds
+# of k8s clusters, file shares, snapshot schedules and bare metal servers in (1,551 for the nine before: 1,000 for the
+# first six, the list flow among them). The aim is 1,400: lower it as the core sheds.
+CORE_LINES = 1726
+
+
+# Engines that still run modules beside the resource flow, each to become a resource with parts on the one flow;
+# the test below fails on any other, and once one of these has gone (then it leaves this list).
+ENGINES_LEFT = {"_fleet.Fleet.run"}
+
+
+def test_one_flow_runs_every_state_module():
+    """No ``run`` is defined in plugins/module_utils but the base's, the resource flow's and the reader's (CloudInfo):
+    found by name in the source, whatever the class derives from, so a new engine cannot hide from this test."""
+    import ast  # pylint: disable=import-outside-toplevel
+    runs = set()
+    for path in sorted((ROOT / "plugins" / "module_utils").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            for item in getattr(node, "body", []) if isinstance(node, (ast.ClassDef, ast.Module)) else []:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "run":
+                    runs.add("%s.%s" % (path.stem, ".".join(filter(None, [getattr(node, "name", None), "run"]))))
+    assert runs - ENGINES_LEFT == {"_base.GcoreModule.run", "_resource.GcoreResourceModule.run", "_cloud.CloudInfo.run"}, runs
+    assert ENGINES_LEFT <= runs, "an engine has gone: take it out of ENGINES_LEFT"
+
+
+# Files that still spell a Cloud path of their own (paths off the project/region rule: pricing, quotas, downloads);
+# the test below fails on any other, and once one of these has none (then it leaves this list).
+OWN_CLOUD_PATHS = {"price_preview.py", "image.py", "quota_check.py", "notification_threshold_info.py", "notification_threshold.py"}
+
+
+def test_every_cloud_path_comes_from_its_kind():
+    """No ``/cloud/`` string in the code of plugins/ (docstrings and documentation aside) but in the kinds table and the
+    task waiter: a path is derived from its ``Kind`` (collection, version, suffix)."""
+    import ast  # pylint: disable=import-outside-toplevel
+    spelt = set()
+    for path in sorted(path for path in (ROOT / "plugins").rglob("*.py") if path.parent.name != "doc_fragments"):
+        tree = ast.parse(path.read_text())
+        documents = set(id(node.body[0].value) for node in ast.walk(tree) if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+                        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant))
+        documents |= set(id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign) and any(
+            getattr(target, "id", "") in ("DOCUMENTATION", "EXAMPLES", "RETURN") for target in node.targets))
+        if any(isinstance(node, ast.Constant) and isinstance(node.value, str) and "/cloud/" in node.value and id(node) not in documents
+               for node in ast.walk(tree)):
+            spelt.add(path.name)
+    assert spelt - OWN_CLOUD_PATHS == {"_cloud.py", "_tasks.py"}, spelt
+    assert OWN_CLOUD_PATHS <= spelt, "a file has no Cloud path of its own any more: take it out of OWN_CLOUD_PATHS"

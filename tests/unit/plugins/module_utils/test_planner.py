@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A property test of the list planner (``plan_list``) and the attachment planner: for random current and desired
+"""A property test of the child collection's planner (``plan_children``) and the attachment planner: for random current and desired
 sets (names, members, a quota), applying the plan in its order reaches the desired set, deletes come before
 creates (detaches after attaches), and the count never exceeds a quota the end state fits. A seeded ``random``
 loop: every run checks the same cases, a failure prints its seed."""
@@ -14,8 +14,8 @@ import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
-from ansible_collections.gcore.platform.plugins.module_utils._list import Plan, RuleList, check_names, plan_list
-from ansible_collections.gcore.platform.plugins.module_utils._list import CHANGES
+from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children, Held, Plan, check_names
+from ansible_collections.gcore.platform.plugins.module_utils._children import plan_children as plan_list
 from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 
@@ -31,20 +31,14 @@ def random_case(rng):
     return held, wanted
 
 
-class Rules(RuleList):
-    """A list declaration, built without AnsibleModule: only its ``writes`` (the order the flow sends) are used."""
+RULES = Children("", "rule", {"list": "/rules", "item": "/rules/{id}", "bulk_delete": "/rules/bulk_delete"}, MEMBERS,
+                 body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
+                 bulk_body=lambda ids: {"ids": ids}, mode=lambda params: "merged")
 
-    paths = {"list": "/rules", "item": "/rules/{id}", "bulk_delete": "/rules/bulk_delete"}
-    members = MEMBERS
 
-    def __init__(self):  # pylint: disable=super-init-not-called
-        self.params = {}
-
-    def item_body(self, item):
-        return dict((key, value) for key, value in item.items() if value is not None)
-
-    def bulk_body(self, ids):
-        return {"ids": ids}
+def writes(plan, held):
+    """The writes the child collection makes of ``plan`` (the order the flow sends)."""
+    return RULES.writes(plan, Held(held), {})
 
 
 def apply(held, plan, quota):
@@ -52,7 +46,7 @@ def apply(held, plan, quota):
     the count after every write and the kinds in the order sent."""
     state = dict((record["id"], dict(record)) for record in held)
     counts, next_id, kinds = [], 1000, []
-    for write in Rules().writes(plan, held):
+    for write in writes(plan, held):
         if write.kind == "delete":
             for ident in write.body["ids"]:
                 del state[ident]
@@ -94,7 +88,7 @@ def test_a_name_several_rules_hold_is_deleted_in_every_rule():
     held = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "a"}]
     plan = plan_list(held, [{"name": "a"}], "deleted", None)
     assert [record["id"] for record in plan.deletes] == [1, 3]
-    assert changes_of(CHANGES, Rules().writes(plan, held)) == {"created": [], "updated": [], "deleted": ["a", "a"], "deleted_ids": [1, 3]}
+    assert changes_of(CHANGES, writes(plan, held)) == {"created": [], "updated": [], "deleted": ["a", "a"], "deleted_ids": [1, 3]}
 
 
 def test_duplicate_names_are_found_in_linear_time_naming_both_indices():
@@ -137,7 +131,7 @@ def test_the_attachment_plan_attaches_first_and_reaches_the_listed_set():
 
 def test_deleted_ids_are_in_numeric_order():
     held = [{"id": ident, "name": "n%d" % ident} for ident in (10, 9, 100)]
-    assert changes_of(CHANGES, Rules().writes(plan_list(held, [], "overridden", None), held))["deleted_ids"] == [9, 10, 100]
+    assert changes_of(CHANGES, writes(plan_list(held, [], "overridden", None), held))["deleted_ids"] == [9, 10, 100]
 
 
 def test_an_empty_plan_is_false():

@@ -17,8 +17,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import ApiE
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils import _list
-from ansible_collections.gcore.platform.plugins.module_utils._list import RuleList
+from ansible_collections.gcore.platform.plugins.module_utils import _children
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 
 CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
 
@@ -61,8 +61,9 @@ class Service:
         return [(method, path, body) for method, path, body in self.requests if method != "GET"]
 
 
-class RuleSet(RuleList):
-    """A declaration of a set of rules: identity by exact name, two members."""
+class RuleSet(GcoreResourceModule):
+    """A declaration of a set of rules: the domain (never read) holding them as a child collection, identity by exact
+    name, two members."""
 
     argument_spec = dict(
         domain_id=dict(type="int", required=True),
@@ -73,17 +74,20 @@ class RuleSet(RuleList):
     noun = "rule"
     result_key = "rules"
     scope = "domain {domain_id}"
-    paths = dict(list="/d/{domain_id}/rules", item="/d/{domain_id}/rules/{id}", bulk_delete="/d/{domain_id}/rules/bulk_delete")
-    members = (Member("name"), Member("size"), Member("enabled", created=True, reset=True))
+    container = True
+    id_option = name_option = None
+    parts = (Children("", "rule", dict(list="/d/{domain_id}/rules", item="/d/{domain_id}/rules/{id}", bulk_delete="/d/{domain_id}/rules/bulk_delete"),
+                      (Member("name"), Member("size"), Member("enabled", created=True, reset=True)), scope="domain {domain_id}",
+                      body=lambda item: dict(strip_none(item), enabled=item["enabled"] is not False),
+                      gathered=lambda record, params: {"name": record["name"], "size": record.get("size"), "enabled": record.get("enabled")},
+                      bulk_body=lambda ids: {"rule_ids": ids}),)
 
-    def item_body(self, item):
-        return dict(strip_none(item), enabled=item["enabled"] is not False)
+    @property
+    def changes(self):
+        return None if self.params["state"] == "gathered" else self.parts[0].changes
 
-    def gathered_item(self, record):
-        return {"name": record["name"], "size": record.get("size"), "enabled": record.get("enabled")}
-
-    def bulk_body(self, ids):
-        return {"rule_ids": ids}
+    def find(self):
+        return {"id": self.params["domain_id"]}
 
 
 def run(module, service, args, check=False, diff=True):
@@ -125,7 +129,7 @@ def test_check_mode_reports_and_sends_nothing():
 
 
 def test_replaced_resets_members_left_out_and_overridden_deletes_the_rest_in_chunks_first(monkeypatch):
-    monkeypatch.setattr(_list, "BULK_SIZE", 2)
+    monkeypatch.setattr(_children, "BULK_SIZE", 2)
     service = Service(held() + [{"id": 4, "name": "d", "size": 4, "enabled": True}])
     result = run(RuleSet, service, {"domain_id": 7, "state": "overridden", "config": [{"name": "a", "size": 1}]})
     assert result["changes"] == {"created": [], "updated": ["a"], "deleted": ["b", "c", "d"], "deleted_ids": [1, 3, 4]}

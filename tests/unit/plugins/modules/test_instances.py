@@ -113,6 +113,33 @@ def test_a_member_whose_boot_fails_is_named_and_the_others_are_returned(server):
     assert "node-1: task" in result["msg"] and "no capacity" in result["msg"] and "failed: node-1, node-2" in result["msg"]
 
 
+def test_a_create_whose_task_ends_in_error_is_failed_not_created(server):
+    server.add_fault(method="POST", path="^%s$" % CREATE, task_error="no capacity", skip=1)  # the second create's task fails
+    result = run(server)
+    assert result["failed"] is True and result["changed"] is True, "changed means sent"
+    assert result["changes"]["created"] == ["node-1", "node-3"] and "failed: node-2" in result["msg"], result["msg"]
+
+
+def test_purge_keeps_an_instance_of_another_flavor_or_without_the_fleets_tags_with_a_warning(server):
+    assert not run(server, count=3, tags={"fleet": "a"}).get("failed")
+    other = dict((key, value) for key, value in ARGS.items() if key not in ("count", "name_format"))
+    assert not harness.run(server, instances, dict(other, names=["node-4"], tags={"fleet": "b"})).get("failed")
+    server.log = []
+    scaled = run(server, count=1, purge=True, tags={"fleet": "a"})
+    assert scaled["changes"]["deleted"] == ["node-3", "node-2"], scaled.get("msg")
+    assert fleet(server) == ["node-1", "node-4"]
+    assert any("purge: instance node-4" in str(warning) and "lacks the fleet's tags" in str(warning) for warning in scaled["warnings"]), scaled["warnings"]
+
+
+def test_a_409_on_a_members_write_waits_for_its_lock_and_plans_that_member_again(server):
+    assert not run(server, count=2).get("failed")
+    server.add_fault(method="POST", path="/action$", status=409, times=1)
+    result = run(server, count=2, state="stopped")
+    assert not result.get("failed"), result.get("msg")
+    assert result["changes"]["stopped"] == ["node-1", "node-2"]
+    assert all(item["status"] == "SHUTOFF" for item in result["instances"])
+
+
 def test_the_re_run_after_wait_false_finishes_the_build(server):
     server.configure(instances_boot_held=True)
     first = run(server, wait=False)

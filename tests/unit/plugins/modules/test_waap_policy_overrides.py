@@ -145,7 +145,8 @@ def test_a_rejected_replacement_create_leaves_the_delete_in_changes_and_the_reru
     sim.add_fault(method="POST", path=PATH + "$", status=403)
     result = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
     assert result["failed"] is True and result["changed"] is True
-    assert result["changes"]["replaced"] == ["Admin SQL"] and result["changes"]["deleted_ids"] == [old]
+    assert result["changes"]["replaced"] == [] and result["changes"]["deleted"] == ["Admin SQL"]  # a create that failed after its delete: deleted
+    assert result["changes"]["deleted_ids"] == [old]
     again = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
     assert again["changes"]["created"] == ["Admin SQL"] and [record["name"] for record in held(sim)] == ["Admin SQL"]
 

@@ -2,9 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The words of the WAAP rule docs: rendered with ``_waap.CONDITION_KINDS`` into plugins/doc_fragments/waap_conditions.py.
-
-This module is internal to the collection: its interface may change at any time.
+"""The words of the WAAP rule docs: rendered with ``_waap_tables.CONDITION_KINDS`` into
+plugins/doc_fragments/waap_conditions.py by condition_docs.py (beside it). Not shipped: no module reads it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,250 @@
+# -*- coding: utf-8 -*-
+# Copyright: gcore.platform contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A child collection as a part (``Children``, ``_parts``): records of their own, with ids, under a parent, keyed by a
+declared identity. This module is internal to the collection: its interface may change at any time.
+
+Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk, at most
+``BULK_SIZE`` ids a call, with a ``bulk_delete`` path), updates, creates: a collection at its quota converges whenever
+the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared
+children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
+both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
+writes took effect. Declared: ``name`` (the ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths``
+(``_writes.request``; ``{parent_id}``: the parent's id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks
+``body(item)``, ``gathered(record, params)``, ``update_body(changes, record)``, ``bulk_body(ids)``.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, created_view, differences, view
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
+from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, PAST, Write, id_order, request
+
+BULK_SIZE = 100  # ids in one bulk delete
+CHANGES = {"created": str, "updated": str, "deleted": str, "deleted_ids": id_order}  # names, and the ids deleted
+MODES = ("merged", "replaced", "overridden", "deleted")
+
+
+class Plan:
+    """``deletes`` (records), ``updates`` ((item, record, changes)), ``creates`` (items), sent in this order."""
+
+    def __init__(self, deletes=(), updates=(), creates=()):
+        self.deletes, self.updates, self.creates = list(deletes), list(updates), list(creates)
+
+    def __bool__(self):
+        return bool(self.deletes or self.updates or self.creates)
+
+
+def by_key(records, key="name"):
+    found = {}
+    for record in records:
+        found.setdefault(record.get(key), []).append(record)
+    return found
+
+
+def plan_children(held, wanted, mode, compare, key="name"):
+    """The plan that makes ``held`` (records) what ``wanted`` (items) asks under ``mode``; ``compare(item, record)``:
+    the changes an existing record needs (``{}``: none). Linear in both lists."""
+    held_keys = by_key(held, key)
+    if mode == "deleted":
+        keys = dict.fromkeys(item[key] for item in wanted)
+        return Plan(deletes=[record for name in keys for record in held_keys.get(name, [])])
+    plan = Plan()
+    for item in wanted:
+        records = held_keys.get(item[key])
+        changes = compare(item, records[0]) if records else None
+        if not records:
+            plan.creates.append(item)
+        elif changes:
+            plan.updates.append((item, records[0], changes))
+    if mode == "overridden":
+        keys = set(item[key] for item in wanted)
+        plan.deletes = [record for record in held if record.get(key) not in keys]
+    return plan
+
+
+def check_names(items, noun="item", option="config", key="name"):
+    """Two items with one key fail naming both indices and the key; returns warnings for names with leading or
+    trailing whitespace (a different name to the service)."""
+    first, twice, warnings = {}, [], []
+    for index, item in enumerate(items):
+        name = item[key]
+        if name in first:
+            twice.append("%s[%s] and %s[%s] are both named %r" % (option, first[name], option, index, name))
+        first.setdefault(name, index)
+        if isinstance(name, str) and name != name.strip():
+            warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
+                            "name than %r" % (option, index, name, name.strip()))
+    if twice:
+        raise ValidationError("%s: each %s must have its own name; %s" % (option, noun, "; ".join(twice)))
+    return warnings
+
+
+class Held(list):
+    """The children of one parent as read: ``again()`` reads them again, ``scope`` (with ``parent_id``) fills the paths."""
+
+    again = scope = None
+
+
+class Children(Part):
+    """A child collection (the module docstring)."""
+
+    def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
+                 replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
+                 bulk_body=None):
+        self.name, self.noun, self.paths, self.members, self.scope, self.key, self.option = name, noun, paths, members, scope, key, option
+        self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
+        self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
+
+    @property
+    def changes(self):
+        """The shape of the ``changes`` its writes say (``replaced`` with ``create_only``)."""
+        return dict(CHANGES, replaced=str) if self.create_only else CHANGES
+
+    def check(self, module):
+        """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
+        for warning in check_names(module.params.get(self.option) or [], self.noun, self.option, self.key):
+            module.module.warn(warning)
+
+    def fetch(self, get, record, params):
+        """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
+        scope = dict(params, parent_id=record.get("id"))
+        held = Held(get(request(self.paths, "list", scope)[1]))
+        held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
+        return held
+
+    def held(self, record):
+        return dict((child.get(self.key), child) for child in record)
+
+    def where(self, params):
+        return " of %s" % self.scope.format(**params) if self.scope else ""
+
+    def named(self, name, matches, params):
+        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.where(params), name,
+                                                   ", ".join(str(record.get("id")) for record in matches))
+
+    def differ(self, item, record, params):
+        """The changes the existing ``record`` needs to match ``item`` (``{}``: none)."""
+        return differences(self.members, record, item, replace=self.mode(params) in ("replaced", "overridden"))
+
+    def planned(self, held, wanted, params):
+        """The ``Plan`` of the children; a key several children hold, or a create missing a required option, fails."""
+        mode = self.mode(params)
+        keys = set(item[self.key] for item in wanted) if mode != "deleted" else ()
+        clashes = [self.named(name, records, params) for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0]))
+                   if name in keys and len(records) > 1]
+        if clashes:
+            raise Refused("; ".join(clashes) + "; %s identifies a %s by its %s: rename or delete all but one" % (self.option, self.noun, self.key))
+        plan = plan_children(held, wanted, mode, lambda item, record: self.differ(item, record, params), self.key)
+        index = dict((item[self.key], position) for position, item in enumerate(wanted))
+        for item in plan.creates:
+            missing = [option for option in self.required if item.get(option) is None]
+            if missing:
+                raise ValidationError("%s[%d]: %s required to create the %s %r (no %s%s has that name)" % (
+                    self.option, index[item[self.key]], " and ".join(missing), self.noun, item[self.key], self.noun, self.where(params)))
+        if self.replace is None:
+            for item, record, changes in plan.updates:
+                for member in set(self.create_only) & set(changes):
+                    raise ValidationError("%s[%d].%s: %s %s cannot change it; delete it and create it again (nothing was sent)" % (
+                        self.option, index[item[self.key]], member, self.noun, record.get("id")))
+        return plan
+
+    def views(self, held, wanted, params):
+        """``(before, after)``: ``{key: child}`` of the children that change (a created child absent from before, a
+        deleted one from after); a key several deleted children hold is shown once per child, with its id."""
+        plan = self.planned(held or [], wanted, params)  # none held: the parent is created
+        before, after = {}, {}
+        keys = by_key(plan.deletes, self.key)
+        for record in plan.deletes:
+            name = record.get(self.key)
+            before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = view(self.members, record)
+        for item, record, changes in plan.updates:
+            before[item[self.key]] = view(self.members, record)
+            after[item[self.key]] = dict(before[item[self.key]], **changes)
+        for item in plan.creates:
+            after[item[self.key]] = created_view(self.members, item)
+        return before, after
+
+    def gathered_all(self, held, params):
+        return [self.gathered(record, params) for record in held]
+
+    def plan(self, record, wanted, params):
+        """The writes: deletes (bulk), updates, creates; a replacement's two writes in the declared order."""
+        return self.writes(self.planned(record, wanted, params), record, params)
+
+    def writes(self, plan, held, params):
+        params = held.scope or params
+        held_ids, create_only = set(record.get("id") for record in held), set(self.create_only)
+        replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
+        chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [
+            [record] for record in plan.deletes]
+        writes = [self.deleting(held, params, [record["id"] for record in chunk], [record.get(self.key) for record in chunk],
+                                bulk="bulk_delete" in self.paths) for chunk in chunks]
+        pairs = [(self.deleting(held, params, [record["id"]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
+                 for item, record in replaced]
+        for pair in pairs:
+            self.pair(*(pair if self.replace == "delete first" else reversed(pair)))
+        if self.replace == "delete first":
+            writes += [delete for delete, _create in pairs]
+        for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
+            toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
+            method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record["id"])
+            body = None if toggle in self.paths else self.update_body(changes, record)
+            writes.append(Write("update", method, path, body, names=[item[self.key]], said=self.says("update", [item[self.key]]), reread=held.again,
+                                done=lambda listing, item=item, ident=record["id"]: any(
+                                    found.get("id") == ident and not self.differ(item, found, params) for found in listing)))
+        writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
+        return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
+
+    def says(self, kind, names, ids=()):
+        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+
+    def pair(self, first, second):
+        """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took
+        effect it says what it did alone, until the second does too."""
+        ids = first.ids or second.ids
+        both = dict([(self.prefix + "replaced", list(first.names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+        alone = self.says(first.kind, first.names, first.ids)
+        first.said = second.said = both
+
+        def then_first(_accepted, value):
+            first.said = both if value is GONE else alone
+
+        def then_second(_accepted, _value):
+            first.said = both
+        first.then, second.then = then_first, then_second
+
+    def creating(self, held, params, item, record, held_ids):
+        method, path = request(self.paths, "create", params)
+        return Write("create", method, path, self.item_body(self.replacement(item, record, params) if record else item, params),
+                     names=[item[self.key]], said=self.says("create", [item[self.key]]), reread=held.again,
+                     done=lambda listing, name=item[self.key]: any(found.get(self.key) == name and found.get("id") not in held_ids for found in listing))
+
+    def item_body(self, item, params):
+        try:
+            return self.body(item)
+        except ValidationError as exc:
+            index = next(index for index, given in enumerate(params[self.option]) if given[self.key] == item[self.key])
+            raise ValidationError("%s[%d].%s" % (self.option, index, exc))
+
+    def replacement(self, item, record, params):
+        """The item replacing ``record``: the record's members where the item leaves one out (reset ones reset if replacing)."""
+        values = self.gathered(record, params)
+        if self.mode(params) in ("replaced", "overridden"):
+            values.update((member.option, member.reset) for member in self.members if member.reset is not UNSET)
+        values.update((key, value) for key, value in item.items() if value is not None)
+        return values
+
+    def deleting(self, held, params, ids, names, bulk=False):
+        """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
+        method, path = ("POST", request(self.paths, "bulk_delete", params)[1]) if bulk else request(self.paths, "delete", params, ids[0])
+        wanted = dict(zip(ids, names))
+
+        def left(_accepted, value):
+            if not bulk or value is not GONE:
+                return []
+            return [self.deleting(held, params, [found["id"]], [wanted[found["id"]]]) for found in held.again() if found.get("id") in wanted]
+        return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
+                     reread=held.again, done=lambda listing: not any(found.get("id") in wanted for found in listing), then=left)
