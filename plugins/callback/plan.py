@@ -37,9 +37,6 @@ requirements:
 notes:
   - The summary is printed once, when the run ends (after the play recap of the stdout callback), one section a
     play.
-seealso:
-  - ref: ansible_collections.gcore.platform.docsite.guide_plan
-    description: The guide to the plan summary, with an example of its output.
 """
 
 import json

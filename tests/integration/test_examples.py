@@ -18,6 +18,7 @@ import re
 import pytest
 
 from conftest import ROOT
+from test_plan import summary
 
 EXAMPLES = ROOT / "examples"
 # stack.yml runs on its inventory file (stack.gcore.yml, not a playbook) and is torn down, and so is production.yml: their own
@@ -327,12 +328,14 @@ def production_left(sim):
     }
 
 
-def test_the_production_tier_builds_converges_and_tears_down(playbook, sim):
+def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan_env):
     """Issue 36: examples/production.yml builds the tier, a second run sends no write, the teardown deletes it all in
-    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv)."""
+    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv). The plan
+    callback (issue 46) sums up each run."""
     path = EXAMPLES / "production.yml"
-    run, changed = run_ok(playbook, path)
+    run, changed = run_ok(playbook, path, env=plan_env)
     assert changed > 0 and PRODUCTION_KEY not in run.output, run
+    assert summary(run.output) == ["localhost : 13 created, 0 changed, 0 replaced, 0 deleted"], run
     web = [PRODUCTION + "-web-1", PRODUCTION + "-web-2"]
     left = production_left(sim)
     assert left == {
@@ -362,14 +365,16 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim):
     assert sim.reserved_fixed_ips[vip]["is_vip"] and sorted(shared) == sorted(port["port_id"] for port in ports.values()), shared
 
     mark = len(sim.log)
-    run, changed = run_ok(playbook, path)
+    run, changed = run_ok(playbook, path, env=plan_env)
     assert changed == 0, run
     assert sim.writes(sim.log[mark:]) == [], [(entry["method"], entry["path"]) for entry in sim.writes(sim.log[mark:])]
     assert "Nothing to create (already there: instances %s; load balancers %s-lb)" % (", ".join(web), PRODUCTION) in run.output, run
+    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 0 deleted"], run
 
     mark = len(sim.log)
-    run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"})
+    run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"}, env=plan_env)
     assert changed > 0, run
+    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 13 deleted"], run
     assert production_left(sim) == {key: [] for key in left}, production_left(sim)
     deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
     assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances", "instances",
@@ -386,12 +391,14 @@ PRODUCTION_TASKS = ("Network - ", "Subnet - ", "Router - ", "Security group - ",
                     "Volume - ", "Volume snapshot - ", "Secret - ", "Load balancer - ", "Reserved fixed IP - ")
 
 
-def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
+def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim, plan_env):
     """Issue 36: --check --diff of examples/production.yml before anything exists previews every
-    resource, each task whose parents are not built yet warning which it assumes; no write is sent, no key shown."""
-    run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True)
+    resource, each task whose parents are not built yet warning which it assumes; no write is sent, no key shown.
+    Issue 46: the plan callback's summary counts every create."""
+    run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True, env=plan_env)
     sections, previewed = assert_previews(run, sim, PRODUCTION_TASKS)
     assert PRODUCTION_KEY not in run.output, run
+    assert summary(run.output) == ["localhost : 13 to create, 0 to change, 0 to replace, 0 to delete"], run
     # The diffs name what is not built yet: the instances' placement group, the HTTPS listener's certificate, the members.
     for task, line in ((6, "\"placement_group\": \"(placement group 'example-prod-web-spread', not built yet)\""),
                        (10, "\"secret_id\": \"(secret 'example-prod-www', not built yet)\""),
