@@ -330,8 +330,9 @@ def production_left(sim):
 
 def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan_env):
     """Issue 36: examples/production.yml builds the tier, a second run sends no write, the teardown deletes it all in
-    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv). The plan
-    callback (issue 46) sums up each run."""
+    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv). Issue 46:
+    a scale-in drains the instance it deletes first (the pools and the virtual IP drop it), the plan callback sums up
+    each run."""
     path = EXAMPLES / "production.yml"
     run, changed = run_ok(playbook, path, env=plan_env)
     assert changed > 0 and PRODUCTION_KEY not in run.output, run
@@ -371,13 +372,29 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     assert "Nothing to create (already there: instances %s; load balancers %s-lb)" % (", ".join(web), PRODUCTION) in run.output, run
     assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 0 deleted"], run
 
+    # Drain before scale-in (issue 46): to one web instance, the pools and the virtual IP drop web-2 before it is deleted.
+    one = {"production_web_count": 1}
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars=one, env=plan_env)
+    writes = [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])]
+    deleted = writes.index(("DELETE", "instances"))
+    assert {kind for _method, kind in writes[:deleted]} == {"lbpools", "reserved_fixed_ips"}, writes
+    assert [write for write in writes[deleted:] if write[1] != "volumes"] == [("DELETE", "instances")], writes
+    assert production_left(sim)["instances"] == web[:1]
+    members = [member["address"] for pool in sim.lb_pools.values() for member in pool["members"]]
+    assert sorted(members) == [ports[web[0]]["ip_assignments"][0]["ip_address"]] * 2, members
+    assert summary(run.output) == ["localhost : 0 created, 2 changed, 0 replaced, 1 deleted"], run
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars=one)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
+
     mark = len(sim.log)
     run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"}, env=plan_env)
     assert changed > 0, run
-    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 13 deleted"], run
+    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 12 deleted"], run
     assert production_left(sim) == {key: [] for key in left}, production_left(sim)
     deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
-    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances", "instances",
+    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances",
                        "servergroups", "ssh_keys", "securitygroups", "routers", "subnets", "networks"], deletes
 
     mark = len(sim.log)
