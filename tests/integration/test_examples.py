@@ -13,9 +13,12 @@ on a fresh simulator. No ad hoc command in the docs passes the API key on the co
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 
 import pytest
+import requests
 
 from conftest import ROOT
 from test_plan import summary
@@ -118,6 +121,26 @@ FIRST_RUN = {
         [("POST", r"^/cloud/v2/secrets/1/76$", 1), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
         lambda sim: listener_secrets(sim, "example-tls-lb") == {"https": "example-www-2026", "http": None},
     ),
+    "restore_volume.yml": (
+        [("POST", r"^/cloud/v1/volumes/1/76$", 2), ("POST", r"^/cloud/v1/snapshots/1/76$", 1)],
+        lambda sim: [record["size"] for record in sim.volumes.values() if record["name"] == "example-restore-data-restored"] == [2]
+        and [(json.loads(entry["body"])["source"], json.loads(entry["body"]).get("snapshot_id")) for entry in sim.requests("POST", r"^/cloud/v1/volumes/1/76$")][1]
+        == ("snapshot", next(ident for ident, record in sim.snapshots.items() if record["name"] == "example-restore-data-nightly")),
+    ),
+    "adopt.yml": (
+        [("PATCH", r"^/cloud/v\d/networks/1/76/", 1), ("PATCH", r"^/cloud/v\d/volumes/1/76/", 1)],
+        lambda sim: [network["name"] for network in sim.networks.values()
+                     if {"key": "managed-by", "value": "ansible", "read_only": False} in network["tags"]] == ["router-net-1"]
+        and not [entry for entry in sim.writes() if entry["method"] in ("POST", "DELETE")],
+    ),
+    "drift.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v2/security_groups/1/76$", 1)],
+        lambda sim: [network["name"] for network in sim.networks.values() if network["name"] == "example-drift-net"] == ["example-drift-net"],
+    ),
+    "blue_green.yml": (
+        [("POST", r"^/cloud/v2/instances/1/76$", 2), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
+        lambda sim: bg_members(sim) == bg_addresses(sim, "blue"),
+    ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
         lambda sim: sorted((rule["direction"], rule["ethertype"], rule["port_range_min"])
@@ -126,6 +149,17 @@ FIRST_RUN = {
         == [("egress", "IPv4", 443), ("ingress", "IPv4", 22), ("ingress", "IPv4", 443), ("ingress", "IPv6", 443)],
     ),
 }
+
+
+def bg_members(sim):
+    """The addresses of the blue/green example's pool members."""
+    return sorted(member["address"] for pool in sim.lb_pools.values() if pool["name"] == "example-bg-http" for member in pool["members"])
+
+
+def bg_addresses(sim, generation):
+    """The private addresses of the instances of one generation of the blue/green example."""
+    return sorted(port["ip_assignments"][0]["ip_address"] for record in sim.instances if record["name"].startswith("example-bg-%s-" % generation)
+                  for port in sim.instance_ports[record["id"]])
 
 
 def run_ok(playbook, path, **options):
@@ -187,6 +221,59 @@ def test_the_tls_example_rotates_the_certificate_and_converges(playbook, sim, tm
     assert sorted(record["name"] for record in sim.secrets.values() if record["name"].startswith("example-")) == ["example-www-2027"]
     mark = len(sim.log)
     run, changed = run_ok(playbook, EXAMPLES / "tls_rotation.yml", extra_vars=renewal)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
+
+
+def test_the_drift_example_shows_a_hand_edit_and_repairs_it(playbook, sim):
+    """examples/drift.yml (issue 46): a tag edited and a rule added by hand show in --check --diff (nothing sent), a run
+    writes back only those, and the next run changes nothing."""
+    path = EXAMPLES / "drift.yml"
+    run_ok(playbook, path)
+    network = next(record for record in sim.networks.values() if record["name"] == "example-drift-net")
+    edited = requests.patch("%s/cloud/v1/networks/1/76/%s" % (sim.url, network["id"]), json={"tags": {"env": "staging"}},
+                            headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert edited.status_code == 200, edited.text
+    group = next(record for record in sim.security_groups.values() if record["name"] == "example-drift-web")
+    extra = copy.deepcopy(next(rule for rule in group["security_group_rules"] if rule.get("port_range_min") == 443))
+    extra.update(id="3f0e6a59-1d5e-4c37-9a53-5d0b9e7c2a11", port_range_min=22, port_range_max=22, description="quick test")
+    group["security_group_rules"].append(extra)  # a rule added by hand in the Customer Portal
+
+    mark = len(sim.log)
+    check = playbook(str(path), check=True, diff=True, verbosity=None)
+    assert check.rc == 0 and sim.writes(sim.log[mark:]) == [], check
+    sections = task_sections(check.output)
+    tags, rules = sections["Network - its tags as declared (a tag edited by hand is set back)"], \
+        sections["Security group - exactly these rules (a rule added by hand is removed)"]
+    assert "changed: [localhost]" in tags and '-        "env": "staging"' in tags and '+        "env": "production"' in tags, tags
+    assert "changed: [localhost]" in rules and "quick test" in rules, rules
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path)
+    assert changed == 2, run
+    assert [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])] == [
+        ("PATCH", "networks"), ("PATCH", "security_groups")], sim.writes(sim.log[mark:])
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
+
+
+def test_the_blue_green_example_switches_the_pool_before_the_old_generation_goes(playbook, sim):
+    """examples/blue_green.yml (issue 46): blue live, then green built, the pool switched to it, and blue deleted after
+    the switch; the switch made again changes nothing."""
+    path = EXAMPLES / "blue_green.yml"
+    run_ok(playbook, path)
+    blue = bg_addresses(sim, "blue")
+    mark = len(sim.log)
+    green = {"bg_live": "green"}
+    run, changed = run_ok(playbook, path, extra_vars=green)
+    writes = [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])]
+    switched = writes.index(("PUT", "loadbalancers")) if ("PUT", "loadbalancers") in writes else len(writes)
+    assert writes[:switched].count(("POST", "instances")) == 2 and ("DELETE", "instances") not in writes[:switched], writes
+    assert [write for write in writes[switched:] if write[1] != "loadbalancers"] == [("DELETE", "instances")] * 2, writes
+    assert bg_members(sim) == bg_addresses(sim, "green") and len(bg_members(sim)) == 2 and not set(blue) & set(bg_members(sim))
+    assert sorted(record["name"] for record in sim.instances if record["name"].startswith("example-bg-")) == [
+        "example-bg-green-1", "example-bg-green-2"]
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars=green)
     assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
 
 
@@ -378,10 +465,10 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     run, changed = run_ok(playbook, path, extra_vars=one, env=plan_env)
     writes = [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])]
     deleted = writes.index(("DELETE", "instances"))
-    assert {kind for _method, kind in writes[:deleted]} == {"lbpools", "reserved_fixed_ips"}, writes
+    assert {kind for _method, kind in writes[:deleted]} == {"loadbalancers", "reserved_fixed_ips"}, writes
     assert [write for write in writes[deleted:] if write[1] != "volumes"] == [("DELETE", "instances")], writes
     assert production_left(sim)["instances"] == web[:1]
-    members = [member["address"] for pool in sim.lb_pools.values() for member in pool["members"]]
+    members = [member["address"] for pool in sim.lb_pools.values() if pool["name"].startswith(PRODUCTION) for member in pool["members"]]
     assert sorted(members) == [ports[web[0]]["ip_assignments"][0]["ip_address"]] * 2, members
     assert summary(run.output) == ["localhost : 0 created, 2 changed, 0 replaced, 1 deleted"], run
     mark = len(sim.log)
