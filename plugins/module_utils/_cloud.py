@@ -57,6 +57,8 @@ PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
 NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
+# A snapshot schedule (lifecycle policy) shows its volumes only when asked for (docs/api_reference.md section 19.5).
+LIFECYCLE_POLICY, VOLUMES_SHOWN = "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{id}", {"need_volumes": "true"}
 
 
 def check_name(option, value, what=None, longest=63):
@@ -78,16 +80,17 @@ class Kind:
     listing's ``total_key``; ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id
     (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
     longest name the service takes (None: the service puts no rule on its names, which are only required not to be
-    empty); ``list_params``: the query every listing of an info module sends."""
+    empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers
+    (the id option an int, at least 1), not UUIDs."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
                  name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
-                 name_length=63, list_params=None):
+                 name_length=63, list_params=None, integer_id=False):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
         self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
         self.id_option = id_option or self.key + "_id"
-        self.id_spec = dict(type="str", aliases=list(id_aliases)) if id_aliases else dict(type="str")
+        self.id_spec = dict(type="int" if integer_id else "str", **(dict(aliases=list(id_aliases)) if id_aliases else {}))
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
         self.scope = REGION if regional else "project {project_id}"
@@ -106,6 +109,13 @@ class Kind:
     def unidentified(self, record):
         """The record as the service shows it (without the ``id`` that ``identified`` gave it)."""
         return record if record is None or self.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
+
+    def check_id(self, params):
+        """The id option checked: a UUID kept in its canonical form, or an integer id at least 1."""
+        if self.id_spec["type"] == "int":
+            check_range(self.id_option, params[self.id_option], low=1)
+        else:
+            canonical_uuid(params, self.id_option)
 
     def query(self, name):
         """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
@@ -131,6 +141,8 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
+    Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
+         paths=dict(item=LIFECYCLE_POLICY + "?need_volumes=true", update=LIFECYCLE_POLICY, delete=LIFECYCLE_POLICY)),
 ))
 
 
@@ -226,7 +238,8 @@ class CloudResource(GcoreResourceModule):
         params = self.params
         if not self.kind.regional:
             check_range("project_id", params["project_id"], low=1)
-        for option in (self.id_option,) + tuple(self.uuid_options):
+        self.kind.check_id(params)
+        for option in self.uuid_options:
             canonical_uuid(params, option)
         if not self.nameless:
             check_name("name", params["name"], longest=self.kind.name_length)
@@ -307,7 +320,7 @@ class CloudInfo(GcoreModule):
     def validate(self):
         super().validate()
         params = self.params
-        canonical_uuid(params, self.kind.id_option)
+        self.kind.check_id(params)
         if not self.nameless:
             check_name("name", params["name"], longest=self.kind.name_length)
         for item in self.filters:

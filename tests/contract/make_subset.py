@@ -163,6 +163,17 @@ OPERATIONS = {
         ("delete", "/cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}"),
         ("post", "/cloud/v1/volumes/{project_id}/{region_id}/{volume_id}/revert"),
     ],
+    "cloud: snapshot schedules": [
+        ("get", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}"),
+        ("patch", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}"),
+        ("delete", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}"),
+        ("post", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_schedules"),
+        ("post", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_schedules"),
+        ("put", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/add_volumes_to_policy"),
+        ("put", "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{policy_id}/remove_volumes_from_policy"),
+    ],
     "cloud: placement groups": [
         ("get", "/cloud/v1/servergroups/{project_id}/{region_id}"),
         ("post", "/cloud/v1/servergroups/{project_id}/{region_id}"),

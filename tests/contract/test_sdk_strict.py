@@ -343,3 +343,26 @@ def test_storage_s3_sftp_buckets_locations_and_keys(sdk):
     assert sdk(storage.ssh_keys.get, key.id).name == "sdk-storage-key"
     sdk(storage.ssh_keys.delete, key.id)
     sdk.refused(404, storage.ssh_keys.get, key.id)
+
+
+def test_snapshot_schedules(sdk):
+    cloud = sdk.client.cloud
+    task = sdk(cloud.volumes.create, name="sdk-scheduled", size=1, source="new-volume")
+    volume_id = sdk(cloud.tasks.poll, task.tasks[0]).created_resources.volumes[0]
+    policy = sdk(cloud.snapshot_schedules.create, action="volume_snapshot", name="sdk-nightly", volume_ids=[volume_id],
+                 schedules=[{"type": "cron", "hour": "2", "max_quantity": 7, "retention_time": {"days": 7}}])
+    assert isinstance(policy.id, int) and policy.schedules[0].type == "cron" and policy.schedules[0].minute == "0"
+    assert policy.id in ids(sdk(cloud.snapshot_schedules.list).results)
+    shown = sdk(cloud.snapshot_schedules.get, policy.id, extra_query={"need_volumes": "true"})
+    assert [volume.volume_id for volume in shown.volumes] == [volume_id]
+    assert sdk(cloud.snapshot_schedules.update, policy.id, name="sdk-nightly-2", status="paused").status == "paused"
+    added = sdk(cloud.snapshot_schedules.add_schedules, policy.id, schedules=[{"type": "interval", "hours": 6}])
+    assert [schedule.type for schedule in added.schedules] == ["cron", "interval"]
+    kept = sdk(cloud.snapshot_schedules.remove_schedules, policy.id, schedule_ids=[added.schedules[0].id])
+    assert [schedule.type for schedule in kept.schedules] == ["interval"]
+    sdk(cloud.snapshot_schedules.remove_volumes, policy.id, volume_ids=[volume_id])
+    assert sdk(cloud.snapshot_schedules.add_volumes, policy.id, volume_ids=[volume_id]).name == "sdk-nightly-2"
+    assert "max_quantity" in sdk.refused(422, cloud.snapshot_schedules.add_schedules, policy.id,
+                                          schedules=[{"type": "cron", "max_quantity": 0}])
+    sdk(cloud.snapshot_schedules.delete, policy.id)
+    sdk.refused(404, cloud.snapshot_schedules.get, policy.id)

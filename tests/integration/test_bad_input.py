@@ -1205,6 +1205,58 @@ PRODUCTION_CASES = [
     ("reserved IP info: no name option", "reserved_fixed_ip_info", {"name": "Reserved fixed ip 10.0.0.5"}, "name"),
 ]
 
+# ---- issue 49: snapshot_schedule and snapshot_schedule_info ----
+CRON = {"type": "cron", "hour": "2"}
+PRODUCTION_CASES += [("schedule: " + what, "snapshot_schedule_info" if what.startswith("info:") else "snapshot_schedule", args, text)
+                     for what, args, text in [
+    ("name too short", {"name": "ab", "schedules": [CRON]}, "name: length 2 is out of range (must be 3 to 63)"),
+    ("name ending with a dash", {"name": "nightly-", "schedules": [CRON]}, "name: 'nightly-' does not match"),
+    ("id 0", {"snapshot_schedule_id": 0}, "snapshot_schedule_id: 0 is out of range (must be at least 1)"),
+    ("id not an integer", {"snapshot_schedule_id": "nightly"}, "snapshot_schedule_id"),
+    ("neither id nor name", {"status": "paused"}, "one of the following is required: snapshot_schedule_id, name"),
+    ("unknown status", {"name": "nightly", "status": "stopped"}, "status must be one of: active, paused"),
+    ("unknown state", {"name": "nightly", "state": "gone"}, "state must be one of"),
+    ("a schedule without a type", {"name": "nightly", "schedules": [{"hour": "2"}]}, "type"),
+    ("an unknown schedule type", {"name": "nightly", "schedules": [{"type": "weekly"}]}, "type must be one of: cron, interval"),
+    ("a cron hour the API refuses", {"name": "nightly", "schedules": [dict(CRON, hour="25")]},
+     "schedules[0].hour: '25' is not an hour (0 to 23), '*' or a comma-separated list of them"),
+    ("a cron minute step", {"name": "nightly", "schedules": [dict(CRON, minute="*/5")]}, "schedules[0].minute: '*/5' is not"),
+    ("a cron day 0", {"name": "nightly", "schedules": [dict(CRON, day="0")]}, "schedules[0].day: '0' is not"),
+    ("a cron month 13", {"name": "nightly", "schedules": [dict(CRON, month="1,13")]}, "schedules[0].month: '1,13' is not"),
+    ("a cron week 54", {"name": "nightly", "schedules": [dict(CRON, week="54")]}, "schedules[0].week: '54' is not"),
+    ("a day of the week", {"name": "nightly", "schedules": [dict(CRON, day_of_week="mon,funday")]},
+     "schedules[0].day_of_week: 'mon,funday' is not a day of the week (mon, tue, wed, thu, fri, sat, sun)"),
+    ("a time zone with a space", {"name": "nightly", "schedules": [dict(CRON, timezone="Europe/New York")]}, "schedules[0].timezone:"),
+    ("both cron and interval", {"name": "nightly", "schedules": [dict(CRON, days=1)]},
+     "schedules[0].days: an interval member, not accepted with type cron (a schedule is cron or interval, not both)"),
+    ("both interval and cron", {"name": "nightly", "schedules": [{"type": "interval", "hours": 6, "minute": "0"}]},
+     "schedules[0].minute: a cron member, not accepted with type interval"),
+    ("an interval without a period", {"name": "nightly", "schedules": [{"type": "interval", "hours": 0}]},
+     "schedules[0]: an interval schedule needs a period"),
+    ("a negative interval", {"name": "nightly", "schedules": [{"type": "interval", "hours": -6}]}, "schedules[0].hours: -6 is out of range"),
+    ("max_quantity 0", {"name": "nightly", "schedules": [dict(CRON, max_quantity=0)]},
+     "schedules[0].max_quantity: 0 is out of range (must be 1 to 10000)"),
+    ("max_quantity 10001", {"name": "nightly", "schedules": [dict(CRON, max_quantity=10001)]}, "schedules[0].max_quantity: 10001 is out of range"),
+    ("a negative retention", {"name": "nightly", "schedules": [dict(CRON, retention_time={"days": -1})]},
+     "schedules[0].retention_time.days: -1 is out of range (must be at least 0)"),
+    ("a retention member unknown", {"name": "nightly", "schedules": [dict(CRON, retention_time={"months": 1})]}, "months"),
+    ("a template placeholder unknown", {"name": "nightly", "schedules": [dict(CRON, resource_name_template="snap {name}")]},
+     "schedules[0].resource_name_template: {name} is not a placeholder the service fills"),
+    ("an empty template", {"name": "nightly", "schedules": [dict(CRON, resource_name_template=" ")]},
+     "schedules[0].resource_name_template: must not be empty"),
+    ("eleven schedules", {"name": "nightly", "schedules": [dict(CRON, minute=str(minute)) for minute in range(11)]},
+     "schedules: at most 10 schedules (the service's limit), 11 given"),
+    ("the same schedule twice", {"name": "nightly", "schedules": [CRON, dict(CRON, minute="0", timezone="UTC")]},
+     "schedules[1]: the same schedule as schedules[0]"),
+    ("an empty volume", {"name": "nightly", "volumes": [""]}, "volumes[0]: length 0"),
+    ("a volume name with a slash", {"name": "nightly", "volumes": ["data/1"]}, "volumes[0]: 'data/1' does not match"),
+    ("a volume given twice", {"name": "nightly", "volumes": [UUID, UUID.upper()]}, "volumes[1]: given twice (volumes[0] too)"),
+    ("purge_volumes not a boolean", {"name": "nightly", "volumes": [], "purge_volumes": "maybe"}, "purge_volumes"),
+    ("info: id and name", {"snapshot_schedule_id": 1, "name": "nightly"}, "mutually exclusive"),
+    ("info: id 0", {"snapshot_schedule_id": 0}, "snapshot_schedule_id: 0 is out of range"),
+    ("info: a name with a newline", {"name": "night\nly"}, "name:"),
+]]
+
 
 @pytest.mark.parametrize("what, module, args, text", PRODUCTION_CASES, ids=[case[0] for case in PRODUCTION_CASES])
 def test_production_bad_input_fails_naming_the_option_and_sends_nothing(monkeypatch, what, module, args, text):

@@ -141,6 +141,13 @@ FIRST_RUN = {
         [("POST", r"^/cloud/v2/instances/1/76$", 2), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
         lambda sim: bg_members(sim) == bg_addresses(sim, "blue"),
     ),
+    "snapshot_schedule.yml": (
+        [("POST", r"^/cloud/v1/volumes/1/76$", 1), ("POST", r"^/cloud/v1/lifecycle_policy/1/76$", 1),
+         ("PUT", r"^/cloud/v1/lifecycle_policy/1/76/\d+/add_volumes_to_policy$", 1)],
+        lambda sim: [([schedule["hour"] for schedule in policy["schedules"]], [schedule["max_quantity"] for schedule in policy["schedules"]],
+                      [sim.volumes[ident]["name"] for ident in policy["volumes"]])
+                     for policy in sim.lifecycle_policies.values() if policy["name"] == "example-db-nightly"] == [(["2"], [7], ["example-db-data"])],
+    ),
     "security_group.yml": (
         [("POST", r"^/cloud/v2/security_groups/1/76$", 2), ("PATCH", r"^/cloud/v2/security_groups/1/76/", 1)],
         lambda sim: sorted((rule["direction"], rule["ethertype"], rule["port_range_min"])

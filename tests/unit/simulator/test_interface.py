@@ -13,7 +13,7 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
-    assert {cls.NAME for cls in classes} == {"floating_ips", "images", "instances", "load_balancers", "networks", "pricing",
+    assert {cls.NAME for cls in classes} == {"floating_ips", "images", "instances", "lifecycle_policies", "load_balancers", "networks", "pricing",
                                              "quota", "reserved_fixed_ips", "routers", "secrets", "security_groups",
                                              "server_groups", "snapshots", "ssh_keys", "storage", "tasks", "thresholds",
                                              "volumes", "waap"}
@@ -77,7 +77,8 @@ def test_settings_are_declared_once_with_their_defaults():
 
 def test_state_shows_what_each_resource_declares():
     assert sorted(Simulator().snapshot()) == ["advanced_rules", "custom_rules", "firewall_rules", "floating_ips", "images", "instances",
-                                              "lb_listeners", "lb_pools", "load_balancers", "networks", "policy_overrides", "reserved_fixed_ips",
+                                              "lb_listeners", "lb_pools", "lifecycle_policies", "load_balancers", "networks", "policy_overrides",
+                                              "reserved_fixed_ips",
                                               "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes", "waap_domains", "waap_policy_modes",
                                               "waap_settings"]
