@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The counting of the gcore.platform.plan callback (CONTRACT §26), and its summary from results as ansible-playbook
+"""The counting of the gcore.platform.plan callback (issue 46), and its summary from results as ansible-playbook
 gives them. The callback in real runs: tests/integration/test_plan.py."""
 
 from __future__ import annotations

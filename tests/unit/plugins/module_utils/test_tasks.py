@@ -118,7 +118,7 @@ def test_polls_for_a_five_second_task_stay_few():
     assert polls <= 12
 
 
-# ---- many tasks, one poll (CONTRACT §26) --------------------------------------------------------
+# ---- many tasks, one poll (issue 46) ------------------------------------------------------------
 def scoped(task_id, state, error=None):
     return dict(task(task_id, state, error), project_id=1, region_id=76, created_on="2026-12-01T10:00:00Z")
 
