@@ -469,6 +469,12 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     # Drain before scale-in (issue 46): to one web instance, the pools and the virtual IP drop web-2 before it is deleted.
     one = {"production_web_count": 1}
     mark = len(sim.log)
+    check = playbook(str(path), extra_vars=one, check=True, diff=True, verbosity=None, env=plan_env)
+    assert check.rc == 0 and sim.writes(sim.log[mark:]) == [], check
+    assert summary(check.output) == ["localhost : 0 to create, 2 to change, 0 to replace, 1 to delete"], check
+    scale_in = task_sections(check.output)["Scale in - the web instances above production_web_count deleted, once drained above"]
+    assert "changed: [localhost]" in scale_in and web[1] in scale_in, scale_in
+    mark = len(sim.log)
     run, changed = run_ok(playbook, path, extra_vars=one, env=plan_env)
     writes = [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])]
     deleted = writes.index(("DELETE", "instances"))
