@@ -78,8 +78,11 @@ def test_the_plan_summary_in_check_mode_and_in_real_runs(playbook, plan_env, sim
                                      "localhost : failed: Volume - a shrink, refused (ignored)"], again
 
 
-def test_without_the_callback_enabled_there_is_no_summary(playbook, sim, tmp_path):
+def test_beside_another_stdout_callback_and_not_without_being_enabled(playbook, plan_env, sim, tmp_path):
     play = tmp_path / "plan.yml"
     play.write_text(PLAY, encoding="utf-8")
+    minimal = playbook(str(play), check=True, verbosity=None, env=dict(plan_env, ANSIBLE_STDOUT_CALLBACK="ansible.builtin.minimal"))
+    assert minimal.rc == 0 and "PLAY RECAP" not in minimal.output, minimal  # the minimal callback prints no recap
+    assert summary(minimal.output) == ["localhost : 3 to create, 0 to change, 0 to replace, 0 to delete"], minimal
     run = playbook(str(play), check=True, verbosity=None)
     assert run.rc == 0 and "GCORE PLATFORM PLAN" not in run.output, run
