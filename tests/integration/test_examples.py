@@ -124,7 +124,7 @@ FIRST_RUN = {
     "restore_volume.yml": (
         [("POST", r"^/cloud/v1/volumes/1/76$", 2), ("POST", r"^/cloud/v1/snapshots/1/76$", 1)],
         lambda sim: [record["size"] for record in sim.volumes.values() if record["name"] == "example-restore-data-restored"] == [2]
-        and [(json.loads(entry["body"])["source"], json.loads(entry["body"]).get("snapshot_id")) for entry in sim.requests("POST", r"^/cloud/v1/volumes/1/76$")][1]
+        and [(body["source"], body.get("snapshot_id")) for body in map(json.loads, bodies(sim, "POST", r"^/cloud/v1/volumes/1/76$"))][1]
         == ("snapshot", next(ident for ident, record in sim.snapshots.items() if record["name"] == "example-restore-data-nightly")),
     ),
     "adopt.yml": (
@@ -156,6 +156,11 @@ FIRST_RUN = {
         == [("egress", "IPv4", 443), ("ingress", "IPv4", 22), ("ingress", "IPv4", 443), ("ingress", "IPv6", 443)],
     ),
 }
+
+
+def bodies(sim, method, path):
+    """The bodies of the requests of ``method`` to paths matching ``path``."""
+    return [entry["body"] for entry in sim.requests(method, path)]
 
 
 def bg_members(sim):
