@@ -262,13 +262,14 @@ def may_be_template(text):
 
 
 def as_data(value):
-    """A value from the service as a host variable: every string that may be a template marked unsafe (never
-    rendered), every other string plain text (trusted on 2.19 and later, where it would otherwise be exported as
-    {"__ansible_unsafe": text}); dictionaries and lists item by item, their keys too."""
+    """A value from the service (or composed from one) as a host variable: every string that may be a template marked
+    unsafe (never rendered), every other string plain text (trusted on 2.19 and later, where it would otherwise be
+    exported as {"__ansible_unsafe": text}; before 2.19 a plain str, where a composed one may be unsafe text);
+    dictionaries and lists item by item, their keys too."""
     if isinstance(value, str):
         if may_be_template(value):
             return value if _DATA_TAGGING else wrap_var(value)
-        return trust_as_template(value) if _DATA_TAGGING else value
+        return trust_as_template(value) if _DATA_TAGGING else str.__str__(value)  # plain str: composed text may be unsafe
     if isinstance(value, dict):
         return dict((as_data(key), as_data(item)) for key, item in value.items())
     if isinstance(value, list):

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The gcore.platform.plan callback in real ansible-playbook runs (issue 46): enabled through ``callbacks_enabled``
 in an ansible.cfg, beside the default stdout callback; its summary read as text, in check mode (a plan) and in real runs
-(what was done), with a failed task. The counting rules: tests/unit/plugins/callback/test_plan.py. The production
+(what was done), with a failed task. The counting rules: tests/unit/plugins/callback/test_plan_callback.py. The production
 example's summary: tests/integration/test_examples.py; AWX's job output: tests/packaging/test_awx.py."""
 
 from __future__ import annotations
