@@ -59,6 +59,13 @@ def kind_of(path):
     return "/".join([kind] + tail[-1:])
 
 
+def task_polls(log, gap=0.25):
+    """(task polls, polling rounds) of a run's request log: the reads of tasks (by id, or the task listing), a round
+    being the polls sent with less than ``gap`` seconds between them (the waiter sleeps 0.5 s or more between rounds)."""
+    times = [entry["time"] for entry in log if entry["method"] == "GET" and re.match(r"^/(cloud/)?v1/tasks(/|$)", entry["path"])]
+    return len(times), sum(1 for index, moment in enumerate(times) if index == 0 or moment - times[index - 1] >= gap)
+
+
 class Bench:
     def __init__(self):
         self.sim = Simulator()
@@ -516,6 +523,7 @@ class Bench:
         self.sim.configure(task_delay=0.3, instances_boot_seconds=None)
 
     # ---- 9. a fleet (issue 35): one instances task against one instance task and a loop of instance tasks ---------
+    # (issue 46: its tasks polled by one listing a round)
     def fleet(self):
         """FLEET_SIZE instances booting in FLEET_BOOT s each: one ``instances`` task (creates sent together, tasks and
         readiness waited for together) against one ``instance`` task (the floor) and a loop of FLEET_SIZE ``instance``
@@ -531,7 +539,7 @@ class Bench:
             requests, _writes, elapsed, log = self.measure(self.play(name, tasks))
             posts = [index for index, entry in enumerate(log) if (entry["method"], entry["path"]) == ("POST", create)]
             before = sum(1 for entry in log[:posts[0]] if (entry["method"], entry["path"]) == ("GET", listing)) if posts else 0
-            return requests, before, len(posts), elapsed
+            return requests, before, len(posts), elapsed, task_polls(log)
 
         fleet = measured("fleet", [{"name": "Fleet", "gcore.platform.instances": dict(
             spec, count=FLEET_SIZE, name_format="fleet-{index}")}], FLEET_BOOT)
@@ -544,6 +552,9 @@ class Bench:
                  fleet[3] <= 1.5 * one[3], "s")
         self.row("  requests, listings before the first create, creates", "%s, %s, %s" % fleet[:3], "-, 1, %s" % FLEET_SIZE,
                  fleet[1] == 1 and fleet[2] == FLEET_SIZE)
+        polls, rounds = fleet[4]
+        self.row("  task polls / polling rounds (one listing a round; one read learns its scope)", "%s / %s" % (polls, rounds),
+                 "<= rounds + 1", polls <= rounds + 1)
         self.row("  one instance task: wall time (requests)", "%.1f s (%s)" % (one[3], one[0]), "-", None)
         self.row("  loop of %s instance tasks: wall time at %.0f s boots (requests)" % (FLEET_SIZE, FLEET_LOOP_BOOT),
                  "%.1f s (%s)" % (loop[3], loop[0]), "-", None)

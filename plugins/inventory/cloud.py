@@ -148,7 +148,8 @@ notes:
     (or C(any_unparsed_is_failed = true) in the C([inventory]) section of C(ansible.cfg); in AWX for example in the
     C(AWX_TASK_ENV) setting, "Extra Environment Variables") so that a failed source fails the run with its message.'
   - 'Host variables are plain data - C(ansible-inventory --list --export), which AWX reads with a plain JSON parser
-    when it imports the source, gives strings as strings on every supported ansible-core. Only a string that may be
+    when it imports the source, gives strings as strings on every supported ansible-core: the C(gcore_*) variables,
+    C(ansible_host) and every variable O(compose) sets (C(ansible_user) for one). Only a string that may be
     a template (one holding C({{), C({%) or C({#), or starting with C(#jinja2:)) is marked unsafe (exported as
     C({"__ansible_unsafe": "<the string>"})), so a playbook never renders a value that came from the service.'
   - In AWX or Automation Platform, use this file as an inventory source from a project, with a credential of the
@@ -262,13 +263,14 @@ def may_be_template(text):
 
 
 def as_data(value):
-    """A value from the service as a host variable: every string that may be a template marked unsafe (never
-    rendered), every other string plain text (trusted on 2.19 and later, where it would otherwise be exported as
-    {"__ansible_unsafe": text}); dictionaries and lists item by item, their keys too."""
+    """A value from the service (or composed from one) as a host variable: every string that may be a template marked
+    unsafe (never rendered), every other string plain text (trusted on 2.19 and later, where it would otherwise be
+    exported as {"__ansible_unsafe": text}; before 2.19 a plain str, where a composed one may be unsafe text);
+    dictionaries and lists item by item, their keys too."""
     if isinstance(value, str):
         if may_be_template(value):
             return value if _DATA_TAGGING else wrap_var(value)
-        return trust_as_template(value) if _DATA_TAGGING else value
+        return trust_as_template(value) if _DATA_TAGGING else str.__str__(value)  # plain str: composed text may be unsafe
     if isinstance(value, dict):
         return dict((as_data(key), as_data(item)) for key, item in value.items())
     if isinstance(value, list):
@@ -587,6 +589,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if compose or groups or keyed_groups:
                 host_vars = inventory.get_host(name).get_vars()
                 self._set_composite_vars(compose, host_vars, name, strict=strict)
+                composed = inventory.get_host(name).get_vars()
+                for key in [key for key in compose or {} if key in composed]:  # a composed value is data too (as_data)
+                    inventory.set_variable(name, key, as_data(composed[key]))
                 self._add_host_to_composed_groups(groups, host_vars, name, strict=strict)
                 self._add_host_to_keyed_groups(keyed_groups, host_vars, name, strict=strict)
         if unreachable:

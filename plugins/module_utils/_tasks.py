@@ -4,6 +4,12 @@
 
 """The one waiter: asynchronous cloud tasks, and a record while it shows a waiting value (``watch``).
 
+Many tasks, one poll: a round of polls for more than one task reads the task listing once (``GET /cloud/v1/tasks``,
+filtered by the project and region of the run's tasks and by the creation time of the first task the run waited for,
+oldest first, every page), not each task. The scope comes from the first task the run reads by itself (its record
+names its project, region and creation time, on the service's clock): until then, and for a task the listing does not
+show, a task is read by its id. A listing the service refuses is not asked for again in the run.
+
 This module is internal to the collection: its interface may change at any time.
 """
 
@@ -14,6 +20,8 @@ import time
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 
 TASK_PATHS = ("/cloud/v1/tasks/%s", "/v1/tasks/%s")
+TASK_LIST = "/cloud/v1/tasks"
+TASK_PAGE = 1000  # the largest page the listing serves
 FIRST_INTERVAL = 0.5
 MAX_INTERVAL = 5.0
 INTERVAL_GROWTH = 0.08  # the interval is this share of the time waited so far
@@ -53,6 +61,38 @@ class TaskWaiter:
         self.sleep = sleep
         self.path = TASK_PATHS[0]
         self.polls = 0
+        self.scope = None  # the listing's filter: the project, region and creation time of the run's first task read
+        self.listing = True  # False once the service refused the listing
+
+    def learn(self, task):
+        """Keep the scope of a task this run started (the first one read by its id)."""
+        if self.scope is None and task.get("project_id") is not None and task.get("region_id") is not None and task.get("created_on"):
+            self.scope = {"project_id": task["project_id"], "region_id": task["region_id"], "from_timestamp": task["created_on"]}
+
+    def read(self, task_ids):
+        """``{id: task}`` of the run's tasks ``task_ids`` (in order, the first created first): one listing when more
+        than one and the scope is known (the first is read by its id when it is not), one get for a task it lacks."""
+        found = {}
+        if len(task_ids) > 1 and self.scope is None:
+            found[task_ids[0]] = self.get(task_ids[0])
+            self.polls += 1
+            self.learn(found[task_ids[0]])
+        rest = [task_id for task_id in task_ids if task_id not in found]
+        if len(rest) > 1 and self.scope and self.listing and self.path == TASK_PATHS[0]:
+            wanted = set(rest)
+            try:
+                for task in self.client.paginate(TASK_LIST, dict(self.scope, order_by="asc"), page_size=TASK_PAGE, total_key="count"):
+                    if task.get("id") in wanted:
+                        found[task["id"]] = task
+            except ApiError:
+                self.listing = False  # not served here: each task by its id from now on
+            self.polls += 1
+        for task_id in task_ids:
+            if task_id not in found:
+                found[task_id] = self.get(task_id)
+                self.polls += 1
+                self.learn(found[task_id])
+        return found
 
     def get(self, task_id):
         """Read one task at /cloud/v1/tasks/{id}; on 404 try /v1/tasks/{id} and keep whichever answered."""
@@ -118,10 +158,9 @@ class TaskWaiter:
         last = {}
 
         def step():
+            tasks = self.read(pending)
             for task_id in list(pending):
-                task = self.get(task_id)
-                self.polls += 1
-                last[task_id] = task
+                task = last[task_id] = tasks[task_id]
                 state = task.get("state")
                 if state == "FINISHED":
                     finished[task_id] = task
@@ -145,9 +184,8 @@ class TaskWaiter:
         last, pending = {}, list(dict.fromkeys(task_ids))
 
         def step():
+            last.update(self.read(pending))
             for task_id in list(pending):
-                last[task_id] = self.get(task_id)
-                self.polls += 1
                 if last[task_id].get("state") in ("FINISHED", "ERROR"):
                     pending.remove(task_id)
             return not pending

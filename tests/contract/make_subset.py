@@ -50,6 +50,7 @@ OPERATIONS = {
     ],
     "cloud: tasks": [
         ("get", "/cloud/v1/tasks/{task_id}"),
+        ("get", "/cloud/v1/tasks"),
     ],
     "cloud: limits, pricing and quotas": [
         ("post", "/cloud/v1/bminstances/{project_id}/{region_id}/check_limits"),

@@ -111,6 +111,24 @@ def test_networks_and_subnets(sdk):
     sdk.refused(404, cloud.networks.get, network.id)
 
 
+def test_the_task_listing(sdk):
+    """GET /cloud/v1/tasks as the waiter reads it (project, region, since a time, oldest first) and with the other
+    filters, every page; a wrong value is refused."""
+    cloud = sdk.client.cloud
+    first = sdk(cloud.networks.create, name="sdk-tasks-net-1").tasks[0]
+    second = sdk(cloud.networks.create, name="sdk-tasks-net-2").tasks[0]
+    since = sdk(cloud.tasks.get, first).created_on
+    listed = sdk.pages(cloud.tasks.list, project_id=[PROJECT], region_id=[REGION], from_timestamp=since, order_by="asc")
+    assert ids(listed)[-2:] == [first, second], ids(listed)
+    assert [task.id for task in sdk(cloud.tasks.list, limit=1000).results][:2] == [second, first]  # newest first
+    assert sdk(cloud.tasks.list, project_id=[PROJECT + 1]).results == []
+    finished = sdk.pages(cloud.tasks.list, state=["FINISHED", "ERROR"], task_type="create_network", to_timestamp=since)
+    assert all(task.state in ("FINISHED", "ERROR") and task.task_type == "create_network" for task in finished)
+    sdk.refused(422, cloud.tasks.list, limit=1001)
+    for task_id in (first, second):
+        sdk(cloud.tasks.poll, task_id)
+
+
 def test_routers(sdk):
     cloud = sdk.client.cloud
     network = sdk(cloud.networks.create_and_poll, name="sdk-router-net")

@@ -146,6 +146,16 @@ def ansiballz_cache(tmp_path_factory):
 
 
 @pytest.fixture
+def plan_env(tmp_path):
+    """The environment of a run whose configuration enables the gcore.platform.plan callback, as a user's ansible.cfg
+    does (``callbacks_enabled``): the suite's own ansible.cfg with that line added."""
+    config = tmp_path / "ansible.cfg"
+    config.write_text(ANSIBLE_CFG.read_text(encoding="utf-8").replace(
+        "[defaults]\n", "[defaults]\ncallbacks_enabled = gcore.platform.plan\n", 1), encoding="utf-8")
+    return {"ANSIBLE_CONFIG": str(config)}
+
+
+@pytest.fixture
 def playbook(sim, tmp_path, ansiballz_cache):
     """Run a playbook (a path, or a target name under targets/) with ansible-playbook against the simulator.
 

@@ -13,12 +13,16 @@ on a fresh simulator. No ad hoc command in the docs passes the API key on the co
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 
 import pytest
+import requests
 
 import pem
 from conftest import ROOT
+from test_plan import summary
 
 EXAMPLES = ROOT / "examples"
 # stack.yml runs on its inventory file (stack.gcore.yml, not a playbook) and is torn down, and so is production.yml: their own
@@ -129,6 +133,26 @@ FIRST_RUN = {
         lambda sim: [record["status"] for record in sim.instances if record["name"] == "example-metal-1"
                      and record["id"] in sim.baremetal_ids] == ["ACTIVE"],
     ),
+    "restore_volume.yml": (
+        [("POST", r"^/cloud/v1/volumes/1/76$", 2), ("POST", r"^/cloud/v1/snapshots/1/76$", 1)],
+        lambda sim: [record["size"] for record in sim.volumes.values() if record["name"] == "example-restore-data-restored"] == [2]
+        and [(body["source"], body.get("snapshot_id")) for body in map(json.loads, bodies(sim, "POST", r"^/cloud/v1/volumes/1/76$"))][1]
+        == ("snapshot", next(ident for ident, record in sim.snapshots.items() if record["name"] == "example-restore-data-nightly")),
+    ),
+    "adopt.yml": (
+        [("PATCH", r"^/cloud/v\d/networks/1/76/", 1), ("PATCH", r"^/cloud/v\d/volumes/1/76/", 1)],
+        lambda sim: [network["name"] for network in sim.networks.values()
+                     if {"key": "managed-by", "value": "ansible", "read_only": False} in network["tags"]] == ["router-net-1"]
+        and not [entry for entry in sim.writes() if entry["method"] in ("POST", "DELETE")],
+    ),
+    "drift.yml": (
+        [("POST", r"^/cloud/v1/networks/1/76$", 1), ("POST", r"^/cloud/v2/security_groups/1/76$", 1)],
+        lambda sim: [network["name"] for network in sim.networks.values() if network["name"] == "example-drift-net"] == ["example-drift-net"],
+    ),
+    "blue_green.yml": (
+        [("POST", r"^/cloud/v2/instances/1/76$", 2), ("POST", r"^/cloud/v1/loadbalancers/1/76$", 1)],
+        lambda sim: bg_members(sim) == bg_addresses(sim, "blue"),
+    ),
     "snapshot_schedule.yml": (
         [("POST", r"^/cloud/v1/volumes/1/76$", 1), ("POST", r"^/cloud/v1/lifecycle_policy/1/76$", 1),
          ("PUT", r"^/cloud/v1/lifecycle_policy/1/76/\d+/add_volumes_to_policy$", 1)],
@@ -149,6 +173,22 @@ FIRST_RUN = {
         == [("egress", "IPv4", 443), ("ingress", "IPv4", 22), ("ingress", "IPv4", 443), ("ingress", "IPv6", 443)],
     ),
 }
+
+
+def bodies(sim, method, path):
+    """The bodies of the requests of ``method`` to paths matching ``path``."""
+    return [entry["body"] for entry in sim.requests(method, path)]
+
+
+def bg_members(sim):
+    """The addresses of the blue/green example's pool members."""
+    return sorted(member["address"] for pool in sim.lb_pools.values() if pool["name"] == "example-bg-http" for member in pool["members"])
+
+
+def bg_addresses(sim, generation):
+    """The private addresses of the instances of one generation of the blue/green example."""
+    return sorted(port["ip_assignments"][0]["ip_address"] for record in sim.instances if record["name"].startswith("example-bg-%s-" % generation)
+                  for port in sim.instance_ports[record["id"]])
 
 
 def run_ok(playbook, path, **options):
@@ -214,6 +254,59 @@ def test_the_tls_example_rotates_the_certificate_and_converges(playbook, sim, tm
     assert sorted(record["name"] for record in sim.secrets.values() if record["name"].startswith("example-")) == ["example-www-2027"]
     mark = len(sim.log)
     run, changed = run_ok(playbook, EXAMPLES / "tls_rotation.yml", extra_vars=renewal)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
+
+
+def test_the_drift_example_shows_a_hand_edit_and_repairs_it(playbook, sim):
+    """examples/drift.yml (issue 46): a tag edited and a rule added by hand show in --check --diff (nothing sent), a run
+    writes back only those, and the next run changes nothing."""
+    path = EXAMPLES / "drift.yml"
+    run_ok(playbook, path)
+    network = next(record for record in sim.networks.values() if record["name"] == "example-drift-net")
+    edited = requests.patch("%s/cloud/v1/networks/1/76/%s" % (sim.url, network["id"]), json={"tags": {"env": "staging"}},
+                            headers={"Authorization": "apikey %s" % sim.api_key}, timeout=30)
+    assert edited.status_code == 200, edited.text
+    group = next(record for record in sim.security_groups.values() if record["name"] == "example-drift-web")
+    extra = copy.deepcopy(next(rule for rule in group["security_group_rules"] if rule.get("port_range_min") == 443))
+    extra.update(id="3f0e6a59-1d5e-4c37-9a53-5d0b9e7c2a11", port_range_min=22, port_range_max=22, description="quick test")
+    group["security_group_rules"].append(extra)  # a rule added by hand in the Customer Portal
+
+    mark = len(sim.log)
+    check = playbook(str(path), check=True, diff=True, verbosity=None)
+    assert check.rc == 0 and sim.writes(sim.log[mark:]) == [], check
+    sections = task_sections(check.output)
+    tags, rules = sections["Network - its tags as declared (a tag edited by hand is set back)"], \
+        sections["Security group - exactly these rules (a rule added by hand is removed)"]
+    assert "changed: [localhost]" in tags and '-        "env": "staging"' in tags and '+        "env": "production"' in tags, tags
+    assert "changed: [localhost]" in rules and "quick test" in rules, rules
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path)
+    assert changed == 2, run
+    assert [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])] == [
+        ("PATCH", "networks"), ("PATCH", "security_groups")], sim.writes(sim.log[mark:])
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
+
+
+def test_the_blue_green_example_switches_the_pool_before_the_old_generation_goes(playbook, sim):
+    """examples/blue_green.yml (issue 46): blue live, then green built, the pool switched to it, and blue deleted after
+    the switch; the switch made again changes nothing."""
+    path = EXAMPLES / "blue_green.yml"
+    run_ok(playbook, path)
+    blue = bg_addresses(sim, "blue")
+    mark = len(sim.log)
+    green = {"bg_live": "green"}
+    run, changed = run_ok(playbook, path, extra_vars=green)
+    writes = [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])]
+    switched = writes.index(("PUT", "loadbalancers")) if ("PUT", "loadbalancers") in writes else len(writes)
+    assert writes[:switched].count(("POST", "instances")) == 2 and ("DELETE", "instances") not in writes[:switched], writes
+    assert [write for write in writes[switched:] if write[1] != "loadbalancers"] == [("DELETE", "instances")] * 2, writes
+    assert bg_members(sim) == bg_addresses(sim, "green") and len(bg_members(sim)) == 2 and not set(blue) & set(bg_members(sim))
+    assert sorted(record["name"] for record in sim.instances if record["name"].startswith("example-bg-")) == [
+        "example-bg-green-1", "example-bg-green-2"]
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars=green)
     assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
 
 
@@ -355,12 +448,15 @@ def production_left(sim):
     }
 
 
-def test_the_production_tier_builds_converges_and_tears_down(playbook, sim):
+def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan_env):
     """Issue 36: examples/production.yml builds the tier, a second run sends no write, the teardown deletes it all in
-    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv)."""
+    reverse order and a second teardown sends nothing. The example private key is in no output (at -vvvv). Issue 46:
+    a scale-in drains the instance it deletes first (the pools and the virtual IP drop it), the plan callback sums up
+    each run."""
     path = EXAMPLES / "production.yml"
-    run, changed = run_ok(playbook, path)
+    run, changed = run_ok(playbook, path, env=plan_env)
     assert changed > 0 and PRODUCTION_KEY not in run.output, run
+    assert summary(run.output) == ["localhost : 13 created, 0 changed, 0 replaced, 0 deleted"], run
     web = [PRODUCTION + "-web-1", PRODUCTION + "-web-2"]
     left = production_left(sim)
     assert left == {
@@ -390,17 +486,41 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim):
     assert sim.reserved_fixed_ips[vip]["is_vip"] and sorted(shared) == sorted(port["port_id"] for port in ports.values()), shared
 
     mark = len(sim.log)
-    run, changed = run_ok(playbook, path)
+    run, changed = run_ok(playbook, path, env=plan_env)
     assert changed == 0, run
     assert sim.writes(sim.log[mark:]) == [], [(entry["method"], entry["path"]) for entry in sim.writes(sim.log[mark:])]
     assert "Nothing to create (already there: instances %s; load balancers %s-lb)" % (", ".join(web), PRODUCTION) in run.output, run
+    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 0 deleted"], run
+
+    # Drain before scale-in (issue 46): to one web instance, the pools and the virtual IP drop web-2 before it is deleted.
+    one = {"production_web_count": 1}
+    mark = len(sim.log)
+    check = playbook(str(path), extra_vars=one, check=True, diff=True, verbosity=None, env=plan_env)
+    assert check.rc == 0 and sim.writes(sim.log[mark:]) == [], check
+    assert summary(check.output) == ["localhost : 0 to create, 2 to change, 0 to replace, 1 to delete"], check
+    scale_in = task_sections(check.output)["Scale in - the web instances above production_web_count deleted, once drained above"]
+    assert "changed: [localhost]" in scale_in and web[1] in scale_in, scale_in
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars=one, env=plan_env)
+    writes = [(entry["method"], entry["path"].split("/")[3]) for entry in sim.writes(sim.log[mark:])]
+    deleted = writes.index(("DELETE", "instances"))
+    assert {kind for _method, kind in writes[:deleted]} == {"loadbalancers", "reserved_fixed_ips"}, writes
+    assert [write for write in writes[deleted:] if write[1] != "volumes"] == [("DELETE", "instances")], writes
+    assert production_left(sim)["instances"] == web[:1]
+    members = [member["address"] for pool in sim.lb_pools.values() if pool["name"].startswith(PRODUCTION) for member in pool["members"]]
+    assert sorted(members) == [ports[web[0]]["ip_assignments"][0]["ip_address"]] * 2, members
+    assert summary(run.output) == ["localhost : 0 created, 2 changed, 0 replaced, 1 deleted"], run
+    mark = len(sim.log)
+    run, changed = run_ok(playbook, path, extra_vars=one)
+    assert changed == 0 and sim.writes(sim.log[mark:]) == [], run
 
     mark = len(sim.log)
-    run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"})
+    run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"}, env=plan_env)
     assert changed > 0, run
+    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 12 deleted"], run
     assert production_left(sim) == {key: [] for key in left}, production_left(sim)
     deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
-    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances", "instances",
+    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances",
                        "servergroups", "ssh_keys", "securitygroups", "routers", "subnets", "networks"], deletes
 
     mark = len(sim.log)
@@ -414,12 +534,14 @@ PRODUCTION_TASKS = ("Network - ", "Subnet - ", "Router - ", "Security group - ",
                     "Volume - ", "Volume snapshot - ", "Secret - ", "Load balancer - ", "Reserved fixed IP - ")
 
 
-def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim):
+def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim, plan_env):
     """Issue 36: --check --diff of examples/production.yml before anything exists previews every
-    resource, each task whose parents are not built yet warning which it assumes; no write is sent, no key shown."""
-    run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True)
+    resource, each task whose parents are not built yet warning which it assumes; no write is sent, no key shown.
+    Issue 46: the plan callback's summary counts every create."""
+    run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True, env=plan_env)
     sections, previewed = assert_previews(run, sim, PRODUCTION_TASKS)
     assert PRODUCTION_KEY not in run.output, run
+    assert summary(run.output) == ["localhost : 13 to create, 0 to change, 0 to replace, 0 to delete"], run
     # The diffs name what is not built yet: the instances' placement group, the HTTPS listener's certificate, the members.
     for task, line in ((6, "\"placement_group\": \"(placement group 'example-prod-web-spread', not built yet)\""),
                        (10, "\"secret_id\": \"(secret 'example-prod-www', not built yet)\""),

@@ -6,8 +6,9 @@
 - The custom credential type (docs/awx/gcore_credential_type.yml) is what the controller accepts, and its
   injectors give exactly the GCORE_* variables the modules read.
 - The demo playbook runs under ansible-runner (what AWX runs every job with) against the simulator, with
-  nothing but the environment that a credential of that type injects, and the collection installed from
-  its tarball, as in an execution environment.
+  nothing but the environment that a credential of that type injects, handed over in memory as AWX does
+  (``suppress_env_files``: no ``env/envvars`` holds the key), the collection installed from its tarball, as in an
+  execution environment, and the plan callback enabled by the project's ansible.cfg (its summary in the job output).
 - ansible-builder turns the EE definition (docs/awx/execution-environment.yml) into a build context, and
   the collection's meta/execution-environment.yml gives the image its Python dependencies.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 
 import jinja2
 import jinja2.meta
@@ -31,6 +33,19 @@ AWX = ROOT / "docs" / "awx"
 FIELD_KEYS = {"id", "label", "type", "help_text", "secret", "multiline", "format", "choices", "default", "ask_at_runtime"}
 ENV_NAME = re.compile(r"^[a-zA-Z_]+[a-zA-Z0-9_]*$")
 INJECTED = {"GCORE_API_KEY", "GCORE_API_URL", "GCORE_CLOUD_PROJECT_ID", "GCORE_CLOUD_REGION_ID"}
+
+
+# The job as AWX starts it (the guide's "Try it without AWX" says the same): ansible-runner's Python interface, the
+# credential's environment given in memory (read here from standard input) with suppress_env_files, so that
+# ansible-runner writes it to no env/envvars file.
+RUNNER = """
+import json, sys
+import ansible_runner
+job = json.load(sys.stdin)
+result = ansible_runner.run(private_data_dir=job["dir"], playbook=job["playbook"], ident=job["ident"], envvars=job["envvars"],
+                            suppress_env_files=True, quiet=True)
+sys.exit(0 if result.status == "successful" else 1)
+"""
 
 
 def load_yaml(path):
@@ -110,20 +125,21 @@ def test_demo_runs_under_ansible_runner_with_the_credential_environment(credenti
         (job / "env").mkdir(parents=True)
         (job / "inventory").mkdir()
         shutil.copytree(ROOT / "examples", job / "project")
-        # env/envvars holds exactly what the credential injects, nothing else.
-        (job / "env" / "envvars").write_text(yaml.safe_dump(injected), encoding="utf-8")
-        (job / "env" / "envvars").chmod(0o600)
         # The demo's own variable (not a credential): where the simulator's control API is.
         (job / "env" / "extravars").write_text(yaml.safe_dump({"sim_url": url}), encoding="utf-8")
         # The inventory of the AWX guide: localhost, local connection, the Python that runs ansible-playbook.
         (job / "inventory" / "hosts").write_text(
             'localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"\n', encoding="utf-8")
+        # The project's ansible.cfg enables the plan callback, as the plan guide says.
+        (job / "project" / "ansible.cfg").write_text("[defaults]\ncallbacks_enabled = gcore.platform.plan\n", encoding="utf-8")
         # The collection as an execution environment has it: installed from the tarball, the only one on the path.
         env = tool_env(str(installed), ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_HOME=str(tmp_path / "home"))
         for name in list(env):
             if name.startswith("GCORE_"):
                 del env[name]
-        completed = run([BIN / "ansible-runner", "run", job, "-p", "demo.yml", "--ident", "demo"], env=env, timeout=600)
+        completed = subprocess.run([str(BIN / "python"), "-c", RUNNER], env=env, capture_output=True, text=True, check=False,
+                                   timeout=600, input=json.dumps({"dir": str(job), "playbook": "demo.yml", "ident": "demo",
+                                                                  "envvars": injected}))
         artifacts = job / "artifacts" / "demo"
         stdout = (artifacts / "stdout").read_text(encoding="utf-8") if (artifacts / "stdout").exists() else ""
         assert completed.returncode == 0, explain(completed) + stdout[-6000:]
@@ -137,6 +153,15 @@ def test_demo_runs_under_ansible_runner_with_the_credential_environment(credenti
         events = "".join(path.read_text(encoding="utf-8") for path in (artifacts / "job_events").glob("*.json"))
         for text in (stdout, events, completed.stdout, completed.stderr):
             assert sim.api_key not in text, "the API key appears in the job output"
+        # No file of the job holds the key (suppress_env_files: no env/envvars), but the one where ansible-runner
+        # records the environment it started ansible-playbook with (artifacts/<ident>/command, the guide says so).
+        assert not (job / "env" / "envvars").exists()
+        holding = sorted(str(path.relative_to(job)) for path in job.rglob("*")
+                         if path.is_file() and sim.api_key in path.read_text(encoding="utf-8", errors="replace"))
+        assert holding == ["artifacts/demo/command"], holding
+        # The plan callback's summary, in the job output after the recap (the demo's modules count; its debug tasks not).
+        assert re.search(r"GCORE PLATFORM PLAN \*+\nlocalhost : \d+ created, \d+ changed, 0 replaced, \d+ deleted\n", stdout), \
+            stdout[-3000:]
         assert any(json.loads(path.read_text(encoding="utf-8")).get("event") == "playbook_on_stats"
                    for path in (artifacts / "job_events").glob("*.json"))
         # What the demo built and what its output shows (the one run of examples/demo.yml in `make test`).

@@ -38,7 +38,8 @@ def test_tarball_holds_what_users_and_awx_need(tarball):
     wanted = {"MANIFEST.json", "FILES.json", "README.md", "requirements.txt", "meta/runtime.yml",
               "meta/execution-environment.yml", "changelogs/changelog.yaml", "docs/docsite/extra-docs.yml",
               "docs/docsite/links.yml", "docs/awx/gcore_credential_type.yml", "docs/awx/execution-environment.yml",
-              "plugins/doc_fragments/gcore.py", "plugins/module_utils/_client.py", "plugins/module_utils/_base.py"}
+              "plugins/doc_fragments/gcore.py", "plugins/module_utils/_client.py", "plugins/module_utils/_base.py",
+              "plugins/callback/plan.py"}
     wanted |= {"plugins/modules/%s.py" % name for name in module_names()}
     wanted |= {"docs/docsite/rst/%s" % path.name for path in (ROOT / "docs" / "docsite" / "rst").glob("*.rst")}
     assert not wanted - names, "missing from the tarball: %s" % sorted(wanted - names)
@@ -71,6 +72,20 @@ def test_every_module_is_documented_from_the_installed_copy(installed):
     assert sorted(sections) == fqcns, explain(text)
     for fqcn, section in sections.items():
         assert "OPTIONS" in section and "EXAMPLES" in section, "%s:\n%s" % (fqcn, section[:2000])
+
+
+def test_the_plan_callback_is_documented_from_the_installed_copy(installed):
+    """``ansible-doc -t callback`` lists and shows gcore.platform.plan (issue 46), from the installed copy."""
+    env = tool_env(str(installed))
+    listed = run([BIN / "ansible-doc", "-t", "callback", "--list", "--json", "gcore.platform"], env=env)
+    assert listed.returncode == 0, explain(listed)
+    assert sorted(json.loads(listed.stdout)) == ["gcore.platform.plan"], explain(listed)
+    shown = run([BIN / "ansible-doc", "-t", "callback", "--json", "gcore.platform.plan"], env=env)
+    assert shown.returncode == 0 and "WARNING" not in shown.stderr, explain(shown)
+    doc = json.loads(shown.stdout)["gcore.platform.plan"]["doc"]
+    assert doc["type"] == "aggregate" and doc["filename"].startswith(str(installed)), doc
+    assert "callbacks_enabled = gcore.platform.plan" in " ".join(doc["requirements"]), doc
+    assert "12 to create, 3 to change, 1 to replace, 2 to delete" in " ".join(doc["description"]), doc
 
 
 def test_every_role_is_documented_from_the_installed_copy(installed):

@@ -27,7 +27,7 @@ mkdir -p "$dest"
   --title "gcore.platform — Ansible collection for Gcore" \
   --dest-dir "$dest" gcore.platform >/dev/null
 
-# Offline: no intersphinx. antsibull-docs' templates refer to two labels of the Ansible docs; link them directly.
+# Offline: no intersphinx. antsibull-docs' templates refer to a few labels of the Ansible docs; link them directly.
 cat >> "$dest/conf.py" <<'PY'
 
 # ---- gcore.platform: offline build (appended by tests/tools/docs.sh) ----
@@ -37,6 +37,7 @@ ANSIBLE_DOCS = 'https://docs.ansible.com/projects/ansible/latest/'
 ANSIBLE_DOCS_LABELS = {
     'ansible_configuration_settings': ('reference_appendices/config.html', 'Ansible Configuration Settings'),
     'common_return_values': ('reference_appendices/common_return_values.html', 'Return Values'),
+    'callback_plugins': ('plugins/callback.html', 'Callback plugins'),  # the page of a callback plugin (plan)
 }
 
 

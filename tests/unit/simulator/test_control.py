@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import json
+import pathlib
+import re
 import urllib.error
 import urllib.request
 
@@ -178,3 +180,13 @@ def test_pending_faults_and_clearing_in_python():
     assert sim.pending_faults()[0]["times"] == 2
     assert sim.clear_faults() == 1 and sim.pending_faults() == []
     assert call(sim, "GET", RULES)[0].status == 200
+
+
+def test_the_simulator_guide_lists_every_setting_with_its_default():
+    """docs/docsite/rst/guide_simulator.rst names every setting POST /_sim/config takes (issue 46: the boot and task
+    knobs were missing), and the settings' table lists no setting the simulator lacks."""
+    guide = (pathlib.Path(__file__).resolve().parents[3] / "docs" / "docsite" / "rst" / "guide_simulator.rst").read_text(encoding="utf-8")
+    table = guide.split("Every setting ``POST /_sim/config`` takes", 1)[1].split("Bad control input", 1)[0]
+    listed = set(re.findall(r"^  \* - (.+)$", table, re.M)) - {"Setting"}
+    names = set(name for row in listed for name in re.findall(r"``(\w+)``", row))
+    assert names == set(Simulator().settings), sorted(names ^ set(Simulator().settings))

@@ -7,13 +7,12 @@ The plugin as a whole runs in tests/integration/test_inventory.py (real ansible-
 
 from __future__ import annotations
 
-import importlib
 import json
-import types
 
 import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from controller_plugin import controller_plugin  # tests/controller_plugin.py
 
 
 cloud = None  # the plugin module, imported by imported_plugin() below
@@ -21,23 +20,10 @@ cloud = None  # the plugin module, imported by imported_plugin() below
 
 @pytest.fixture(scope="module", autouse=True)
 def imported_plugin():
-    """The plugin, imported only while these tests run.
-
-    Importing controller code (the plugin imports ``ansible.errors``, ``ansible.utils.display``) marks the process as
-    the controller, which makes ``module_utils`` warnings go to the display instead of a module's result. The module
-    unit tests in this process assert their warnings, so the mark is undone afterwards.
-    """
-    try:
-        from ansible.module_utils import _internal as switch  # pylint: disable=import-outside-toplevel
-    except ImportError:
-        switch = None
-    if not hasattr(switch, "is_controller"):  # cores before 2.19 have no such switch
-        switch = types.SimpleNamespace(is_controller=False)
-    before = switch.is_controller
-    module = importlib.import_module("ansible_collections.gcore.platform.plugins.inventory.cloud")
-    globals()["cloud"] = module
-    yield module
-    switch.is_controller = before
+    """The plugin, imported only while these tests run (``controller_plugin`` says why)."""
+    with controller_plugin("ansible_collections.gcore.platform.plugins.inventory.cloud") as module:
+        globals()["cloud"] = module
+        yield module
 
 
 def fixed(addr):

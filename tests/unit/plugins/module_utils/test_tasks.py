@@ -116,3 +116,65 @@ def test_polls_for_a_five_second_task_stay_few():
         polls += 1
         elapsed += poll_interval(elapsed)
     assert polls <= 12
+
+
+# ---- many tasks, one poll (issue 46) ------------------------------------------------------------
+def scoped(task_id, state, error=None):
+    return dict(task(task_id, state, error), project_id=1, region_id=76, created_on="2026-12-01T10:00:00Z")
+
+
+def listing(*tasks):
+    return {"count": len(tasks), "results": list(tasks)}
+
+
+LISTED = "/cloud/v1/tasks?project_id=1&region_id=76&from_timestamp=2026-12-01T10%3A00%3A00Z&order_by=asc&limit=1000&offset=0"
+
+
+@responses.activate
+def test_many_tasks_cost_one_listing_a_round(waiter):
+    """The first task read by its id gives the scope; then each round is one listing (filtered by project, region and
+    the first task's creation time, oldest first) while more than one is pending; tasks of other runs are ignored."""
+    responses.get(URL + "/cloud/v1/tasks/a", json=scoped("a", "RUNNING"))
+    other = scoped("x", "ERROR", "another run's task")
+    responses.get(URL + "/cloud/v1/tasks", json=listing(scoped("a", "RUNNING"), other, scoped("b", "RUNNING"), scoped("c", "NEW")))
+    responses.get(URL + "/cloud/v1/tasks", json=listing(scoped("a", "FINISHED"), other, scoped("b", "FINISHED"), scoped("c", "RUNNING")))
+    responses.get(URL + "/cloud/v1/tasks/c", json=scoped("c", "FINISHED"))  # the last one pending: read by its id
+    done = waiter.wait(["a", "b", "c"], timeout=60)
+    assert [(item["id"], item["state"]) for item in done] == [("a", "FINISHED"), ("b", "FINISHED"), ("c", "FINISHED")]
+    assert paths() == ["/cloud/v1/tasks/a", LISTED, LISTED, "/cloud/v1/tasks/c"]
+    assert waiter.polls == 4 and len(waiter.fake.sleeps) == 2  # three rounds
+    # The next wait of the run knows the scope: one listing a round from the first.
+    responses.get(URL + "/cloud/v1/tasks", json=listing(scoped("d", "FINISHED"), scoped("e", "ERROR", "no room")))
+    found = waiter.wait_each(["d", "e"], deadline=waiter.fake.now + 60)
+    assert {key: value["state"] for key, value in found.items()} == {"d": "FINISHED", "e": "ERROR"}
+    assert paths()[4:] == [LISTED]
+
+
+@responses.activate
+def test_a_task_the_listing_lacks_is_read_by_its_id_and_an_error_fails(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", json=scoped("a", "RUNNING"))
+    responses.get(URL + "/cloud/v1/tasks", json=listing(scoped("b", "RUNNING")))
+    responses.get(URL + "/cloud/v1/tasks/c", json=scoped("c", "RUNNING"))
+    responses.get(URL + "/cloud/v1/tasks", json=listing(scoped("a", "RUNNING"), scoped("b", "ERROR", "no quota"), scoped("c", "RUNNING")))
+    with pytest.raises(TaskFailed, match="Task b ended in ERROR: no quota"):
+        waiter.wait(["a", "b", "c"], timeout=60)
+    assert paths() == ["/cloud/v1/tasks/a", LISTED, "/cloud/v1/tasks/c", LISTED]
+
+
+@responses.activate
+def test_a_refused_listing_is_not_asked_for_again(waiter):
+    for name in "abc":
+        responses.get(URL + "/cloud/v1/tasks/" + name, json=scoped(name, "RUNNING"))
+    responses.get(URL + "/cloud/v1/tasks", status=403, json={"message": "Forbidden"})
+    for name in "abc":
+        responses.get(URL + "/cloud/v1/tasks/" + name, json=scoped(name, "FINISHED"))
+    assert len(waiter.wait(["a", "b", "c"], timeout=60)) == 3
+    assert paths() == ["/cloud/v1/tasks/a", LISTED, "/cloud/v1/tasks/b", "/cloud/v1/tasks/c"] + ["/cloud/v1/tasks/" + name for name in "abc"]
+
+
+@responses.activate
+def test_one_task_is_read_by_its_id(waiter):
+    responses.get(URL + "/cloud/v1/tasks/a", json=scoped("a", "RUNNING"))
+    responses.get(URL + "/cloud/v1/tasks/a", json=scoped("a", "FINISHED"))
+    waiter.wait(["a"], timeout=60)
+    assert paths() == ["/cloud/v1/tasks/a"] * 2 and waiter.scope["project_id"] == 1
