@@ -437,6 +437,29 @@ class Bench:
         self.row("  the reads", reads, "-", None)
         self.sim.configure(task_delay=0.3)
 
+    def k8s(self):
+        """The k8s_cluster story's steps (issue 47): each step's first run's requests, and its second run's: the cluster read
+        once (its pools are in its record), the kubeconfig once where the step writes it, no write."""
+        self.sim.reset()
+        self.sim.configure(task_delay=0.05)
+        cluster = {"name": "bench-k8s", "version": "1.30.6", "keypair": "deploy"}
+        workers = {"name": "workers", "flavor_id": "g1-standard-2-4", "min_node_count": 1, "max_node_count": 4, "node_count": 2}
+        batch = {"name": "batch", "flavor_id": "g1-standard-4-8", "min_node_count": 1, "max_node_count": 2, "taints": {"dedicated": "batch:NoSchedule"}}
+        gpu = {"name": "gpu", "flavor_id": "g1-standard-8-16", "min_node_count": 1, "max_node_count": 2}
+        steps = (("build, two pools, kubeconfig", dict(pools=[workers, batch], kubeconfig_path=str(self.tmp / "bench.kubeconfig")), 2, 2),
+                 ("scale a pool", dict(pools=[dict(workers, node_count=3)]), 1, 1),
+                 ("add a pool, label one, purge one", dict(pools=[{"name": "workers", "labels": {"tier": "web"}}, gpu], purge_pools=True), 3, 1),
+                 ("upgrade", dict(version="1.31.2", allow_upgrade=True), 1, 1), ("delete", dict(state="absent"), 1, 1))
+        for label, options, sent, reads in steps:
+            play = self.play("k8s", [{"name": "K8s cluster", "gcore.platform.k8s_cluster": dict(cluster, **options)}])
+            requests, writes, _elapsed, _log = self.measure(play)
+            self.row("k8s_cluster, %s, first run: requests (writes)" % label, "%s (%s)" % (requests, writes), "report (%s)" % sent, writes == sent)
+            requests, writes, _elapsed, log = self.measure(play)
+            self.row("  second run: requests (writes)", "%s (%s)" % (requests, writes), "%s (0): %s" % (
+                reads, "the cluster, its kubeconfig" if reads == 2 else "the cluster"), requests == reads and writes == 0)
+            self.row("    the reads", ", ".join("%s %s" % (entry["method"], kind_of(entry["path"])) for entry in log), "-", None)
+        self.sim.configure(task_delay=0.3)
+
     # ---- 8. compute as code (issue 27): the stack's second run, and the wait for an instance to be ACTIVE -----------
     def stack(self):
         """examples/stack.yml on its inventory file (as tests/integration/test_examples.py runs it), run twice
@@ -653,7 +676,7 @@ def main():
     try:
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
-                 bench.networks, bench.load_balancers, bench.baremetal, bench.file_share,
+                 bench.networks, bench.load_balancers, bench.baremetal, bench.file_share, bench.k8s,
                  bench.stack, bench.stack_check, bench.production, bench.instance_wait, bench.fleet, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:

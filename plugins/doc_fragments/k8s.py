@@ -35,4 +35,8 @@ options:
       auto_healing_enabled: {description: "Whether broken nodes are replaced.", type: bool}
       labels: {description: "The nodes' labels (a map of strings).", type: dict}
       taints: {description: "The nodes' taints, each V(value:Effect) (C(NoSchedule), C(PreferNoSchedule) or C(NoExecute)).", type: dict}
+  purge_pools:
+    description: Whether the pools not listed in O(pools) are deleted (after the new ones are created; never the last).
+    type: bool
+    default: false
 """

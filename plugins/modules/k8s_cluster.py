@@ -51,7 +51,6 @@ options:
   autoscaler_config: {description: "The cluster-autoscaler overrides, a map of strings compared whole.", type: dict}
   logging: {description: "The API's C(logging) (C(enabled), C(destination_region_id), C(topic_name), C(retention_policy.period)).", type: dict}
   add_ons: {description: "The API's C(add_ons) (C(slurm) with C(enabled), C(file_share_id), C(ssh_key_ids), C(worker_count)).", type: dict}
-  purge_pools: {description: "Whether the pools not listed are deleted (after the new ones are created; never the last).", type: bool, default: false}
   kubeconfig_path:
     description:
       - Where to write the kubeconfig (mode C(0600)) once the cluster is ready, only when the file differs; its content is
