@@ -151,10 +151,10 @@ class Children(Part):
                         self.option, index[item[self.key]], member, self.noun, record.get("id")))
         return plan
 
-    def views(self, held, wanted, params):
+    def views(self, state, wanted, params):
         """``(before, after)``: ``{key: child}`` of the children that change (a created child absent from before, a
         deleted one from after); a key several deleted children hold is shown once per child, with its id."""
-        plan = self.planned(held or [], wanted, params)  # none held: the parent is created
+        plan = self.planned(state or [], wanted, params)  # none held: the parent is created
         before, after = {}, {}
         keys = by_key(plan.deletes, self.key)
         for record in plan.deletes:

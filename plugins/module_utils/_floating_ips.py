@@ -22,7 +22,7 @@ import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 

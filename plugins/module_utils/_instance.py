@@ -201,8 +201,9 @@ def _power_write(record, wanted, params):
         return None  # there, or becoming it (a new instance boots into ACTIVE)
     else:
         action, target = {"ACTIVE": ("resume" if status == "SUSPENDED" else "start", "ACTIVE"), "SHUTOFF": ("stop", "SHUTOFF")}[wanted]
-    return Write("attach", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action], locked=record,
-                 said={{"start": "started", "resume": "started", "stop": "stopped"}.get(action, "updated"): [params.get("name")]}, done=(lambda found: False) if action == "reboot" else (lambda found: (found or {}).get("status") == target))
+    said = {{"start": "started", "resume": "started", "stop": "stopped"}.get(action, "updated"): [params.get("name")]}
+    return Write("attach", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action], locked=record, said=said,
+                 done=(lambda found: False) if action == "reboot" else (lambda found: (found or {}).get("status") == target))
 
 
 def _resize_write(record, wanted, params):

@@ -351,4 +351,3 @@ class GcoreResourceModule(Flow):
         self.result["diff"] = {"before": self.before, "after": after} if self.container else dict(
             (side, {"state": "absent"} if shown is None else dict(shown, state="present")) for side, shown in (("before", self.before), ("after", after)))
         return {self.result_key: self.returned(self.record)}
-

@@ -16,7 +16,7 @@ This module is internal to the collection: its interface may change at any time.
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children
 from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DomainResource
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
@@ -147,8 +147,8 @@ class WaapRuleSet(DomainResource):
         cls.noun, cls.result_key, cls.members, cls.required_to_create = kind.noun, kind.result_key, (), ()
         cls.changes = dict(CHANGES, replaced=str) if kind.create_only else CHANGES  # what the rules' writes say
         cls.parts = (Children("", kind.noun, cls.paths, kind.members, scope=cls.scope, required=kind.required_to_create,
-                              create_only=kind.create_only, body=kind.body, gathered=lambda record, params: gathered_item(kind, record, cls.scope.format(**params)),
-                              bulk_body=lambda ids: {"rule_ids": ids}),)
+                              create_only=kind.create_only, body=kind.body, bulk_body=lambda ids: {"rule_ids": ids},
+                              gathered=lambda record, params: gathered_item(kind, record, cls.scope.format(**params))),)
         cls.argument_spec = dict(
             domain_id=dict(type="int", required=not cls.named_domain),
             config=dict(type="list", elements="dict", options=kind.item_spec()),

@@ -103,6 +103,8 @@ class BaremetalServerInfo(CloudInfo):
     kind = KINDS["bare_metal_server"]
     filters = (
         Filter("status", dict(type="str", choices=STATUSES), lambda value: {"status": value}, lambda record, value: record.get("status") == value),
+        # not a filter (it selects nothing, queries nothing): what else is returned
+        Filter("flavors", dict(type="bool", default=False), lambda value: {}, lambda record, value: True),
     )
 
     def run(self):
@@ -111,9 +113,6 @@ class BaremetalServerInfo(CloudInfo):
         if self.params["flavors"]:
             result["flavors"] = self.client.get(self.path("flavors"), {"include_capacity": "true"}).get("results") or []
         return result
-
-
-BaremetalServerInfo.argument_spec["flavors"] = dict(type="bool", default=False)  # not a filter: what else is returned
 
 
 def main():

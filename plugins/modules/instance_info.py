@@ -94,7 +94,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import ST
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
 
 
-
 def tagged(record, tags):
     held = [(tag.get("key"), tag.get("value")) for tag in record.get("tags") or []]
     return all((key, value) in held for key, value in tags.items())

@@ -135,7 +135,8 @@ diff:
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_pattern, check_range, check_secret_path, check_uuid, require, save_secret, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    ValidationError, check_pattern, check_range, check_secret_path, check_uuid, require, save_secret, strip_none)
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import K8S_NAME, KINDS, REGION, check_name, k8s_version
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id

@@ -348,7 +348,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     SingleAttachment,
 )
 
-ITEM, V2_ITEM = KINDS["volume"].paths["item"], KINDS["volume"].path("/{id}", "v2")
+ITEM = KINDS["volume"].paths["item"]
+V2_ITEM = KINDS["volume"].path("/{id}", "v2")
 # The instance the volume is attached to, and its size: writes of their own (docs/api_reference.md section 15.6).
 ATTACHMENT = SingleAttachment(lambda module: module.attachment, ("POST", V2_ITEM + "/attach"), ("POST", V2_ITEM + "/detach"))
 EXTENSION = Extension(ITEM + "/extend")

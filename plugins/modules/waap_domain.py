@@ -158,9 +158,9 @@ class Settings(Values):
     def fetch(self, get, record, params):
         return dict(read_domain(get, DOMAIN, params), settings=read_domain(get, DOMAIN + "/settings", params))
 
-    def held(self, state):
-        api, ddos = state["settings"].get("api") or {}, state["settings"].get("ddos") or {}
-        held = {"status": state.get("status"), "api_urls": sorted(set(api.get("api_urls") or [])),
+    def held(self, record):
+        api, ddos = record["settings"].get("api") or {}, record["settings"].get("ddos") or {}
+        held = {"status": record.get("status"), "api_urls": sorted(set(api.get("api_urls") or [])),
                 "is_api": bool(api.get("is_api"))}  # false when left out (the read schema's default)
         held.update((option, ddos.get(member)) for option, (member, _low, _high) in THRESHOLDS.items())
         return held

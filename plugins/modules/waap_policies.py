@@ -146,8 +146,8 @@ class Policies(Values):
                  "group": policy.get("group"), "action": policy.get("action"), "enabled": policy["mode"]}
                 for rule_set in rule_sets or [] for policy in rule_set.get("rules") or []]
 
-    def held(self, state):
-        return dict((label(policy), policy["enabled"]) for policy in state)
+    def held(self, record):
+        return dict((label(policy), policy["enabled"]) for policy in record)
 
     def wants(self, state, params):
         wanted, first = {}, {}

@@ -19,11 +19,11 @@
   answers 400, an unknown image or security group 404, and with the networks family (``networks.py``) an unknown
   network, or a subnet not of the interface's network, 404 (an ``any_subnet`` network without a subnet: 400; its
   fixed ``ip_address`` in none of the network's subnets: 400, one already held on the network - another instance's
-  port, a reserved IP, a gateway - 409: one address is given to one instance). Answers 200 ``{tasks}``. The instance appears at once in ``BUILD``, locked by its ``create_vm`` task; the finished
-  task names it in ``created_resources.instances`` (and its volumes and ports). It then boots: a ``boot_instance``
-  task (not locking the record) brings it to ``ACTIVE``; ``instances_boot_held: true`` starts that task held (the
-  instance stays in ``BUILD`` until ``release``), ``instances_boot_seconds: N`` makes that task take N seconds
-  (default: ``task_delay``), and ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A
+  port, a reserved IP, a gateway - 409: one address is given to one instance). Answers 200 ``{tasks}``. The instance
+  appears at once in ``BUILD``, locked by its ``create_vm`` task; the finished task names it in
+  ``created_resources.instances`` (and its volumes and ports). It then boots: a ``boot_instance`` task (not locking
+  the record) brings it to ``ACTIVE``; ``instances_boot_held: true`` starts that task held (the instance stays in
+  ``BUILD`` until ``release``), ``instances_boot_seconds: N`` makes that task take N seconds (default: ``task_delay``), and ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A
   failed ``create_vm`` task leaves the instance in ``ERROR``.
 - ``GET /cloud/v1/instances/{p}/{r}/{id}``: the record; 404 cloud body. ``PATCH`` same path: ``{name, tags}``
   (tags a JSON merge patch), answered with the record (synchronous).

@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """issue 45: the simulator refuses what the service refuses, so a lenient fake cannot hide a module's mistake. One fixed
 address (an ``any_subnet`` interface's ``ip_address``) is given to one instance (another instance's, a reserved IP's or
-a gateway's address: 409; an address in none of the network's subnets: 400), nothing created. (Unknown listener secrets, override targets and public images: their families'
-tests, test_tls_listeners_sim.py, test_waap_overrides_sim.py and test_images_sim.py.)"""
+a gateway's address: 409; an address in none of the network's subnets: 400), nothing created. (Unknown listener
+secrets, override targets and public images: their families' tests, test_tls_listeners_sim.py,
+test_waap_overrides_sim.py and test_images_sim.py.)"""
 
 from __future__ import annotations
 

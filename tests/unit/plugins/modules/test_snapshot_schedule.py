@@ -76,7 +76,7 @@ def test_a_changed_schedule_is_added_then_the_old_one_removed_and_name_and_statu
     item = "%s/%s" % (POLICIES, ident)
     sent = harness.writes(server)
     assert [(method, path) for method, path, _body in sent] == [("PATCH", item), ("POST", item + "/add_schedules"),
-                                                                 ("POST", item + "/remove_schedules")]
+                                                                ("POST", item + "/remove_schedules")]
     assert sent[0][2] == {"name": "db-changed", "status": "paused"} and sent[2][2] == {"schedule_ids": [old]}
     assert result["changes"] == changes(updated=["db-changed"], schedules={"added": ["cron hour=2, max_quantity=8"],
                                                                            "removed": [NIGHTLY_LABEL]})
@@ -92,7 +92,7 @@ def test_at_the_limit_the_removals_go_between_the_adds(server):
     assert not result.get("failed"), result["msg"]
     item = "%s/%s" % (POLICIES, ident)
     assert [(method, path) for method, path, _body in harness.writes(server)] == [("POST", item + "/remove_schedules"),
-                                                                                   ("POST", item + "/add_schedules")]
+                                                                                  ("POST", item + "/add_schedules")]
     server.log = []
     wanted = full[:7] + [dict(SIX_HOURLY, hours=hours) for hours in (1, 2)]
     result = run(server, name="db-full", schedules=wanted + [dict(SIX_HOURLY, hours=3)])
@@ -101,7 +101,7 @@ def test_at_the_limit_the_removals_go_between_the_adds(server):
     server.log = []
     result = run(server, name="db-full", schedules=[dict(NIGHTLY, hour="4")])  # full, one new: the removals first
     assert [(method, path) for method, path, _body in harness.writes(server)] == [("POST", item + "/remove_schedules"),
-                                                                                   ("POST", item + "/add_schedules")]
+                                                                                  ("POST", item + "/add_schedules")]
     assert [schedule["hour"] for schedule in result["policy"]["schedules"]] == ["4"]
 
 
@@ -110,7 +110,7 @@ def test_with_room_the_add_goes_first(server):
     result = run(server, name="db-room", schedules=[SIX_HOURLY, dict(NIGHTLY, hour="3")])
     item = "%s/%s" % (POLICIES, ident)
     assert [(method, path) for method, path, _body in harness.writes(server)] == [("POST", item + "/add_schedules"),
-                                                                                   ("POST", item + "/remove_schedules")]
+                                                                                  ("POST", item + "/remove_schedules")]
     assert result["changes"]["schedules"] == {"added": ["cron hour=3, max_quantity=7"], "removed": [NIGHTLY_LABEL]}
 
 
