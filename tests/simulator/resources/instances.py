@@ -23,8 +23,9 @@
   appears at once in ``BUILD``, locked by its ``create_vm`` task; the finished task names it in
   ``created_resources.instances`` (and its volumes and ports). It then boots: a ``boot_instance`` task (not locking
   the record) brings it to ``ACTIVE``; ``instances_boot_held: true`` starts that task held (the instance stays in
-  ``BUILD`` until ``release``), ``instances_boot_seconds: N`` makes that task take N seconds (default: ``task_delay``), and ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A
-  failed ``create_vm`` task leaves the instance in ``ERROR``.
+  ``BUILD`` until ``release``), ``instances_boot_seconds: N`` makes that task take N seconds (default:
+  ``task_delay``), and ``task_fail: {boot_instance: ...}`` ends it in ``ERROR``. A failed ``create_vm`` task leaves
+  the instance in ``ERROR``.
 - ``GET /cloud/v1/instances/{p}/{r}/{id}``: the record; 404 cloud body. ``PATCH`` same path: ``{name, tags}``
   (tags a JSON merge patch), answered with the record (synchronous).
 - ``DELETE`` same path, query ``delete_floatings`` (bool), ``floatings``, ``reserved_fixed_ips``, ``volumes``
