@@ -267,7 +267,7 @@ def test_both_listings_by_default_each_host_in_its_type_group(parse, server):
 
 
 @pytest.mark.parametrize("server_types, path, hosts", [(["instance"], LIST, HOSTS - 1), (["baremetal"], BM_LIST, 1),
-                                                        (["baremetal", "instance", "baremetal"], None, HOSTS)])
+                                                       (["baremetal", "instance", "baremetal"], None, HOSTS)])
 def test_server_types_lists_only_what_it_names(parse, server, server_types, path, hosts):
     data = parse(dict(PAIRS, server_types=server_types))
     assert len(data.hosts) == hosts
@@ -284,4 +284,3 @@ def test_a_status_no_server_of_a_type_has_skips_its_listing(parse, server, statu
     parse({"projects": [1], "regions": [76], "filters": {"status": status}})
     assert listed(server) == [path + "1/76" for path in paths]
     assert all("status=%s" % status in entry["query"] for entry in server.requests())
-
