@@ -6,16 +6,18 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 name: cloud
-short_description: Gcore Cloud instances as inventory hosts
+short_description: Gcore Cloud instances and bare metal servers as inventory hosts
 version_added: 1.0.0
 description:
-  - Lists the instances of one or more Gcore Cloud projects in one or more regions
-    (C(GET /cloud/v1/instances/{project_id}/{region_id}), every page, up to 1000 instances a page) and makes each
-    instance a host.
+  - Lists the instances (C(GET /cloud/v1/instances/{project_id}/{region_id})) and the bare metal servers
+    (C(GET /cloud/v1/bminstances/{project_id}/{region_id})) of one or more Gcore Cloud projects in one or more regions,
+    every page, up to 1000 servers a page, and makes each server a host. O(server_types) says which of the two
+    listings are read.
   - Every (project, region) pair of O(projects) and O(regions) is listed; O(filters) are sent to the service as
-    query parameters, so only matching instances are transferred.
-  - Every host is in the group C(gcore), in C(gcore_region_<region_id>) and in C(gcore_status_<status>) (the status
-    in lower case, such as C(gcore_status_active)); O(keyed_groups), O(groups) and O(compose) add more.
+    query parameters of both listings, so only matching servers are transferred.
+  - Every host is in the group C(gcore), in C(instance) or C(baremetal) (what it is), in C(gcore_region_<region_id>)
+    and in C(gcore_status_<status>) (the status in lower case, such as C(gcore_status_active)); O(keyed_groups),
+    O(groups) and O(compose) add more.
   - Host names are the instance names (O(hostname=name)) or IDs (O(hostname=id)). When two instances would get one
     host name (the same name in two regions, say), each gets C(<name>_<first 8 characters of its ID>) and a warning
     lists them.
@@ -23,7 +25,9 @@ description:
     C(gcore_flavor) (the flavor name), C(gcore_project_id), C(gcore_region_id), C(gcore_region) (the region name),
     C(gcore_tags) (a dictionary of the instance's tags, key to value), C(gcore_addresses) (as the service gives them,
     by network name), C(gcore_public_ipv4), C(gcore_private_ipv4), C(gcore_floating_ipv4), C(gcore_public_ipv6)
-    (lists, in the service's order), C(gcore_security_groups) (names) and C(gcore_created_at).
+    (lists, in the service's order), C(gcore_security_groups) (names) and C(gcore_created_at). A bare metal server
+    gets the same variables, from its record the same way (its record has no security groups, so
+    C(gcore_security_groups) is empty).
   - An address is B(floating) when its C(type) is C(floating); B(private) when it lies in C(10.0.0.0/8),
     C(172.16.0.0/12), C(192.168.0.0/16), C(100.64.0.0/10) or C(fc00::/7); B(public) otherwise (floating addresses
     included).
@@ -99,15 +103,28 @@ options:
       - If not set, the region in the E(GCORE_CLOUD_REGION_ID) environment variable; one of the two is required.
     type: list
     elements: int
+  server_types:
+    description:
+      - Which servers become hosts - V(instance) (virtual machines, the instance listing) and V(baremetal) (bare metal
+        servers, the bare metal listing). Each type given is one listing per (project, region) pair.
+      - A non-empty list; any other value fails the source naming C(server_types).
+    type: list
+    elements: str
+    choices: [instance, baremetal]
+    default: [instance, baremetal]
+    version_added: 1.2.0
   filters:
     description:
-      - Filters sent to the service as query parameters of every listing; only matching instances are returned.
+      - Filters sent to the service as query parameters of every listing; only matching servers are returned.
       - C(status) - one instance status, such as V(ACTIVE) or V(SHUTOFF) (C(ACTIVE), C(BUILD), C(ERROR), C(HARD_REBOOT),
         C(MIGRATING), C(PAUSED), C(REBOOT), C(REBUILD), C(RESIZE), C(REVERT_RESIZE), C(SHELVED), C(SHELVED_OFFLOADED),
-        C(SHUTOFF), C(SOFT_DELETED), C(SUSPENDED), C(VERIFY_RESIZE)).
-      - C(name) - a full or partial instance name (the service matches names that contain it).
+        C(SHUTOFF), C(SOFT_DELETED), C(SUSPENDED), C(VERIFY_RESIZE)). Bare metal servers have fewer (C(ACTIVE), C(BUILD),
+        C(ERROR), C(HARD_REBOOT), C(REBOOT), C(REBUILD), C(RESCUE), C(SHUTOFF), C(SUSPENDED)); with a status only
+        instances have, the bare metal listing is not read (no bare metal server can match); C(RESCUE) is a bare metal
+        status only, so with it the instance listing is not read.
+      - C(name) - a full or partial server name (the service matches names that contain it).
       - C(flavor_prefix) - the start of the flavor ID, such as V(g2-).
-      - C(tag_key_value) - a dictionary of tags (tag key to tag value); an instance must have every one of them.
+      - C(tag_key_value) - a dictionary of tags (tag key to tag value); a server must have every one of them.
       - C(tag_value) - a list of tag values.
       - Any other key fails the source; a tag key holds no whitespace or C(=), a tag value no tab or line break
         and no surrounding space, each 1 to 255 characters.
@@ -138,7 +155,7 @@ options:
     default: true
 notes:
   - With O(cache=true) and a fresh cache, no request is sent at all. The cache holds the listing of the
-    O(projects), O(regions), O(filters) and O(api_url) it was made for; a change of any of them reads the service again.
+    O(projects), O(regions), O(server_types), O(filters) and O(api_url) it was made for; a change of any of them reads the service again.
   - A fresh cache answers without the API key - none is needed and the one given is not checked (a wrong or revoked
     key gets the cached hosts until O(cache_timeout) runs out). Whoever can read the cache (O(cache_connection)) sees
     the inventory; keep it where only the user that runs Ansible can read it.
@@ -161,7 +178,8 @@ seealso:
 """
 
 EXAMPLES = r"""
-# cloud.gcore.yml - every instance of projects 1 and 2 in regions 76 and 1; the key comes from GCORE_API_KEY.
+# cloud.gcore.yml - every instance and bare metal server of projects 1 and 2 in regions 76 and 1 (in the groups
+# "instance" and "baremetal"); the key comes from GCORE_API_KEY.
 # Reach hosts by their first public IPv4 address; group them by their "env" tag (env_prod, env_staging, ...)
 # and set the user from a tag.
 plugin: gcore.platform.cloud
@@ -179,10 +197,11 @@ groups:
   web: "'web' in gcore_name"
 
 # prod.gcore.yml - only the running production instances, reached on their private address (a bastion or a VPN),
-# named by ID; the listing is cached for ten minutes (no request while the cache is fresh).
+# named by ID, virtual machines only; the listing is cached for ten minutes (no request while the cache is fresh).
 plugin: gcore.platform.cloud
 projects: [1]
 regions: [76]
+server_types: [instance]
 hostname: id
 connect_with: private_ipv4
 filters:
@@ -222,7 +241,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     Client,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE
-from ansible_collections.gcore.platform.plugins.module_utils._instance import STATUSES
+from ansible_collections.gcore.platform.plugins.module_utils._instance import BAREMETAL_STATUSES, STATUSES
 
 try:  # ansible-core 2.19 and later: a vaulted value is an EncryptedString (a str that decrypts when used)
     from ansible.parsing.vault import EncryptedString as _VAULTED
@@ -245,13 +264,15 @@ else:  # wrap_var only below 2.19, where it is needed (ansible.utils.unsafe_prox
 TEMPLATE_MARKERS = ("{{", "{%", "{#")
 JINJA_HEADER = "#jinja2:"  # at the start of a string, it may set other markers
 
-LIST_PATH = KINDS["instance"].paths["list"]
+# server type -> (its listing, what it lists in words, the statuses its servers show)
+LISTINGS = {"instance": (KINDS["instance"].paths["list"], "instances", STATUSES),
+            "baremetal": (KINDS["bare_metal_server"].paths["list"], "bare metal servers", BAREMETAL_STATUSES)}
 FILTERS = ("status", "name", "flavor_prefix", "tag_key_value", "tag_value")
 CONNECT_WITH = {"public_ipv4": "gcore_public_ipv4", "private_ipv4": "gcore_private_ipv4",
                 "floating_ipv4": "gcore_floating_ipv4", "public_ipv6": "gcore_public_ipv6"}
 _TAG_KEY_FORBIDDEN = " \t\n\r\f\v="
 _TAG_VALUE_EDGE = " \t\n\r\f\v"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: the hosts' server types, and server_types in the request
 WARN_HOSTS = 50  # hosts named in one warning; the rest are counted
 
 
@@ -367,8 +388,9 @@ def filter_params(filters):
         params[key] = str(value)  # a plain string (ansible-core 2.19 gives tagged ones), as the cache keeps it
     if "status" in params:
         status = params["status"].upper()
-        if status not in STATUSES:
-            raise ValidationError("filters.status: %r is not one of %s" % (params["status"], ", ".join(STATUSES)))
+        known = tuple(dict.fromkeys(STATUSES + BAREMETAL_STATUSES))
+        if status not in known:
+            raise ValidationError("filters.status: %r is not one of %s" % (params["status"], ", ".join(known)))
         params["status"] = status
     tags = filters.get("tag_key_value")
     if tags is not None:
@@ -388,6 +410,16 @@ def filter_params(filters):
             check_tag_value("filters.tag_value[%d]" % index, value)
         params["tag_value"] = [str(value) for value in values]
     return params
+
+
+def check_server_types(value):
+    """The server types to list, each once, in the order given."""
+    if not isinstance(value, list) or not value:
+        raise ValidationError("server_types: a non-empty list of %s is required, not %r" % (" and ".join(LISTINGS), value))
+    for index, item in enumerate(value):
+        if item not in LISTINGS:
+            raise ValidationError("server_types[%d]: %r is not one of %s" % (index, item, ", ".join(LISTINGS)))
+    return list(dict.fromkeys(str(item) for item in value))
 
 
 def kind_of(value):
@@ -441,10 +473,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             listing = self._read_service(settings)
         if update_cache:
             self._cache[cache_key] = listing
-        for project_id, region_id, reason in listing["skipped"]:
-            display.warning("gcore.platform.cloud: project %s, region %s skipped (strict_permissions is false): %s"
-                            % (project_id, region_id, reason))
-        self._populate(listing["hosts"])
+        for project_id, region_id, reason, what in listing["skipped"]:
+            skipped = "the %s of project" % what if what else "project"  # one listing of a pair, or the pair
+            display.warning("gcore.platform.cloud: %s %s, region %s skipped (strict_permissions is false): %s"
+                            % (skipped, project_id, region_id, reason))
+        self._populate(listing["hosts"], listing["types"])
 
     # ---- options -------------------------------------------------------------------------------
     def _resolved(self, option, config):
@@ -514,6 +547,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     raise ValidationError("%s: %s=%r is not an integer ID" % (option, variable, text)) from None
             scope[option] = check_id_list(option, value)
         params = filter_params(self.get_option("filters"))
+        server_types = check_server_types(self.get_option("server_types"))
         for option, choices in (("connect_with", ("public_ipv4", "private_ipv4", "floating_ipv4", "public_ipv6", "name")),
                                 ("hostname", ("name", "id"))):
             if self.get_option(option) not in choices:
@@ -521,12 +555,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return {
             "api_key": api_key, "api_key_given": key_given, "api_url": api_url, "timeout": numbers["api_timeout"],
             "retries": numbers["api_retries"], "validate_certs": validate_certs,
-            "request": {"api_url": api_url.rstrip("/"), "projects": scope["projects"], "regions": scope["regions"], "filters": params},
+            "request": {"api_url": api_url.rstrip("/"), "projects": scope["projects"], "regions": scope["regions"],
+                        "server_types": server_types, "filters": params},
         }
 
     # ---- the service -----------------------------------------------------------------------------
     def _read_service(self, settings):
-        """``{format, request, hosts: [gcore_* variables], skipped: [[project, region, reason]]}`` from every pair."""
+        """``{format, request, hosts: [gcore_* variables], types: [server type of each host], skipped: [[project, region,
+        reason, the listing in words or None for the whole pair]]}`` from every pair: its instance listing, then its bare metal one (as ``server_types`` asks; a
+        status filter no server of a type can have skips that type's listing). A pair whose first listing answers 403
+        is skipped whole (with ``strict_permissions: false``)."""
         if not HAS_REQUESTS:
             raise AnsibleError("gcore.platform.cloud needs the Python library requests on the controller")
         try:
@@ -537,25 +575,35 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         client = Client(api_key=api_key, api_url=settings["api_url"], timeout=settings["timeout"], retries=settings["retries"],
                         validate_certs=settings["validate_certs"])
         request = settings["request"]
-        hosts, skipped = [], []
+        hosts, types, skipped = [], [], []
+        status = request["filters"].get("status")
+        listed = [kind for kind in ("instance", "baremetal") if kind in request["server_types"]
+                  and (status is None or status in LISTINGS[kind][2])]
         for project_id in request["projects"]:
             for region_id in request["regions"]:
-                try:
-                    records = list(client.paginate(LIST_PATH.format(project_id=project_id, region_id=region_id), params=request["filters"],
-                                                   page_size=PAGE_SIZE, total_key="count"))
-                except ApiError as exc:
-                    if exc.status == 403 and not self.get_option("strict_permissions"):
-                        skipped.append([project_id, region_id, exc.message])
-                        continue
-                    hint = (" (set strict_permissions: false to skip a project or region the key may not see)"
-                            if exc.status == 403 else "")
-                    raise AnsibleError("gcore.platform.cloud: listing the instances of project %s, region %s failed: %s%s"
-                                       % (project_id, region_id, exc.message, hint)) from None
-                hosts.extend(host_variables(record) for record in records if isinstance(record, dict))
-        return {"format": CACHE_FORMAT, "request": request, "hosts": hosts, "skipped": skipped}
+                for kind in listed:
+                    path, what, _statuses = LISTINGS[kind]
+                    try:
+                        records = list(client.paginate(path.format(project_id=project_id, region_id=region_id), params=request["filters"],
+                                                       page_size=PAGE_SIZE, total_key="count"))
+                    except ApiError as exc:
+                        if exc.status == 403 and not self.get_option("strict_permissions"):
+                            if kind == listed[0]:  # the key may not see the pair: its other listing is not asked
+                                skipped.append([project_id, region_id, exc.message, None])
+                                break
+                            skipped.append([project_id, region_id, exc.message, what])
+                            continue
+                        hint = (" (set strict_permissions: false to skip a project or region the key may not see)"
+                                if exc.status == 403 else "")
+                        raise AnsibleError("gcore.platform.cloud: listing the %s of project %s, region %s failed: %s%s"
+                                           % (what, project_id, region_id, exc.message, hint)) from None
+                    found = [host_variables(record) for record in records if isinstance(record, dict)]
+                    hosts.extend(found)
+                    types.extend([kind] * len(found))
+        return {"format": CACHE_FORMAT, "request": request, "hosts": hosts, "types": types, "skipped": skipped}
 
     # ---- the inventory -------------------------------------------------------------------------
-    def _populate(self, hosts):
+    def _populate(self, hosts, types):
         inventory = self.inventory
         names, renamed = unique_host_names(hosts, self.get_option("hostname"))
         if renamed:
@@ -565,10 +613,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         compose, groups, keyed_groups = self.get_option("compose"), self.get_option("groups"), self.get_option("keyed_groups")
         strict = self.get_option("strict")
         inventory.add_group("gcore")
+        for kind in self.get_option("server_types"):
+            inventory.add_group(kind)
         known_groups = set()
         unreachable = []
-        for name, variables in zip(names, hosts):
+        for name, variables, kind in zip(names, hosts, types):
             inventory.add_host(name, group="gcore")
+            inventory.add_child(kind, name)
             for key, value in variables.items():
                 inventory.set_variable(name, key, as_data(value))
             if connect_with == "name":

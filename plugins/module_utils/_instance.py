@@ -43,6 +43,7 @@ VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-vo
 VOLUME_TYPES = TYPES
 STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")  # every status an instance shows
+BAREMETAL_STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "REBOOT", "REBUILD", "RESCUE", "SHUTOFF", "SUSPENDED")  # a bare metal server's
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
 ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")

@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""New-instance network interfaces, shared by quota_check, price_preview and instance.
+"""New-instance network interfaces, shared by quota_check, price_preview, instance and baremetal_server.
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -59,11 +59,14 @@ INTERFACE_SPEC = dict(
 # By name (``named``): the field each names, and the reserved fixed IP's other identity (ip_address + network).
 NAMES = {"network": "network_id", "subnet": "subnet_id"}
 NAMED_SPEC = dict(INTERFACE_SPEC, network=dict(type="str"), subnet=dict(type="str"))
+# quota_check's: a bare metal server's interfaces as baremetal_server takes them (its trunk ``port_group`` too).
+CHECKED_SPEC = dict(NAMED_SPEC, port_group=dict(type="int"))
 
 
-def interfaces_option(required=False, named=False):
-    """The ``interfaces`` entry of a module's argument spec (``named``: with ``network`` and ``subnet``)."""
-    return dict(type="list", elements="dict", required=required, options=NAMED_SPEC if named else INTERFACE_SPEC)
+def interfaces_option(required=False, named=False, trunks=False):
+    """The ``interfaces`` entry of a module's argument spec (``named``: with ``network`` and ``subnet``; ``trunks``: and
+    ``port_group``)."""
+    return dict(type="list", elements="dict", required=required, options=CHECKED_SPEC if trunks else NAMED_SPEC if named else INTERFACE_SPEC)
 
 
 def floating_ip_option():

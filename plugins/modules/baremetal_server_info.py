@@ -95,8 +95,9 @@ flavors:
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._instance import BAREMETAL_STATUSES
 
-STATUSES = ["ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "REBOOT", "REBUILD", "RESCUE", "SHUTOFF", "SUSPENDED"]
+STATUSES = list(BAREMETAL_STATUSES)
 
 
 class BaremetalServerInfo(CloudInfo):

@@ -28,7 +28,9 @@ options:
   resource:
     description:
       - What to check. Options of the other resource are refused.
-      - V(baremetal) takes O(flavor), O(interfaces) and at least one of O(names) and O(name_templates).
+      - V(baremetal) takes O(flavor), O(interfaces) and at least one of O(names) and O(name_templates), as a
+        M(gcore.platform.baremetal_server) task takes them (its networks and subnets by name, its O(interfaces[].port_group)),
+        so a play gates with the declaration it builds with.
       - V(instance) takes O(flavor), O(interfaces) (without O(interfaces[].security_groups), which the instance check
         does not have), O(volumes) and at least one of O(names) and O(name_templates). Its answer has only the quotas
         the request concerns (C(vm_count), C(cpu_count), C(ram), C(volume_count), ...).
@@ -58,10 +60,14 @@ options:
   interfaces:
     description:
       - Network interfaces of each server, in order. Only for O(resource=baremetal) and O(resource=instance)
-        (O(interfaces[].security_groups) only for O(resource=baremetal)).
+        (O(interfaces[].security_groups) and O(interfaces[].port_group) only for O(resource=baremetal)).
       - Each item is one of four variants chosen by O(interfaces[].type), documented in the suboptions;
         a field given for a type that has no such field, or missing where the type requires it, fails validation
-        before any request is sent. Only the fields given are sent.
+        before any request is sent. Only the fields given are sent (O(interfaces[].port_group) never is).
+      - Networks and subnets given by name (O(interfaces[].network), O(interfaces[].subnet)) and reserved fixed IPs by
+        address are looked up before the check and sent as their IDs. The check needs the IDs, so a name that matches
+        nothing fails the task naming the option, in check mode too (after the warning that check mode assumes an
+        earlier task creates it), and nothing is checked.
   volumes:
     description:
       - Volumes of each instance, as M(gcore.platform.price_preview) takes them. Only for O(resource=instance).
@@ -180,7 +186,7 @@ notes:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
-  - gcore.platform.interfaces
+  - gcore.platform.interfaces.CHECKED
   - gcore.platform.attributes.INFO_MODULE
 """
 
@@ -203,6 +209,31 @@ EXAMPLES = r"""
   ansible.builtin.debug:
     msg: "{{ item.name }}: {{ item.usage }} used + {{ item.requested }} requested > {{ item.limit }}"
   loop: "{{ bm_quota.exceeded }}"
+
+- name: Gate a bare metal server on its quota with the declaration it is built with
+  vars:
+    metal_interfaces:  # as gcore.platform.baremetal_server takes them: a network and a subnet by name, trunk groups
+      - type: external
+        port_group: 0
+      - type: subnet
+        network: router-net-1
+        subnet: router-subnet-1
+        port_group: 1
+  block:
+    - name: Fail unless one more bm1-basic-small server fits
+      gcore.platform.quota_check:
+        resource: baremetal
+        flavor: bm1-basic-small
+        names: [metal-1]
+        interfaces: "{{ metal_interfaces }}"
+        fail_on_exceed: true
+
+    - name: Build it
+      gcore.platform.baremetal_server:
+        name: metal-1
+        flavor: bm1-basic-small
+        image: ubuntu-22.04-x64
+        interfaces: "{{ metal_interfaces }}"
 
 - name: Would a virtual machine with a boot volume and an extra volume fit?
   gcore.platform.quota_check:
@@ -309,9 +340,11 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     floating_ip_option,
     interfaces_body,
     interfaces_option,
+    resolve_interfaces,
     validate_floating_ip,
     validate_interfaces,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed
 
 VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
 VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
@@ -372,12 +405,13 @@ def exceeded_message(resource, exceeded):
 
 class QuotaCheck(GcoreModule):
     cloud = True
+    noun = "quota check"  # what a parent named by name is for (_parents' warnings)
     argument_spec = dict(
         resource=dict(type="str", required=True, choices=["baremetal", "instance", "loadbalancer", "k8s_cluster"]),
         flavor=dict(type="str"),
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
-        interfaces=interfaces_option(),
+        interfaces=interfaces_option(trunks=True),
         volumes=dict(type="list", elements="dict", options=dict(
             source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
             size=dict(type="int"),
@@ -424,13 +458,18 @@ class QuotaCheck(GcoreModule):
         if not names and not templates:
             raise ValidationError("names or name_templates: one of them is required for resource %s, with at least one item"
                                   % self.params["resource"])
-        validate_interfaces("interfaces", self.params["interfaces"])
+        validate_interfaces("interfaces", self.params["interfaces"], named=True)
+        for index, item in enumerate(self.params["interfaces"] or []):
+            check_range("interfaces[%d].port_group" % index, item.get("port_group"), 0, 3)
 
     def _validate_instance(self):
         for index, item in enumerate(self.params["interfaces"] or []):
             if item.get("security_groups") is not None:
                 raise ValidationError("interfaces[%d].security_groups: not allowed for resource instance (its quota check "
                                       "takes the older interface variants, without security groups)" % index)
+            if item.get("port_group") is not None:
+                raise ValidationError("interfaces[%d].port_group: only for resource baremetal (a bare metal server's trunk "
+                                      "group), not for resource instance" % index)
         for index, volume in enumerate(self.params["volumes"] or []):
             name = "volumes[%d]" % index
             check_range("%s.size" % name, volume["size"], low=1)
@@ -462,13 +501,27 @@ class QuotaCheck(GcoreModule):
                       "the topic name pattern (lower-case letters and digits, '-' inside a part, '.' between parts)")
         check_range("logging.retention_policy.period", (logging.get("retention_policy") or {}).get("period"), 1, 1825)
 
+    def interfaces(self):
+        """The interfaces with the parents they name by name as ids (each looked up once, before the check), without
+        ``port_group`` (the check does not take it); a parent not built yet (check mode) fails: the check needs its id."""
+        if self.params["interfaces"] is None:
+            return None
+        resolved = resolve_interfaces(self, "interfaces", self.params["interfaces"])
+        for index, item in enumerate(resolved):
+            for field, option in (("network_id", "network"), ("subnet_id", "subnet"), ("port_id", "ip_address")):
+                if assumed(item.get(field)):
+                    raise Refused("interfaces[%d].%s: %s is not built yet, and the quota check needs its ID; nothing was "
+                                  "checked" % (index, option, item[field].strip("()").replace(", not built yet", "")))
+            item.pop("port_group", None)
+        return resolved
+
     def body(self):
         params = self.params
         if params["resource"] == "k8s_cluster":
             body = dict(pools=[dict((member, pool[member]) for member in POOL_CHECKED) for pool in params["pools"]], logging=params["logging"])
         elif params["resource"] != "loadbalancer":
             body = dict(flavor=params["flavor"], names=params["names"], name_templates=params["name_templates"],
-                        interfaces=interfaces_body(params["interfaces"]), volumes=params["volumes"])
+                        interfaces=interfaces_body(self.interfaces()), volumes=params["volumes"])
         else:
             body = dict((option, params[option]) for option in OPTIONS["loadbalancer"])
         return strip_none(body)

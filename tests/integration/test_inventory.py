@@ -27,8 +27,12 @@ from conftest import ROOT, SECRETS
 # The option checks run in process on every core: tests/unit/plugins/inventory/test_cloud_options.py.
 BIN = pathlib.Path(sys.executable).parent
 LIST = "/cloud/v1/instances/"
+BM_LIST = "/cloud/v1/bminstances/"  # the bare metal listing, read beside the instance one (the option server_types)
 ALL_PAIRS = {"projects": [1, 2], "regions": [76, 1]}
+PAIRS = ("1/76", "1/1", "2/76", "2/1")  # ALL_PAIRS in the order they are listed
 SEEDED = ("web-1", "db-1", "stopped-1", "batch-1", "v6-only", "edge-1", "build-1")  # and two named "app"
+BM_SEED = "bm-seed-1"  # the simulator's one bare metal server (project 1, region 76, ACTIVE, an external interface)
+HOSTS = 10  # SEEDED, the two "app" and BM_SEED
 
 
 class Run:
@@ -99,10 +103,9 @@ def test_every_pair_is_listed_with_host_variables_and_default_groups(inventory, 
     run = inventory(ALL_PAIRS)
     assert run.rc == 0, run
     assert [(entry["method"], entry["path"], entry["query"]) for entry in run.requests] == [
-        ("GET", LIST + "1/76", "limit=1000&offset=0"), ("GET", LIST + "1/1", "limit=1000&offset=0"),
-        ("GET", LIST + "2/76", "limit=1000&offset=0"), ("GET", LIST + "2/1", "limit=1000&offset=0")]
+        ("GET", path + pair, "limit=1000&offset=0") for pair in PAIRS for path in (LIST, BM_LIST)]
     hostvars = run.hostvars
-    assert sorted(hostvars) == sorted(SEEDED + tuple(app_hosts(hostvars)))
+    assert sorted(hostvars) == sorted(SEEDED + tuple(app_hosts(hostvars)) + (BM_SEED,))
     web = hostvars["web-1"]
     ids = sim.seeds["instances"]["instances"]
     assert web == {
@@ -122,6 +125,12 @@ def test_every_pair_is_listed_with_host_variables_and_default_groups(inventory, 
         name for name in app_hosts(hostvars) if hostvars[name]["gcore_region_id"] == 1])
     assert run.group("gcore_status_shutoff") == ["stopped-1"]
     assert run.group("gcore_status_build") == ["build-1"]
+    assert run.group("baremetal") == [BM_SEED] and run.group("instance") == sorted(set(hostvars) - {BM_SEED})
+    server = hostvars[BM_SEED]  # the same variables as an instance's, from its record
+    assert sorted(server) == sorted(web) and server["gcore_id"] == sim.seeds["baremetal"]["servers"][BM_SEED]
+    assert (server["gcore_flavor"], server["gcore_status"], server["gcore_region"]) == ("bm1-basic-small", "ACTIVE", "Luxembourg-2")
+    assert server["ansible_host"] == server["gcore_public_ipv4"][0] and server["gcore_private_ipv4"] == []
+    assert BM_SEED in run.group("gcore_region_76") and BM_SEED in run.group("gcore_status_active")
 
 
 def test_duplicate_names_become_unique_with_a_warning(inventory, sim):
@@ -147,11 +156,11 @@ def test_hosts_without_an_address_of_the_kind_stay_and_are_named(inventory, sim)
 
 @pytest.mark.parametrize("connect_with, expected", [
     ("public_ipv4", {"web-1": "203.0.113.10", "app@76": "198.51.100.20", "app@1": "198.51.100.21", "stopped-1": "198.51.100.30",
-                     "batch-1": "198.51.100.40", "edge-1": "203.0.113.70"}),
+                     "batch-1": "198.51.100.40", "edge-1": "203.0.113.70", BM_SEED: "198.51.100.12"}),
     ("private_ipv4", {"web-1": "10.0.0.5", "db-1": "192.168.10.5", "batch-1": "100.64.0.5", "edge-1": "172.16.5.10"}),
     ("floating_ipv4", {"web-1": "203.0.113.10", "edge-1": "203.0.113.70"}),
     ("public_ipv6", {"web-1": "2a03:90c0:999::5", "app@76": "2a03:90c0:999::20", "v6-only": "2a03:90c0:999::60"}),
-    ("name", dict([(name, name) for name in SEEDED] + [("app@76", "app"), ("app@1", "app")])),
+    ("name", dict([(name, name) for name in SEEDED + (BM_SEED,)] + [("app@76", "app"), ("app@1", "app")])),
 ])
 def test_connect_with_sets_ansible_host(inventory, connect_with, expected):
     run = inventory(dict(ALL_PAIRS, connect_with=connect_with))
@@ -172,7 +181,7 @@ def test_connect_with_sets_ansible_host(inventory, connect_with, expected):
 def test_hostname_id_names_hosts_by_id_without_renaming(inventory, sim):
     run = inventory(dict(ALL_PAIRS, hostname="id"))
     assert run.rc == 0, run
-    assert sorted(run.hostvars) == sorted(sim.seeds["instances"]["instances"].values())
+    assert sorted(run.hostvars) == sorted(list(sim.seeds["instances"]["instances"].values()) + [sim.seeds["baremetal"]["servers"][BM_SEED]])
     assert "made unique" not in run.stderr
 
 
@@ -185,7 +194,7 @@ def test_keyed_groups_on_tags_compose_and_groups(inventory):
     run = inventory(config, "--graph")
     assert run.rc == 0, run
     graph = run.stdout
-    for group, hosts in {"@env_prod": ["web-1", "db-1", "batch-1", "edge-1"], "@env_untagged": ["v6-only"],
+    for group, hosts in {"@env_prod": ["web-1", "db-1", "batch-1", "edge-1"], "@env_untagged": ["v6-only", BM_SEED],
                          "@role_web": ["web-1"], "@role_db": ["db-1"], "@shut": ["stopped-1"]}.items():
         block = graph.split("--" + group + ":")[1].split("--@")[0]
         assert sorted(line.strip(" |-") for line in block.splitlines() if line.strip(" |-")) == sorted(hosts), group
@@ -209,11 +218,11 @@ def test_every_page_of_every_pair_is_read(inventory, sim):
     run = inventory(ALL_PAIRS)
     assert run.rc == 0, run
     assert [(entry["path"], entry["query"]) for entry in run.requests] == [
-        (LIST + "1/76", "limit=1000&offset=0"), (LIST + "1/76", "limit=1000&offset=1000"),
-        (LIST + "1/1", "limit=1000&offset=0"),
-        (LIST + "2/76", "limit=1000&offset=0"),
-        (LIST + "2/1", "limit=1000&offset=0"), (LIST + "2/1", "limit=1000&offset=1000")]
-    assert len(run.hostvars) == 2200 + 9
+        (LIST + "1/76", "limit=1000&offset=0"), (LIST + "1/76", "limit=1000&offset=1000"), (BM_LIST + "1/76", "limit=1000&offset=0"),
+        (LIST + "1/1", "limit=1000&offset=0"), (BM_LIST + "1/1", "limit=1000&offset=0"),
+        (LIST + "2/76", "limit=1000&offset=0"), (BM_LIST + "2/76", "limit=1000&offset=0"),
+        (LIST + "2/1", "limit=1000&offset=0"), (LIST + "2/1", "limit=1000&offset=1000"), (BM_LIST + "2/1", "limit=1000&offset=0")]
+    assert len(run.hostvars) == 2200 + HOSTS
     assert "host-02200" in run.hostvars and run.hostvars["host-01100"]["gcore_project_id"] == 1
 
 
@@ -221,8 +230,8 @@ def test_filters_are_sent_as_query_parameters(inventory):
     filters = {"status": "active", "name": "-1", "flavor_prefix": "g1-", "tag_key_value": {"env": "prod"}, "tag_value": ["prod"]}
     run = inventory(dict(ALL_PAIRS, filters=filters))
     assert run.rc == 0, run
-    assert len(run.requests) == 4
-    for entry in run.requests:
+    assert [entry["path"] for entry in run.requests] == [path + pair for pair in PAIRS for path in (LIST, BM_LIST)]
+    for entry in run.requests:  # both listings take the same filters (bm-seed-1 has the name, not the flavor)
         assert query(entry) == {"status": ["ACTIVE"], "name": ["-1"], "flavor_prefix": ["g1-"], "tag_key_value": ['{"env":"prod"}'],
                                 "tag_value": ["prod"], "limit": ["1000"], "offset": ["0"]}
     assert sorted(run.hostvars) == ["db-1", "edge-1", "web-1"]
@@ -233,7 +242,7 @@ def test_a_server_error_is_retried(inventory, sim):
     run = inventory(ALL_PAIRS)
     assert run.rc == 0, run
     assert [entry["status"] for entry in run.requests][:2] == [503, 200]
-    assert len(run.hostvars) == 9
+    assert len(run.hostvars) == HOSTS
 
 
 # ---- cache --------------------------------------------------------------------------------------
@@ -244,7 +253,7 @@ def test_a_fresh_cache_answers_without_a_request(inventory, tmp_path):
                   cache_timeout=600)
     first = inventory(config)
     assert first.rc == 0, first
-    assert len(first.requests) == 4
+    assert len(first.requests) == 2 * len(PAIRS)
     assert list((tmp_path / "cache").iterdir())
     second = inventory(config)
     assert second.rc == 0, second
@@ -254,9 +263,11 @@ def test_a_fresh_cache_answers_without_a_request(inventory, tmp_path):
     for path in (tmp_path / "cache").iterdir():  # gone (or --flush-cache, which cores before 2.17 lack): read again
         path.unlink()
     again = inventory(config)
-    assert len(again.requests) == 4
+    assert len(again.requests) == 2 * len(PAIRS)
     narrowed = inventory(dict(config, filters={"status": "SHUTOFF"}))  # another request: the cache is not for it
-    assert len(narrowed.requests) == 4 and sorted(narrowed.hostvars) == ["stopped-1"]
+    assert len(narrowed.requests) == 2 * len(PAIRS) and sorted(narrowed.hostvars) == ["stopped-1"]
+    only = inventory(dict(config, server_types=["baremetal"]))  # nor for other server types
+    assert [entry["path"] for entry in only.requests] == [BM_LIST + pair for pair in PAIRS] and sorted(only.hostvars) == [BM_SEED]
 
 
 def test_a_fresh_cache_needs_no_key_and_checks_none(inventory, tmp_path):
@@ -266,7 +277,7 @@ def test_a_fresh_cache_needs_no_key_and_checks_none(inventory, tmp_path):
     for key in ("", "not-the-right-key"):
         run = inventory(config, env={"GCORE_API_KEY": key})
         assert run.rc == 0, run
-        assert run.requests == [] and len(run.hostvars) == 9
+        assert run.requests == [] and len(run.hostvars) == HOSTS
 
 
 # ---- errors -------------------------------------------------------------------------------------
@@ -299,11 +310,25 @@ def test_a_forbidden_pair_fails_the_source_by_default(inventory):
 def test_a_forbidden_pair_is_skipped_with_a_warning_when_permissions_are_not_strict(inventory):
     run = inventory({"projects": [1, 3], "regions": [76, 1], "strict_permissions": False})
     assert run.rc == 0, run
-    assert [entry["status"] for entry in run.requests] == [200, 200, 403, 403]
-    assert sorted(name for name in run.hostvars if not name.startswith("app")) == ["db-1", "stopped-1", "web-1"]
+    # a pair the key may not see is skipped whole: its bare metal listing is not asked
+    assert [(entry["path"], entry["status"]) for entry in run.requests] == [
+        (LIST + "1/76", 200), (BM_LIST + "1/76", 200), (LIST + "1/1", 200), (BM_LIST + "1/1", 200), (LIST + "3/76", 403), (LIST + "3/1", 403)]
+    assert sorted(name for name in run.hostvars if not name.startswith("app")) == [BM_SEED, "db-1", "stopped-1", "web-1"]
     output = run.messages
     for region in (76, 1):
         assert "project 3, region %s skipped (strict_permissions is false)" % region in output
+
+
+def test_a_forbidden_bare_metal_listing_fails_or_is_skipped_alone(inventory, sim):
+    sim.add_fault(status=403, path=BM_LIST + "1/76", times=2)
+    run = inventory({"projects": [1], "regions": [76]})
+    assert run.rc != 0, run
+    assert "listing the bare metal servers of project 1, region 76 failed: GET /cloud/v1/bminstances/1/76 failed with HTTP 403" \
+        in run.messages
+    run = inventory({"projects": [1], "regions": [76], "strict_permissions": False})
+    assert run.rc == 0, run
+    assert "the bare metal servers of project 1, region 76 skipped (strict_permissions is false)" in run.messages
+    assert BM_SEED not in run.hostvars and "web-1" in run.hostvars and run.group("baremetal") == []
 
 
 def test_a_failed_source_fails_a_playbook_only_with_any_unparsed_is_failed(inventory, tmp_path):
@@ -342,8 +367,8 @@ def test_a_vaulted_key_and_a_templated_url_work(inventory, sim, tmp_path):
     run = inventory(config, "--list", "--vault-password-file", str(tmp_path / "vault-password"),
                     env={"GCORE_API_KEY": "", "GCORE_API_URL": "http://127.0.0.1:9", "MY_GCORE_URL": sim.url})
     assert run.rc == 0, run
-    assert len(run.requests) == 4 and all(entry["status"] == 200 for entry in run.requests)
-    assert len(run.hostvars) == 9
+    assert len(run.requests) == 2 * len(PAIRS) and all(entry["status"] == 200 for entry in run.requests)
+    assert len(run.hostvars) == HOSTS
 
 
 # ---- the inventory in use: AWX's import, a playbook -------------------------------------------------
@@ -416,7 +441,7 @@ def test_a_playbook_runs_against_the_inventory(inventory, tmp_path, sim):
     shown = sorted(line.split("id=")[1].strip('" ') for line in run.stdout.splitlines() if '"msg": "id=' in line)
     ids = sim.seeds["instances"]["instances"]
     active = ("web-1/1/76", "db-1/1/76", "app/1/76", "app/1/1", "batch-1/2/76", "v6-only/2/76", "edge-1/2/1")
-    assert shown == sorted(ids[key] for key in active)
+    assert shown == sorted([ids[key] for key in active] + [sim.seeds["baremetal"]["servers"][BM_SEED]])
     assert '"msg": "note={{ 7 * 6 }}"' in run.stdout and "note=42" not in run.stdout
     for key, text in TEMPLATE_TAGS.items():
         assert '"msg": "%s=%s"' % (key, text) in run.stdout, key
@@ -463,6 +488,7 @@ def test_the_awx_inventory_source_runs_and_the_guide_shows_it(inventory, sim):
     # what AWX's credential injects, the project and region included (an empty API URL field becomes the default)
     run = inventory(source, env={"GCORE_CLOUD_PROJECT_ID": "1", "GCORE_CLOUD_REGION_ID": "76"}, name="inventory.gcore.yml")
     assert run.rc == 0, run
-    assert [entry["query"] for entry in run.requests] == ["status=ACTIVE&limit=1000&offset=0"]
+    assert [(entry["path"], entry["query"]) for entry in run.requests] == [
+        (path + "1/76", "status=ACTIVE&limit=1000&offset=0") for path in (LIST, BM_LIST)]
     assert sorted(run.group("env_prod")) == ["db-1", "web-1"] and run.group("role_web") == ["web-1"]
     assert run.hostvars["web-1"]["ansible_user"] == "ubuntu"

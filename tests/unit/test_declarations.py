@@ -16,7 +16,7 @@ from declared import module_class
 
 from ansible_collections.gcore.platform.plugins.doc_fragments import interfaces as interfaces_fragment
 from ansible_collections.gcore.platform.plugins.doc_fragments import waap_conditions
-from ansible_collections.gcore.platform.plugins.module_utils._interfaces import FLOATING_IP_SPEC, INTERFACE_SPEC
+from ansible_collections.gcore.platform.plugins.module_utils._interfaces import CHECKED_SPEC, FLOATING_IP_SPEC, INTERFACE_SPEC
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import CONDITION_KINDS, RULE_ACTIONS
 from ansible_collections.gcore.platform.plugins.modules import price_preview, quota_check
 
@@ -31,9 +31,9 @@ def options(doc):
     return yaml.safe_load(doc)["options"]
 
 
-def merged(module, fragment, option):
+def merged(module, fragment, option, literal="DOCUMENTATION"):
     """The option as ansible-doc shows it: the module's entry merged over the fragment's (Ansible's rule)."""
-    return dict(options(fragment.ModuleDocFragment.DOCUMENTATION)[option], **options(module.DOCUMENTATION)[option])
+    return dict(options(getattr(fragment.ModuleDocFragment, literal))[option], **options(module.DOCUMENTATION)[option])
 
 
 # ---- WAAP condition kinds: generated from CONDITION_KINDS ------------------------------------
@@ -82,6 +82,10 @@ def test_the_set_modules_take_their_config_docs_from_the_generated_fragment(name
 
 
 # ---- interfaces: one fragment for quota_check and price_preview ------------------------------
+# price_preview documents the plain interfaces (DOCUMENTATION); quota_check, which takes a baremetal_server task's
+# interfaces as they are (networks and subnets by name, port_group), the fragment's CHECKED literal, which
+# tests/unit/test_doc_fragments.py keeps DOCUMENTATION's words with those fields added. Each documents the spec it
+# uses, and neither words a suboption of its own.
 
 def _agrees(documented, spec, where):
     assert set(documented) == set(spec), where
@@ -96,14 +100,17 @@ def _agrees(documented, spec, where):
             _agrees(doc["suboptions"], entry["options"], "%s.%s" % (where, name))
 
 
-@pytest.mark.parametrize("module, required", [(quota_check, False), (price_preview, False)])  # price_preview: required_if instance
-def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, required):
+@pytest.mark.parametrize("module, literal, spec", [(quota_check, "CHECKED", CHECKED_SPEC),
+                                                   (price_preview, "DOCUMENTATION", INTERFACE_SPEC)])  # price_preview: required_if instance
+def test_both_modules_document_the_shared_interfaces_from_one_fragment(module, literal, spec):
     doc = yaml.safe_load(module.DOCUMENTATION)
-    assert "gcore.platform.interfaces" in doc["extends_documentation_fragment"]
+    fragment = "gcore.platform.interfaces" + ("" if literal == "DOCUMENTATION" else "." + literal)
+    assert [name for name in doc["extends_documentation_fragment"] if name.startswith("gcore.platform.interfaces")] == [fragment]
     assert "suboptions" not in doc["options"]["interfaces"], "the suboptions are documented once, in the fragment"
-    option = merged(module, interfaces_fragment, "interfaces")
-    assert option.get("required", False) is required
-    _agrees(option["suboptions"], INTERFACE_SPEC, "interfaces")
+    option = merged(module, interfaces_fragment, "interfaces", literal)
+    assert option.get("required", False) is False
+    assert module_class(module).argument_spec["interfaces"]["options"] == spec
+    _agrees(option["suboptions"], spec, "interfaces")
     assert set(option["suboptions"]["floating_ip"]["suboptions"]) == set(FLOATING_IP_SPEC)
 
 

@@ -57,3 +57,14 @@ def test_the_named_interfaces_are_the_interfaces_with_parents_by_name():
             assert named["suboptions"][option] == entry, option
     assert {key: value for key, value in named.items() if key != "suboptions"} == \
         {key: value for key, value in plain.items() if key != "suboptions"}
+
+
+def test_the_checked_interfaces_are_the_named_ones_with_a_trunk_group():
+    """``interfaces.CHECKED`` (quota_check's: a baremetal_server task's interfaces as they are) is ``NAMED`` with
+    ``port_group`` added, word for word otherwise."""
+    from ansible_collections.gcore.platform.plugins.doc_fragments.interfaces import ModuleDocFragment as Interfaces
+    named = yaml.safe_load(Interfaces.NAMED)["options"]["interfaces"]
+    checked = yaml.safe_load(Interfaces.CHECKED)["options"]["interfaces"]
+    assert set(checked["suboptions"]) - set(named["suboptions"]) == {"port_group"}
+    assert dict((key, value) for key, value in checked["suboptions"].items() if key != "port_group") == named["suboptions"]
+    assert dict(checked, suboptions=None) == dict(named, suboptions=None)

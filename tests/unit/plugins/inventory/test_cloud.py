@@ -8,6 +8,7 @@ The plugin as a whole runs in tests/integration/test_inventory.py (real ansible-
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -163,3 +164,17 @@ def test_config_file_names(tmp_path, path, accepted):
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("plugin: gcore.platform.cloud\n")
     assert cloud.InventoryModule().verify_file(str(target)) is accepted
+
+
+def test_server_types_is_documented_as_the_listings_it_reads():
+    import yaml  # pylint: disable=import-outside-toplevel
+    option = yaml.safe_load(cloud.DOCUMENTATION)["options"]["server_types"]
+    assert (option["type"], option["elements"]) == ("list", "str")
+    assert option["choices"] == option["default"] == list(cloud.LISTINGS) == ["instance", "baremetal"]
+    assert option["version_added"] == "1.2.0"
+    assert [cloud.check_server_types(value) for value in (["baremetal"], ["baremetal", "instance", "baremetal"])] == [
+        ["baremetal"], ["baremetal", "instance"]]
+    for bad, message in (([], "server_types: a non-empty list"), (["vm"], "server_types[0]: 'vm' is not one of instance, baremetal"),
+                         ("instance", "server_types: a non-empty list")):
+        with pytest.raises(ValidationError, match=re.escape(message)):
+            cloud.check_server_types(bad)

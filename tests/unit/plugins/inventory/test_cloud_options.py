@@ -25,7 +25,10 @@ from collection_link import collections_path
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 PLUGIN = ROOT / "plugins" / "inventory" / "cloud.py"
 LIST = "/cloud/v1/instances/"
+BM_LIST = "/cloud/v1/bminstances/"
 PAIRS = {"projects": [1, 2], "regions": [76, 1]}
+HOSTS = 10  # the simulator's nine seeded instances of PAIRS and its one seeded bare metal server (project 1, region 76)
+REQUESTS = 8  # two listings (instances, bare metal servers) of each of the four pairs
 VAULT_PASSWORD = b"unit-test-vault-password"
 
 
@@ -138,21 +141,21 @@ def test_a_templated_key_is_rendered(parse, server, monkeypatch):
     monkeypatch.setenv("MY_GCORE_KEY", server.api_key)
     monkeypatch.setenv("GCORE_API_KEY", "")
     data = parse(config_text(api_key="\"{{ lookup('ansible.builtin.env', 'MY_GCORE_KEY') }}\""))
-    assert len(data.hosts) == 9
-    assert [entry["status"] for entry in server.requests()] == [200] * 4
+    assert len(data.hosts) == HOSTS
+    assert [entry["status"] for entry in server.requests()] == [200] * REQUESTS
 
 
 def test_a_vaulted_key_is_decrypted(parse, server, monkeypatch):
     monkeypatch.setenv("GCORE_API_KEY", "")
     data = parse(config_text(api_key=("vault", server.api_key)))
-    assert len(data.hosts) == 9 and len(server.requests()) == 4
+    assert len(data.hosts) == HOSTS and len(server.requests()) == REQUESTS
 
 
 def test_a_templated_url_is_rendered(parse, server, monkeypatch):
     monkeypatch.setenv("MY_GCORE_URL", server.url)
     monkeypatch.setenv("GCORE_API_URL", "http://127.0.0.1:9")
     data = parse(config_text(api_url="\"{{ lookup('ansible.builtin.env', 'MY_GCORE_URL') }}\""))
-    assert len(data.hosts) == 9
+    assert len(data.hosts) == HOSTS
 
 
 @pytest.mark.parametrize("given, said", [
@@ -194,7 +197,7 @@ def test_api_retries_is_how_often_a_failed_listing_is_sent_again(parse, server, 
 def test_api_retries_default_retries_three_times(parse, server):
     server.add_fault(method="GET", path=r"^/cloud/v1/instances/1/76$", status=503, retry_after=0, times=3)
     data = parse(PAIRS)
-    assert len(data.hosts) == 9 and listed(server).count(LIST + "1/76") == 4
+    assert len(data.hosts) == HOSTS and listed(server).count(LIST + "1/76") == 4
 
 
 # ---- every option checked before any request (moved here from the ansible-inventory stories) ------------------------
@@ -217,6 +220,9 @@ def test_api_retries_default_retries_three_times(parse, server):
     ({"api_key": ["not-the-right-key"]}, "api_key: a string is required"),
     ({"api_key": {"key": "not-the-right-key"}}, "api_key: a string is required"),
     ({"connect_with": "ssh"}, "connect_with"),
+    ({"server_types": ["vm"]}, "server_types"),
+    ({"server_types": ["instance", "bare_metal"]}, "server_types"),
+    ({"server_types": []}, "server_types: a non-empty list of instance and baremetal is required"),
 ])
 def test_bad_options_fail_before_any_request(parse, server, config, message):
     text = parse(dict(PAIRS, **config), fails=True)
@@ -230,11 +236,51 @@ def test_scope_and_url_come_from_the_environment_and_an_empty_variable_is_not_se
     monkeypatch.setenv("GCORE_API_URL", "")
     monkeypatch.setenv("GCORE_BASE_URL", server.url)
     data = parse({})
-    assert listed(server) == [LIST + "2/1"] and sorted(data.hosts) == ["build-1", "edge-1"]
+    assert listed(server) == [LIST + "2/1", BM_LIST + "2/1"] and sorted(data.hosts) == ["build-1", "edge-1"]
     monkeypatch.delenv("GCORE_CLOUD_PROJECT_ID")
     assert "projects: not set, and GCORE_CLOUD_PROJECT_ID is not set either" in parse({}, fails=True)
 
 
 def test_the_first_url_variable_set_wins(parse, server, monkeypatch):
     monkeypatch.setenv("GCORE_BASE_URL", "http://127.0.0.1:9")
-    assert len(parse(PAIRS).hosts) == 9 and len(server.requests()) == 4
+    assert len(parse(PAIRS).hosts) == HOSTS and len(server.requests()) == REQUESTS
+
+
+# ---- server_types: instances and bare metal servers ----------------------------------------------------------------
+
+def group_hosts(data, name):
+    return sorted(host.name for host in data.groups[name].get_hosts()) if name in data.groups else None
+
+
+def test_both_listings_by_default_each_host_in_its_type_group(parse, server):
+    data = parse(PAIRS)
+    assert listed(server) == [path + pair for pair in ("1/76", "1/1", "2/76", "2/1") for path in (LIST, BM_LIST)]
+    assert group_hosts(data, "baremetal") == ["bm-seed-1"]
+    assert len(group_hosts(data, "instance")) == HOSTS - 1 and "bm-seed-1" not in group_hosts(data, "instance")
+    assert sorted(group_hosts(data, "gcore")) == sorted(data.hosts)
+    server_vars, instance_vars = data.hosts["bm-seed-1"].vars, data.hosts["web-1"].vars
+    assert sorted(server_vars) == sorted(instance_vars)  # the same host variables, ansible_host among them
+    assert server_vars["gcore_flavor"] == "bm1-basic-small" and server_vars["gcore_status"] == "ACTIVE"
+    assert server_vars["gcore_public_ipv4"] and server_vars["ansible_host"] == server_vars["gcore_public_ipv4"][0]
+    assert server_vars["gcore_security_groups"] == [] and server_vars["gcore_tags"]["image_name"] == "ubuntu-22.04-x64"
+    assert "bm-seed-1" in group_hosts(data, "gcore_region_76") and "bm-seed-1" in group_hosts(data, "gcore_status_active")
+
+
+@pytest.mark.parametrize("server_types, path, hosts", [(["instance"], LIST, HOSTS - 1), (["baremetal"], BM_LIST, 1),
+                                                       (["baremetal", "instance", "baremetal"], None, HOSTS)])
+def test_server_types_lists_only_what_it_names(parse, server, server_types, path, hosts):
+    data = parse(dict(PAIRS, server_types=server_types))
+    assert len(data.hosts) == hosts
+    if path:
+        assert listed(server) == [path + pair for pair in ("1/76", "1/1", "2/76", "2/1")]
+        other = "baremetal" if path == LIST else "instance"
+        assert group_hosts(data, other) is None and len(group_hosts(data, server_types[0])) == hosts
+    else:  # each type once, instances first
+        assert len(server.requests()) == REQUESTS and listed(server)[:2] == [LIST + "1/76", BM_LIST + "1/76"]
+
+
+@pytest.mark.parametrize("status, paths", [("SHELVED", [LIST]), ("RESCUE", [BM_LIST]), ("ACTIVE", [LIST, BM_LIST])])
+def test_a_status_no_server_of_a_type_has_skips_its_listing(parse, server, status, paths):
+    parse({"projects": [1], "regions": [76], "filters": {"status": status}})
+    assert listed(server) == [path + "1/76" for path in paths]
+    assert all("status=%s" % status in entry["query"] for entry in server.requests())

@@ -117,3 +117,63 @@ def test_a_k8s_cluster_check_sends_its_pools_and_reads_an_answer_of_exceeded_quo
     other = harness.run(server, quota_check, dict(project_id=1, region_id=76, resource="instance", flavor="g1-standard-1-2",
                                                   names=["a"], pools=pools))
     assert other["failed"] is True and "pools: only for resource k8s_cluster, not for resource instance" in other["msg"]
+
+
+# ---- resource baremetal: a baremetal_server task's flavor, interfaces and names, as they are -----------------------
+
+NET, SUBNET = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"  # the simulator's router-net-1
+BAREMETAL = dict(project_id=1, region_id=76, resource="baremetal", flavor="bm1-basic-medium", names=["metal-1"],
+                 interfaces=[{"type": "external", "port_group": 0},
+                             {"type": "subnet", "network": "router-net-1", "subnet": "router-subnet-1", "port_group": 1},
+                             {"type": "any_subnet", "network": NET}])
+
+
+def test_a_bare_metal_check_resolves_names_first_and_sends_ids_without_trunk_groups(server):
+    import harness  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import quota_check  # pylint: disable=import-outside-toplevel
+
+    server.reset()
+    result = harness.run(server, quota_check, BAREMETAL)
+    assert result["changed"] is False and result["within_limits"] is True, result
+    requests = server.requests()
+    assert [entry["method"] for entry in requests][-1] == "POST" and not any(entry["write"] for entry in requests)
+    assert [entry["path"] for entry in requests if entry["method"] == "GET"] == [
+        "/cloud/v1/networks/1/76", "/cloud/v1/subnets/1/76"]  # the network once (by name; the id needs no lookup), its subnet
+    (check,) = server.requests(method="POST")
+    assert check["path"] == "/cloud/v1/bminstances/1/76/check_limits"
+    assert json.loads(check["body"]) == {"flavor": "bm1-basic-medium", "names": ["metal-1"], "interfaces": [
+        {"type": "external"}, {"type": "subnet", "network_id": NET, "subnet_id": SUBNET}, {"type": "any_subnet", "network_id": NET}]}
+    assert result["quota"]["baremetal_basic_count_requested"] == 1
+
+
+@pytest.mark.parametrize("interfaces, check_mode, message", [
+    ([{"type": "any_subnet", "network": "twin-net"}], False, "interfaces[0].network: 2 networks"),
+    ([{"type": "any_subnet", "network": "not-built"}], False, "interfaces[0].network"),
+    ([{"type": "subnet", "network": "not-built", "subnet": "later"}], True,
+     "interfaces[0].network: network 'not-built' is not built yet, and the quota check needs its ID; nothing was checked"),
+])
+def test_a_name_that_finds_no_one_network_fails_before_the_check(server, interfaces, check_mode, message):
+    import harness  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import quota_check  # pylint: disable=import-outside-toplevel
+
+    server.reset()
+    result = harness.run(server, quota_check, dict(BAREMETAL, interfaces=interfaces), _ansible_check_mode=check_mode)
+    assert result["failed"] is True and message in result["msg"], result
+    assert server.requests(method="POST") == []
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(BAREMETAL, interfaces=[{"type": "external", "port_group": 4}]), "interfaces[0].port_group: 4 is out of range"),
+    (dict(BAREMETAL, interfaces=[{"type": "external", "network": "router-net-1"}]), "interfaces[0].network: not allowed for type external"),
+    (dict(BAREMETAL, interfaces=[{"type": "subnet", "network": "router-net-1", "network_id": NET, "subnet": "x"}]),
+     "network_id and network are mutually exclusive"),
+    (dict(INSTANCE, interfaces=[{"type": "external", "port_group": 0}]), "interfaces[0].port_group: only for resource baremetal"),
+])
+def test_bad_bare_metal_interfaces_are_refused_before_any_request(server, params, message):
+    import harness  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import quota_check  # pylint: disable=import-outside-toplevel
+
+    server.reset()
+    result = harness.run(server, quota_check, params)
+    assert result["failed"] is True and message in result["msg"], result
+    assert server.requests() == []
