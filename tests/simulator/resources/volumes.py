@@ -190,7 +190,8 @@ class Volumes(Resource):
         ident = str(uuid.uuid4())
         record = self.new_record(ident, name, size, volume_type, project_id, region_id, tags or {})
         record.update(status="available", bootable=image_id is not None, is_root_volume=root,
-                      volume_image_metadata={"image_id": image_id} if image_id else None)
+                      volume_image_metadata={"image_id": image_id, "image_name": (self.image(image_id) or {}).get("name")}
+                      if image_id else None)
         self.sim.volumes[ident] = record
         if instance is not None:
             self.attach_to(record, instance)
