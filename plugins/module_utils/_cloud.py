@@ -24,6 +24,8 @@ states             the choices of ``state`` (default: present, absent)
 tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request
 nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find`` (an info
                    module: by id, or by its filters)
+others             the records a hand rename is looked for among when a create is planned (None: one listing
+                   filtered by the declared tags; a fleet's members: none, the fleet looks once)
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
@@ -51,7 +53,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query
 
 PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
@@ -196,22 +198,6 @@ def find_named(client, kind, params, value, option, required=True, query=None):
     return None, None
 
 
-def active_images(client, params, names, option):
-    """``{name: id}`` of the one ``active`` image each name has, the project's private images included (one listing),
-    before any write; none or several fail naming the option (and the ids)."""
-    kind, resolved = KINDS["image"], {}
-    if not names:
-        return resolved
-    images = client.get(kind.paths["list"].format(**params), kind.list_params).get("results") or []
-    for name in dict.fromkeys(names):
-        found = [image for image in images if image.get("name") == name and image.get("status") == "active"]
-        if len(found) != 1:
-            raise Refused("%s: %s active images of %s are named %r%s; give image_id instead (nothing was sent)" % (
-                option, len(found), kind.scope.format(**params), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
-        resolved[name] = found[0]["id"]
-    return resolved
-
-
 class CloudResource(GcoreResourceModule):
     """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring).
 
@@ -270,6 +256,16 @@ class CloudResource(GcoreResourceModule):
 
     def list_query(self):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
+
+    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
+
+    def check_create(self):
+        """A create is planned: a resource of the kind carrying every declared tag under another name is warned about,
+        in check mode too (``_tags.renamed``: renamed outside Ansible?)."""
+        super().check_create()
+        if self.tagged and not self.nameless and self.params.get("tags"):
+            found = self.listing(tag_query(self.params["tags"])) if self.others is None else self.others
+            renamed(self, found, self.params["name"])
 
     def settle(self, found, absent):
         """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename

@@ -34,8 +34,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import ApiE
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Replanned
 from ansible_collections.gcore.platform.plugins.module_utils._instance import flavor_of
-from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance
-from ansible_collections.gcore.platform.plugins.module_utils._tags import user_tags
+from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance, boot_images, boot_volume
+from ansible_collections.gcore.platform.plugins.module_utils._tags import renamed, user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
@@ -51,6 +51,7 @@ class Fleet(GcoreModule):
     """The ``instances`` module: a fleet of instances by ``names`` or ``count`` + ``name_format`` (module docstring)."""
 
     cloud = waits = True
+    boots = None  # {instance id: image} of the members, read once (``same_images``)
     argument_spec = dict(
         [(key, value) for key, value in Instance.argument_spec.items() if key not in ("instance_id", "name", "state")],
         state=dict(type="str", choices=["present", "started", "stopped", "absent"], default="present"),
@@ -102,7 +103,8 @@ class Fleet(GcoreModule):
         one.params = dict(base, name=name, instance_id=None, **params)
         one.result, one.absent = {"changed": False}, one.params["state"] == "absent"
         if name is not None:
-            one.resolved, one.placement.groups = self.template.resolved, self.template.placement.groups
+            one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
+            one.others = ()  # a hand rename is looked for once, for the fleet (``run``)
         return one
 
     # ---- reading -----------------------------------------------------------------------------
@@ -112,8 +114,8 @@ class Fleet(GcoreModule):
         with a warning."""
         wanted, params = set(self.wanted()), self.params
         scaled = params["names"] is None and params["purge"]
-        found = {}
-        for record in self.template.listing():
+        found, self.listed = {}, list(self.template.listing())
+        for record in self.listed:
             name = record.get("name")
             if name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]:
                 tags = user_tags(record)
@@ -165,6 +167,9 @@ class Fleet(GcoreModule):
             waiting = dict((name, record["id"]) for name, record in found.items() if record.get(Instance.ready[0]) in Instance.ready[2])
             found.update((name, record) for name, record in self.until_ready(
                 waiting, self.tasks.deadline(params["wait_timeout"])).items())
+        if not absent:
+            template.resolve_images()  # every run, once
+            self.same_images(dict((name, found[name]) for name in names if name in found))
         if not absent and any(name not in found for name in names):
             template.report(None)  # images, snapshots and security groups, once, before any write
         plans = {}
@@ -177,9 +182,12 @@ class Fleet(GcoreModule):
             plans[name] = one.plan(record, one.params["state"] == "absent")
             one.record = record
             one.before, one.after = one.views(record, one.params["state"] == "absent")
+        creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create"]
+        if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
+            renamed(template, self.listed, ", ".join(creates), lambda record: record.get("name") in names or (
+                params["names"] is None and self.index_of(record.get("name")) is not None))
         self.result["changed"] = self.check_mode and any(plans.values())
         if not self.check_mode:
-            creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create"]
             deletes = [name for name, plan in plans.items() if plan and plan[-1].kind == "delete"]
             self.together(creates, plans, ready=True)
             existing = [name for name in plans if name not in creates and name not in deletes and plans[name]]
@@ -192,6 +200,17 @@ class Fleet(GcoreModule):
                     self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
             self.together(deletes, plans, ready=False)
         return self.outcome_of(names, plans)
+
+    def same_images(self, existing):
+        """The members' images read at once (one listing of the bootable volumes) and compared, before any write: a
+        member booted from another image fails the task naming every such member (the image is create-only)."""
+        self.boots = boot_images(self.template, {"bootable": "true"}) if existing and boot_volume(self.params) else {}
+        differ = [(name, self.template.image_differs(record, self.boots.get(record["id"]))) for name, record in existing.items()]
+        differ = ["%s (%s) %s" % (name, existing[name]["id"], why) for name, why in differ if why]
+        if differ:
+            raise Refused("volumes: %s; the image is create-only (the instance API has no rebuild): replace those members "
+                          "(delete them, then run this task again to create them from the new image; nothing was sent)"
+                          % "; ".join(differ))
 
     def settled(self, name, one, found):
         """A member's record settled as ``instance`` settles it; one the service could not finish (ERROR) fails the

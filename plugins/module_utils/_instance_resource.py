@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, active_images, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -31,7 +31,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, assume, assumed, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
@@ -61,6 +61,27 @@ def instance_created(params):
             "interfaces": interfaces, "user_data": _set(params["user_data"]), "password": _set(params["password"])}
 
 
+def boot_images(module, query):
+    """``{instance id: image}``: the image each instance boots from, as its boot volume's record shows it
+    (``volume_image_metadata``: ``image_id``, ``image_name``), from one listing of the volumes filtered by ``query``."""
+    volumes = module.client.paginate(KINDS["volume"].paths["list"].format(**module.params), query, page_size=PAGE_SIZE,
+                                     total_key=KINDS["volume"].total_key)
+    return dict((item.get("server_id"), volume["volume_image_metadata"]) for volume in volumes
+                if volume.get("is_root_volume") and (volume.get("volume_image_metadata") or {}).get("image_id")
+                for item in volume.get("attachments") or [])
+
+
+def boot_volume(params):
+    """The declared boot volume (``boot_index`` 0, else the first), when it is made from an image."""
+    volumes = params["volumes"] or []
+    boot = next((item for item in volumes if item.get("boot_index") == 0), volumes[0] if volumes else None)
+    return boot if boot is not None and boot.get("source") == "image" else None
+
+
+def image_named(image):
+    return "%r (%s)" % (image["image_name"], image["image_id"]) if image.get("image_name") else image["image_id"]
+
+
 class Instance(CloudResource):
     kind = KINDS["instance"]
     states = ("present", "started", "stopped", "restarted", "absent")
@@ -84,6 +105,7 @@ class Instance(CloudResource):
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
     booted = False  # the instance was created in this run (a restart is not needed)
     goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
+    boots = None  # {instance id: image} read for a whole fleet at once (``boot_images``), else read per instance
 
     @property
     def parts(self):
@@ -120,23 +142,54 @@ class Instance(CloudResource):
         self.placement.load()
 
     def report(self, record):
-        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); for a
-        create, the image names and the security group names resolved to ids (reads only; each must match exactly one)."""
+        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); else
+        the image names resolved (every run), an existing instance's image compared (``image_differs``: create-only),
+        and for a create the snapshot and security group names resolved to ids (reads only; each must match exactly one)."""
         params = self.params
         if params["state"] == "absent":
             self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
-        if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
+            return
+        self.resolve_images()
+        if record is not None:
+            boots = self.boots if self.boots is not None else boot_images(self, {"instance_id": record["id"]})
+            differs = self.image_differs(record, boots.get(record["id"]))
+            if differs:
+                raise Refused("volumes: instance %s (%s) %s; the image is create-only and the instance API has no rebuild: the "
+                              "way forward is a new instance (another name, or delete this one first; nothing was sent)"
+                              % (params["name"] or record.get("name"), record["id"], differs))
+        if record is not None or params["instance_id"] is not None:
             return
         if params["state"] == "stopped" and not params["wait"]:
             raise ValidationError("state: stopped creates the instance and then stops it once it is ACTIVE, which needs "
                                   "wait=true (nothing was sent)")
-        self.resolved["images"] = active_images(self.client, params, [
-            item["image_name"] for item in params["volumes"] or [] if item.get("image_name") is not None], "volumes")
         for name in dict.fromkeys(item["snapshot_name"] for item in params["volumes"] or [] if item.get("snapshot_name") is not None):
             self.resolved["snapshots"][name] = find_named(self.client, KINDS["snapshot"], params, name, "volumes[].snapshot_name")[0]
         self.resolved["groups"] = [{"id": parent_id(self, "security_group", item["name"], "security_groups")}
                                    for item in params["security_groups"] or []]
         self.resolved["interfaces"] = resolve_interfaces(self, "interfaces", params["interfaces"])
+
+    def resolve_images(self):
+        """``volumes[].image_name`` resolved to ids on every run, once (a fleet's members share the result): an unknown
+        or deactivated image fails naming it; in check mode a name no image has is assumed built by an earlier task."""
+        if self.resolved.get("images_read"):
+            return
+        preview = self.check_mode and (lambda name: assume(self, KINDS["image"], name, "volumes[].image_name"))
+        self.resolved["images"] = active_images(self.client, self.params, [
+            item["image_name"] for item in self.params["volumes"] or [] if item.get("image_name") is not None],
+            "volumes", assume=preview or None)
+        self.resolved["images_read"] = True
+
+    def image_differs(self, record, found):
+        """How the image of an existing instance (``found``: its boot volume's ``volume_image_metadata``) differs from the
+        declared boot volume's, in words (None: the same, or nothing to compare)."""
+        boot = boot_volume(self.params)
+        if boot is None or not found:
+            return None
+        wanted = boot.get("image_id") or self.resolved["images"][boot["image_name"]]
+        if not assumed(wanted) and wanted.lower() == found["image_id"].lower():
+            return None
+        return "boots from the image %s, not %s" % (image_named(found), "%r (not built yet)" % boot["image_name"] if assumed(wanted) else image_named(
+            {"image_id": wanted, "image_name": boot.get("image_name")}))
 
     def create_body(self):
         params = self.params

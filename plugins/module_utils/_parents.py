@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """Parents named by name: the network of a subnet, the network and subnet of an interface, the group a rule names, the
-instance a volume or a floating IP goes to (issue 35).
+instance a volume or a floating IP goes to (issue 35); the active image a name gives (``active_images``).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -119,3 +119,27 @@ def resolve_vip(module):
         params["vip_subnet_id"] = parent_id(module, "subnet", params["vip_subnet"], "vip_subnet", query={"network_id": network} if network else None)
     if params["vip_ip_address"] is not None:
         params["vip_port_id"], params["vip_network_id"] = reserved_port(module, network, params["vip_ip_address"], "vip_ip_address"), None
+
+
+def active_images(client, params, names, option, assume=None):
+    """``{name: id}`` of the one ``active`` image each name has, the project's private images included (one listing),
+    before any write; none or several fail naming the option (and the ids), a name only deactivated images hold saying
+    so. ``assume(name)``: the id to take for a name no image has at all (check mode: built by an earlier task)."""
+    kind, resolved = KINDS["image"], {}
+    if not names:
+        return resolved
+    images = client.get(kind.paths["list"].format(**params), kind.list_params).get("results") or []
+    for name in dict.fromkeys(names):
+        named = [image for image in images if image.get("name") == name]
+        found = [image for image in named if image.get("status") == "active"]
+        if not named and assume is not None:
+            resolved[name] = assume(name)
+            continue
+        if not found and named:
+            raise Refused("%s: the image %r of %s is %s (id %s), not active: name an active image (nothing was sent)" % (
+                option, name, kind.scope.format(**params), named[0].get("status"), named[0].get("id")))
+        if len(found) != 1:
+            raise Refused("%s: %s active images of %s are named %r%s; give image_id instead (nothing was sent)" % (
+                option, len(found), kind.scope.format(**params), name, " (ids %s)" % ", ".join(image["id"] for image in found) if found else ""))
+        resolved[name] = found[0]["id"]
+    return resolved

@@ -15,6 +15,7 @@ compared or touched. The create body carries ``tags`` as
 
 from __future__ import annotations
 
+import json
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
@@ -64,3 +65,22 @@ def tags_member(params, field="tags"):
             return dict(value)
         return dict(user_tags(record, field), **value)
     return Member("tags", read=lambda record: user_tags(record, field), want=want, send=merge_patch)
+
+
+def tag_query(tags):
+    """The listing filter of the records carrying every one of ``tags`` (``tag_key_value``: one JSON object)."""
+    return {"tag_key_value": json.dumps(tags, sort_keys=True, separators=(",", ":"))}
+
+
+def renamed(module, records, name, ours=lambda record: False):
+    """Warn about each of ``records`` that carries every declared user tag (at least one declared) under another name
+    than ``name``: a resource renamed outside Ansible, which a create would duplicate; ``ours(record)``: one the task
+    manages under its own name (a fleet's members)."""
+    tags = module.params.get("tags") or {}
+    for record in records if tags else ():
+        mine = user_tags(record)
+        if record.get("name") != name and not ours(record) and all(mine.get(key) == value for key, value in tags.items()):
+            module.module.warn("%s %r (%s) carries every tag this task declares (%s) under another name than %r: renamed "
+                               "outside Ansible? This task creates a new %s %r; to keep that one instead, rename it back (or "
+                               "give its id)" % (module.noun, record.get("name"), record.get("id"), ", ".join(
+                                   "%s=%s" % item for item in sorted(tags.items())), name, module.noun, name))

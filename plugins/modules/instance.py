@@ -20,7 +20,12 @@ description:
   - Options the service cannot change on an existing instance (O(flavor) without O(allow_resize), O(ssh_key_name))
     are never silently ignored. When they differ from the instance, the task fails before any request that
     changes something, naming the option, the current and the wanted value.
-  - O(volumes), O(interfaces), O(user_data), O(password) and O(username) are used when the
+  - The image of an existing instance is read from its boot volume (its C(volume_image_metadata.image_id), one listing
+    of the instance's volumes) and compared with the boot volume's O(volumes[].image_id) or O(volumes[].image_name).
+    A different image fails the task naming both. The image is create-only and the instance API has no rebuild, so
+    the way forward is a new instance. Image names are resolved at each run, so an unknown or deactivated image
+    fails even when nothing is to be created.
+  - O(volumes) (but the boot image), O(interfaces), O(user_data), O(password) and O(username) are used when the
     instance is created only. The instance record does not show them, so they are not compared afterwards.
   - The service matches names by substring; this module lists every page and compares names exactly. Two
     instances with the name fail the task, listing their ids, and nothing is changed.
@@ -69,7 +74,8 @@ options:
     default: false
   volumes:
     description:
-      - The instance's volumes, required to create an instance (at least one); used at create only.
+      - The instance's volumes, required to create an instance (at least one); used at create only, but for the boot
+        volume's image, compared with the image the instance boots from (a difference fails the task).
       - Each item is one of five variants chosen by O(volumes[].source). A field given for a source that has no
         such field, or missing where the source requires it, fails validation before any request.
       - Only the fields given are sent.
@@ -111,7 +117,9 @@ options:
         description:
           - Exact name of the image, resolved with C(GET /cloud/v1/images/{project_id}/{region_id}) before any change
             to the image with that name and status C(active). No such image, or several, fails the task listing
-            their ids. Only for V(image); exclusive with O(volumes[].image_id).
+            their ids; a deactivated image fails naming it. Resolved at each run, not only when creating. In check
+            mode a name no image has at all is assumed built by an earlier task of the play, with a warning naming it.
+            Only for V(image); exclusive with O(volumes[].image_id).
         type: str
       snapshot_id:
         description:

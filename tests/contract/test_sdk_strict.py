@@ -211,6 +211,10 @@ def test_instances_interfaces_and_floating_ips(sdk):
     fixed = [address for address in instance.addresses["sdk-vm-net"] if address.type == "fixed"]
     assert [address.subnet_name for address in fixed] == ["sdk-vm-subnet"]  # the subnet's own name
     assert instance.id in ids(sdk.pages(cloud.instances.list))
+    # The image an instance boots from, as its boot volume shows it (the instance record does not).
+    boot = [volume for volume in sdk.pages(cloud.volumes.list, bootable=True) if volume.is_root_volume and any(
+        item.server_id == instance.id for item in volume.attachments or [])]
+    assert [volume.volume_image_metadata["image_id"] for volume in boot] == [UBUNTU]
     assert sdk(cloud.instances.update, instance.id, name="sdk-vm-2").name == "sdk-vm-2"
     ports = sdk.pages(cloud.instances.interfaces.list, instance.id)
     assert ports[0].network_details.name == "sdk-vm-net" and [item.id for item in ports[0].network_details.subnets] == [subnet.id]

@@ -11,7 +11,9 @@
 - ``POST /cloud/v1/volumes/{p}/{r}`` (``CreateVolumeSerializer``, ``oneOf`` by ``source``): 200 ``{tasks}``. The volume
   appears at once with status ``creating``, locked by its ``create_volume`` task (``task_id``); when the task finishes
   it is ``available`` (or ``in-use``, attached to ``instance_id_to_attach_to``) and the task names it in
-  ``created_resources.volumes``. A failed create task leaves it in status ``error``, unlocked.
+  ``created_resources.volumes``. A failed create task leaves it in status ``error``, unlocked. A volume made from an
+  image (here, or as an instance's boot volume: ``is_root_volume``) shows it in ``volume_image_metadata``
+  (``{image_id, image_name}``), as the service does.
   ``new-volume`` needs ``size``; ``image`` needs ``image_id`` (an image of ``IMAGES`` or of ``sim.images``, 404 else)
   and ``size`` of at least the image's ``min_disk`` (400), an image not ``active`` is a 400; ``snapshot`` needs
   ``snapshot_id`` (``SNAPSHOTS`` or the snapshot family's, ``snapshots.py``; 404 else, 400 when not ``available``)
@@ -190,7 +192,8 @@ class Volumes(Resource):
         ident = str(uuid.uuid4())
         record = self.new_record(ident, name, size, volume_type, project_id, region_id, tags or {})
         record.update(status="available", bootable=image_id is not None, is_root_volume=root,
-                      volume_image_metadata={"image_id": image_id} if image_id else None)
+                      volume_image_metadata=dict(image_id=image_id, **({"image_name": self.image(image_id)["name"]}
+                                                                         if self.image(image_id) else {})) if image_id else None)
         self.sim.volumes[ident] = record
         if instance is not None:
             self.attach_to(record, instance)

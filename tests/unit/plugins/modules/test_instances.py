@@ -50,7 +50,8 @@ def test_a_fleet_is_created_together_then_a_second_run_sends_nothing(server):
     server.log = []
     again = run(server)
     assert again["changed"] is False and writes(server) == [], again
-    assert requests(server) == [("GET", BASE)]
+    # one listing of the fleet, its image names resolved again, its images read from one listing of the boot volumes
+    assert requests(server) == [("GET", BASE), ("GET", "/cloud/v1/images/1/76"), ("GET", "/cloud/v1/volumes/1/76")]
     assert again["diff"]["before"] == again["diff"]["after"]
 
 
