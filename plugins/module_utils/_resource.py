@@ -291,8 +291,12 @@ class GcoreResourceModule(Flow):
             elif self.waiting():
                 self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
                     self.delete_returns, lambda: None)()
-        return Write("delete", method, path, reread=self.reread, locked=record, then=then, query=self.delete_query(record),
-                     done=lambda found: not self.exists_after(found))
+        return Write("delete", method, path, names=[self.deleted_name(record)], reread=self.reread, locked=record, then=then,
+                     query=self.delete_query(record), done=lambda found: not self.exists_after(found))
+
+    def deleted_name(self, record):
+        """How ``changes.deleted`` names the resource a delete removes: its name as the record shows it (else its id)."""
+        return record.get("name") or record.get("id")
 
     # ---- comparing ---------------------------------------------------------------------------
     def managed(self):
