@@ -26,6 +26,7 @@ nameless           the resource has no name: no ``name`` option; found by id or 
                    module: by id, or by its filters)
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
+task_types         ``{write kind: task type}``: a write whose answer was lost waits for such tasks before reading again
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
 order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
                    in the reverse of the service's order (None: the service's order)
@@ -40,15 +41,8 @@ from __future__ import annotations
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    Refused,
-    canonical_uuid,
-    check_length,
-    check_pattern,
-    check_range,
-    gcore_argument_spec,
-    require,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags
@@ -230,6 +224,7 @@ class CloudResource(GcoreResourceModule):
     lock = "task_id"
     page_size = PAGE_SIZE
     required_to_create = ("name",)
+    task_types = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -270,6 +265,12 @@ class CloudResource(GcoreResourceModule):
 
     def list_query(self):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
+
+    def reread(self, kind=None):
+        """The record names no task (``task_types``): a secret appears when its create task finishes, so it is awaited."""
+        if kind in self.task_types and self.params.get("wait", True):
+            self.result.setdefault("tasks", []).extend(self.tasks.settle(self.params, self.task_types[kind]))
+        return super().reread(kind)
 
     def settle(self, found, absent):
         """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename

@@ -529,9 +529,6 @@ class FileShare(CloudResource):
             if params["subnet"] is not None:
                 params["subnet"] = parent_id(self, "subnet", params["subnet"], "subnet", query={"network_id": params["network"]})
 
-    def deleted_name(self, record):
-        return self.label()
-
     def create_body(self):
         params = self.params
         body = dict(name=params["name"], protocol=params["protocol"], size=params["size"], type_name=params["type_name"] or "standard")
