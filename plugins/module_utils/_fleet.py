@@ -307,16 +307,29 @@ class Fleet(GcoreModule):
                     changes[self.said(write)].append(name)
             before[name], after[name] = _side(one.before), _side(one.after)
         instances = dict((name, self.members[name].returned(self.members[name].record)) for name in names)
-        records = [instances[name] for name in names if instances[name] is not None]
+        ordered = names if self.params["names"] is None else sorted(names)  # by name (a count's names by index)
+        records = [instances[name] for name in ordered if instances[name] is not None]
         self.result.update(changed=changed, changes=changes, diff={"before": before, "after": after},
                            tasks=[ident for one in self.members.values() for ident in one.result.get("tasks") or []])
         result = {"instances": records, "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
         if self.failed:
             self.result.update(result)
-            raise Refused("%d of %d instances failed: %s; created: %s; failed: %s. A re-run creates only what is missing" % (
+            raise Refused("%d of %d instances failed: %s; done: %s; failed: %s. A re-run sends only what is left" % (
                 len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
-                ", ".join(changes["created"]) or "none", ", ".join(self.failed)))
+                self.done() or "nothing", ", ".join(self.failed)))
         return result
+
+    def done(self):
+        """What took effect, member by member: ``web-1 (created, stopped), web-2 (moved)``."""
+        done = []
+        for name, one in self.members.items():
+            words = []
+            for write in one.ledger.writes():
+                word = "moved" if "servergroup" in write.path else self.said(write)
+                if write not in self.untaken and word not in words:
+                    words.append(word)
+            done += ["%s (%s)" % (name, ", ".join(words))] if words else []
+        return ", ".join(done)
 
     def outcome(self, msg, error):
         """Changed means sent: true once any member's write was accepted (or confirmed), whatever failed after."""

@@ -98,7 +98,7 @@ def test_a_failed_create_leaves_the_others_and_the_re_run_creates_only_what_is_m
     server.add_fault(method="POST", path="^%s$" % CREATE, status=400, skip=1)  # the second create is refused
     result = run(server)
     assert result["failed"] is True and result["changed"] is True
-    assert "created: node-1, node-3" in result["msg"] and "failed: node-2" in result["msg"], result["msg"]
+    assert "done: node-1 (created), node-3 (created); failed: node-2" in result["msg"], result["msg"]
     assert result["changes"]["created"] == ["node-1", "node-3"] and fleet(server) == ["node-1", "node-3"]
     server.log = []
     again = run(server)
@@ -183,3 +183,11 @@ def test_a_create_only_difference_fails_before_any_write_and_allow_resize_resize
     assert sorted(path.rsplit("/", 1)[-1] for _method, path, _body in writes(server)) == ["changeflavor"] * 2 + ["delsecuritygroup"] * 2
     assert [item["flavor"]["flavor_name"] for item in resized["instances"]] == ["g1-standard-4-8"] * 2
     assert all(item["status"] == "ACTIVE" and not item["security_groups"] for item in resized["instances"])
+
+
+def test_instances_are_returned_in_name_order(server):
+    args = dict(((key, value) for key, value in ARGS.items() if key not in ("count", "name_format")), names=["node-c", "node-a", "node-b"])
+    first = harness.run(server, instances, args)
+    assert [item["name"] for item in first["instances"]] == ["node-a", "node-b", "node-c"], first.get("msg")
+    again = harness.run(server, instances, args)
+    assert again["changed"] is False and [item["name"] for item in again["instances"]] == ["node-a", "node-b", "node-c"]
