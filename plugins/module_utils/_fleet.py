@@ -40,6 +40,13 @@ from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskE
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
 FAILURES = (ApiError, Refused, TaskError, ValidationError)
+ONE_ONLY = (  # (option, member, whether an item holds a value one instance alone can have)
+    ("interfaces", "ip_address", lambda item: bool(item.get("ip_address")) and item.get("type") != "reserved_fixed_ip"),
+    ("interfaces", "floating_ip", lambda item: (item.get("floating_ip") or {}).get("source") == "existing"),
+    ("interfaces", "port_id", lambda item: item.get("type") == "reserved_fixed_ip"),
+    ("volumes", "volume_id", lambda item: item.get("source") == "existing-volume"))
+ONE_ONLY_NOUN = {"ip_address": "fixed address", "floating_ip": "existing floating IP", "port_id": "reserved fixed IP",
+                 "volume_id": "existing volume"}
 MAX_COUNT = 1000
 
 
@@ -78,6 +85,12 @@ class Fleet(GcoreModule):
             require(text.count("{index}") == 1, "name_format", "must hold {index} once")
             for index in (1, MAX_COUNT):
                 check_name("name_format", self.name_of(index), "the name of instance %d (name_format %r)" % (index, text))
+        many = len(self.wanted())
+        for option, items, given in ONE_ONLY:  # a value for one instance is not given to many
+            for index, item in enumerate(params[option] or [] if many > 1 else []):
+                require(not given(item), "%s[%d].%s" % (option, index, items), "names one %s, and %d instances cannot all have it; "
+                        "leave it out (each member gets its own), or declare that instance alone with gcore.platform.instance"
+                        % (ONE_ONLY_NOUN[items], many))
         self.template = self.member(None)
         self.template.validate()  # every instance option checked once, before any request
 

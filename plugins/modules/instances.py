@@ -28,6 +28,10 @@ description:
     they are compared.
   - O(purge=true) scales in. Instances whose name is O(name_format) with an index above O(count) are deleted, highest
     index first, their delete requests sent together and their tasks waited for together.
+  - A value one instance alone can have is refused with O(count) or O(names) above one, before any request, naming
+    the option - an O(interfaces[].ip_address), an existing O(interfaces[].floating_ip), a reserved fixed IP
+    (O(interfaces[].port_id)), an existing volume (O(volumes[].volume_id)); declare such an instance alone with
+    M(gcore.platform.instance).
   - A member that fails leaves the others. The task then fails, saying per member what was done (for example
     C(done, web-1 created and stopped, web-2 moved) - each of created, updated, started, stopped, moved, deleted) and
     naming those that failed, with RV(changes) and RV(instances) as far as the run got. C(changed) is true once any

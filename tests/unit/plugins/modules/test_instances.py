@@ -191,3 +191,22 @@ def test_instances_are_returned_in_name_order(server):
     assert [item["name"] for item in first["instances"]] == ["node-a", "node-b", "node-c"], first.get("msg")
     again = harness.run(server, instances, args)
     assert again["changed"] is False and [item["name"] for item in again["instances"]] == ["node-a", "node-b", "node-c"]
+
+
+@pytest.mark.parametrize("option, interface, volume", [
+    ("interfaces[0].ip_address", {"type": "any_subnet", "network_id": NET, "ip_address": "10.0.0.5"}, None),
+    ("interfaces[0].floating_ip", {"type": "subnet", "network_id": NET, "subnet_id": SUBNET,
+                                   "floating_ip": {"source": "existing", "existing_floating_id": NET}}, None),
+    ("interfaces[0].port_id", {"type": "reserved_fixed_ip", "port_id": NET}, None),
+    ("volumes[1].volume_id", None, {"source": "existing-volume", "volume_id": NET}),
+])
+def test_a_value_for_one_instance_is_not_given_to_many(server, option, interface, volume):
+    args = dict(count=2)
+    if interface:
+        args["interfaces"] = [interface]
+    if volume:
+        args["volumes"] = ARGS["volumes"] + [volume]
+    result = run(server, **args)
+    assert result["failed"] is True and (option + ": names one") in result["msg"] and "2 instances" in result["msg"], result["msg"]
+    assert server.writes() == [] and requests(server) == []
+    assert (option + ": names one") not in run(server, **dict(args, count=1)).get("msg", ""), "one instance may have it"
