@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.modules import instances
+from ansible_collections.gcore.platform.plugins.modules import instance, instances
 
 import harness
 from harness import writes
@@ -210,3 +210,14 @@ def test_a_value_for_one_instance_is_not_given_to_many(server, option, interface
     assert result["failed"] is True and (option + ": names one") in result["msg"] and "2 instances" in result["msg"], result["msg"]
     assert server.writes() == [] and requests(server) == []
     assert (option + ": names one") not in run(server, **dict(args, count=1)).get("msg", ""), "one instance may have it"
+
+
+@pytest.mark.parametrize("module", ["instance", "instances"])
+def test_an_ip_address_outside_its_subnet_fails_naming_both_before_any_write(server, module):
+    interface = {"type": "any_subnet", "network_id": NET, "ip_address": "10.99.0.5"}
+    args = dict(((key, value) for key, value in ARGS.items() if key not in ("count", "name_format")), interfaces=[interface])
+    args.update(name="node-1") if module == "instance" else args.update(count=1, name_format="node-{index}")
+    result = harness.run(server, {"instance": instance, "instances": instances}[module], args)
+    assert result["failed"] is True and result["changed"] is False, result
+    assert "interfaces[0].ip_address: 10.99.0.5" in result["msg"] and "192.168.10.0/24" in result["msg"], result["msg"]
+    assert server.writes() == []
