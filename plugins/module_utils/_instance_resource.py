@@ -120,11 +120,16 @@ class Instance(CloudResource):
         self.placement.load()
 
     def report(self, record):
-        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); for a
-        create, the image names and the security group names resolved to ids (reads only; each must match exactly one)."""
+        """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); for an
+        existing instance, the security groups it is to join found; for a create, the image names and the security group
+        names resolved to ids (reads only; each must match exactly one)."""
         params = self.params
         if params["state"] == "absent":
             self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
+        if record is not None and params["state"] != "absent":  # a group to add is found before any write (no tag PATCH first)
+            held = [group.get("name") for group in record.get("security_groups") or []]
+            for name in [item["name"] for item in params["security_groups"] or [] if item["name"] not in held]:
+                parent_id(self, "security_group", name, "security_groups")
         if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
             return
         if params["state"] == "stopped" and not params["wait"]:

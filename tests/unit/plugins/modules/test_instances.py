@@ -8,6 +8,8 @@ member, the re-run that finishes a build left by wait: false, and bad input refu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules import instance, instances
@@ -221,3 +223,14 @@ def test_an_ip_address_outside_its_subnet_fails_naming_both_before_any_write(ser
     assert result["failed"] is True and result["changed"] is False, result
     assert "interfaces[0].ip_address: 10.99.0.5" in result["msg"] and "192.168.10.0/24" in result["msg"], result["msg"]
     assert server.writes() == []
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_an_unknown_security_group_on_an_existing_instance_fails_before_the_first_write(server, check):
+    args = dict(((key, value) for key, value in ARGS.items() if key not in ("count", "name_format")), name="node-1")
+    assert not harness.run(server, instance, args).get("failed")
+    server.log = []
+    result = harness.run(server, instance, dict(args, tags={"tier": "web"}, security_groups=["legacy-sg", "no-such-group"]),
+                         _ansible_check_mode=check)
+    assert "no-such-group" in (json.dumps(result.get("warnings")) if check else result["msg"]), result
+    assert result.get("failed") is (None if check else True) and server.writes() == [], server.writes()
