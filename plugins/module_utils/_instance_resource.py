@@ -127,7 +127,7 @@ class Instance(CloudResource):
         if params["state"] == "absent":
             self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
         if record is not None and params["state"] != "absent":  # a group to add is found before any write (no tag PATCH first)
-            held = [group.get("name") for group in record.get("security_groups") or []]
+            held = [group.get("name") for group in record.get("security_groups") or []] + ["default"]  # every project has it
             for name in [item["name"] for item in params["security_groups"] or [] if item["name"] not in held]:
                 parent_id(self, "security_group", name, "security_groups")
         if params["state"] == "absent" or record is not None or params["instance_id"] is not None:
