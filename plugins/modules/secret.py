@@ -24,10 +24,10 @@ description:
     create it). To renew a certificate, rotate it (see the examples) - create a secret under a new name, point the
     listeners at it (O(gcore.platform.load_balancer#module:listeners[].secret)), then delete the old secret.
   - O(state=absent) deletes the secret with C(DELETE /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}) and
-    waits for the task. A secret a listener uses is not deleted: the region's listeners are read first and the module
+    waits for the task. A secret a listener uses is not deleted - the region's listeners are read first and the module
     fails naming those that use it, nothing sent (point them at another secret first); a refusal of the service (a pool
     using it, a C(409)) is reported as it is, not sent again.
-  - A create or delete whose answer is lost (a C(5xx), a dropped connection) is settled before it is reported: the
+  - A create or delete whose answer is lost (a C(5xx), a dropped connection) is settled before it is reported - the
     secret appears only when its task finishes, so the unfinished C(create_secret)/C(delete_secret) tasks of the region
     are waited for (within O(wait_timeout)), then the secret is read again; found applied, the module reports
     RV(changed) with a warning and never sends the write twice.
