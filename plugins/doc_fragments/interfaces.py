@@ -152,7 +152,9 @@ options:
         type: str
       ip_address:
         description:
-          - A fixed IPv4 or IPv6 address to request from the network. For V(any_subnet).
+          - A fixed IPv4 or IPv6 address to request from the network. For V(any_subnet); it must lie in one of the
+            network's subnets (M(gcore.platform.instance), M(gcore.platform.instances) and
+            M(gcore.platform.baremetal_server) check it before any write, naming the address and the subnets).
           - For V(reserved_fixed_ip), with O(interfaces[].network) in place of O(interfaces[].port_id), the address of the
             reserved fixed IP to attach, found with C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) on that
             network before any write (none fails; check mode assumes an earlier task creates it).
@@ -251,7 +253,9 @@ options:
         type: str
       ip_address:
         description:
-          - A fixed IPv4 or IPv6 address to request from the network. For V(any_subnet).
+          - A fixed IPv4 or IPv6 address to request from the network. For V(any_subnet); it must lie in one of the
+            network's subnets (M(gcore.platform.instance), M(gcore.platform.instances) and
+            M(gcore.platform.baremetal_server) check it before any write, naming the address and the subnets).
           - For V(reserved_fixed_ip), with O(interfaces[].network) in place of O(interfaces[].port_id), the address of the
             reserved fixed IP to attach, found with C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) on that
             network before any write (none fails; check mode assumes an earlier task creates it).

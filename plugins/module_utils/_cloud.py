@@ -28,6 +28,7 @@ others             the records a hand rename is looked for among when a create i
                    filtered by the declared tags; a fleet's members: none, the fleet looks once)
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
+task_types         ``{write kind: task type}``: a write whose answer was lost waits for such tasks before reading again
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
 order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
                    in the reverse of the service's order (None: the service's order)
@@ -42,15 +43,8 @@ from __future__ import annotations
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    Refused,
-    canonical_uuid,
-    check_length,
-    check_pattern,
-    check_range,
-    gcore_argument_spec,
-    require,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
+from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query
@@ -216,6 +210,7 @@ class CloudResource(GcoreResourceModule):
     lock = "task_id"
     page_size = PAGE_SIZE
     required_to_create = ("name",)
+    task_types = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -266,6 +261,12 @@ class CloudResource(GcoreResourceModule):
         if self.tagged and not self.nameless and self.params.get("tags"):
             found = self.listing(tag_query(self.params["tags"])) if self.others is None else self.others
             renamed(self, found, self.params["name"])
+
+    def reread(self, kind=None):
+        """The record names no task (``task_types``): a secret appears when its create task finishes, so it is awaited."""
+        if kind in self.task_types and self.params.get("wait", True):
+            self.result.setdefault("tasks", []).extend(self.tasks.settle(self.params, self.task_types[kind]))
+        return super().reread(kind)
 
     def settle(self, found, absent):
         """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename

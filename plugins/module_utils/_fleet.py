@@ -40,6 +40,13 @@ from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskE
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
 FAILURES = (ApiError, Refused, TaskError, ValidationError)
+ONE_ONLY = (  # (option, member, whether an item holds a value one instance alone can have)
+    ("interfaces", "ip_address", lambda item: bool(item.get("ip_address")) and item.get("type") != "reserved_fixed_ip"),
+    ("interfaces", "floating_ip", lambda item: (item.get("floating_ip") or {}).get("source") == "existing"),
+    ("interfaces", "port_id", lambda item: item.get("type") == "reserved_fixed_ip"),
+    ("volumes", "volume_id", lambda item: item.get("source") == "existing-volume"))
+ONE_ONLY_NOUN = {"ip_address": "fixed address", "floating_ip": "existing floating IP", "port_id": "reserved fixed IP",
+                 "volume_id": "existing volume"}
 MAX_COUNT = 1000
 
 
@@ -79,6 +86,12 @@ class Fleet(GcoreModule):
             require(text.count("{index}") == 1, "name_format", "must hold {index} once")
             for index in (1, MAX_COUNT):
                 check_name("name_format", self.name_of(index), "the name of instance %d (name_format %r)" % (index, text))
+        many = len(self.wanted())
+        for option, items, given in ONE_ONLY:  # a value for one instance is not given to many
+            for index, item in enumerate(params[option] or [] if many > 1 else []):
+                require(not given(item), "%s[%d].%s" % (option, index, items), "names one %s, and %d instances cannot all have it; "
+                        "leave it out (each member gets its own), or declare that instance alone with gcore.platform.instance"
+                        % (ONE_ONLY_NOUN[items], many))
         self.template = self.member(None)
         self.template.validate()  # every instance option checked once, before any request
 
@@ -326,16 +339,29 @@ class Fleet(GcoreModule):
                     changes[self.said(write)].append(name)
             before[name], after[name] = _side(one.before), _side(one.after)
         instances = dict((name, self.members[name].returned(self.members[name].record)) for name in names)
-        records = [instances[name] for name in names if instances[name] is not None]
+        ordered = names if self.params["names"] is None else sorted(names)  # by name (a count's names by index)
+        records = [instances[name] for name in ordered if instances[name] is not None]
         self.result.update(changed=changed, changes=changes, diff={"before": before, "after": after},
                            tasks=[ident for one in self.members.values() for ident in one.result.get("tasks") or []])
         result = {"instances": records, "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
         if self.failed:
             self.result.update(result)
-            raise Refused("%d of %d instances failed: %s; created: %s; failed: %s. A re-run creates only what is missing" % (
+            raise Refused("%d of %d instances failed: %s; done: %s; failed: %s. A re-run sends only what is left" % (
                 len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
-                ", ".join(changes["created"]) or "none", ", ".join(self.failed)))
+                self.done() or "nothing", ", ".join(self.failed)))
         return result
+
+    def done(self):
+        """What took effect, member by member: ``web-1 (created, stopped), web-2 (moved)``."""
+        done = []
+        for name, one in self.members.items():
+            words = []
+            for write in one.ledger.writes():
+                word = "moved" if "servergroup" in write.path else self.said(write)
+                if write not in self.untaken and word not in words:
+                    words.append(word)
+            done += ["%s (%s)" % (name, ", ".join(words))] if words else []
+        return ", ".join(done)
 
     def outcome(self, msg, error):
         """Changed means sent: true once any member's write was accepted (or confirmed), whatever failed after."""

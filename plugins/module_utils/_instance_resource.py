@@ -143,8 +143,9 @@ class Instance(CloudResource):
 
     def report(self, record):
         """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); else
-        the image names resolved (every run), an existing instance's image compared (``image_differs``: create-only),
-        and for a create the snapshot and security group names resolved to ids (reads only; each must match exactly one)."""
+        the image names resolved (every run), an existing instance's image compared (``image_differs``: create-only) and
+        the security groups it is to join found, and for a create the snapshot and security group names resolved to ids
+        (reads only; each must match exactly one)."""
         params = self.params
         if params["state"] == "absent":
             self.goes = Goes(self.client, params, record)  # read before any write: the delete takes only these
@@ -157,6 +158,9 @@ class Instance(CloudResource):
                 raise Refused("volumes: instance %s (%s) %s; the image is create-only and the instance API has no rebuild: the "
                               "way forward is a new instance (another name, or delete this one first; nothing was sent)"
                               % (params["name"] or record.get("name"), record["id"], differs))
+            held = [group.get("name") for group in record.get("security_groups") or []] + ["default"]  # every project has it
+            for name in [item["name"] for item in params["security_groups"] or [] if item["name"] not in held]:
+                parent_id(self, "security_group", name, "security_groups")  # found before any write (no tag PATCH first)
         if record is not None or params["instance_id"] is not None:
             return
         if params["state"] == "stopped" and not params["wait"]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id, reserved_port
+from ansible_collections.gcore.platform.plugins.module_utils._parents import check_in_subnet, parent_id, reserved_port
 
 INTERFACE_TYPES = ("external", "subnet", "any_subnet", "reserved_fixed_ip")
 IP_FAMILIES = ("ipv4", "ipv6", "dual")
@@ -170,6 +170,8 @@ def resolve_interfaces(module, option, interfaces):
         if _given(given.get("subnet")):
             within = {"network_id": item["network_id"]} if _given(item.get("network_id")) else None
             item["subnet_id"] = parent_id(module, "subnet", given["subnet"], where + ".subnet", query=within)
+        if item.get("type") == "any_subnet" and _given(item.get("ip_address")) and _given(item.get("network_id")):
+            check_in_subnet(module, item["network_id"], item["ip_address"], where + ".ip_address")
         if item.get("type") == "reserved_fixed_ip" and not _given(item.get("port_id")):
             item["port_id"] = reserved_port(module, item.pop("network_id"), item.pop("ip_address"), where + ".ip_address")
         resolved.append(item)

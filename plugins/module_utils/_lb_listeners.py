@@ -44,6 +44,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     pool_view,
     wanted_listener,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
@@ -158,7 +159,7 @@ class Listeners(Part):
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
         changing = sorted(self._changing(self.held(state), params).items())
-        return tuple(dict((name, sides[index]) for name, sides in changing if sides[index] is not None) for index in (0, 1))
+        return tuple(masked(dict((name, sides[index]) for name, sides in changing if sides[index] is not None)) for index in (0, 1))
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, wanted, params):

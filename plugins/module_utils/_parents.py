@@ -94,6 +94,19 @@ def reserved_port(module, network_id, ip_address, where):
                   "reserved fixed IP's port id; nothing was sent)" % (where, what, params["project_id"], params["region_id"]))
 
 
+def check_in_subnet(module, network_id, ip_address, where):
+    """An ``ip_address`` given for an interface on a network lies in one of its subnets (one listing); else it fails
+    naming the address and the subnets (nothing sent). A network not built yet (check mode) is not read."""
+    if assumed(network_id):
+        return
+    subnets = [record for record in module.client.paginate(KINDS["subnet"].paths["list"].format(**module.params), {"network_id": network_id},
+                                                            page_size=PAGE_SIZE) if record.get("network_id") in (None, network_id)]
+    address = ipaddress.ip_address(ip_address)
+    if subnets and not any(address in ipaddress.ip_network(record["cidr"], strict=False) for record in subnets if record.get("cidr")):
+        raise Refused("%s: %s is outside every subnet of network %s (%s); give an address inside one of them (nothing was sent)"
+                      % (where, ip_address, network_id, ", ".join("subnet %s %s" % (record.get("name"), record.get("cidr")) for record in subnets)))
+
+
 def _canonical(value):
     try:
         return str(ipaddress.ip_address(value))

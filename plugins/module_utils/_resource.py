@@ -138,9 +138,8 @@ class GcoreResourceModule(Flow):
     def waiting(self):
         return not self.asynchronous or self.params.get("wait", True)
 
-    def reread(self):
-        """The state after an ambiguous write, judged once settled: a write whose task still runs shows its effect only
-        when the task has finished."""
+    def reread(self, kind=None):
+        """The state after an ambiguous write (of ``kind``), once settled: a write's task shows its effect when finished."""
         return self.settled(self.lookup())
 
     def settled(self, found):
@@ -212,7 +211,7 @@ class GcoreResourceModule(Flow):
         said = said_by(self.members, None, self.params)
         for part, wanted in self.managed():
             merge_said(said, part.created_said(wanted))
-        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=self.reread, then=self.created,
+        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=lambda: self.reread("create"), then=self.created,
                      said=said)
 
     def created(self, accepted, value):
@@ -291,8 +290,8 @@ class GcoreResourceModule(Flow):
             elif self.waiting():
                 self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
                     self.delete_returns, lambda: None)()
-        return Write("delete", method, path, reread=self.reread, locked=record, then=then, query=self.delete_query(record),
-                     done=lambda found: not self.exists_after(found))
+        return Write("delete", method, path, names=[record.get("name") or record.get("id")], reread=lambda: self.reread("delete"),
+                     locked=record, then=then, query=self.delete_query(record), done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
     def managed(self):

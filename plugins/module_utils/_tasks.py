@@ -151,6 +151,17 @@ class TaskWaiter:
                 called, last.get("id"), last[lock], task.get("state"), timeout), task)
         return self.watch(read, record, locked, stop, self.deadline(timeout))
 
+    def settle(self, params, task_type):
+        """After a write whose answer was lost (its record names no task): wait for the unfinished tasks of ``task_type``
+        in the run's project and region whose ``data`` names ``params["name"]`` (or names nothing), what the write may
+        have started (one page, newest first); return their ids."""
+        query = dict(project_id=params["project_id"], region_id=params.get("region_id"), state=["NEW", "RUNNING"], task_type=task_type,
+                     limit=TASK_PAGE)
+        tasks = (self.client.get(TASK_LIST, params=query) or {}).get("results") or []
+        ids = [task["id"] for task in tasks if (task.get("data") or {}).get("name") in (None, params.get("name"))]
+        self.wait(ids, params["wait_timeout"])
+        return ids
+
     def wait(self, task_ids, timeout):
         """Return the finished task records, in the order of ``task_ids``."""
         pending = list(task_ids)

@@ -472,10 +472,6 @@ class BaremetalServer(CloudResource):
         return Write("attach", "POST", self.path("action", record["id"]), {"action": action}, locked=record,
                      said={said: [record.get("name")]}, done=lambda found: (found or {}).get("status") == wanted)
 
-    def answered(self, write, answer):
-        if write.kind == "delete":  # the core's delete says no name: changes.deleted names the server (section 19.1)
-            write.said = {"deleted": [(self.record or {}).get("name")]}
-
     def delete_query(self, record):
         floatings = [item["id"] for item in self.goes.floating_ips if item["goes"]]
         return {"floating_ip_ids": ",".join(floatings)} if floatings else None

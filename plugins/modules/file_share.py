@@ -529,11 +529,6 @@ class FileShare(CloudResource):
             if params["subnet"] is not None:
                 params["subnet"] = parent_id(self, "subnet", params["subnet"], "subnet", query={"network_id": params["network"]})
 
-    def answered(self, write, answer):
-        """The share's own DELETE says it in ``changes`` (the core's delete names nothing)."""
-        if write.said == {"deleted": []}:
-            write.said = {"deleted": [self.label()]}
-
     def create_body(self):
         params = self.params
         body = dict(name=params["name"], protocol=params["protocol"], size=params["size"], type_name=params["type_name"] or "standard")

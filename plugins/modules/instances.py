@@ -31,9 +31,15 @@ description:
     they are compared.
   - O(purge=true) scales in. Instances whose name is O(name_format) with an index above O(count) are deleted, highest
     index first, their delete requests sent together and their tasks waited for together.
-  - A member that fails leaves the others. The task then fails, naming the members created and those that failed,
-    with RV(changes) and RV(instances) as far as the run got. C(changed) is true once any write was accepted. A re-run
-    creates only what is missing.
+  - A value one instance alone can have is refused with O(count) or O(names) above one, before any request, naming
+    the option - an O(interfaces[].ip_address), an existing O(interfaces[].floating_ip), a reserved fixed IP
+    (O(interfaces[].port_id)), an existing volume (O(volumes[].volume_id)); declare such an instance alone with
+    M(gcore.platform.instance).
+  - A member that fails leaves the others. The task then fails, saying per member what was done (for example
+    C(done, web-1 created and stopped, web-2 moved) - each of created, updated, started, stopped, moved, deleted) and
+    naming those that failed, with RV(changes) and RV(instances) as far as the run got. C(changed) is true once any
+    write was accepted. A member's write whose answer was lost is read back for that member. A re-run sends only what
+    is left.
 seealso:
   - module: gcore.platform.instance
   - module: gcore.platform.instance_info
@@ -172,7 +178,7 @@ EXAMPLES = r"""
 RETURN = r"""
 instances:
   description:
-    - The members as read last, in the order of O(names) (or of their index), each as M(gcore.platform.instance)
+    - The members as read last, in name order (with O(count), in the order of their index), each as M(gcore.platform.instance)
       returns RV(gcore.platform.instance#module:instance).
     - A member deleted, one a check-mode run would create, and one created with O(wait=false) are not in the list.
   returned: success, and on a failure after the lookup

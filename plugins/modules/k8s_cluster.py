@@ -457,10 +457,6 @@ class K8sCluster(GcoreResourceModule):
         if record is None:
             parent_id(self, "ssh_key", params["keypair"], "keypair")
 
-    def answered(self, write, answer):
-        if write.kind == "delete" and "deleted" in write.said:  # the flow's delete of the cluster names nothing: ``changes`` says its name
-            write.said = {"deleted": [self.params["name"]]}
-
     def create_body(self):
         params = self.params
         body = dict((option, params[option]) for option in ("name", "keypair", "version", "fixed_network", "fixed_subnet", "pods_ip_pool",

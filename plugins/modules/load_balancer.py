@@ -693,7 +693,7 @@ class LoadBalancer(CloudResource):
         if self.params["state"] != "absent":
             return shown
         listeners = expand(self.client, self.params, record).get("listeners") or []  # two listings when not read yet
-        return dict(shown, listeners=dict((listener.get("name"), listener_view(listener)) for listener in listeners))
+        return dict(shown, listeners=masked(dict((listener.get("name"), listener_view(listener)) for listener in listeners)))
 
     def create_body(self):
         params = self.params

@@ -157,6 +157,7 @@ class PlacementGroup(CloudResource):
     create_options = ("name", "policy")
     required_to_create = ("name", "policy")
     lock = None  # the record has no task_id (docs/api_reference.md section 16.5)
+    task_types = {"delete": "delete_servergroup"}
     members = (create_only("name", lambda record: record.get("name"), "placement group", rule=FIXED),
                create_only("policy", lambda record: record.get("policy"), "placement group", rule=FIXED))
 

@@ -24,8 +24,13 @@ description:
     create it). To renew a certificate, rotate it (see the examples) - create a secret under a new name, point the
     listeners at it (O(gcore.platform.load_balancer#module:listeners[].secret)), then delete the old secret.
   - O(state=absent) deletes the secret with C(DELETE /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}) and
-    waits for the task. The service refuses to delete a secret that a listener or a pool still uses; its refusal is
-    reported as it is (point the listeners at another secret first).
+    waits for the task. A secret a listener uses is not deleted - the region's listeners are read first and the module
+    fails naming those that use it, nothing sent (point them at another secret first); a refusal of the service (a pool
+    using it, a C(409)) is reported as it is, not sent again.
+  - A create or delete whose answer is lost (a C(5xx), a dropped connection) is settled before it is reported - the
+    secret appears only when its task finishes, so the unfinished C(create_secret)/C(delete_secret) tasks of the region
+    are waited for (within O(wait_timeout)), then the secret is read again; found applied, the module reports
+    RV(changed) with a warning and never sends the write twice.
   - "The certificate is checked before any request, and each problem fails the module naming the option and the problem
     (never the value): a private key encrypted with a passphrase; with the C(cryptography) Python library (a dependency
     of ansible-core) on the host the module runs on, also a block that does not decode as what its armour says (a
@@ -248,7 +253,7 @@ diff:
 import datetime
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import create_only
 from ansible_collections.gcore.platform.plugins.module_utils._pem import check_certificate, labels
@@ -288,6 +293,8 @@ class Secret(CloudResource):
         expiration=dict(type="str"),
     )
     required_to_create = ("name",) + PAYLOAD
+    task_types = {"create": "create_secret", "delete": "delete_secret"}  # the record names no task (docs/api_reference.md section 16.1)
+    lock = None  # nor does a 409 mean a lock: a secret in use is refused, not waited for
     members = (
         create_only("name", lambda record: record.get("name"), "secret", rule="a %s cannot be renamed"),
         create_only("expiration", lambda record: instant(record.get("expiration")), "secret", want=instant),
@@ -307,6 +314,17 @@ class Secret(CloudResource):
             self.module.warn("certificate: " + skipped)
         params["expiration"] = params["expiration"] if params["expiration"] is None else params["expiration"].strip()
         instant(params["expiration"])
+
+    def report(self, record):
+        """A secret a listener uses is not deleted: the listeners of the region are read once, those using it named."""
+        if not self.absent or record is None:
+            return
+        users = [item for item in self.pages(KINDS["listener"].paths["list"].format(**self.params))
+                 if record["id"] == item.get("secret_id") or record["id"] in (item.get("sni_secret_id") or [])]
+        if users:
+            raise Refused("secret %s (%s) is used by %s: point %s at another secret first (nothing was sent)" % (
+                record["id"], record.get("name"), ", ".join("listener %s (%s) of load balancer %s" % (
+                    item.get("name"), item["id"], item.get("load_balancer_id")) for item in users), "them" if len(users) > 1 else "it"))
 
     def create_body(self):
         params = self.params

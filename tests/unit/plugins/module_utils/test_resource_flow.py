@@ -203,3 +203,18 @@ def test_a_lock_held_by_a_task_already_in_error_fails_at_once_naming_the_task_an
     assert result["failed"] is True and result["changed"] is False, result
     assert "is locked by task busy, which ended in ERROR: no valid host" in result["msg"]
     assert result["task"]["id"] == "busy" and sleeps == [] and Stub.writes == [], "no wait, no write"
+
+
+class Named(Stub):
+    """A resource that says what its writes did in ``changes``."""
+
+    changes = {"created": str, "updated": str, "deleted": str}
+
+
+@pytest.mark.parametrize("check, failure", [(False, None), (True, None), (False, ApiError("DELETE", "/thing", 502, "Bad Gateway"))])
+def test_a_delete_names_what_it_deletes_in_changes(check, failure):
+    Stub.store["thing"] = {"size": 3, "name": "web", "id": "t1"}
+    Stub.failures[:] = [failure] if failure else []
+    with mock.patch.object(Stub, "changes", Named.changes):
+        result = run({"state": "absent"}, check=check)
+    assert result["changed"] is True and result["changes"]["deleted"] == ["web"], result

@@ -175,9 +175,13 @@ def test_a_fault_at_any_fleet_write_leaves_the_others_names_the_member_and_the_r
         assert len(first) == len(spec["writes"])
     else:
         assert result["failed"] is True and "injected rejection" in result["msg"], result
-        assert "1 of " in result["msg"] and "failed: " in result["msg"] and "created: " in result["msg"], result["msg"]
-        if plan == "create stopped" and position < 2:
-            assert "created: fleet-%d; failed: fleet-%d" % (2 - position, position + 1) in result["msg"], result["msg"]
+        assert "1 of " in result["msg"] and "failed: " in result["msg"] and "done: " in result["msg"], result["msg"]
+        assert "none" not in result["msg"], result["msg"]
+        done = {("create stopped", 0): "fleet-2 (created, stopped)", ("create stopped", 1): "fleet-1 (created, stopped)",
+                ("create stopped", 2): "fleet-1 (created), fleet-2 (created, stopped)",
+                ("create stopped", 3): "fleet-1 (created, stopped), fleet-2 (created)", ("tags", 0): "fleet-2 (updated)",
+                ("tags", 1): "fleet-1 (updated)", ("purge", 0): "fleet-2 (deleted)", ("purge", 1): "fleet-3 (deleted)"}[plan, position]
+        assert "done: %s; failed: " % done in result["msg"], result["msg"]
     server.log = []
     again = fleet_run(server, spec["args"])
     assert not again.get("failed"), again.get("msg")
@@ -242,3 +246,24 @@ def test_a_failed_task_or_a_lock_held_by_one_fails_naming_the_member_and_the_rer
     assert fleet_run(server, spec["args"])["changed"] is False and sent(server) == []
     names = ["fleet-%d" % index for index in range(1, 4)]
     assert [len(instances_named(server, name)) for name in names] == [1, 0, 0] if plan == "purge" else [1, 1, 0]
+
+
+@pytest.mark.parametrize("plan, position", [("create stopped", 2), ("purge", 0)])
+@pytest.mark.parametrize("fault", ["500 after applying", "dropped after applying"])
+def test_a_members_stop_or_delete_whose_answer_was_lost_while_its_task_runs_is_read_back_for_that_member(server, plan, position, fault):
+    spec = FLEET_PLANS[plan]
+    server.reset()
+    server.configure(task_delay=0)
+    if spec["seed"]:
+        assert not fleet_run(server, {"count": spec["seed"]}).get("failed")
+    server.configure(task_delay=0.5)
+    server.log = []
+    method, path, skip = spec["writes"][position]
+    server.add_fault(method=method, path=path, skip=skip, **FAULTS[fault][0])
+    result = fleet_run(server, spec["args"])
+    assert not result.get("failed"), result["msg"]
+    assert result["changed"] is True and len(sent(server)) == len(spec["writes"]), sent(server)
+    key = "stopped" if plan == "create stopped" else "deleted"
+    assert result["changes"][key] == (["fleet-1", "fleet-2"] if key == "stopped" else ["fleet-3", "fleet-2"]), result["changes"]
+    server.log = []
+    assert fleet_run(server, spec["args"])["changed"] is False and sent(server) == []

@@ -8,9 +8,11 @@ member, the re-run that finishes a build left by wait: false, and bad input refu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from ansible_collections.gcore.platform.plugins.modules import instances
+from ansible_collections.gcore.platform.plugins.modules import instance, instances
 
 import harness
 from harness import writes
@@ -99,7 +101,7 @@ def test_a_failed_create_leaves_the_others_and_the_re_run_creates_only_what_is_m
     server.add_fault(method="POST", path="^%s$" % CREATE, status=400, skip=1)  # the second create is refused
     result = run(server)
     assert result["failed"] is True and result["changed"] is True
-    assert "created: node-1, node-3" in result["msg"] and "failed: node-2" in result["msg"], result["msg"]
+    assert "done: node-1 (created), node-3 (created); failed: node-2" in result["msg"], result["msg"]
     assert result["changes"]["created"] == ["node-1", "node-3"] and fleet(server) == ["node-1", "node-3"]
     server.log = []
     again = run(server)
@@ -184,3 +186,52 @@ def test_a_create_only_difference_fails_before_any_write_and_allow_resize_resize
     assert sorted(path.rsplit("/", 1)[-1] for _method, path, _body in writes(server)) == ["changeflavor"] * 2 + ["delsecuritygroup"] * 2
     assert [item["flavor"]["flavor_name"] for item in resized["instances"]] == ["g1-standard-4-8"] * 2
     assert all(item["status"] == "ACTIVE" and not item["security_groups"] for item in resized["instances"])
+
+
+def test_instances_are_returned_in_name_order(server):
+    args = dict(((key, value) for key, value in ARGS.items() if key not in ("count", "name_format")), names=["node-c", "node-a", "node-b"])
+    first = harness.run(server, instances, args)
+    assert [item["name"] for item in first["instances"]] == ["node-a", "node-b", "node-c"], first.get("msg")
+    again = harness.run(server, instances, args)
+    assert again["changed"] is False and [item["name"] for item in again["instances"]] == ["node-a", "node-b", "node-c"]
+
+
+@pytest.mark.parametrize("option, interface, volume", [
+    ("interfaces[0].ip_address", {"type": "any_subnet", "network_id": NET, "ip_address": "10.0.0.5"}, None),
+    ("interfaces[0].floating_ip", {"type": "subnet", "network_id": NET, "subnet_id": SUBNET,
+                                   "floating_ip": {"source": "existing", "existing_floating_id": NET}}, None),
+    ("interfaces[0].port_id", {"type": "reserved_fixed_ip", "port_id": NET}, None),
+    ("volumes[1].volume_id", None, {"source": "existing-volume", "volume_id": NET}),
+])
+def test_a_value_for_one_instance_is_not_given_to_many(server, option, interface, volume):
+    args = dict(count=2)
+    if interface:
+        args["interfaces"] = [interface]
+    if volume:
+        args["volumes"] = ARGS["volumes"] + [volume]
+    result = run(server, **args)
+    assert result["failed"] is True and (option + ": names one") in result["msg"] and "2 instances" in result["msg"], result["msg"]
+    assert server.writes() == [] and requests(server) == []
+    assert (option + ": names one") not in run(server, **dict(args, count=1)).get("msg", ""), "one instance may have it"
+
+
+@pytest.mark.parametrize("module", ["instance", "instances"])
+def test_an_ip_address_outside_its_subnet_fails_naming_both_before_any_write(server, module):
+    interface = {"type": "any_subnet", "network_id": NET, "ip_address": "10.99.0.5"}
+    args = dict(((key, value) for key, value in ARGS.items() if key not in ("count", "name_format")), interfaces=[interface])
+    args.update(name="node-1") if module == "instance" else args.update(count=1, name_format="node-{index}")
+    result = harness.run(server, {"instance": instance, "instances": instances}[module], args)
+    assert result["failed"] is True and result["changed"] is False, result
+    assert "interfaces[0].ip_address: 10.99.0.5" in result["msg"] and "192.168.10.0/24" in result["msg"], result["msg"]
+    assert server.writes() == []
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_an_unknown_security_group_on_an_existing_instance_fails_before_the_first_write(server, check):
+    args = dict(((key, value) for key, value in ARGS.items() if key not in ("count", "name_format")), name="node-1")
+    assert not harness.run(server, instance, args).get("failed")
+    server.log = []
+    result = harness.run(server, instance, dict(args, tags={"tier": "web"}, security_groups=["legacy-sg", "no-such-group"]),
+                         _ansible_check_mode=check)
+    assert "no-such-group" in (json.dumps(result.get("warnings")) if check else result["msg"]), result
+    assert result.get("failed") is (None if check else True) and server.writes() == [], server.writes()

@@ -191,6 +191,10 @@ def test_rename_and_tags_go_through_the_v2_patch(server):
     assert writes(server) == [("PATCH", "/cloud/v2/loadbalancers/1/76/" + lb_id,
                                {"name": "web-lb-2", "tags": {"team": "web", "env": None}})]
     assert result["load_balancer"]["tags_v2"] == [{"key": "team", "value": "web", "read_only": False}]
+    assert "tags" not in result["load_balancer"], "the record shows its tags as tags_v2 only, as the service does"
+    server.log = []
+    again = run(server, dict(LB, load_balancer_id=lb_id, name="web-lb-2", tags={"team": "web"}))
+    assert again["changed"] is False and writes(server) == [], "the tags are read from tags_v2: nothing to send"
 
 
 def test_delete_is_one_request(server):

@@ -59,3 +59,19 @@ def test_a_listener_password_hash_is_masked_in_every_result(server):
     assert info["load_balancers"][0]["listeners"][0]["user_list"] == [{"username": "admin", "encrypted_password": "********"}]
     assert read["load_balancer"]["listeners"][0]["user_list"] == [{"username": "admin", "encrypted_password": "********"}]
     assert read["changed"] is False
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_a_listener_password_hash_is_masked_in_the_diff_before_and_after(server, check):
+    listener = {"name": "web", "protocol": "HTTP", "protocol_port": 8080,
+                "user_list": [{"username": "admin", "encrypted_password": "$5$salt$old-hash"}]}
+    args = dict(project_id=1, region_id=76, name="hash-lb", listeners=[listener])
+    assert harness.run(server, load_balancer, args)["changed"] is True
+    changed = dict(listener, user_list=[{"username": "admin", "encrypted_password": "$5$salt$new-hash"}])
+    result = harness.run(server, load_balancer, dict(args, listeners=[changed]), _ansible_diff=True, _ansible_check_mode=check)
+    assert result["changed"] is True, result
+    assert "old-hash" not in json.dumps(result) and "new-hash" not in json.dumps(result), result["diff"]
+    assert result["diff"]["before"]["listeners"]["web"]["user_list"] == [{"username": "admin", "encrypted_password": "********"}]
+    assert result["diff"]["after"]["listeners"]["web"]["user_list"] == [{"username": "admin", "encrypted_password": "********"}]
+    gone = harness.run(server, load_balancer, dict(args, state="absent"), _ansible_diff=True, _ansible_check_mode=True)
+    assert "old-hash" not in json.dumps(gone["diff"]) and "********" in json.dumps(gone["diff"]), gone["diff"]

@@ -111,3 +111,18 @@ def test_a_fault_at_any_placement_group_write_reports_the_truth_and_the_rerun_co
     server.log = []
     third = run(server, spec["module"], spec["args"])
     assert third["changed"] is False and writes(server) == []
+
+
+@pytest.mark.parametrize("fault", ["500 after applying", "dropped after applying"])
+def test_a_delete_whose_answer_was_lost_while_its_task_runs_is_settled_by_the_task(server, fault):
+    spec = prepare(server, "group delete")
+    server.configure(task_delay=1)
+    server.add_fault(method="DELETE", path=spec["writes"][0][1], **FAULTS[fault][0])
+    result = run(server, spec["module"], spec["args"])
+    assert not result.get("failed"), result["msg"]
+    assert result["changed"] is True and len(writes(server)) == 1
+    assert "shows the change was applied" in " ".join(harness.warning_texts(result))
+    assert "fault-group" not in [group["name"] for group in server.call("GET", GROUPS)[1]["results"]]
+    server.log = []
+    again = run(server, spec["module"], spec["args"])
+    assert again["changed"] is False and writes(server) == []

@@ -122,3 +122,39 @@ def test_a_fault_at_any_secret_write_reports_the_truth_sends_nothing_twice_and_t
     third = run(server, spec["module"], spec["args"])
     assert third["changed"] is False and writes(server) == []
     assert len([record for record in server.secrets.values() if record["name"] == "fault-cert"]) == (plan == "secret create")
+
+
+@pytest.mark.parametrize("plan", ["secret create", "secret delete"])
+@pytest.mark.parametrize("fault", ["500 after applying", "dropped after applying"])
+def test_a_write_whose_answer_was_lost_while_its_task_runs_is_settled_by_the_task_never_sent_twice(server, plan, fault):
+    """A secret's record appears (or goes) only when its task finishes: one listing right after a lost answer cannot
+    tell; the task can."""
+    spec = prepare(server, plan)
+    server.configure(task_delay=1)
+    method, path = spec["writes"][0]
+    server.add_fault(method=method, path=path, **FAULTS[fault][0])
+    result = run(server, spec["module"], spec["args"])
+    assert not result.get("failed"), result["msg"]
+    assert result["changed"] is True and len(writes(server)) == 1, writes(server)
+    assert "shows the change was applied" in " ".join(harness.warning_texts(result))
+    assert len([record for record in server.secrets.values() if record["name"] == "fault-cert"]) == (plan == "secret create")
+    server.log = []
+    again = run(server, spec["module"], spec["args"])
+    assert again["changed"] is False and writes(server) == []
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_a_secret_a_listener_uses_is_not_deleted_and_the_listener_is_named(server, check):
+    prepare(server, "listener rotation")
+    result = harness.run(server, secret, dict(BASE, name="seed-cert", state="absent"), _ansible_check_mode=check)
+    assert result["failed"] is True and result["changed"] is False, result
+    assert "listener https" in result["msg"] and "nothing was sent" in result["msg"], result["msg"]
+    assert writes(server) == [] and SEEDED["seed_cert"] in server.secrets
+
+
+def test_a_409_on_a_secret_delete_is_not_waited_for_as_a_lock(server):
+    spec = prepare(server, "secret delete")
+    server.add_fault(method="DELETE", path=spec["writes"][0][1], status=409, body="Secret is in use", times=5)
+    result = run(server, secret, spec["args"])
+    assert result["failed"] is True and result["changed"] is False and "in use" in result["msg"], result
+    assert len(writes(server)) == 1, writes(server)
