@@ -99,8 +99,8 @@ def check_in_subnet(module, network_id, ip_address, where):
     naming the address and the subnets (nothing sent). A network not built yet (check mode) is not read."""
     if assumed(network_id):
         return
-    subnets = [record for record in module.client.paginate(KINDS["subnet"].paths["list"].format(**module.params), {"network_id": network_id},
-                                                            page_size=PAGE_SIZE) if record.get("network_id") in (None, network_id)]
+    listing = module.client.paginate(KINDS["subnet"].paths["list"].format(**module.params), {"network_id": network_id}, page_size=PAGE_SIZE)
+    subnets = [record for record in listing if record.get("network_id") in (None, network_id)]
     address = ipaddress.ip_address(ip_address)
     if subnets and not any(address in ipaddress.ip_network(record["cidr"], strict=False) for record in subnets if record.get("cidr")):
         raise Refused("%s: %s is outside every subnet of network %s (%s); give an address inside one of them (nothing was sent)"

@@ -30,7 +30,7 @@ description:
   - A create or delete whose answer is lost (a C(5xx), a dropped connection) is settled before it is reported - the
     secret appears only when its task finishes, so the unfinished C(create_secret)/C(delete_secret) tasks of the region
     are waited for (within O(wait_timeout)), then the secret is read again; found applied, the module reports
-    RV(changed) with a warning and never sends the write twice.
+    C(changed=true) with a warning and never sends the write twice.
   - "The certificate is checked before any request, and each problem fails the module naming the option and the problem
     (never the value): a private key encrypted with a passphrase; with the C(cryptography) Python library (a dependency
     of ansible-core) on the host the module runs on, also a block that does not decode as what its armour says (a

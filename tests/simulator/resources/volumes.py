@@ -191,9 +191,9 @@ class Volumes(Resource):
         """A ready volume in the store (``available``, or ``in-use`` on ``instance``, an instance record); its id."""
         ident = str(uuid.uuid4())
         record = self.new_record(ident, name, size, volume_type, project_id, region_id, tags or {})
-        record.update(status="available", bootable=image_id is not None, is_root_volume=root,
-                      volume_image_metadata=dict(image_id=image_id, **({"image_name": self.image(image_id)["name"]}
-                                                                         if self.image(image_id) else {})) if image_id else None)
+        image = self.image(image_id) if image_id else None
+        metadata = dict(image_id=image_id, **({"image_name": image["name"]} if image else {})) if image_id else None
+        record.update(status="available", bootable=image_id is not None, is_root_volume=root, volume_image_metadata=metadata)
         self.sim.volumes[ident] = record
         if instance is not None:
             self.attach_to(record, instance)
