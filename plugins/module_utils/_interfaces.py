@@ -157,10 +157,11 @@ def interfaces_body(interfaces):
     return [dict(strip_none(item), type=item.get("type") or "external") for item in interfaces]
 
 
-def resolve_interfaces(module, option, interfaces):
+def resolve_interfaces(module, option, interfaces, addresses=True):
     """The interfaces with the parents they name by name as ids (``_parents.parent_id``: each before any write; in check
     mode one not built yet is assumed): ``network``, ``subnet`` (within the interface's network), and a reserved fixed
-    IP by ``ip_address`` + ``network`` (its ``port_id``). Returns new dicts; the ones given are kept for the diff."""
+    IP by ``ip_address`` + ``network`` (its ``port_id``); with ``addresses``, an ``any_subnet`` address checked against
+    its network's subnets. Returns new dicts; the ones given are kept for the diff."""
     resolved = []
     for index, given in enumerate(interfaces or []):
         where = "%s[%d]" % (option, index)
@@ -170,7 +171,7 @@ def resolve_interfaces(module, option, interfaces):
         if _given(given.get("subnet")):
             within = {"network_id": item["network_id"]} if _given(item.get("network_id")) else None
             item["subnet_id"] = parent_id(module, "subnet", given["subnet"], where + ".subnet", query=within)
-        if item.get("type") == "any_subnet" and _given(item.get("ip_address")) and _given(item.get("network_id")):
+        if addresses and item.get("type") == "any_subnet" and _given(item.get("ip_address")) and _given(item.get("network_id")):
             check_in_subnet(module, item["network_id"], item["ip_address"], where + ".ip_address")
         if item.get("type") == "reserved_fixed_ip" and not _given(item.get("port_id")):
             item["port_id"] = reserved_port(module, item.pop("network_id"), item.pop("ip_address"), where + ".ip_address")

@@ -506,7 +506,7 @@ class QuotaCheck(GcoreModule):
         ``port_group`` (the check does not take it); a parent not built yet (check mode) fails: the check needs its id."""
         if self.params["interfaces"] is None:
             return None
-        resolved = resolve_interfaces(self, "interfaces", self.params["interfaces"])
+        resolved = resolve_interfaces(self, "interfaces", self.params["interfaces"], addresses=False)  # the address is the check's to judge
         for index, item in enumerate(resolved):
             for field, option in (("network_id", "network"), ("subnet_id", "subnet"), ("port_id", "ip_address")):
                 if assumed(item.get(field)):
