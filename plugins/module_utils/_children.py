@@ -19,10 +19,12 @@ children (read with the parent, no listing of their own); ``locked``, their writ
 (``Write.locked``: the parent read again after each); ``ident``, the member of a child its paths take as ``{id}`` (a
 name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own (``{member: value}``, said
 ``verb``) right after the child's create or update; ``creates_first``, the creates (each with its own writes), then the
-updates, then the deletes; ``in_create``, the parent's create body carries the children (the create says them); and
-``every``, the diff shows every child held and wanted, not only those that change. Hooks: ``after_create(item)`` (the
-``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
-(the diff's views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
+updates, then the deletes; ``by_child``, each child's writes together (a replacement's two), deletes, updates, creates;
+``in_create``, the parent's create body carries the children (the create says them); and ``every``, the diff shows every
+child held and wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared),
+``after_create(item)`` (the ``own`` members a create leaves to their requests), ``shown_child(record)``,
+``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed(children)`` (the diff's shape) and the
+messages ``needs`` and ``fixed``.
 """
 
 from __future__ import annotations
@@ -103,6 +105,11 @@ class Children(Part):
     """A child collection (the module docstring)."""
 
     inside, locked, ident, own, creates_first, in_create, every = None, False, "id", {}, False, False, False
+    by_child = False
+
+    def child_of(self, record):
+        """A child as read, as the part compares it (default: as read)."""
+        return record
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
                  replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
@@ -125,10 +132,10 @@ class Children(Part):
         """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
         scope = dict(params, parent_id=record.get("id"))
         if self.inside:  # read with the parent: read again with it (``locked``)
-            held = Held(record.get(self.inside) or [])
+            held = Held(map(self.child_of, record.get(self.inside) or []))
             held.scope, held.parent = scope, record
             return held
-        held = Held(get(request(self.paths, "list", scope)[1]))
+        held = Held(map(self.child_of, get(request(self.paths, "list", scope)[1])))
         held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
         held.parent = record
         return held
@@ -239,7 +246,7 @@ class Children(Part):
         """The writes of ``plan``: in the default order, or (``own``, ``creates_first``) child by child, each ``own``
         write right after its child's create or update, the creates first if declared. ``locked``: each waits for the parent."""
         writes = self.writes(plan, held, params)
-        if self.own or self.creates_first:
+        if self.by_child or self.own or self.creates_first:
             groups = [self.writes(Plan(deletes=plan.deletes), held, params),
                       [write for item, record, changes in plan.updates for write in self.child_update(item, record, changes, held, params)],
                       [write for item in plan.creates for write in self.writes(Plan(creates=[item]), held, params) + self.owning(
