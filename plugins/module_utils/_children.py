@@ -18,11 +18,11 @@ Declared by a subclass (the defaults keep the behaviour above): ``inside``, the 
 children (read with the parent, no listing of their own); ``locked``, their writes wait for the parent's lock and status
 (``Write.locked``: the parent read again after each); ``ident``, the member of a child its paths take as ``{id}`` (a
 name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own (``{member: value}``, said
-``verb``) right after the child's create or update; ``creates_first``, the creates (each with its own writes), then the
-updates, then the deletes; ``by_child``, each child's writes together (a replacement's two), deletes, updates, creates;
-``in_create``, the parent's create body carries the children (the create says them); and ``every``, the diff shows every
-child held and wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared),
-``after_create(item)`` (the ``own`` members a create leaves to their requests), ``shown_child(record)``,
+``verb``) right after the child's create or update (with ``order``); ``order``, the writes child by child, in groups
+(``("creates", "updates", "deletes")``: a purge never leaves none), each child's together (a replacement's two, its own
+writes); ``in_create``, the parent's create body carries the children (the create says them); and ``every``, the diff
+shows every child held and wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as
+compared), ``after_create(item)`` (the ``own`` members a create leaves to their requests), ``shown_child(record)``,
 ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed(children)`` (the diff's shape) and the
 messages ``needs`` and ``fixed``.
 """
@@ -104,8 +104,7 @@ class Held(list):
 class Children(Part):
     """A child collection (the module docstring)."""
 
-    inside, locked, ident, own, creates_first, in_create, every = None, False, "id", {}, False, False, False
-    by_child = False
+    inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
 
     def child_of(self, record):
         """A child as read, as the part compares it (default: as read)."""
@@ -243,15 +242,13 @@ class Children(Part):
         return self.arranged(self.planned(record, wanted, params), record, params)
 
     def arranged(self, plan, held, params):
-        """The writes of ``plan``: in the default order, or (``own``, ``creates_first``) child by child, each ``own``
-        write right after its child's create or update, the creates first if declared. ``locked``: each waits for the parent."""
-        writes = self.writes(plan, held, params)
-        if self.by_child or self.own or self.creates_first:
-            groups = [self.writes(Plan(deletes=plan.deletes), held, params),
-                      [write for item, record, changes in plan.updates for write in self.child_update(item, record, changes, held, params)],
-                      [write for item in plan.creates for write in self.writes(Plan(creates=[item]), held, params) + self.owning(
-                          item, None, self.after_create(item), held, params)]]
-            writes = [write for group in (groups[::-1] if self.creates_first else groups) for write in group]
+        """The writes of ``plan``: in the default order, or child by child in the groups of ``order``. ``locked``: each
+        waits for the parent."""
+        writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
+            "deletes": lambda: self.writes(Plan(deletes=plan.deletes), held, params),
+            "updates": lambda: [write for item, record, changes in plan.updates for write in self.child_update(item, record, changes, held, params)],
+            "creates": lambda: [write for item in plan.creates for write in self.writes(Plan(creates=[item]), held, params) + self.owning(
+                item, None, self.after_create(item), held, params)]}[group]()]
         for write in writes if self.locked else ():
             write.locked = held.parent
         return writes

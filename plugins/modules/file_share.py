@@ -343,7 +343,8 @@ class AccessRules(Children):
     create; a mode that differs (or a rule in error) is replaced, delete then create, undeclared rules are deleted; each
     write once the share is ready."""
 
-    locked = by_child = in_create = every = True
+    locked = in_create = every = True
+    order = ("deletes", "updates", "creates")  # a replacement's delete and create together
 
     def __init__(self):
         rules = (KIND.paths["item"] + "/access_rule").replace("{id}", "{parent_id}")

@@ -228,7 +228,8 @@ class Pools(Children):
     (a purge never leaves none), patched, resized by a request of their own and (``purge_pools``) deleted, each write
     once the cluster is ready."""
 
-    inside, locked, ident, own, creates_first, in_create, every = "pools", True, "name", {"node_count": ("resize", "resized")}, True, True, True
+    inside, locked, ident, in_create, every = "pools", True, "name", True, True
+    own, order = {"node_count": ("resize", "resized")}, ("creates", "updates", "deletes")
 
     def __init__(self):
         paths = dict((which, KIND.paths[template].replace("{pool}", "{id}")) for which, template in (("create", "pools"), ("item", "pool"), (
