@@ -20,11 +20,13 @@ children (read with the parent, no listing of their own); ``locked``, their writ
 name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own (``{member: value}``, said
 ``verb``) right after the child's create or update (with ``order``); ``order``, the writes child by child, in groups
 (``("creates", "updates", "deletes")``: a purge never leaves none), each child's together (a replacement's two, its own
-writes); ``in_create``, the parent's create body carries the children (the create says them); and ``every``, the diff
-shows every child held and wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as
-compared), ``after_create(item)`` (the ``own`` members a create leaves to their requests), ``shown_child(record)``,
-``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed(children)`` (the diff's shape) and the
-messages ``needs`` and ``fixed``.
+writes), the creates in one write on a ``bulk_create`` path (body ``batch_body(items)``), and with ``limit`` (the most
+children a parent holds) a group ``room``: the creates that fit before the deletes; ``said_as``, ``{kind: verb}`` (the
+words ``changes`` says); ``in_create``, the parent's create body carries the children (the create says them); and
+``every``, the diff shows every child held and wanted, not only those that change. Hooks: ``child_of(record)`` (a child
+as read, as compared), ``after_create(item)`` (the ``own`` members a create leaves to their requests),
+``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed(children)`` (the
+diff's shape) and the messages ``needs`` and ``fixed``.
 """
 
 from __future__ import annotations
@@ -105,11 +107,9 @@ class Children(Part):
     """A child collection (the module docstring)."""
 
     inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
+    said_as, limit = {}, None
 
-    def child_of(self, record):
-        """A child as read, as the part compares it (default: as read)."""
-        return record
-
+    child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
                  replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
                  bulk_body=None):
@@ -212,27 +212,20 @@ class Children(Part):
     def shown_child(self, record):
         return view(self.members, record)
 
-    def wanted_child(self, item, record, params):
-        """A child as it will be (``record`` None: created)."""
+    def wanted_child(self, item, record, params):  # ``record`` None: created
         return created_view(self.members, item) if record is None else dict(view(self.members, record), **differences(
             self.members, record, item, views=True))
 
-    def diffed(self, children):
-        """The diff's shape of ``{key: view}``: by default as it is, in the order of the keys."""
+    def diffed(self, children):  # ``{key: view}`` in the order of the keys
         return dict(sorted(children.items(), key=lambda pair: str(pair[0])))
 
     def created_said(self, wanted):
         """``in_create``: what the parent's create says of the children its body carries, and of their ``own`` writes."""
-        if not self.in_create:
-            return {}
-        said = {self.prefix + "created": [item[self.key] for item in wanted]}
-        for member, (_which, verb) in self.own.items():
-            said[self.prefix + verb] = [item[self.key] for item in wanted if member in self.after_create(item)]
-        return said
+        said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
+        return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
+                                 for member, (_which, verb) in self.own.items() if self.in_create))
 
-    def after_create(self, item):
-        """The ``own`` members a create leaves to their own requests, ``{member: value}`` (default: every one given)."""
-        return dict((member, item[member]) for member in self.own if item.get(member) is not None)
+    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
 
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
@@ -244,23 +237,33 @@ class Children(Part):
     def arranged(self, plan, held, params):
         """The writes of ``plan``: in the default order, or child by child in the groups of ``order``. ``locked``: each
         waits for the parent."""
+        room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
             "deletes": lambda: self.writes(Plan(deletes=plan.deletes), held, params),
-            "updates": lambda: [write for item, record, changes in plan.updates for write in self.child_update(item, record, changes, held, params)],
-            "creates": lambda: [write for item in plan.creates for write in self.writes(Plan(creates=[item]), held, params) + self.owning(
-                item, None, self.after_create(item), held, params)]}[group]()]
+            "updates": lambda: [write for update in plan.updates for write in self.child_writes(*update, held=held, params=params)],
+            "room": lambda: self.making(plan.creates[:room], held, params),
+            "creates": lambda: self.making(plan.creates[room:], held, params)}[group]()]
         for write in writes if self.locked else ():
             write.locked = held.parent
         return writes
 
-    def child_update(self, item, record, changes, held, params):
-        """The update of one child (the members not ``own``, if any), then its ``own`` writes."""
-        rest = dict((member, value) for member, value in changes.items() if member not in self.own)
-        return (self.writes(Plan(updates=[(item, record, rest)]), held, params) if rest else []) + self.owning(item, record, changes, held, params)
+    def making(self, items, held, params):
+        """The creates of ``items``, each with its ``own`` writes; one write of them all on a ``bulk_create`` path."""
+        names = [item[self.key] for item in items]
+        if "bulk_create" in self.paths and items:
+            method, path = request(self.paths, "bulk_create", held.scope or params)
+            return [Write("create", method, path, self.batch_body(items), names=names, said=self.says("create", names), reread=held.again,
+                          done=lambda listing: set(names) <= set(found.get(self.key) for found in listing))]
+        return [write for item in items for write in self.child_writes(item, None, self.after_create(item), held, params)]
 
-    def owning(self, item, record, changes, held, params):
-        """The child's ``own`` members in ``changes``, each written by a request of its own."""
-        name, writes = item[self.key], []
+    def batch_body(self, items):
+        return [self.body(item) for item in items]
+
+    def child_writes(self, item, record, changes, held, params):
+        """One child's create (``record`` None) or update (its members not ``own``), then each ``own`` member in
+        ``changes`` written by a request of its own."""
+        rest, name = dict((member, value) for member, value in changes.items() if member not in self.own), item[self.key]
+        writes = self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
         for member, (which, verb) in [(member, declared) for member, declared in self.own.items() if member in changes]:
             method, path = request(self.paths, which, held.scope or params, (record or item).get(self.ident))
             writes.append(Write("update", method, path, {member: changes[member]}, names=[name], said={self.prefix + verb: [name]},
@@ -293,7 +296,7 @@ class Children(Part):
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
     def says(self, kind, names, ids=()):
-        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+        return dict([(self.prefix + self.said_as.get(kind, PAST[kind]), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
     def pair(self, first, second):
         """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took

@@ -102,6 +102,7 @@ class Pools(Children):
 
     inside, locked, ident, in_create, every = "pools", True, "name", True, True
     own, order = {"count": ("resize", "resized")}, ("creates", "updates", "deletes")
+    after_create = staticmethod(lambda item: {"count": item["count"]} if item.get("count") else {})  # created with none
 
     def __init__(self, **more):
         super().__init__("pools", "pool", {"create": "/c/{name}/pools", "item": "/c/{name}/pools/{id}", "resize": "POST /c/{name}/pools/{id}/resize"},
@@ -177,3 +178,19 @@ def test_children_grouped_child_by_child_keep_a_replacements_two_writes_together
     writes = part.plan(held({"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "z", "port": 1}), [{"name": "a", "port": 81}, {"name": "b"}],
                        dict(PARAMS, config=[{"name": "a", "port": 81}, {"name": "b"}]))
     assert [(write.kind, write.names) for write in writes] == [("delete", ["a"]), ("create", ["a"]), ("create", ["b"])]
+
+
+def test_creates_in_one_write_within_a_limit_around_one_bulk_delete_said_in_the_declared_words():
+    class Schedules(Children):
+        inside, locked, limit, order, said_as = "schedules", True, 3, ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
+
+        def batch_body(self, items):
+            return {"schedules": [item["name"] for item in items]}
+    part = Schedules("schedules", "schedule", {"bulk_create": "POST /p/{parent_id}/add", "bulk_delete": "/p/{parent_id}/remove"}, (),
+                     mode=lambda params: "overridden", bulk_body=lambda ids: {"ids": ids})
+    policy = {"id": 7, "schedules": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}
+    writes = part.plan(part.fetch(None, policy, {}), [{"name": "a"}, {"name": "x"}, {"name": "y"}], {})
+    assert [(write.method, write.path, write.body) for write in writes] == [
+        ("POST", "/p/7/add", {"schedules": ["x"]}), ("POST", "/p/7/remove", {"ids": [2]}), ("POST", "/p/7/add", {"schedules": ["y"]})]
+    assert changes_of({"schedules": {"added": str, "removed": str}}, writes) == {"schedules": {"added": ["x", "y"], "removed": ["b"]}}
+    assert writes[0].done([{"id": 3, "name": "x"}]) and not writes[2].done([{"id": 3, "name": "x"}])
