@@ -108,8 +108,8 @@ class Children(Part):
 
     inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
     said_as, limit = {}, None
-
     child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
+
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
                  replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
                  bulk_body=None):

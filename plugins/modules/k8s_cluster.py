@@ -278,8 +278,8 @@ class Pools(Children):
 
     def fixed(self, index, member, item, record, params):
         return ("pools[%s].%s: pool %s of k8s cluster %s has %s %r, not %r, and %s can only be set when a pool is created; add a pool under "
-                "a new name and remove this one (purge_pools), nothing was sent" % (index, member, item["name"], params["name"], member,
-                                                                                      fixed_value(record, member), item[member], member))
+                "a new name and remove this one (purge_pools), nothing was sent" % (
+                    index, member, item["name"], params["name"], member, fixed_value(record, member), item[member], member))
 
     def shown_child(self, record):
         return pool_after(dict.fromkeys(POOL_SPEC), record)
