@@ -130,13 +130,9 @@ class Children(Part):
     def fetch(self, get, record, params):
         """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
         scope = dict(params, parent_id=record.get("id"))
-        if self.inside:  # read with the parent: read again with it (``locked``)
-            held = Held(map(self.child_of, record.get(self.inside) or []))
-            held.scope, held.parent = scope, record
-            return held
-        held = Held(map(self.child_of, get(request(self.paths, "list", scope)[1])))
+        held = Held(map(self.child_of, (record.get(self.inside) or []) if self.inside else get(request(self.paths, "list", scope)[1])))
         held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
-        held.parent = record
+        held.again, held.parent = None if self.inside else held.again, record  # ``inside``: read again with the parent (``locked``)
         return held
 
     def held(self, record):
