@@ -16,17 +16,17 @@ writes took effect. Declared: ``name`` (the ``changes`` prefix; "" at the top), 
 
 Declared by a subclass (the defaults keep the behaviour above): ``inside``, the parent record's member that holds the
 children (read with the parent, no listing of their own); ``locked``, their writes wait for the parent's lock and status
-(``Write.locked``: the parent read again after each); ``ident``, the member of a child its paths take as ``{id}`` (a
-name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own (``{member: value}``, said
-``verb``) right after the child's create or update (with ``order``); ``order``, the writes child by child, in groups
-(``("creates", "updates", "deletes")``: a purge never leaves none), each child's together (a replacement's two, its own
-writes), the creates in one write on a ``bulk_create`` path (body ``batch_body(items)``), and with ``limit`` (the most
-children a parent holds) a group ``room``: the creates that fit before the deletes; ``said_as``, ``{kind: verb}`` (the
-words ``changes`` says); ``in_create``, the parent's create body carries the children (the create says them); and
-``every``, the diff shows every child held and wanted, not only those that change. Hooks: ``child_of(record)`` (a child
-as read, as compared), ``after_create(item)`` (the ``own`` members a create leaves to their requests),
-``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed(children)`` (the
-diff's shape) and the messages ``needs`` and ``fixed``.
+(``Write.locked``: the parent read again after each, in place of a ``then``); ``ident``, the member of a child its paths
+take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own
+(``{member: value}``, said ``verb``) right after the child's create (``ident`` a member of the item) or update (with
+``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
+none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
+(body ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``: the creates that
+fit before the deletes; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the parent's create
+body carries the children (the create says them); and ``every``, the diff shows every child held and wanted, not only
+those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)`` (the ``own``
+members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's
+views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
 """
 
 from __future__ import annotations
