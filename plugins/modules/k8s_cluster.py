@@ -447,9 +447,7 @@ class K8sCluster(GcoreResourceModule):
         body = dict((option, params[option]) for option in ("name", "keypair", "version", "fixed_network", "fixed_subnet", "pods_ip_pool",
                                                             "services_ip_pool", "autoscaler_config") if params[option] is not None)
         body.update((block, strip_none(params[block])) for block in BLOCKS if params[block] is not None)
-        for index, item in enumerate(params["pools"]):
-            for member in ("flavor_id", "min_node_count"):
-                require(item[member] is not None, "pools[%s].%s" % (index, member), "required to create pool %s" % item["name"])
+        self.parts[1].planned([], params["pools"], params)  # every pool a create: what one lacks fails, nothing sent
         return dict(body, pools=[pool_body(item) for item in params["pools"]])
 
 
