@@ -22,7 +22,6 @@ V1 = r"^/cloud/v1/volumes/1/76"
 V2 = r"^/cloud/v2/volumes/1/76"
 DATA_1, ATTACHED_1 = SEEDED[0][0], SEEDED[1][0]
 
-# A fault kind: the fault added for the write, and whether the service applies the write.
 # A plan: the arguments, and the writes in the order they are sent (method, path regex).
 PLANS = {
     "create": dict(args={"name": "vol-a", "size": 10, "tags": {"env": "dev"}}, writes=[("POST", V1 + "$")]),
