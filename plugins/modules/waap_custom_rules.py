@@ -25,6 +25,7 @@ extends_documentation_fragment:
   - gcore.platform.waap.SETS
   - gcore.platform.waap_conditions.custom_rules
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_custom_rule
   - module: gcore.platform.waap_custom_rule_info
