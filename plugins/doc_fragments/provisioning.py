@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # How every module that changes something works (CONTRACT §21 "Docs say what, fragments say how"): a module's
+    # How every module that changes something works ("docs say what, fragments say how", issue 44): a module's
     # description says what it manages; these notes say how, once for all of them.
     # ansible-doc takes a fragment with options or attributes only: this one adds none.
     DOCUMENTATION = r"""

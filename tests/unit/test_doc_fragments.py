@@ -70,7 +70,7 @@ def test_the_checked_interfaces_are_the_named_ones_with_a_trunk_group():
     assert dict(checked, suboptions=None) == dict(named, suboptions=None)
 
 
-# ---- docs say what, fragments say how (CONTRACT §21) ------------------------------------------------------------------
+# ---- docs say what, fragments say how (issue 44) ----------------------------------------------------------------------
 
 CHANGES = "gcore.platform.attributes"  # the attributes of a module that changes something
 PROVISIONING = "gcore.platform.provisioning"
