@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Run a module's ``main()`` in-process, against the simulator or against nothing, and read back what it returned and sent."""
+"""Run a module's ``main()`` in-process, against the simulator or against nothing, and read back what it returned and sent;
+the one helper of the fault matrices (``Matrix``: a matrix declares its plans, the helper runs and checks every row)."""
 
 from __future__ import annotations
 
