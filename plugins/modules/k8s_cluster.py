@@ -68,6 +68,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.k8s
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.k8s_cluster_info
     description: Read clusters, the versions to create with and to upgrade to, and write a kubeconfig.

@@ -167,6 +167,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.snapshot_schedule_info
     description: Read snapshot schedules with their volumes.
