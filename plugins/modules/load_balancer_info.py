@@ -81,7 +81,7 @@ load_balancers:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
-from ansible_collections.gcore.platform.plugins.module_utils._lb import expand
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import read_policies
 from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
 
 
@@ -89,7 +89,7 @@ class LoadBalancerInfo(CloudInfo):
     kind = KINDS["load_balancer"]
 
     def returned(self, record):
-        return masked(expand(self.client, self.params, record))
+        return masked(read_policies(self.client, self.params, record))
 
 
 def main():

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""L7 policies and rules of load balancer listeners (docs/api_reference.md section 15.9, API_NOTES 19.4).
+"""L7 policies and rules of load balancer listeners (docs/api_reference.md section 19.4).
 
 - ``GET /cloud/v1/l7policies/{p}/{r}``: every policy of the scope (``limit`` 1-1000, ``offset``; no filter), each with
   ``rules`` as ``[{id, project_id, region_id, region}]`` (ids only); ``GET …/{id}``: one.
