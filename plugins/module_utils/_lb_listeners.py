@@ -161,8 +161,16 @@ class Listeners(Part):
 
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
-        changing = sorted(self._changing(self.held(state), params).items())
-        return tuple(masked(dict((name, sides[index]) for name, sides in changing if sides[index] is not None)) for index in (0, 1))
+        """A new listener taking the port of one purged is shown with a ``note``: that one is deleted first (section 15.8)."""
+        held = self.held(state)
+        changing = sorted(self._changing(held, params).items())
+        before, after = tuple(masked(dict((name, sides[index]) for name, sides in changing if sides[index] is not None)) for index in (0, 1))
+        ports = dict((listener["protocol_port"], name) for name, listener in held.items() if name not in after)
+        for name, view in after.items():
+            if name not in held and view["protocol_port"] in ports:
+                after[name] = dict(view, note="listener %r holds port %s and is deleted first (one port cannot hold two listeners): a failure "
+                                   "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
+        return before, after
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, wanted, params):

@@ -129,6 +129,9 @@ options:
       - With O(purge_listeners=true), listeners not listed are deleted with their pool
         (C(DELETE /cloud/v1/lblisteners/{project_id}/{region_id}/{listener_id}?delete_default_pool=true)); a listener
         whose port a new listener takes is deleted first, the others after the creates and updates.
+      - One port cannot hold two listeners, so a listener replaced by another on its port (a TLS listener moved to a
+        new name, for example) is deleted before the new one is created; a failure between that delete and the create
+        leaves neither. The diff says so in the new listener's C(note).
       - When left out, the listeners are not managed. Two items with one name, or with one port, fail naming both
         indices. At most 51 listeners (50 and a V(PROMETHEUS) one).
       - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the load balancer is read
@@ -549,6 +552,49 @@ EXAMPLES = r"""
             - address: 10.0.0.21
               protocol_port: 5432
 
+- name: Route /api to its own pool and send plain HTTP on to HTTPS, with L7 policies
+  gcore.platform.load_balancer:
+    project_id: 1
+    region_id: 76
+    name: web-lb
+    listeners:
+      - name: http
+        protocol: HTTP
+        protocol_port: 80
+        pool:
+          name: web-pool
+          lb_algorithm: ROUND_ROBIN
+          protocol: HTTP
+          members:
+            - address: 10.0.0.11
+              protocol_port: 8080
+        l7policies:
+          - name: api
+            action: REDIRECT_TO_POOL
+            redirect_pool: api-pool
+            rules:
+              - type: PATH
+                compare_type: STARTS_WITH
+                value: /api
+          - name: legacy-host
+            action: REDIRECT_PREFIX
+            redirect_prefix: https://www.example.com
+            redirect_http_code: 301
+            rules:
+              - type: HOST_NAME
+                compare_type: EQUAL_TO
+                value: old.example.com
+      - name: api
+        protocol: HTTP
+        protocol_port: 8080
+        pool:
+          name: api-pool
+          lb_algorithm: LEAST_CONNECTIONS
+          protocol: HTTP
+          members:
+            - address: 10.0.0.41
+              protocol_port: 9000
+
 - name: Delete the load balancer with its listeners and pools
   gcore.platform.load_balancer:
     project_id: 1
@@ -602,6 +648,10 @@ load_balancer:
           C(timeout_client_data), C(timeout_member_connect), C(timeout_member_data), C(secret_id), C(sni_secret_id),
           C(user_list), C(insert_headers), C(provisioning_status), ...), each with C(pool), the pool record
           (C(id), C(name), C(lb_algorithm), C(protocol), C(members), C(healthmonitor), C(session_persistence), ...) or V(null).
+        - Each listener's C(l7policies) (since 1.2.0), its L7 policy records in C(position) order (C(id), C(name),
+          C(action), C(position), C(redirect_pool_id), C(redirect_url), C(redirect_prefix), C(redirect_http_code),
+          C(provisioning_status), ...), each with C(rules), its rule records (C(id), C(type), C(compare_type), C(value),
+          C(key), C(invert), ...).
       type: list
       elements: dict
       sample:
@@ -614,6 +664,12 @@ load_balancer:
             lb_algorithm: ROUND_ROBIN
             members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
             healthmonitor: {type: HTTP, delay: 10, max_retries: 3, timeout: 5}
+          l7policies:
+            - name: api
+              action: REDIRECT_TO_POOL
+              position: 1
+              redirect_pool_id: 3f1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+              rules: [{type: PATH, compare_type: STARTS_WITH, value: /api, key: null, invert: false}]
     task_id:
       description: ID of the task that currently locks the load balancer, or V(null).
       type: str
@@ -629,6 +685,11 @@ diff:
       C(user_list) sorted by username (the password hashes masked), and its timeouts.
     - With O(state=absent), C(before) lists C(listeners), every listener (with its pool) the delete takes with the
       load balancer (since 1.1.0).
+    - C(l7policies) (since 1.2.0), a mapping keyed C(listener/policy) of the L7 policies that change (created, changed
+      or deleted) of the listeners given O(listeners[].l7policies), each with C(action), its target (C(redirect_pool) by
+      name, C(redirect_url) or C(redirect_prefix)), C(redirect_http_code), C(position) and C(rules), each rule as one
+      text (C(PATH STARTS_WITH /api), C(not HEADER[X-Api] EQUAL_TO v2)). The C(position) of a kept policy is its place
+      among the policies kept (the deleted ones are gone first).
   returned: success
   type: dict
   sample:
@@ -691,9 +752,13 @@ changes:
       what would be sent.
     - C(listeners) lists listener names C(created), C(updated) (the listener or its pool) and C(deleted); C(members) the
       members C(added) and C(removed), as C(address:port).
+    - C(l7policies) (since 1.2.0) lists the L7 policies C(created), C(updated) (the policy or its rules) and
+      C(deleted), as C(listener/policy). A policy on a load balancer created in the same run is written after the
+      load balancer's create, so in check mode it is in the diff but not yet in C(l7policies.created).
   returned: when O(state=present)
   type: dict
-  sample: {listeners: {created: [http], updated: [], deleted: []}, members: {added: ["10.0.0.11:8080"], removed: []}}
+  sample: {listeners: {created: [http], updated: [], deleted: []}, members: {added: ["10.0.0.11:8080"], removed: []},
+           l7policies: {created: [http/api], updated: [], deleted: []}}
 tasks:
   description: IDs of the tasks the run started (with O(wait=true) every one of them has finished).
   returned: success
@@ -984,7 +1049,8 @@ class LoadBalancer(CloudResource):
         return body
 
     def returned(self, record):
-        return masked(read_policies(self.client, self.params, record)) if self.exists_after(record) else None
+        """With each listener's ``l7policies`` and their rules, as the L7 part reads them (once per record)."""
+        return masked(self.part_state(self.parts[1], record).parent) if self.exists_after(record) else None
 
 
 def main():

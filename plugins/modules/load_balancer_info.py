@@ -63,6 +63,8 @@ load_balancers:
     - The load balancers found (empty when none), each as the service returns it with C(listeners) holding the listener
       records, each with its C(pool) record (members and health monitor included) or V(null).
     - A listener's C(user_list[].encrypted_password) (a password hash) is masked, V(********).
+    - Each listener has C(l7policies) (since 1.2.0), its L7 policies in C(position) order, each with C(rules), its
+      rule records (one listing of the region's L7 policies, one of each policy's rules).
   returned: success
   type: list
   elements: dict

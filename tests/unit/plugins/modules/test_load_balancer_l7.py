@@ -131,3 +131,11 @@ def test_bad_input_is_refused_before_any_write(server, args, message):
     result = run(server, copy.deepcopy(args))
     assert result.get("failed") and message in result["msg"], result.get("msg")
     assert writes(server) == []
+
+
+def test_a_listener_taking_the_port_of_one_deleted_says_in_the_diff_that_a_failure_between_leaves_neither(server):
+    created(server)
+    moved = dict(WEB, name="web-2", l7policies=None)
+    result = run(server, dict(LB, listeners=[moved, API_POOL]), _ansible_check_mode=True, _ansible_diff=True)
+    note = result["diff"]["after"]["listeners"]["web-2"]["note"]
+    assert "listener 'web' holds port 80 and is deleted first" in note and "leaves neither" in note and writes(server) == []
