@@ -801,8 +801,10 @@ L7_SPEC = dict(
 )
 
 
-def check_l7(listeners):
-    """Each listener's ``l7policies`` checked before any request: the protocol, names, the action's member, the rules."""
+def check_l7(listeners, purge=True):
+    """Each listener's ``l7policies`` checked before any request: the protocol, names, the action's member, the rules, and
+    (``purge``: the load balancer keeps only the pools declared) the pool."""
+    pools = sorted(set(item["pool"]["name"] for item in listeners or [] if item["pool"]))
     for index, listener in enumerate(listeners or []):
         where, policies = "listeners[%s].l7policies" % index, listener.get("l7policies")
         if policies is None:
@@ -817,6 +819,8 @@ def check_l7(listeners):
                 if member:
                     require((policy[member] is not None) == (member == target), "%s.%s" % (at, member), "%s with action %s" % (
                         "required" if member == target else "not accepted", policy["action"]))
+            require(not purge or policy["redirect_pool"] in pools + [None], at + ".redirect_pool", "no pool named %r on this load balancer "
+                    "(its pools: %s); nothing was sent" % (policy["redirect_pool"], ", ".join(pools) or "none"))
             require(policy["redirect_http_code"] is None or target in ("redirect_url", "redirect_prefix"), at + ".redirect_http_code",
                     "only with action REDIRECT_TO_URL or REDIRECT_PREFIX")
             if target in ("redirect_url", "redirect_prefix"):
@@ -856,7 +860,7 @@ class L7Policies(Children):
             body=lambda item: None)  # made when sent (``policy_body``)
 
     def check(self, module):
-        check_l7(module.params.get("listeners"))
+        check_l7(module.params.get("listeners"), module.params["purge_listeners"])
 
     def wanted(self, module):
         listeners = [item for item in module.params.get("listeners") or [] if item.get("l7policies") is not None]
@@ -892,7 +896,7 @@ class L7Policies(Children):
         """A kept policy is compared with its rank among the kept ones (a delete renumbers the others), a new one is
         created at its place; a pool no listener holds fails before any write."""
         pools, listeners = self.pool_names(held, params), [item["name"] for item in params["listeners"] if item.get("l7policies") is not None]
-        for index, item in enumerate(params["listeners"]):
+        for index, item in enumerate(params["listeners"] if isinstance(held, Held) else ()):  # the plan's (the diff's may have none)
             for number, policy in enumerate(item.get("l7policies") or []):
                 require(policy["redirect_pool"] is None or policy["redirect_pool"] in pools, "listeners[%s].l7policies[%s].redirect_pool" % (
                     index, number), "no pool named %r on this load balancer (its pools: %s); nothing was sent" % (
@@ -1023,6 +1027,7 @@ class LoadBalancer(CloudResource):
     def report(self, record):
         if record is None and self.params["state"] == "present":  # used at create only: the VIP's parents by name
             resolve_vip(self)
+            check_l7(self.params["listeners"])  # a new load balancer holds only the pools declared
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":
             raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "

@@ -139,3 +139,14 @@ def test_a_listener_taking_the_port_of_one_deleted_says_in_the_diff_that_a_failu
     result = run(server, dict(LB, listeners=[moved, API_POOL]), _ansible_check_mode=True, _ansible_diff=True)
     note = result["diff"]["after"]["listeners"]["web-2"]["note"]
     assert "listener 'web' holds port 80 and is deleted first" in note and "leaves neither" in note and writes(server) == []
+
+
+def test_with_purge_listeners_false_a_policy_may_name_the_pool_of_a_listener_left_undeclared(server):
+    created(server, dict(LB, listeners=[dict(WEB, l7policies=None), API_POOL]))
+    kept = dict(LB, purge_listeners=False, listeners=[dict(WEB, l7policies=[API])])
+    result = run(server, kept)
+    assert result["changed"] is True and not result.get("failed") and policies(result)[0][0] == "api", result.get("msg")
+    server.log = []
+    result = run(server, dict(kept, listeners=[dict(WEB, l7policies=[dict(API, redirect_pool="gone-pool")])]))
+    assert result.get("failed") and "listeners[0].l7policies[0].redirect_pool: no pool named 'gone-pool'" in result["msg"], result["msg"]
+    assert writes(server) == []
