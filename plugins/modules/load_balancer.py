@@ -825,7 +825,8 @@ def check_l7(listeners, purge=True):
                     "only with action REDIRECT_TO_URL or REDIRECT_PREFIX")
             if target in ("redirect_url", "redirect_prefix"):
                 url = urlsplit(policy[target])
-                require(url.scheme in ("http", "https") and url.netloc, "%s.%s" % (at, target), "%r is not an http:// or https:// URL with a host" % policy[target])
+                require(url.scheme in ("http", "https") and url.netloc, "%s.%s" % (at, target),
+                        "%r is not an http:// or https:// URL with a host" % policy[target])
             check_rules(at + ".rules", policy["rules"] or [])
 
 
