@@ -850,14 +850,16 @@ class L7Policies(Children):
     """Each listener's ``l7policies`` as one child collection keyed ``listener/policy``: a listener given them holds
     exactly those, in that order (``position``), the others are not managed. A policy's ``rules`` are a set nested
     under it (``RULES``): a rule to delete and one to create are one PUT of the former where the service can change
-    one into the other (a key cannot be removed), else a delete and a create. Every write is ``locked`` by the load
-    balancer: the flow sends it once the load balancer is unlocked and ``ACTIVE`` and reads it again after. Bodies are
-    made when sent, from the state read then (a listener, a pool or a policy created earlier in the run has its id)."""
+    one into the other (a key cannot be removed), else the new one is created before the old one is deleted. Every
+    write is ``locked`` by the load balancer: the flow sends it once the load balancer is unlocked and ``ACTIVE`` and
+    reads it again after. Bodies are made when sent, from the state read then (a listener, a pool or a policy created
+    earlier in the run has its id)."""
 
     def __init__(self):
         super().__init__("l7policies", "L7 policy", L7.paths, [Member(field) for field in (
             "action", "redirect_pool", "redirect_url", "redirect_prefix", "redirect_http_code", "position")] + [
-            Member("rules", want=lambda value, record: sorted(rule_text(rule) for rule in value))], key="ref", mode=lambda params: "overridden",
+            Member("rules", read=lambda record: sorted(rule_text(rule) for rule in record.get("rules") or []),
+                   want=lambda value, record: sorted(rule_text(rule) for rule in value))], key="ref", mode=lambda params: "overridden",
             body=lambda item: None)  # made when sent (``policy_body``)
 
     def check(self, module):

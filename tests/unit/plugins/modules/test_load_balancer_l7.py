@@ -64,6 +64,7 @@ def test_policies_are_created_after_the_load_balancer_in_order_and_a_second_run_
     assert result["load_balancer"]["provisioning_status"] == "ACTIVE"
     again = run(server, LB, _ansible_diff=True)
     assert again["changed"] is False and writes(server) == [], again["diff"]
+    assert again["diff"]["before"]["l7policies"] == again["diff"]["after"]["l7policies"] == {}
     info = harness.run(server, load_balancer_info, dict(project_id=1, region_id=76, name="l7-lb"))
     assert policies(dict(load_balancer=info["load_balancers"][0])) == policies(result)
 
