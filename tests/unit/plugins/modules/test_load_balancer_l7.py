@@ -151,3 +151,13 @@ def test_with_purge_listeners_false_a_policy_may_name_the_pool_of_a_listener_lef
     result = run(server, dict(kept, listeners=[dict(WEB, l7policies=[dict(API, redirect_pool="gone-pool")])]))
     assert result.get("failed") and "listeners[0].l7policies[0].redirect_pool: no pool named 'gone-pool'" in result["msg"], result["msg"]
     assert writes(server) == []
+
+
+def test_a_rule_with_a_key_is_replaced_by_a_create_before_the_delete(server):
+    header = dict(API, rules=[{"type": "HEADER", "compare_type": "EQUAL_TO", "key": "X-Api", "value": "v2"}])
+    created(server, with_policies(header))
+    result = run(server, with_policies(API))
+    assert [(method, path.rsplit("/", 2)[-2] if method == "DELETE" else path.rsplit("/", 1)[-1]) for method, path, _body in writes(server)] == [
+        ("POST", "rules"), ("DELETE", "rules")]
+    assert policies(result) == [("api", 1, [("PATH", "STARTS_WITH", "/api")])]
+    assert result["changes"]["l7policies"] == {"created": [], "updated": ["web/api"], "deleted": []}
