@@ -16,6 +16,10 @@ type is changed by its own PATCH (the members that differ, never ``type``), the 
 (members kept by address and port are not recreated), and a health monitor whose type changed is created again.
 ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
 differs fails before any write, naming the listener and the option.
+
+The listeners' L7 policies (docs/api_reference.md section 19.4): ``read_policies`` sets each listener's ``l7policies``
+(one listing of the region's policies, one of each policy's rules), ``RULES`` declares a policy's rules as a child
+collection; the policies themselves are the load_balancer module's part (``L7Policies``).
 """
 
 from __future__ import annotations

@@ -482,6 +482,8 @@ options:
 notes:
   - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
     C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
+  - Diff mode shows C(l7policies) as a mapping keyed C(listener/policy) of the L7 policies that change, each with its
+    rules as text (since 1.2.0).
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them; a write sent while the
     load balancer is still busy waits for it all the same (the service refuses it meanwhile).
 extends_documentation_fragment:
