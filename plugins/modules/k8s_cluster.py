@@ -119,11 +119,7 @@ changes:
   returned: success
   type: dict
   sample: {created: [], updated: [], upgraded: [], deleted: [], pools: {created: [batch], updated: [workers], resized: [workers], deleted: []}}
-tasks:
-  description: IDs of the tasks the module started (with O(wait=true) each has finished).
-  returned: success
-  type: list
-  elements: str
+tasks: {description: "IDs of the tasks the module started (with O(wait=true) each has finished).", returned: success, type: list, elements: str}
 diff:
   description: The managed members, C(version) and the C(pools) (by name) before and after; never the kubeconfig.
   returned: success
