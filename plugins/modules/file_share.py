@@ -235,7 +235,7 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
@@ -342,6 +342,7 @@ class FileShare(CloudResource):
         share_settings=dict(type="dict", options=SETTINGS),
     )
     tagged = True
+    create_options = ("name", "protocol", "size")  # and what create_body adds
     ready = (status_of, ("available",), TRANSIENT)
     changes = CHANGES
 
@@ -422,14 +423,15 @@ class FileShare(CloudResource):
                 params["subnet"] = parent_id(self, "subnet", params["subnet"], "subnet", query={"network_id": params["network"]})
 
     def create_body(self):
+        """One create task: the share with its network (and subnet), its rules, its settings and its tags."""
         params = self.params
-        body = dict(name=params["name"], protocol=params["protocol"], size=params["size"], type_name=params["type_name"] or "standard")
+        body = dict(super().create_body(), type_name=params["type_name"] or "standard")
         if params["network"] is not None:
-            body["network"] = dict([("network_id", params["network"])] + ([("subnet_id", params["subnet"])] if params["subnet"] else []))
+            body["network"] = strip_none({"network_id": params["network"], "subnet_id": params["subnet"]})
         if params["access"]:
-            body["access"] = [dict(ip_address=item["ip_address"], access_mode=item["access_mode"]) for item in params["access"]]
+            body["access"] = [ACCESS.body(item) for item in params["access"]]
         if params["share_settings"]:
-            body["share_settings"] = dict((key, value) for key, value in params["share_settings"].items() if value is not None)
+            body["share_settings"] = strip_none(params["share_settings"])
         if params["tags"]:
             body["tags"] = params["tags"]
         return body
