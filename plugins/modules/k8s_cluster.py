@@ -150,12 +150,14 @@ READY = "Provisioned"
 MAPS = ("labels", "taints", "kubelet_config", "crio_config")
 POOL_PATCHED = ("min_node_count", "max_node_count", "auto_healing_enabled", "labels", "taints")
 POOL_FIXED = ("flavor_id", "boot_volume_size", "boot_volume_type", "servergroup_policy", "is_public_ipv4", "kubelet_config", "crio_config")
-POOL_SPEC = dict([(member, dict(type=kind)) for kind, members in (("dict", MAPS), ("bool", ("is_public_ipv4", "auto_healing_enabled")), ("int", (
-    "min_node_count", "max_node_count", "node_count", "boot_volume_size"))) for member in members], name=dict(type="str", required=True),
-    flavor_id=dict(type="str"), boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
-    servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]))
+POOL_SPEC = dict(
+    name=dict(type="str", required=True), flavor_id=dict(type="str"), is_public_ipv4=dict(type="bool"), auto_healing_enabled=dict(type="bool"),
+    min_node_count=dict(type="int"), max_node_count=dict(type="int"), node_count=dict(type="int"), boot_volume_size=dict(type="int"),
+    boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
+    servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]),
+    **dict((member, dict(type="dict")) for member in MAPS))
 BLOCKS = ("cni", "authentication", "logging", "add_ons")
-CHANGES = dict(dict.fromkeys(("created", "updated", "upgraded", "deleted"), str), pools=dict.fromkeys(("created", "updated", "resized", "deleted"), str))
+CHANGES = {"created": str, "updated": str, "upgraded": str, "deleted": str, "pools": {"created": str, "updated": str, "resized": str, "deleted": str}}
 TAINT = re.compile(r"^[^:]*:(NoSchedule|PreferNoSchedule|NoExecute)$")
 TOPIC = r"^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$"
 
