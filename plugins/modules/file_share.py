@@ -40,8 +40,8 @@ options:
       - Name of the file share, 3 to 63 characters matching C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$)
         (letters, digits, spaces, C(.), C(_) and C(-); it starts with a letter or digit and ends with a letter,
         digit, C(.) or C(_)).
-      - Without O(file_share_id), the share whose name is exactly this one (the service's name filter matches parts of
-        names; the module compares them itself); it is created when there is none. Required to create a share.
+      - Without O(file_share_id), the share whose name is exactly this one; it is created when there is none. Required to
+        create a share.
     type: str
   protocol:
     description:
