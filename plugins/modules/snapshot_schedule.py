@@ -407,15 +407,18 @@ class Volumes(Part):
         return sorted(set(wanted["ids"]) | (set() if wanted["purge"] else set(self.held(record))))
 
     def plan(self, record, wanted, params):
-        held = self.held(record)
-        path = (POLICY + "%s").format(**dict(params, id=record["id"]))
+        """One PUT of the volumes to add, then (``purge``) one of those to remove."""
+        held, path = self.held(record), (POLICY + "%s").format(**dict(params, id=record["id"]))
         add = [ident for ident in wanted["ids"] if ident not in held]
         remove = [ident for ident in held if ident not in wanted["ids"]] if wanted["purge"] else []
-        return [Write(kind, "PUT", path % suffix, {"volume_ids": ids}, locked=record, said={"volumes." + said: ids}, done=done)
-                for kind, suffix, said, ids, done in (
-                    ("attach", "/add_volumes_to_policy", "added", add, lambda found: set(add) <= set(self.held(found))),
-                    ("detach", "/remove_volumes_from_policy", "removed", remove, lambda found: not set(remove) & set(self.held(found))))
-                if ids]
+        writes = []
+        if add:
+            writes.append(Write("attach", "PUT", path % "/add_volumes_to_policy", {"volume_ids": add}, locked=record, said={"volumes.added": add},
+                                done=lambda found: set(add) <= set(self.held(found))))
+        if remove:
+            writes.append(Write("detach", "PUT", path % "/remove_volumes_from_policy", {"volume_ids": remove}, locked=record,
+                                said={"volumes.removed": remove}, done=lambda found: not set(remove) & set(self.held(found))))
+        return writes
 
 
 class SnapshotSchedule(CloudResource):
