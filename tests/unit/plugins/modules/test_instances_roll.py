@@ -4,7 +4,8 @@
 """instances ``rolling``, in process against the simulator over HTTP: members that differ in what
 only a new instance can change (the image, the boot volume's size or type, the SSH key) are replaced a batch at a time,
 names kept, never more members away than a batch; a flavor change with ``allow_resize`` is rolled the same way; check
-mode lists the batches; a failed batch stops the roll naming what was replaced; without ``rolling`` such a difference
+mode lists the batches; a failed batch stops the roll naming what was replaced (a fault matrix: every write of a roll
+under every fault kind, ``changes`` only what took effect); without ``rolling`` such a difference
 fails naming the members and the option; bad input is refused before any request."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.modules import instances
+from ansible_collections.gcore.platform.plugins.modules import instance, instances
 
 import harness
 
@@ -139,3 +140,57 @@ def test_a_batch_whose_create_fails_stops_the_roll_naming_what_was_replaced_and_
 def test_bad_rolling_input_is_refused_before_any_request(args, message):
     msg = harness.fail_message(instances, dict(ARGS, **args))
     assert message in msg, msg
+
+
+# ---- the roll's fault matrix: every write of a roll of three members in batches of two, under every fault kind ------
+ONE = r"^%s/[^/]+$" % BASE
+ROLL = [("DELETE", ONE, 0), ("DELETE", ONE, 1), ("POST", "^%s$" % CREATE, 0), ("POST", "^%s$" % CREATE, 1),
+        ("DELETE", ONE, 2), ("POST", "^%s$" % CREATE, 2)]  # (method, path, alike writes before it): the batches' order
+FAULTS = {"500 after applying": dict(status=500, applied=True), "dropped after applying": dict(drop=True, applied=True),
+          "400 rejected": dict(status=400, body="injected rejection"), harness.TASK_FAULTS[0]: dict(task_error=harness.TASK_ERROR)}
+THREE = NAMES[:3]
+
+
+def roll_run(server, **args):
+    return harness.run(server, instances, dict(ARGS, count=3, volumes=OLD, rolling=ROLLING, **args), api_retries=1)
+
+
+@pytest.mark.parametrize("position", range(len(ROLL)))
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_a_fault_at_any_write_of_a_roll_stops_it_reports_only_what_took_effect_and_the_re_run_finishes(server, position, fault):
+    server.reset()
+    server.configure(task_delay=0)
+    assert not run(server, count=3).get("failed")
+    before = dict((name, record["id"]) for name, record in members(server).items())
+    server.log = []
+    method, path, skip = ROLL[position]
+    server.add_fault(method=method, path=path, skip=skip, **FAULTS[fault])
+    result = roll_run(server)
+    sent = [(entry["method"], entry["path"]) for entry in server.writes()]
+    others = [write for write in sent if write != ("POST", CREATE)]
+    assert len(set(others)) == len(others) and sent.count(("POST", CREATE)) <= 3, "a write was sent twice: %s" % sent
+    now = members(server)
+    assert sorted(now) == [name for name in THREE if name in now] and all(
+        len([record for record in server.call("GET", BASE)[1]["results"] if record["name"] == name]) <= 1 for name in THREE)
+    replaced = [name for name in THREE if name in now and now[name]["id"] != before[name] and now[name]["status"] == "ACTIVE"]
+    if "applied" in FAULTS[fault]:  # the write was read back: the roll went on
+        assert not result.get("failed"), result["msg"]
+        assert result["changes"]["replaced"] == THREE and len(sent) == len(ROLL), (result["changes"], sent)
+    else:
+        assert result["failed"] is True and result["changed"] is True, result  # the other member of the round was accepted
+        assert result["changes"]["replaced"] == replaced, (result["changes"], replaced)
+        assert result["changes"]["deleted"] == [name for name in THREE if name not in replaced and now.get(name, {}).get("id") != before[name]]
+        assert "the roll stopped at batch %d of 2" % (1 if position < 4 else 2) in result["msg"], result["msg"]
+        assert len(sent) <= (4 if position < 4 else 6), "no write of a batch after the one that failed: %s" % sent
+    server.log = []
+    again = roll_run(server)
+    if again.get("failed") and "the service could not finish it" in again["msg"]:  # a create task's ERROR left a broken one
+        assert server.writes() == []
+        gone = harness.run(server, instance, dict(project_id=1, region_id=76, instance_id=again["instance"]["id"], state="absent"))
+        assert gone["changed"] is True, gone
+        again = roll_run(server)
+    assert not again.get("failed"), again.get("msg")
+    server.log = []
+    assert roll_run(server)["changed"] is False and server.writes() == []
+    assert all(record["status"] == "ACTIVE" and record["id"] != before[name] for name, record in members(server).items())
+    assert sorted(members(server)) == THREE
