@@ -15,7 +15,7 @@ from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, require, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, find_named, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -197,13 +197,16 @@ class Instance(CloudResource):
 
     def renewed(self, record, volume):
         """What only a new instance can change, in words ([]: nothing): the image, the size and type of the boot volume
-        (``volume``: its record) when the declared one comes from an image, and the SSH key (a fleet replaces members)."""
-        boot, key = boot_volume(self.params) or {}, self.params["ssh_key_name"]
+        (``volume``: its record) when the declared one comes from an image, the SSH key, and the networks interfaces name
+        by name (the record's ``addresses`` are keyed by network name; a fleet replaces members for these)."""
+        boot, key, shown = boot_volume(self.params) or {}, self.params["ssh_key_name"], record.get("addresses") or {}
         why = [self.image_differs(record, volume)] + ["has a boot volume of %s %r, not %r" % (option, volume.get(field), boot[option])
                                                       for option, field in (("size", "size"), ("type_name", "volume_type"))
                                                       if volume and boot.get(option) is not None and volume.get(field) != boot[option]]
         if key is not None and record.get("ssh_key_name") != key:
             why.append("has the SSH key %r, not %r" % (record.get("ssh_key_name"), key))
+        named = dict.fromkeys(item["network"] for item in self.params["interfaces"] or [] if item.get("network") and not is_uuid(item["network"]))
+        why += ["has no interface on the network %r (its networks: %s)" % (name, ", ".join(sorted(shown))) for name in named if shown and name not in shown]
         return [text for text in why if text]
 
     def create_body(self):

@@ -90,7 +90,9 @@ options:
     description:
       - Replace, a batch at a time, the members that differ in what only a new instance can change - the image of the
         boot volume (read from its C(volume_image_metadata)), its O(volumes[].size) or O(volumes[].type_name) when
-        given (for a boot volume from an image), and O(ssh_key_name). Each batch's members are deleted together, then
+        given (for a boot volume from an image), O(ssh_key_name), and the networks O(interfaces[].network) names by
+        name (a member with no address on such a network, as its record's C(addresses) show them; networks given by
+        ID, and the external network, are not compared). Each batch's members are deleted together, then
         created again with the same names, and the next batch starts once they are ready (C(ACTIVE), or C(SHUTOFF) with
         O(state=stopped)), O(rolling.pause) seconds later. A flavor change with O(allow_resize=true) is rolled the same
         way. So never more than O(rolling.batch) members are away at once. Members to roll are taken in name order.
