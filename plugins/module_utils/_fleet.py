@@ -386,7 +386,7 @@ class Fleet(GcoreModule):
 
     def done(self, plans):
         """What took effect, member by member: ``web-1 (created, stopped), web-2 (moved), web-3 (replaced)``."""
-        words = [(name, self.words(name, plans, lambda write: "moved" if "servergroup" in write.path else self.said(write))) for name in self.members]
+        words = [(name, self.words(name, plans, lambda write: "moved" if "moved" in write.said else self.said(write))) for name in self.members]
         return ", ".join("%s (%s)" % (name, ", ".join(said)) for name, said in words if said)
 
     def changed(self):
