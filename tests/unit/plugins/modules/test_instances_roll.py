@@ -11,6 +11,7 @@ fails naming the members and the option; bad input is refused before any request
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 
@@ -211,3 +212,17 @@ def test_members_on_another_network_than_the_one_named_are_replaced_onto_it(serv
     assert all(list(record["addresses"]) == ["router-net-2"] for record in members(server).values())
     server.log = []
     assert run(server, rolling={"batch": 1}, **moved)["changed"] is False and server.writes() == []
+
+
+def test_rolling_with_state_absent_deletes_every_member_once(server, fleet):
+    gone = run(server, state="absent", flavor="g1-standard-4-8", allow_resize=True, rolling=ROLLING)
+    assert not gone.get("failed"), gone.get("msg")
+    assert gone["changes"]["deleted"] == NAMES[::-1] and gone["changes"]["batches"] == [] and members(server) == {}
+    assert [entry["method"] for entry in server.writes()] == ["DELETE"] * 5
+
+
+def test_the_pause_is_taken_between_batches_only(server, fleet):
+    with mock.patch("ansible_collections.gcore.platform.plugins.module_utils._fleet.time.sleep") as sleep:
+        rolled = run(server, volumes=OLD, rolling={"batch": 2, "pause": 30})
+    assert not rolled.get("failed") and len(rolled["changes"]["batches"]) == 3, rolled.get("msg")
+    assert [call.args for call in sleep.call_args_list if call.args == (30,)] == [(30,), (30,)]
