@@ -279,7 +279,7 @@ class Fleet(GcoreModule):
             return
         for name in names:
             one, write = members[name], plans[name][0]
-            then, write.then = write.then, None
+            then = write.then  # followed below, once the round's tasks are waited for together
             if write.prepare:  # a part's write: the record unlocked and ready first
                 if self.guarded(name, write.prepare) is None and name in self.failed:
                     continue
