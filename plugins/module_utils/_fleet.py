@@ -181,8 +181,8 @@ class Fleet(GcoreModule):
         if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
             renamed(template, self.listed, ", ".join(creates), lambda record: record.get("name") in names or (
                 params["names"] is None and self.index_of(record.get("name")) is not None))
-        rolled = [name for name in names if name in renew or (params["rolling"] and params["allow_resize"] and name in found and not absent
-                                                               and params["flavor"] not in (None, flavor_of(found[name])))]
+        resized = params["rolling"] and params["allow_resize"] and not absent  # a resize is rolled too
+        rolled = [name for name in names if name in renew or (resized and name in found and params["flavor"] not in (None, flavor_of(found[name])))]
         size = (params["rolling"] or {}).get("batch") or 1
         self.batches = [rolled[index:index + size] for index in range(0, len(rolled), size)]
         self.result["changed"] = self.check_mode and any(plans.values())

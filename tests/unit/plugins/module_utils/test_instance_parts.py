@@ -80,8 +80,8 @@ def test_the_power_and_flavor_settings_write_only_what_differs():
 
 def test_a_delete_takes_only_what_it_read():
     record = dict(RECORD, volumes=[{"id": "v-1", "delete_on_termination": True}, {"id": "v-2", "delete_on_termination": False}])
-    client = types.SimpleNamespace(paginate=lambda path, **options: [{"id": "f-1", "floating_ip_address": "203.0.113.9",
-                                                                        "instance": {"id": "i-1"}}])
+    floating = {"id": "f-1", "floating_ip_address": "203.0.113.9", "instance": {"id": "i-1"}}
+    client = types.SimpleNamespace(paginate=lambda path, **options: [floating])
     goes = Goes(client, dict(PARAMS, delete_volumes=True, delete_floating_ips=False), record)
     assert goes.query(record) == {"volumes": "v-2"}  # v-1 goes anyway (delete_on_termination)
     assert goes.said(False) == {"volumes": [], "floating_ips": ["f-1"]}

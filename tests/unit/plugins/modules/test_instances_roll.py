@@ -200,18 +200,17 @@ def test_a_fault_at_any_write_of_a_roll_stops_it_reports_only_what_took_effect_a
 def test_members_on_another_network_than_the_one_named_are_replaced_onto_it(server):
     server.reset()
     server.configure(task_delay=0)
-    on = dict(count=2, interfaces=[{"type": "subnet", "network": "router-net-1", "subnet": "router-subnet-1"}])
-    assert not run(server, **on).get("failed")
+    assert not run(server, count=2, interfaces=[{"type": "subnet", "network": "router-net-1", "subnet": "router-subnet-1"}]).get("failed")
     server.log = []
-    moved = dict(on, interfaces=[{"type": "subnet", "network": "router-net-2", "subnet": "router-subnet-2"}])
-    refused = run(server, **moved)
+    moved = [{"type": "subnet", "network": "router-net-2", "subnet": "router-subnet-2"}]
+    refused = run(server, count=2, interfaces=moved)
     assert refused["failed"] is True and server.writes() == []
     assert "has no interface on the network 'router-net-2' (its networks: router-net-1)" in refused["msg"], refused["msg"]
-    rolled = run(server, rolling={"batch": 1}, **moved)
+    rolled = run(server, count=2, interfaces=moved, rolling={"batch": 1})
     assert not rolled.get("failed") and rolled["changes"]["batches"] == [["roll-1"], ["roll-2"]], rolled.get("msg")
     assert all(list(record["addresses"]) == ["router-net-2"] for record in members(server).values())
     server.log = []
-    assert run(server, rolling={"batch": 1}, **moved)["changed"] is False and server.writes() == []
+    assert run(server, count=2, interfaces=moved, rolling={"batch": 1})["changed"] is False and server.writes() == []
 
 
 def test_rolling_with_state_absent_deletes_every_member_once(server, fleet):
