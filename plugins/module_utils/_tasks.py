@@ -120,6 +120,14 @@ class TaskWaiter:
                 raise on_timeout()
             self.sleep(min(poll_interval(now - start), max(deadline - now, 0.0)))
 
+    def until(self, step, timeout):
+        """Call ``step()`` until it returns True (then True), for at most ``timeout`` seconds (then False)."""
+        try:
+            self.poll(step, self.deadline(timeout), Due)
+        except Due:
+            return False
+        return True
+
     def watch(self, read, record, waiting, stop, deadline):
         """The one wait on a record: read it again (``read(id)``) while ``waiting(record)`` (which may raise), up to
         ``deadline``, then raise ``stop(record as read last)``. Returns the record as read last (None: it went away)."""
