@@ -10,13 +10,17 @@ This module is internal to the collection: its interface may change at any time.
 An override names what it suppresses (``target_type``, ``targets``: detector or rule ids) and where (``conditions``, of
 ``OVERRIDE_CONDITIONS``). Every operation is on v1; an update (``PATCH``, 200 with the record) takes ``name``,
 ``enabled``, ``description`` and ``conditions`` only, so an override whose ``target_type`` or ``targets`` differ is
-deleted and created again (the kind's ``create_only``, ``_children``): ``replaced`` in ``changes`` once both writes
-took effect, the delete's id in ``deleted_ids`` too. No bulk delete: one ``DELETE`` each.
+replaced (the kind's ``create_only``, ``_children``): the service lets two overrides share a name, so the new one is
+created first and the old one deleted after it (a failure between the two leaves the old one working, never
+neither); ``replaced`` in ``changes`` once both writes took effect, the delete's id in ``deleted_ids`` too; a create
+alone says ``created``. A replacement interrupted between its writes leaves two overrides of the name: the next run
+finishes it (``Overrides.planned``). No bulk delete: one ``DELETE`` each.
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, by_key
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._waap import condition_argument_spec, normalise_conditions, validate_conditions
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, V1, RuleKind, WaapRuleSet
@@ -95,8 +99,35 @@ class OverrideKind(RuleKind):
 OVERRIDE = OverrideKind()
 
 
+class Overrides(Children):
+    """The rule set's children (``part``), replaced create first; two overrides of a declared name, one holding the
+    declared targets, are what a replacement interrupted before its delete left: the other one is deleted."""
+
+    def __init__(self, part):  # pylint: disable=super-init-not-called  # a copy of the rule set's own part
+        self.__dict__.update(vars(part))
+        self.replace = "create first"
+
+    def planned(self, held, wanted, params):
+        if self.mode(params) == "deleted":
+            return super().planned(held, wanted, params)
+        items, left = dict((item[self.key], item) for item in wanted), []
+        for name, records in by_key(held, self.key).items():
+            kept = [record for record in records if name in items and not set(self.create_only) & set(self.differ(items[name], record, params))]
+            if len(records) > 1 and len(kept) == 1:
+                left += [record for record in records if record is not kept[0]]
+        rest = Held(record for record in held if not any(record is gone for gone in left))
+        rest.again, rest.scope = getattr(held, "again", None), getattr(held, "scope", None)
+        plan = super().planned(rest, wanted, params)
+        plan.deletes += left
+        return plan
+
+
 class WaapOverrideSet(WaapRuleSet):
     """A domain's policy overrides as a set (``waap_policy_overrides``): the rule-set flow, with the targets
-    create-only (a difference replaces the override)."""
+    create-only (a difference replaces the override, create first: ``Overrides``)."""
 
     kind = OVERRIDE
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.parts = (Overrides(cls.parts[0]),)
