@@ -159,8 +159,9 @@ class Flow(GcoreModule):
                 exc.rejected = write  # a clear rejection of this write: nothing of it was applied
                 raise
             done, state = self.confirm(write)
-            if not done:
-                raise  # the outcome stays unknown: changed, "could not be confirmed" (``outcome``), never sent again
+            if not done:  # the outcome stays unknown: changed, "could not be confirmed" (``outcome``), never sent again
+                exc.args = ("%s; it may have been applied, but could not be confirmed (not sent again)" % exc.message,)  # as a fleet tells a member
+                raise
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
             return False, state
         if answer is GONE:
