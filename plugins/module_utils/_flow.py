@@ -41,8 +41,7 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, SETTLE_TIMEOUT, Ledger, ambiguous
-from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of, request
+from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, ambiguous, changes_of, request
 
 
 class Replanned(Exception):
@@ -147,9 +146,8 @@ class Flow(GcoreModule):
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
         after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
-        A rejection, or an ambiguous failure the state does not confirm within the time allowed (``confirm``: the run
-        changed then), raises (never sent twice). ``wait=False``: the caller waits for its tasks (a fleet: every
-        member's together)."""
+        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``: the
+        caller waits for its tasks (a fleet: every member's together)."""
         try:
             answer = self.send(write)
         except ApiError as exc:
@@ -158,11 +156,13 @@ class Flow(GcoreModule):
             if not ambiguous(exc):
                 exc.rejected = write  # a clear rejection of this write: nothing of it was applied
                 raise
-            done, state = self.confirm(write)
-            if not done:  # the outcome stays unknown: changed, "could not be confirmed" (``outcome``), never sent again
-                exc.args = ("%s; it may have been applied, but could not be confirmed (not sent again)" % exc.message,)  # as a fleet tells a member
+            self.ledger.unconfirmed.append(write)  # a change until the state shows otherwise: it may have been applied
+            done, state = self.tasks.confirm(write.reread, write.done, self.params.get("wait_timeout"))
+            if not done:  # unknown: changed, "could not be confirmed", never sent again (a fleet names the member with it)
+                exc.args = ("%s; %s" % (exc.message, UNSURE),)
                 raise
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
+            self.ledger.confirmed.append(self.ledger.unconfirmed.pop())
             return False, state
         if answer is GONE:
             return False, GONE
@@ -172,28 +172,6 @@ class Flow(GcoreModule):
         if ids:
             self.result["tasks"].extend(ids)
         return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and wait and self.params.get("wait", True) else [])
-
-    def confirm(self, write):
-        """After an ambiguous failure of ``write``: the state read again (``write.reread``) until it shows the write took
-        effect (``write.done``), for at most ``wait_timeout`` (``SETTLE_TIMEOUT`` without one); ``(done, state as read
-        last)``. A read answered ambiguously is read again; until the state shows it, the write is in the ledger as
-        unconfirmed (a changed run whatever is raised: it may have been applied)."""
-        held = [None]
-
-        def step():
-            try:
-                held[0] = write.reread()
-            except ApiError as exc:
-                if not ambiguous(exc):
-                    raise
-                return False
-            return write.done(held[0])
-        self.ledger.unconfirmed.append(write)
-        if not self.tasks.until(step, self.params.get("wait_timeout") or SETTLE_TIMEOUT):
-            return False, held[0]
-        self.ledger.unconfirmed.remove(write)
-        self.ledger.confirmed.append(write)
-        return True, held[0]
 
     def send(self, write):
         """One request; a 409 (locked) waits for the lock, then the rest of the plan is planned again from the state read
@@ -223,15 +201,10 @@ class Flow(GcoreModule):
             return msg
         self.result["changed"] = bool(self.ledger)
         self.tell(self.ledger.writes())  # what was accepted before the failure
-        said = ", ".join(repr(write) for write in self.ledger.writes())
-        unsure = ", ".join(repr(write) for write in self.ledger.unconfirmed)
-        if unsure:  # an ambiguous write the state read again did not show within the time allowed
-            return "%s; the change was sent (%s) and may have been applied, but it could not be confirmed: the state read again " \
-                   "until wait_timeout=%ss did not show it (it was not sent again; a later run sees what it did)%s" % (
-                       msg, unsure, self.params.get("wait_timeout") or SETTLE_TIMEOUT,
-                       "; the writes before it were accepted (%s)" % said if said else "")
+        unsure, said = (", ".join(repr(write) for write in writes) for writes in (self.ledger.unconfirmed, self.ledger.writes()))
+        msg = "%s; %s: %s" % (msg, unsure, UNSURE) if unsure and UNSURE not in msg else msg
         if not said:
             return msg
-        if getattr(error, "rejected", None) is not None or isinstance(error, Settled):
+        if getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure:
             return "%s; the writes before it were accepted (%s)" % (msg, said)
         return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said)

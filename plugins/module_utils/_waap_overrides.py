@@ -19,7 +19,7 @@ finishes it (``Overrides.planned``). No bulk delete: one ``DELETE`` each.
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, by_key
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._waap import condition_argument_spec, normalise_conditions, validate_conditions
@@ -27,6 +27,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import 
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import OVERRIDE_CONDITIONS, TARGET_TYPES
 
 CREATE_ONLY = ("target_type", "targets")  # not in the update body: a difference replaces the override
+RULE_TARGETS = V1 + "policy-override-targets/owasp-top-threats"  # the rule ids a ``rule`` override may target
 
 
 def target_ids(record):
@@ -131,3 +132,25 @@ class WaapOverrideSet(WaapRuleSet):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.parts = (Overrides(cls.parts[0]),)
+
+    def report(self, record):
+        """Before any write (check mode too): the ``rule`` targets of every override to create (a replacement's too) are
+        rule ids the domain's OWASP Top Threats listing shows (read once, only then); detector ids have no listing."""
+        super().report(record)
+        part, params = self.parts[0], self.params
+        if part.mode(params) not in ("merged", "replaced", "overridden"):
+            return
+        plan = part.planned(self.part_state(part, record), part.wanted(self), params)
+        made = [(item, item) for item in plan.creates] + [(item, part.replacement(item, held, params)) for item, held, changes in plan.updates
+                                                          if set(CREATE_ONLY) & set(changes)]
+        wanted = [(item, made) for item, made in made if made.get("target_type") == "rule"]
+        if not wanted:
+            return
+        known = set(target.get("id") for target in self.pages(RULE_TARGETS.format(**params)))
+        for item, made in wanted:
+            unknown = sorted(set(ident for ident in made["targets"] if ident not in known))
+            if unknown:
+                raise ValidationError("config[%d].targets: %s %s not among the rule ids the domain's OWASP Top Threats targets "
+                                      "list (%s), which a target_type=rule override takes (nothing was sent)" % (
+                                          self.index(item["name"]), ", ".join(str(ident) for ident in unknown),
+                                          "is" if len(unknown) == 1 else "are", ", ".join(str(ident) for ident in sorted(known)) or "none"))

@@ -11,10 +11,8 @@ knowing how to read the state again (``reread``), how to tell from it that it to
 it (``then``: more writes, sent next); a **plan** is the writes in the order they are sent; the **ledger** holds the
 writes the service **accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed`` and ``changes`` come
 from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it
-may have been applied): the state is read again until it shows the write took effect (**confirmed**) or until
-``wait_timeout`` (``SETTLE_TIMEOUT`` seconds for a module that waits for no task) has passed (**unconfirmed**: it may
-still take effect, so ``changed`` is true, ``changes`` do not name it, and it is never sent again); a **rejection**
-(any other error) applied nothing; **gone**: a delete finding nothing to delete.
+may have been applied: read back until it shows, ``TaskWaiter.confirm``, else **unconfirmed**, a change ``changes`` do
+not name); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing to delete.
 
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
 naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``). By default a create, an update and
@@ -27,9 +25,9 @@ from __future__ import annotations
 ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # the state of a delete that found the resource already gone
-SETTLE_TIMEOUT = 30  # seconds an ambiguous write is read back for, in a module without wait_timeout
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
+UNSURE = "it may have been applied, but could not be confirmed (not sent again)"  # an unconfirmed write, as a message says it
 
 
 def ambiguous(error):
@@ -93,8 +91,7 @@ def changes_of(shape, writes):
 
 
 class Ledger:
-    """The writes the service accepted, those the state read afterwards confirmed, and those whose outcome stayed
-    unknown (``unconfirmed``: they count as changes, but ``changes`` names only what took effect)."""
+    """The writes the service accepted, those the state read afterwards confirmed, and the unconfirmed (not in ``writes``)."""
 
     def __init__(self):
         self.accepted, self.confirmed, self.unconfirmed = [], [], []
@@ -103,5 +100,4 @@ class Ledger:
         return bool(self.accepted or self.confirmed or self.unconfirmed)
 
     def writes(self):
-        """The writes that took effect."""
         return self.accepted + self.confirmed

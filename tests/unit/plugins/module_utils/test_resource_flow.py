@@ -14,7 +14,7 @@ from ansible.module_utils.testing import patch_module_args
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._writes import SETTLE_TIMEOUT
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import SETTLE_TIMEOUT
 
 VERBS = {"POST": "create", "PATCH": "update", "DELETE": "delete"}
 
@@ -160,7 +160,7 @@ def test_an_ambiguous_write_whose_outcome_stays_unknown_is_changed_and_not_confi
     with mock.patch.object(Store, "get", get):
         result = run(args)
     assert result["failed"] is True and result["changed"] is True, result
-    assert "could not be confirmed" in result["msg"] and "was not sent again" in result["msg"], result["msg"]
+    assert "could not be confirmed" in result["msg"] and "not sent again" in result["msg"], result["msg"]
     assert result["api_error"]["status"] == 503
     assert len(Stub.writes) == 1, "never sent twice: %s" % Stub.writes
     assert len(reads) > 3 and reads[-1] >= SETTLE_TIMEOUT, "read again until the time allowed has passed: %s" % reads

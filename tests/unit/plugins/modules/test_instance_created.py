@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The create diff of ``instance`` and ``instances`` (``_instance_resource.instance_created``) shows names where the task
-gave names (CONTRACT §25): the network, subnet, security groups, image and SSH key as given, not the ids they resolve
+gave names: the network, subnet, security groups, image and SSH key as given, not the ids they resolve
 to. Read as text, as ``--diff`` prints it (each side as sorted, indented JSON, compared line by line)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A secret a listener uses (CONTRACT §25): the simulator refuses its delete with a 409, as the service does, and the
+"""A secret a listener uses: the simulator refuses its delete with a 409, as the service does, and the
 module - which refuses first, naming the listener - does not take that 409 for a lock when a listener starts using the
 secret after the module read the listeners: one DELETE, reported as the service worded it, nothing sent again."""
 

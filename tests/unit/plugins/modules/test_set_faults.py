@@ -99,7 +99,7 @@ PLANS = {
         changes=("created", "updated", "deleted", "replaced"),
         writes=[("deleted", "DELETE", r"/default-rule-overrides/1$", "old"), ("updated", "PATCH", r"/default-rule-overrides/2$", "keep"),
                 ("created", "POST", r"/default-rule-overrides$", "new"), ("replaced", "POST", r"/default-rule-overrides$", "swap"),
-                ("replaced", "DELETE", r"/default-rule-overrides/3$", "swap")]),  # replaced create first (CONTRACT §25)
+                ("replaced", "DELETE", r"/default-rule-overrides/3$", "swap")]),  # replaced create first
     "waap_policies": dict(
         module=waap_policies.WaapPolicies,
         seed=lambda sim: None,

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""An ambiguous write whose outcome stays unknown (CONTRACT §25): a 5xx the service did not act on, so the state read
+"""An ambiguous write whose outcome stays unknown: a 5xx the service did not act on, so the state read
 again never shows it. The module reads it again until ``wait_timeout`` (``_writes.SETTLE_TIMEOUT`` without one), then
 fails with ``changed: true`` and a message saying the change "could not be confirmed" - never ``changed: false`` after a
 write that may have been applied, never the write a second time, ``changes`` naming only what took effect - and the
@@ -17,7 +17,7 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils import _flow
+from ansible_collections.gcore.platform.plugins.module_utils import _tasks
 from ansible_collections.gcore.platform.plugins.modules import instances, placement_group, secret, waap_custom_rules
 
 import harness
@@ -56,7 +56,7 @@ def test_an_unapplied_5xx_is_read_back_until_the_time_allowed_then_changed_and_n
         assert not harness.run(server, module, seed).get("failed")
     server.log = []
     server.add_fault(method=method, path=path, status=500, body="injected, not applied")
-    with mock.patch.object(_flow, "SETTLE_TIMEOUT", 1):  # a module without wait_timeout reads back for a second here
+    with mock.patch.object(_tasks, "SETTLE_TIMEOUT", 1):  # a module without wait_timeout reads back for a second here
         result = harness.run(server, module, args, api_retries=1)
     assert result["failed"] is True and result["changed"] is True, result
     assert "could not be confirmed" in result["msg"] and "not sent again" in result["msg"], result["msg"]

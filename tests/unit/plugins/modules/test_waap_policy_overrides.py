@@ -11,7 +11,7 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils import _flow
+from ansible_collections.gcore.platform.plugins.module_utils import _tasks
 from ansible_collections.gcore.platform.plugins.modules import waap_policy_overrides
 
 import harness
@@ -151,7 +151,7 @@ def test_a_failed_replacement_create_leaves_the_old_override_and_says_nothing_re
     old = held(sim)[0]["id"]
     sim.log = []
     sim.add_fault(method="POST", path=PATH + "$", **REPLACEMENT_FAULTS[fault])
-    with mock.patch.object(_flow, "SETTLE_TIMEOUT", 1):  # a 500 not applied is read back for a second here
+    with mock.patch.object(_tasks, "SETTLE_TIMEOUT", 1):  # a 500 not applied is read back for a second here
         result = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[861])]})
     assert result["failed"] is True
     assert [method for method, _path, _body in harness.writes(sim)] == ["POST"], "the old one is not deleted"
@@ -192,3 +192,16 @@ def test_the_domain_by_its_name_is_one_paginated_lookup_before_anything_else(sim
     unknown = run(sim, {"domain": "rules.example", "config": [SQL]})
     assert unknown["failed"] and "No WAAP domain is named 'rules.example'" in unknown["msg"]
     assert [entry["path"] for entry in sim.requests()] == ["/waap/v2/domains"], "nothing but the lookup"
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_rule_targets_the_owasp_listing_lacks_fail_before_any_write_a_replacement_too(sim, check):
+    run(sim, {"domain_id": DOMAIN, "config": [SQL]})
+    sim.log = []
+    result = run(sim, {"domain_id": DOMAIN, "config": [BOTS, dict(SQL, target_type="rule", targets=[12, 99, 7])]}, _ansible_check_mode=check)
+    assert result["failed"] is True and sim.writes() == [], result
+    assert "config[1].targets: 7, 99 are not among the rule ids the domain's OWASP Top Threats targets list (11, 12, 13, 14, 15, 16)" in result["msg"]
+    assert [entry["path"] for entry in sim.requests("GET")].count(PATH.replace("default-rule-overrides", "policy-override-targets/owasp-top-threats")) == 1
+    sim.log = []
+    assert run(sim, {"domain_id": DOMAIN, "config": [SQL]})["changed"] is False
+    assert [entry["path"] for entry in sim.requests("GET")] == [PATH], "no rule target to create: the listing is not read"
