@@ -203,8 +203,6 @@ class Flow(GcoreModule):
         self.tell(self.ledger.writes())  # what was accepted before the failure
         unsure, said = (", ".join(repr(write) for write in writes) for writes in (self.ledger.unconfirmed, self.ledger.writes()))
         msg = "%s; %s: %s" % (msg, unsure, UNSURE) if unsure and UNSURE not in msg else msg
-        if not said:
-            return msg
-        if getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure:
+        if said and (getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure):
             return "%s; the writes before it were accepted (%s)" % (msg, said)
-        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said)
+        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said) if said else msg

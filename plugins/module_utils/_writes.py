@@ -17,7 +17,7 @@ not name); a **rejection** (any other error) applied nothing; **gone**: a delete
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
 naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``). By default a create, an update and
 a delete say their ``names`` (``created``, ``updated``, ``deleted``) and a delete its ``ids`` (``deleted_ids``).
-``changes_of(shape, writes)`` fills a module's shape with what the writes say, each list sorted, each label once.
+``changes_of(shape, writes)`` fills a module's shape with what the writes say, each list sorted, a label once a thing.
 """
 
 from __future__ import annotations
@@ -75,17 +75,18 @@ def id_order(ident):
 
 def changes_of(shape, writes):
     """``shape`` (``{key: sort key function, or a nested shape}``) filled with what ``writes`` say: each list sorted,
-    each label once."""
+    a label once per thing (a deleted one by its id, where the write says them: two deleted of one name, named twice)."""
     def fill(part, prefix):
         result = {}
         for key, order in part.items():
             if isinstance(order, dict):
                 result[key] = fill(order, prefix + key + ".")
                 continue
-            labels = []
+            things = {}
             for write in writes:
-                labels += [label for label in write.said.get(prefix + key, ()) if label not in labels]
-            result[key] = sorted(labels, key=order)
+                said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
+                things.update(((label, ids[index] if len(ids) == len(said) else None), label) for index, label in enumerate(said))
+            result[key] = sorted(things.values(), key=order)
         return result
     return fill(shape, "")
 

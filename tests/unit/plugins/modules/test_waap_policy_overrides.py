@@ -205,3 +205,11 @@ def test_rule_targets_the_owasp_listing_lacks_fail_before_any_write_a_replacemen
     sim.log = []
     assert run(sim, {"domain_id": DOMAIN, "config": [SQL]})["changed"] is False
     assert [entry["path"] for entry in sim.requests("GET")] == [PATH], "no rule target to create: the listing is not read"
+
+
+def test_two_overrides_of_one_name_deleted_are_named_twice(sim):
+    run(sim, {"domain_id": DOMAIN, "config": [SQL]})
+    sim.call("POST", PATH, {"name": "Admin SQL", "enabled": True, "target_type": "detector", "target_ids": [5]})
+    ids = sorted(record["id"] for record in held(sim))
+    result = run(sim, {"domain_id": DOMAIN, "state": "overridden", "config": [BOTS]})
+    assert result["changes"]["deleted"] == ["Admin SQL", "Admin SQL"] and result["changes"]["deleted_ids"] == ids, result["changes"]
