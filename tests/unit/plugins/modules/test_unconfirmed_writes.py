@@ -1,12 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""An ambiguous write whose outcome stays unknown: a 5xx the service did not act on, so the state read
-again never shows it. The module reads it again until ``wait_timeout`` (``_writes.SETTLE_TIMEOUT`` without one), then
-fails with ``changed: true`` and a message saying the change "could not be confirmed" - never ``changed: false`` after a
-write that may have been applied, never the write a second time, ``changes`` naming only what took effect - and the
-re-run converges. One row per kind of write: a Cloud create and delete settled by their tasks (secret, placement
-group), a WAAP set's create (no ``wait_timeout``), a fleet member's create (the message names the member).
+"""An ambiguous write whose outcome stays unknown (a 5xx the service did not act on, so the state read again never shows
+it) is read back until ``wait_timeout`` (``_tasks.SETTLE_TIMEOUT`` without one); then the module fails with ``changed:
+true`` and a message saying the change "could not be confirmed" - never ``changed: false`` after a write that may have
+been applied, never the write a second time, ``changes`` naming only what took effect - and the re-run converges. One
+row per kind of write: a Cloud create and delete settled by their tasks (secret, placement group), a WAAP set's create
+(no ``wait_timeout``), a fleet member's create (the message names the member).
 
 The modules run in-process (their ``main``) against the real simulator over HTTP (the ``server`` fixture)."""
 
@@ -82,3 +82,4 @@ def test_a_fleet_member_whose_create_stays_unconfirmed_is_named_and_the_fleet_ch
     assert "could not be confirmed" in result["msg"] and result["changes"]["created"] == ["unsure-1"], result
     assert [count for count in Counter(writes(server)).values() if count > 2] == [], "each member's create sent once"
     assert len(writes(server)) == 2
+
