@@ -12,7 +12,6 @@ The modules run in-process (their ``main``) against the real simulator over HTTP
 
 from __future__ import annotations
 
-from collections import Counter
 from unittest import mock
 
 import pytest
@@ -80,6 +79,5 @@ def test_a_fleet_member_whose_create_stays_unconfirmed_is_named_and_the_fleet_ch
     assert result["failed"] is True and result["changed"] is True, result
     assert "unsure-2: POST /cloud/v2/instances/1/76 failed with HTTP 500" in result["msg"], result["msg"]
     assert "could not be confirmed" in result["msg"] and result["changes"]["created"] == ["unsure-1"], result
-    assert [count for count in Counter(writes(server)).values() if count > 2] == [], "each member's create sent once"
-    assert len(writes(server)) == 2
+    assert len(writes(server)) == 2, "each member's create sent once: %s" % writes(server)
 
