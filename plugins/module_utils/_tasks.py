@@ -25,7 +25,7 @@ TASK_PAGE = 1000  # the largest page the listing serves
 FIRST_INTERVAL = 0.5
 MAX_INTERVAL = 5.0
 INTERVAL_GROWTH = 0.08  # the interval is this share of the time waited so far
-SETTLE_TIMEOUT = 30  # seconds an ambiguous write is read back for in a module without wait_timeout
+SETTLE_TIMEOUT = 10  # seconds an ambiguous write is read back for in a module without wait_timeout (a synchronous API)
 
 
 class TaskError(Exception):
