@@ -82,11 +82,11 @@ def changes_of(shape, writes):
             if isinstance(order, dict):
                 result[key] = fill(order, prefix + key + ".")
                 continue
-            things = {}
+            things = []  # (label, the id of a deleted thing or None); a label may be a dict (a security group rule)
             for write in writes:
                 said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
-                things.update(((label, ids[index] if len(ids) == len(said) else None), label) for index, label in enumerate(said))
-            result[key] = sorted(things.values(), key=order)
+                things += [thing for thing in ((label, ids[at] if len(ids) == len(said) else None) for at, label in enumerate(said)) if thing not in things]
+            result[key] = sorted((label for label, _ident in things), key=order)
         return result
     return fill(shape, "")
 
