@@ -94,7 +94,9 @@ class RuleSet(GcoreResourceModule):
 def run(module, service, args, check=False, diff=True):
     args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
     now = [0.0]  # the waiter's clock: its sleeps only move it on
-    waiter = lambda client: TaskWaiter(client, clock=lambda: now[0], sleep=lambda seconds: now.__setitem__(0, now[0] + seconds))  # noqa: E731
+
+    def waiter(client):
+        return TaskWaiter(client, clock=lambda: now[0], sleep=lambda seconds: now.__setitem__(0, now[0] + seconds))
     with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch(CLIENT, lambda **kwargs: service), \
             mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter):
         with pytest.raises(SystemExit):

@@ -19,8 +19,8 @@ BASE = dict(project_id=1, region_id=76)
 
 def tls_listener(server):
     lb = server.seeds["load_balancers"]["legacy_lb"]
-    status, answer = server.call("POST", "/cloud/v1/lblisteners/1/76", {"name": "tls", "protocol": "TERMINATED_HTTPS", "protocol_port": 443,
-                                                                       "load_balancer_id": lb, "secret_id": SEEDED["seed_cert"]})
+    body = {"name": "tls", "protocol": "TERMINATED_HTTPS", "protocol_port": 443, "load_balancer_id": lb, "secret_id": SEEDED["seed_cert"]}
+    status, answer = server.call("POST", "/cloud/v1/lblisteners/1/76", body)
     assert status == 200, answer
     server.release()
 

@@ -80,4 +80,3 @@ def test_a_fleet_member_whose_create_stays_unconfirmed_is_named_and_the_fleet_ch
     assert "unsure-2: POST /cloud/v2/instances/1/76 failed with HTTP 500" in result["msg"], result["msg"]
     assert "could not be confirmed" in result["msg"] and result["changes"]["created"] == ["unsure-1"], result
     assert len(writes(server)) == 2, "each member's create sent once: %s" % writes(server)
-
