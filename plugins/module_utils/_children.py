@@ -22,11 +22,12 @@ take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member wr
 ``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
 none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
 (body ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``: the creates that
-fit before the deletes; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the parent's create
-body carries the children (the create says them); and ``every``, the diff shows every child held and wanted, not only
-those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)`` (the ``own``
-members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's
-views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
+fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the others);
+``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the
+parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
+wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)``
+(the ``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
+(the diff's views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ class Children(Part):
     """A child collection (the module docstring)."""
 
     inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
-    said_as, limit = {}, None
+    said_as, limit, delete_query, taken = {}, None, None, staticmethod(lambda record, plan: False)
     child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
@@ -235,7 +236,8 @@ class Children(Part):
         waits for the parent."""
         room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
-            "deletes": lambda: self.writes(Plan(deletes=plan.deletes), held, params),
+            "taken": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if self.taken(record, plan)]), held, params),
+            "deletes": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if not self.taken(record, plan)]), held, params),
             "updates": lambda: [write for update in plan.updates for write in self.child_writes(*update, held=held, params=params)],
             "room": lambda: self.making(plan.creates[:room], held, params),
             "creates": lambda: self.making(plan.creates[room:], held, params)}[group]()]
@@ -339,5 +341,5 @@ class Children(Part):
             if not bulk or value is not GONE:
                 return []
             return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again() if found.get(self.ident) in wanted]
-        return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
+        return Write("delete", method, path, self.bulk_body(ids) if bulk else None, query=self.delete_query, names=names, ids=ids, said=self.says("delete", names, ids),
                      reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)

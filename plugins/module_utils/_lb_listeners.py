@@ -31,8 +31,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._children import Ch
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY,
-    LISTENER_PATCHED,
-    LISTENERS_PATH,
     MEMBERS_PATH,
     MONITOR_FIELDS,
     MAX_LISTENERS,
@@ -44,6 +42,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     held_members,
     listener_body,
     listener_view,
+    wanted_pool,
     member_body,
     pool_body,
     pool_view,
@@ -51,7 +50,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "PROXYV2", "TCP"), "UDP": ("UDP",), "PROMETHEUS": (),
@@ -95,12 +93,28 @@ def check_member_subnets(client, params, listeners):
 
 # ---- the set --------------------------------------------------------------------------------------------------------
 
-class Listeners(Part):
-    """A load balancer's listeners as a set keyed by name (a ``Part``): read with two listings (``expand``)."""
+def find(found, name):
+    """The listener named ``name`` in the listeners read again (None when there is none)."""
+    return next((listener for listener in found or () if listener.get("name") == name), None)
 
-    name = option = "listeners"
 
-    # ---- the option --------------------------------------------------------------------------
+def pool_now(found, name):
+    return pool_view((find(found, name) or {}).get("pool")) or {}
+
+
+class Listeners(Children):
+    """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
+    (``expand``); each listener's pool is written by requests of its own (``child_writes``, ``pool_writes``)."""
+
+    inside, locked, own, order, delete_query = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes"), {
+        "delete_default_pool": "true"}
+    taken = staticmethod(lambda record, plan: record.get("protocol_port") in set(item["protocol_port"] for item in plan.creates))
+
+    def __init__(self):
+        super().__init__("listeners", "listener", KINDS["listener"].paths, [], option="listeners", create_only=CREATE_ONLY, replace=None,
+                         mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged",
+                         update_body=lambda changes, record: changes)
+
     def check(self, module):
         items = module.params.get(self.option)
         if items is not None:
@@ -129,46 +143,38 @@ class Listeners(Part):
                 first[item[field]] = index
         return checked
 
-    # ---- what a record holds -----------------------------------------------------------------
     def fetch(self, get, record, params):
-        return expand(get, params, record)
+        """The listeners, each with its pool, in the order of their names."""
+        held = super().fetch(get, expand(get, params, record), params)
+        held.sort(key=lambda listener: str(listener.get("name")))
+        return held
 
-    def held(self, record):
-        if record is None:
-            return {}
-        listeners = record["listeners"]
-        by_name = {}
-        for listener in listeners:
-            by_name.setdefault(listener["name"], []).append(listener)
-        twice = dict((name, found) for name, found in by_name.items() if len(found) > 1)
-        if twice:
-            name, found = sorted(twice.items())[0]
-            ids = ", ".join(item["id"] for item in found)
-            raise ValidationError("load balancer %s has %s listeners named %r (ids %s): a listener is found by its name, "
-                                  "so rename or delete one of them first" % (record["id"], len(found), name, ids))
-        return dict((name, found[0]) for name, found in by_name.items())
+    def differ(self, item, record, params):
+        held = listener_view(record)
+        wanted = wanted_listener(item, held)
+        return dict((field, value) for field, value in wanted.items() if value != held[field])
 
-    def _changing(self, held, params):
-        """``{name: (held view or None, wanted view or None)}`` of the listeners that change."""
-        purge = params.get("purge_listeners", True)
-        wanted = dict((item["name"], item) for item in params.get(self.option) or [])
-        result = {}
-        for name, item in wanted.items():
-            before = listener_view(held[name]) if name in held else None
-            after = wanted_listener(item, before)
-            if before != after:
-                result[name] = (before, after)
-        for name, listener in held.items():
-            if name not in wanted and purge:
-                result[name] = (listener_view(listener), None)
-        return result
+    def planned(self, held, wanted, params):
+        return super().planned(held, wanted, dict(params, parent_id=(getattr(held, "parent", None) or {}).get("id")))
+
+    def fixed(self, index, member, item, record, params):
+        return ("listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an existing listener; delete "
+                "the listener (leave it out with purge_listeners) and create it again, or use another name" % (
+                    index, member, item["name"], params["parent_id"], member,
+                    listener_view(record)[member], item[member], member))
 
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
         """A new listener taking the port of one purged is shown with a ``note``: that one is deleted first (section 15.8)."""
-        held = self.held(state)
-        changing = sorted(self._changing(held, params).items())
-        before, after = tuple(masked(dict((name, sides[index]) for name, sides in changing if sides[index] is not None)) for index in (0, 1))
+        held, changing = self.held(state or []), {}
+        for item in params.get(self.option) or []:
+            before = listener_view(held[item["name"]]) if item["name"] in held else None
+            if before != wanted_listener(item, before):
+                changing[item["name"]] = (before, wanted_listener(item, before))
+        named = set(item["name"] for item in params.get(self.option) or [])
+        changing.update((name, (listener_view(listener), None)) for name, listener in held.items()
+                        if name not in named and params.get("purge_listeners", True))
+        before, after = tuple(masked(dict((name, sides[index]) for name, sides in sorted(changing.items()) if sides[index] is not None)) for index in (0, 1))
         ports = dict((listener["protocol_port"], name) for name, listener in held.items() if name not in after)
         for name, view in after.items():
             if name not in held and view["protocol_port"] in ports:
@@ -176,154 +182,78 @@ class Listeners(Part):
                                    "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
         return before, after
 
-    # ---- the plan ----------------------------------------------------------------------------
-    def plan(self, record, wanted, params):
-        held = self.held(record)
-        purge = params.get("purge_listeners", True)
-        listed = dict((item["name"], item) for item in wanted)
-        for item in wanted:  # create-only options first: nothing is sent when one differs
-            listener = held.get(item["name"])
-            if listener is None:
-                continue
-            view = listener_view(listener)
-            for option in CREATE_ONLY:
-                if item[option] is not None and item[option] != view[option]:
-                    raise ValidationError(
-                        "listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an "
-                        "existing listener; delete the listener (leave it out with purge_listeners) and create it again, or "
-                        "use another name" % (wanted.index(item), option, item["name"], record["id"], option, view[option],
-                                              item[option], option))
-        purged = [listener for name, listener in sorted(held.items()) if name not in listed and purge]
-        new_ports = set(item["protocol_port"] for item in wanted if item["name"] not in held)
-        first = [listener for listener in purged if listener["protocol_port"] in new_ports]
-        writes = [self.deleting(record, listener, params) for listener in first]
-        for item in wanted:
-            if item["name"] not in held:
-                writes += self.creating(record, item, params)
-        for item in wanted:
-            if item["name"] in held:
-                writes += self.updating(record, held[item["name"]], item, params)
-        writes += [self.deleting(record, listener, params) for listener in purged if listener not in first]
+    # ---- writes ------------------------------------------------------------------------------
+    def item_body(self, item, params):
+        body = dict(listener_body(item), load_balancer_id=params["parent_id"])
+        body.pop("pools", None)
+        return body
+
+    def writes(self, plan, held, params):
+        """A delete says the members it takes with the listener's pool."""
+        writes = super().writes(plan, held, params)
+        for write, record in zip(writes, plan.deletes):
+            write.said = dict(write.said, **{"members.removed": sorted(held_members(record.get("pool") or {}))})
         return writes
 
-    # ---- writes ------------------------------------------------------------------------------
-    @staticmethod
-    def path(params, template, ident=None):
-        path = template.format(**params)
-        return path if ident is None else "%s/%s" % (path, ident)
-
-    def find(self, found, name):
-        """The listener named ``name`` in a record read again (None when there is none)."""
-        return self.held(found).get(name) if found is not None else None
-
-    def creating(self, record, item, params):
-        name = item["name"]
-        body = dict(listener_body(item), load_balancer_id=record["id"])
-        body.pop("pools", None)
-        members = [_member_key(member) for member in ((item["pool"] or {}).get("members") or [])]
-        write = Write("create", "POST", self.path(params, LISTENERS_PATH), body, names=[name], locked=record,
-                      done=lambda found: self.find(found, name) is not None)
-        write.said = {"listeners.created": [name]}
-        writes = [write]
+    def child_writes(self, item, record, changes, held, params):
+        """A listener's create then its pool's, or its PATCH then the writes of its pool (``pool_writes``)."""
+        writes, name = super().child_writes(item, record, dict((key, value) for key, value in changes.items() if key != "pool"), held, params), item["name"]
+        if record is not None:
+            return writes + (self.pool_writes(record, item, params) if "pool" in changes else [])
         if item["pool"] is not None:
             def pool_create_body(state):
-                listener = self.find(state, name)
+                listener = find(state, name)
                 return dict(pool_body(item["pool"]), listener_id=listener["id"] if listener else None)
-
-            pool = Write("create", "POST", self.path(params, POOLS_PATH), names=[item["pool"]["name"]], body_of=pool_create_body,
-                         locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
-            pool.said = {"members.added": members}
-            writes.append(pool)
+            writes.append(Write("create", "POST", POOLS_PATH.format(**params), names=[item["pool"]["name"]], body_of=pool_create_body,
+                                said={"members.added": [_member_key(member) for member in item["pool"]["members"] or []]},
+                                done=lambda found: (find(found, name) or {}).get("pool") is not None))
         return writes
 
-    def updating(self, record, listener, item, params):
-        name, held = item["name"], listener_view(listener)
-        wanted = wanted_listener(item, held)
-        if wanted == held:
-            return []
-        writes = []
-        patch = dict((field, wanted[field]) for field in LISTENER_PATCHED if wanted[field] != held[field])  # lists whole
-        if patch:
-            write = Write("update", "PATCH", KINDS["listener"].paths["update"].format(**dict(params, id=listener["id"])), patch, names=[name], locked=record,
-                          done=lambda found: all(listener_view(self.find(found, name) or {}).get(field) == wanted[field]
-                                                 for field in patch))
-            write.said = {"listeners.updated": [name]}
-            writes.append(write)
-        return writes + self.pool_writes(record, listener, item, held["pool"], wanted["pool"], params)
-
-    def pool_writes(self, record, listener, item, held, wanted, params):
+    def pool_writes(self, listener, item, params):
         name, pool = item["name"], listener.get("pool")
-        if held == wanted:
-            return []
+        held = pool_view(pool)
+        wanted = wanted_pool(item["pool"], held)
+        updated = {"listeners.updated": [name]}
         if wanted is None:
-            write = Write("delete", "DELETE", self.path(params, POOLS_PATH, pool["id"]), names=[pool["name"]], ids=[pool["id"]],
-                          locked=record, done=lambda found: (self.find(found, name) or {}).get("pool") is None)
-            write.said = {"listeners.updated": [name], "members.removed": sorted(held["members"])}
-            return [write]
+            return [Write("delete", "DELETE", "%s/%s" % (POOLS_PATH.format(**params), pool["id"]), names=[pool["name"]], ids=[pool["id"]],
+                          said=dict(updated, **{"members.removed": sorted(held["members"])}),
+                          done=lambda found: (find(found, name) or {}).get("pool") is None)]
         if held is None:
             body = dict(pool_body(item["pool"]), listener_id=listener["id"])
-            write = Write("create", "POST", self.path(params, POOLS_PATH), body, names=[item["pool"]["name"]], locked=record,
-                          done=lambda found: (self.find(found, name) or {}).get("pool") is not None)
-            write.said = {"listeners.updated": [name], "members.added": sorted(wanted["members"])}
-            return [write]
+            return [Write("create", "POST", POOLS_PATH.format(**params), body, names=[item["pool"]["name"]], said=dict(
+                updated, **{"members.added": sorted(wanted["members"])}), done=lambda found: (find(found, name) or {}).get("pool") is not None)]
         writes = []
-        monitor_path = self.path(params, POOLS_PATH, pool["id"]) + "/healthmonitor"
+        monitor_path = "%s/%s/healthmonitor" % (POOLS_PATH.format(**params), pool["id"])
         held_monitor, wanted_monitor = held["healthmonitor"], wanted["healthmonitor"]
         retyped = held_monitor is not None and wanted_monitor is not None and held_monitor["type"] != wanted_monitor["type"]
-
-        def pool_now(found):
-            return pool_view((self.find(found, name) or {}).get("pool")) or {}
-
         if held_monitor is not None and (wanted_monitor is None or retyped):
-            write = Write("delete", "DELETE", monitor_path, names=[name], locked=record,
-                          done=lambda found: (pool_now(found).get("healthmonitor") or {}).get("type") != held_monitor["type"])
-            write.said = {"listeners.updated": [name]}
-            writes.append(write)
-        patch = {}
-        for field in ("name", "lb_algorithm", "protocol"):
-            if held[field] != wanted[field]:
-                patch[field] = wanted[field]
+            writes.append(Write("delete", "DELETE", monitor_path, names=[name], said=updated, done=lambda found: (
+                pool_now(found, name).get("healthmonitor") or {}).get("type") != held_monitor["type"]))
+        patch = dict((field, wanted[field]) for field in ("name", "lb_algorithm", "protocol") if held[field] != wanted[field])
         if held["session_persistence"] != wanted["session_persistence"]:
             persistence = item["pool"]["session_persistence"]
             patch["session_persistence"] = _strip(persistence) if persistence is not None else None
         if wanted_monitor is not None and held_monitor is None:
             patch["healthmonitor"] = _strip(item["pool"]["healthmonitor"])
         if patch:
-            compared = list(patch)
-            write = Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name], locked=record,
-                          done=lambda found: all(pool_now(found).get(field) == wanted[field] for field in compared))
-            write.said = {"listeners.updated": [name]}
-            writes.append(write)
+            writes.append(Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name],
+                                said=updated, done=lambda found, compared=list(patch): all(
+                                    pool_now(found, name).get(field) == wanted[field] for field in compared)))
         if wanted_monitor is not None and held_monitor is not None and not retyped and held_monitor != wanted_monitor:
             # only the members that differ, never the type (docs/api_reference.md section 17)
-            changed = dict((field, wanted_monitor[field]) for field in MONITOR_FIELDS
-                           if field != "type" and wanted_monitor[field] != held_monitor[field])
-            write = Write("update", "PATCH", monitor_path, changed, names=[name], locked=record,
-                          done=lambda found: pool_now(found).get("healthmonitor") == wanted_monitor)
-            write.said = {"listeners.updated": [name]}
-            writes.append(write)
+            changed = dict((field, wanted_monitor[field]) for field in MONITOR_FIELDS if field != "type" and wanted_monitor[field] != held_monitor[field])
+            writes.append(Write("update", "PATCH", monitor_path, changed, names=[name], said=updated,
+                                done=lambda found: pool_now(found, name).get("healthmonitor") == wanted_monitor))
         if held["members"] != wanted["members"]:
             # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
-            body = [member_body(member) for member in item["pool"]["members"] or []]
-            write = Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), body, names=[name],
-                          locked=record, done=lambda found: pool_now(found).get("members") == wanted["members"])
-            write.said = {"listeners.updated": [name], "members.added": sorted(set(wanted["members"]) - set(held["members"])),
-                          "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}
-            writes.append(write)
+            writes.append(Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), [member_body(member) for member in item[
+                "pool"]["members"] or []], names=[name], said=dict(updated, **{"members.added": sorted(set(wanted["members"]) - set(held["members"])),
+                                                                               "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}),
+                done=lambda found: pool_now(found, name).get("members") == wanted["members"]))
         if retyped:
-            write = Write("create", "POST", monitor_path, _strip(item["pool"]["healthmonitor"]), names=[name], locked=record,
-                          done=lambda found: (pool_now(found).get("healthmonitor") or {}).get("type") == wanted_monitor["type"])
-            write.said = {"listeners.updated": [name]}
-            writes.append(write)
+            writes.append(Write("create", "POST", monitor_path, _strip(item["pool"]["healthmonitor"]), names=[name], said=updated,
+                                done=lambda found: (pool_now(found, name).get("healthmonitor") or {}).get("type") == wanted_monitor["type"]))
         return writes
-
-    def deleting(self, record, listener, params):
-        name = listener["name"]
-        write = Write("delete", "DELETE",
-                      self.path(params, LISTENERS_PATH, listener["id"]), query={"delete_default_pool": "true"}, names=[name],
-                      ids=[listener["id"]], locked=record, done=lambda found: self.find(found, name) is None)
-        write.said = {"listeners.deleted": [name], "members.removed": sorted(held_members(listener.get("pool") or {}))}
-        return write
 
 
 # ---- L7 policies and their rules (docs/api_reference.md section 19.4) ------------------------------------------------

@@ -5,7 +5,8 @@
 ``changes`` says of it when both writes, one or none took effect, a create-only member that fails, and a nested
 collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name, writes
 waiting for the parent, a member written by its own request, creates first, what the parent's create says, every child
-in the diff, a child as compared, the message hooks, a replacement's two writes together (no module, no HTTP)."""
+in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes taken first and a
+delete's query (no module, no HTTP)."""
 
 from __future__ import annotations
 
@@ -194,3 +195,15 @@ def test_creates_in_one_write_within_a_limit_around_one_bulk_delete_said_in_the_
         ("POST", "/p/7/add", {"schedules": ["x"]}), ("POST", "/p/7/remove", {"ids": [2]}), ("POST", "/p/7/add", {"schedules": ["y"]})]
     assert changes_of({"schedules": {"added": str, "removed": str}}, writes) == {"schedules": {"added": ["x", "y"], "removed": ["b"]}}
     assert writes[0].done([{"id": 3, "name": "x"}]) and not writes[2].done([{"id": 3, "name": "x"}])
+
+
+def test_the_deletes_taken_go_first_and_the_others_last_each_with_the_declared_query():
+    class Listeners(Children):
+        inside, order, delete_query = "listeners", ("taken", "creates", "updates", "deletes"), {"cascade": "true"}
+        taken = staticmethod(lambda record, plan: record["port"] in set(item["port"] for item in plan.creates))
+    part = Listeners("listeners", "listener", PATHS, MEMBERS, mode=lambda params: "overridden", body=dict)
+    balancer = {"id": 4, "listeners": [{"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "b", "port": 81}, {"id": 3, "name": "c", "port": 82}]}
+    writes = part.plan(part.fetch(None, balancer, {"parent": 4}), [{"name": "c", "port": 82, "size": 2}, {"name": "d", "port": 81}], {"parent": 4})
+    assert [(write.kind, write.names) for write in writes] == [("delete", ["b"]), ("create", ["d"]), ("update", ["c"]), ("delete", ["a"])]
+    assert [write.query for write in writes if write.kind == "delete"] == [{"cascade": "true"}] * 2
+    assert kids().deleting(held(), PARAMS, [1], ["a"]).query is None, "no query by default"
