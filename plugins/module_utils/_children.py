@@ -190,12 +190,12 @@ class Children(Part):
         keys = by_key(plan.deletes, self.key)
         for record in plan.deletes:
             name = record.get(self.key)
-            before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = view(self.members, record)
+            before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = self.shown_child(record)
         for item, record, changes in plan.updates:
-            before[item[self.key]] = view(self.members, record)
+            before[item[self.key]] = self.shown_child(record)
             after[item[self.key]] = dict(before[item[self.key]], **changes)
         for item in plan.creates:
-            after[item[self.key]] = created_view(self.members, item)
+            after[item[self.key]] = self.wanted_child(item, None, params)
         return before, after
 
     def every_view(self, held, wanted, params):

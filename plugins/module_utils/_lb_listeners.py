@@ -166,21 +166,16 @@ class Listeners(Children):
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
         """A new listener taking the port of one purged is shown with a ``note``: that one is deleted first (section 15.8)."""
-        held, changing = self.held(state or []), {}
-        for item in params.get(self.option) or []:
-            before = listener_view(held[item["name"]]) if item["name"] in held else None
-            if before != wanted_listener(item, before):
-                changing[item["name"]] = (before, wanted_listener(item, before))
-        named = set(item["name"] for item in params.get(self.option) or [])
-        changing.update((name, (listener_view(listener), None)) for name, listener in held.items()
-                        if name not in named and params.get("purge_listeners", True))
-        before, after = tuple(masked(dict((name, sides[index]) for name, sides in sorted(changing.items()) if sides[index] is not None)) for index in (0, 1))
+        (before, after), held = (masked(side) for side in super().views(state, wanted, params)), self.held(state or [])
         ports = dict((listener["protocol_port"], name) for name, listener in held.items() if name not in after)
         for name, view in after.items():
             if name not in held and view["protocol_port"] in ports:
                 after[name] = dict(view, note="listener %r holds port %s and is deleted first (one port cannot hold two listeners): a failure "
                                    "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
         return before, after
+
+    shown_child = staticmethod(listener_view)
+    wanted_child = staticmethod(lambda item, record, params: wanted_listener(item, None))  # a listener created
 
     # ---- writes ------------------------------------------------------------------------------
     def item_body(self, item, params):

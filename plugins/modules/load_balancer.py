@@ -862,6 +862,8 @@ class L7Policies(Children):
     reads it again after. Bodies are made when sent, from the state read then (a listener, a pool or a policy created
     earlier in the run has its id)."""
 
+    locked = True
+
     def __init__(self):
         super().__init__("l7policies", "L7 policy", L7.paths, [Member(field) for field in (
             "action", "redirect_pool", "redirect_url", "redirect_prefix", "redirect_http_code", "position")] + [
@@ -928,8 +930,6 @@ class L7Policies(Children):
             write.body_of = lambda state, item=item, create=write.kind == "create": self.policy_body(item, state, create)
         for item in [update[0] for update in plan.updates if "rules" in update[2]] + plan.creates:
             writes += self.rule_writes(item, records.get(item["ref"]), params)
-        for write in writes:
-            write.locked = held.parent
         return writes
 
     def policy_body(self, item, state, create):
