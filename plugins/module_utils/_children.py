@@ -341,5 +341,5 @@ class Children(Part):
             if not bulk or value is not GONE:
                 return []
             return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again() if found.get(self.ident) in wanted]
-        return Write("delete", method, path, self.bulk_body(ids) if bulk else None, query=self.delete_query, names=names, ids=ids, said=self.says("delete", names, ids),
-                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)
+        return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
+                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left, query=self.delete_query)
