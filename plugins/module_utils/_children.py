@@ -27,7 +27,8 @@ fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` p
 parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
 wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)``
 (the ``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
-(the diff's views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
+(the diff's views of a child), ``diffed(children)`` (the diff's shape), the messages ``needs`` and ``fixed``;
+``nested(writes, said, listing)`` makes children's writes those of their parent's child.
 """
 
 from __future__ import annotations
@@ -100,8 +101,7 @@ def check_names(items, noun="item", option="config", key="name"):
 class Held(list):
     """The children of one parent as read: ``again()`` reads them again, ``scope`` (with ``parent_id``) fills the paths."""
 
-    again = scope = None
-    parent = None  # the parent record they were read from
+    again = scope = parent = None  # ``parent``: the parent record they were read from
 
 
 class Children(Part):
@@ -292,6 +292,12 @@ class Children(Part):
                                     found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
+
+    def nested(self, writes, said, listing):
+        """``writes`` of children nested in a parent's child: each says ``said``, done by ``listing(state)`` (its children)."""
+        for write in writes:
+            write.said, write.done = dict(said), (lambda state, done=write.done: done(listing(state)))
+        return writes
 
     def says(self, kind, names, ids=()):
         return dict([(self.prefix + self.said_as.get(kind, PAST[kind]), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))

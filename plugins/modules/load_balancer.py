@@ -917,6 +917,14 @@ def pool_now(found, name):
     return pool_view((find(found, name) or {}).get("pool")) or {}
 
 
+# A pool's health monitor: at most one, keyed by its type (a type never changes: one of another type is deleted first and
+# created last); one of the same type is changed by a PATCH of the members that differ (docs/api_reference.md section 17).
+MONITORS = Children("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
+    "/{parent_id}/healthmonitor")), [Member(field) for field in MONITOR_FIELDS if field != "type"], key="type", mode=lambda params: "overridden",
+    body=_strip)
+MONITORS.ident = "type"
+
+
 class Listeners(Children):
     """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
     (``expand``); each listener's pool is written by requests of its own (``child_writes``, ``pool_writes``)."""
@@ -1032,38 +1040,32 @@ class Listeners(Children):
             body = dict(pool_body(item["pool"]), listener_id=listener["id"])
             return [Write("create", "POST", POOLS_PATH.format(**params), body, names=[item["pool"]["name"]], said=dict(
                 updated, **{"members.added": sorted(wanted["members"])}), done=lambda found: (find(found, name) or {}).get("pool") is not None)]
-        writes = []
-        monitor_path = "%s/%s/healthmonitor" % (POOLS_PATH.format(**params), pool["id"])
-        held_monitor, wanted_monitor = held["healthmonitor"], wanted["healthmonitor"]
-        retyped = held_monitor is not None and wanted_monitor is not None and held_monitor["type"] != wanted_monitor["type"]
-        if held_monitor is not None and (wanted_monitor is None or retyped):
-            writes.append(Write("delete", "DELETE", monitor_path, names=[name], said=updated, done=lambda found: (
-                pool_now(found, name).get("healthmonitor") or {}).get("type") != held_monitor["type"]))
+        monitors, asked = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else []), item["pool"]["healthmonitor"]
+        monitors.scope = dict(params, parent_id=pool["id"])
+        plan = MONITORS.planned(monitors, [asked] if asked else [], params)
+
+        def monitor_writes(part):  # said and done of the listener's pool
+            return MONITORS.nested(MONITORS.writes(part, monitors, params), updated, lambda found: [
+                monitor for monitor in [((find(found, name) or {}).get("pool") or {}).get("healthmonitor")] if monitor])
         patch = dict((field, wanted[field]) for field in ("name", "lb_algorithm", "protocol") if held[field] != wanted[field])
         if held["session_persistence"] != wanted["session_persistence"]:
             persistence = item["pool"]["session_persistence"]
             patch["session_persistence"] = _strip(persistence) if persistence is not None else None
-        if wanted_monitor is not None and held_monitor is None:
-            patch["healthmonitor"] = _strip(item["pool"]["healthmonitor"])
+        if plan.creates and not monitors:  # a pool's first health monitor: in its PATCH
+            patch["healthmonitor"], plan.creates = _strip(asked), []
+        writes = monitor_writes(Plan(deletes=plan.deletes))
         if patch:
             writes.append(Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name],
                                 said=updated, done=lambda found, compared=list(patch): all(
                                     pool_now(found, name).get(field) == wanted[field] for field in compared)))
-        if wanted_monitor is not None and held_monitor is not None and not retyped and held_monitor != wanted_monitor:
-            # only the members that differ, never the type (docs/api_reference.md section 17)
-            changed = dict((field, wanted_monitor[field]) for field in MONITOR_FIELDS if field != "type" and wanted_monitor[field] != held_monitor[field])
-            writes.append(Write("update", "PATCH", monitor_path, changed, names=[name], said=updated,
-                                done=lambda found: pool_now(found, name).get("healthmonitor") == wanted_monitor))
+        writes += monitor_writes(Plan(updates=plan.updates))
         if held["members"] != wanted["members"]:
             # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
             writes.append(Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), [member_body(member) for member in item[
                 "pool"]["members"] or []], names=[name], said=dict(updated, **{"members.added": sorted(set(wanted["members"]) - set(held["members"])),
                                                                                "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}),
                 done=lambda found: pool_now(found, name).get("members") == wanted["members"]))
-        if retyped:
-            writes.append(Write("create", "POST", monitor_path, _strip(item["pool"]["healthmonitor"]), names=[name], said=updated,
-                                done=lambda found: (pool_now(found, name).get("healthmonitor") or {}).get("type") == wanted_monitor["type"]))
-        return writes
+        return writes + monitor_writes(Plan(creates=plan.creates))
 
 
 def check_l7(listeners, purge=True):
@@ -1214,11 +1216,10 @@ class L7Policies(Children):
                 plan.creates.remove(new)
                 kept.append((new, old, RULES.body(new)))
         writes = RULES.writes(Plan((), kept, plan.creates), held, params) + RULES.writes(Plan(plan.deletes), held, params)  # never fewer rules
-        for write in writes:
-            write.said = self.says("create" if record is None else "update", [ref])
-            write.done = lambda state, done=write.done: done(next((found["rules"] for found in state if found["ref"] == ref), []))
-            if record is None:
-                write.body_of = lambda state, write=write, body=write.body: self.sent_to(write, state, ref, body)
+        RULES.nested(writes, self.says("create" if record is None else "update", [ref]), lambda state: next(
+            (found["rules"] for found in state if found["ref"] == ref), []))
+        for write in writes if record is None else ():
+            write.body_of = lambda state, write=write, body=write.body: self.sent_to(write, state, ref, body)
         return writes
 
     @staticmethod

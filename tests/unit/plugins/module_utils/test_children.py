@@ -5,8 +5,8 @@
 ``changes`` says of it when both writes, one or none took effect, a create-only member that fails, and a nested
 collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name, writes
 waiting for the parent, a member written by its own request, creates first, what the parent's create says, every child
-in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes taken first and a
-delete's query (no module, no HTTP)."""
+in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes taken first, a
+delete's query, the writes of children nested in a child (no module, no HTTP)."""
 
 from __future__ import annotations
 
@@ -207,3 +207,12 @@ def test_the_deletes_taken_go_first_and_the_others_last_each_with_the_declared_q
     assert [(write.kind, write.names) for write in writes] == [("delete", ["b"]), ("create", ["d"]), ("update", ["c"]), ("delete", ["a"])]
     assert [write.query for write in writes if write.kind == "delete"] == [{"cascade": "true"}] * 2
     assert kids().deleting(held(), PARAMS, [1], ["a"]).query is None, "no query by default"
+
+
+def test_the_writes_of_children_nested_in_a_child_say_the_parents_words_and_are_done_by_what_it_holds_of_them():
+    part = kids(replace="delete first")
+    writes = part.nested(part.writes(part.planned(held({"id": 1, "name": "a", "port": 80, "size": 1}), [{"name": "a", "size": 2}, {"name": "b"}], PARAMS),
+                                     held({"id": 1, "name": "a", "port": 80, "size": 1}), PARAMS), {"pools.updated": ["web"]},
+                         lambda state: state["web"]["kids"])
+    assert [(write.kind, write.said) for write in writes] == [("update", {"pools.updated": ["web"]}), ("create", {"pools.updated": ["web"]})]
+    assert writes[0].done({"web": {"kids": [{"id": 1, "name": "a", "port": 80, "size": 2}]}}) and not writes[1].done({"web": {"kids": []}})
