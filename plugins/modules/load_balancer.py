@@ -779,7 +779,7 @@ from urllib.parse import urlsplit
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     HTTP_METHODS, Refused, ValidationError, check_length, check_uuid, require)
-from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, check_names
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MEMBERS_PATH, MONITOR_FIELDS, POOLS_PATH, RULES, _member_key, _strip, check_listener, expand,
@@ -978,7 +978,12 @@ class Listeners(Children):
         return dict((field, value) for field, value in wanted.items() if value != held[field])
 
     def planned(self, held, wanted, params):
-        return super().planned(held, wanted, dict(params, parent_id=(getattr(held, "parent", None) or {}).get("id")))
+        """A name two listeners hold fails, whether declared or not: a listener is found by its name."""
+        balancer = (getattr(held, "parent", None) or {}).get("id")
+        for name, found in sorted((name, found) for name, found in by_key(held).items() if len(found) > 1)[:1]:
+            raise ValidationError("load balancer %s has %s listeners named %r (ids %s): a listener is found by its name, so rename or delete one of "
+                                  "them first" % (balancer, len(found), name, ", ".join(listener["id"] for listener in found)))
+        return super().planned(held, wanted, dict(params, parent_id=balancer))
 
     def fixed(self, index, member, item, record, params):
         return ("listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an existing listener; delete "
