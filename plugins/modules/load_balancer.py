@@ -1020,17 +1020,18 @@ class Listeners(Children):
 
     def child_writes(self, item, record, changes, held, params):
         """A listener's create then its pool's, or its PATCH then the writes of its pool (``pool_writes``)."""
-        writes, name = super().child_writes(item, record, dict((key, value) for key, value in changes.items() if key != "pool"), held, params), item["name"]
+        writes = super().child_writes(item, record, dict((key, value) for key, value in changes.items() if key != "pool"), held, params)
         if record is not None:
             return writes + (self.pool_writes(record, item, params) if "pool" in changes else [])
-        if item["pool"] is not None:
-            def pool_create_body(state):
-                listener = find(state, name)
-                return dict(pool_body(item["pool"]), listener_id=listener["id"] if listener else None)
-            writes.append(Write("create", "POST", POOLS_PATH.format(**params), names=[item["pool"]["name"]], body_of=pool_create_body,
-                                said={"members.added": [_member_key(member) for member in item["pool"]["members"] or []]},
-                                done=lambda found: (find(found, name) or {}).get("pool") is not None))
-        return writes
+        return writes + ([self.pool_create(item, {"members.added": [_member_key(member) for member in item["pool"]["members"] or []]}, params)]
+                         if item["pool"] is not None else [])
+
+    @staticmethod
+    def pool_create(item, said, params):
+        """A pool's create, its body made when sent: with the id of its listener, created earlier in the run or not."""
+        name = item["name"]
+        return Write("create", "POST", POOLS_PATH.format(**params), names=[item["pool"]["name"]], said=said, body_of=lambda state: dict(
+            pool_body(item["pool"]), listener_id=(find(state, name) or {}).get("id")), done=lambda found: (find(found, name) or {}).get("pool") is not None)
 
     def pool_writes(self, listener, item, params):
         name, pool = item["name"], listener.get("pool")
@@ -1042,9 +1043,7 @@ class Listeners(Children):
                           said=dict(updated, **{"members.removed": sorted(held["members"])}),
                           done=lambda found: (find(found, name) or {}).get("pool") is None)]
         if held is None:
-            body = dict(pool_body(item["pool"]), listener_id=listener["id"])
-            return [Write("create", "POST", POOLS_PATH.format(**params), body, names=[item["pool"]["name"]], said=dict(
-                updated, **{"members.added": sorted(wanted["members"])}), done=lambda found: (find(found, name) or {}).get("pool") is not None)]
+            return [self.pool_create(item, dict(updated, **{"members.added": sorted(wanted["members"])}), params)]
         monitors, asked = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else []), item["pool"]["healthmonitor"]
         monitors.scope = dict(params, parent_id=pool["id"])
         plan = MONITORS.planned(monitors, [asked] if asked else [], params)
