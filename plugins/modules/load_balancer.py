@@ -927,7 +927,9 @@ MONITORS.ident = "type"
 
 class Listeners(Children):
     """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
-    (``expand``); each listener's pool is written by requests of its own (``child_writes``, ``pool_writes``)."""
+    (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
+    listener's pool is written by requests of its own (``child_writes``, ``pool_writes``), its health monitor a child
+    collection nested in it (``MONITORS``), its members one PUT of the whole list."""
 
     inside, locked, own, order, delete_query = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes"), {
         "delete_default_pool": "true"}
