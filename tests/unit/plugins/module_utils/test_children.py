@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The child collection part (``Children``) alone: its paths, what a replacement sends and in which order, what
 ``changes`` says of it when both writes, one or none took effect, a create-only member that fails, and a nested
-collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name, writes
-waiting for the parent, a member written by its own request, creates first, what the parent's create says, every child
-in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes taken first, a
-delete's query, the writes of children nested in a child (no module, no HTTP)."""
+collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name,
+writes waiting for the parent, a member written by its own request, creates first, what the parent's create says,
+every child in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes
+taken first, a delete's query, the writes of children nested in a child, the view hooks in the diff of the children
+that change (no module, no HTTP)."""
 
 from __future__ import annotations
 
@@ -216,3 +217,12 @@ def test_the_writes_of_children_nested_in_a_child_say_the_parents_words_and_are_
                          lambda state: state["web"]["kids"])
     assert [(write.kind, write.said) for write in writes] == [("update", {"pools.updated": ["web"]}), ("create", {"pools.updated": ["web"]})]
     assert writes[0].done({"web": {"kids": [{"id": 1, "name": "a", "port": 80, "size": 2}]}}) and not writes[1].done({"web": {"kids": []}})
+
+
+def test_the_diff_of_the_children_that_change_shows_them_through_the_view_hooks():
+    class Shown(Children):
+        shown_child = staticmethod(lambda record: {"shown": record["name"]})
+        wanted_child = staticmethod(lambda item, record, params: {"created": item["name"]})
+    part = Shown("", "kid", PATHS, MEMBERS, mode=lambda params: "overridden")
+    before, after = part.views(held({"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "z"}), [{"name": "a", "port": 81}, {"name": "b"}], PARAMS)
+    assert before == {"a": {"shown": "a"}, "z": {"shown": "z"}} and after == {"a": {"shown": "a", "port": 81}, "b": {"created": "b"}}
