@@ -56,6 +56,7 @@ MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down",
 LISTENERS_PATH, POOLS_PATH = KINDS["listener"].paths["list"], KINDS["pool"].paths["list"]
 MEMBERS_PATH = KINDS["load_balancer"].path("/pools/{pool_id}/members")
 
+
 # ---- checking the option ---------------------------------------------------------------------------------------
 
 def _member_key(member):
