@@ -54,7 +54,7 @@ NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
 NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
 # A snapshot schedule (lifecycle policy) shows its volumes only when asked for (docs/api_reference.md section 19.5).
-LIFECYCLE_POLICY, VOLUMES_SHOWN = "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{id}", {"need_volumes": "true"}
+VOLUMES_SHOWN = {"need_volumes": "true"}
 
 
 def check_name(option, value, what=None, longest=63):
@@ -77,11 +77,12 @@ class Kind:
     (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
     longest name the service takes (None: the service puts no rule on its names, which are only required not to be
     empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers
-    (the id option an int, at least 1), not UUIDs."""
+    (the id option an int, at least 1), not UUIDs; ``owner``: the scope's path segments (a client's: neither project
+    nor region); a ``paths`` entry given as ``(suffix, version[, collection])`` is derived with ``path``."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
                  name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
-                 name_length=63, list_params=None, integer_id=False):
+                 name_length=63, list_params=None, integer_id=False, owner=None):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
         self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
@@ -90,14 +91,15 @@ class Kind:
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
         self.scope = REGION if regional else "project {project_id}"
+        self.owner = owner or ("{project_id}/{region_id}" if regional else "{project_id}")
         self.paths = dict(list=self.path(), item=self.path("/{id}"))
         for operation, version in (versions or {}).items():
             self.paths[operation] = self.path("/{id}" if operation != "create" else "", version)
-        self.paths.update(paths or {})
+        self.paths.update((operation, self.path(*path) if isinstance(path, tuple) else path) for operation, path in (paths or {}).items())
 
-    def path(self, suffix="", version="v1"):
-        """A path of the kind: the collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
-        return "/cloud/%s/%s/%s%s" % (version, self.collection, "{project_id}/{region_id}" if self.regional else "{project_id}", suffix)
+    def path(self, suffix="", version="v1", collection=None):
+        """A path of the kind: its (or a sibling) collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
+        return "/cloud/%s/%s/%s%s" % (version, collection or self.collection, self.owner, suffix)
 
     def identified(self, record):
         """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
@@ -126,24 +128,25 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("subnet", "subnets", name_query=None),
     Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
     Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
-        create="/cloud/v2/security_groups/{project_id}/{region_id}", update="/cloud/v2/security_groups/{project_id}/{region_id}/{id}")),
+        create=("", "v2", "security_groups"), update=("/{id}", "v2", "security_groups"))),
     Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", versions={"update": "v2"}, name_query=None),
     Kind("SSH key", "ssh_keys", id_option="ssh_key_id", title="SSH key", regional=False),
     Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
-    Kind("instance", "instances", versions={"create": "v2"}),
-    Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
+    Kind("instance", "instances", versions={"create": "v2"}, paths=dict(
+        check_limits=("/check_limits", "v2"), price=("/instances", "v2", "pricing"))),
+    Kind("load balancer", "loadbalancers", versions={"update": "v2"}, paths=dict(check_limits=("/check_limits",))),
     Kind("snapshot", "snapshots", name_query=None, total_key="count"),
-    Kind("image", "images", name_query=None, list_params={"private": "true"}),  # private images show only when asked for
+    Kind("image", "images", name_query=None, list_params={"private": "true"},  # private images show only when asked for
+         paths=dict(download=("", "v1", "downloadimage"))),
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
     Kind("bare metal server", "bminstances", id_option="server_id", plural="servers", created_key="instances", paths=dict(
-        action="/cloud/v2/baremetal/{project_id}/{region_id}/{id}/action", rebuild="/cloud/v1/bminstances/{project_id}/{region_id}/{id}/rebuild",
-        capacity="/cloud/v1/bmcapacity/{project_id}/{region_id}", flavors="/cloud/v1/bmflavors/{project_id}/{region_id}",
-        images="/cloud/v1/bmimages/{project_id}/{region_id}")),  # the action on SDK 0.59's path (docs/api_reference.md 19.1)
+        action=("/{id}/action", "v2", "baremetal"), rebuild=("/{id}/rebuild",), check_limits=("/check_limits",),  # action: SDK 0.59's (API 19.1)
+        capacity=("", "v1", "bmcapacity"), flavors=("", "v1", "bmflavors"), images=("", "v1", "bmimages"))),
     Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
-         paths=dict(item=LIFECYCLE_POLICY + "?need_volumes=true", update=LIFECYCLE_POLICY, delete=LIFECYCLE_POLICY)),
+         paths=dict(item=("/{id}?need_volumes=true",), update=("/{id}",), delete=("/{id}",))),
     Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
     Kind("k8s cluster", "k8s/clusters", plural="clusters", name_query=None, created_key="k8s_clusters", name_length=20, paths=dict(
         (which, "/cloud/v2/" + template) for which, template in dict(  # v2, by name (docs/api_reference.md section 19.3)
@@ -155,6 +158,7 @@ KINDS = dict((kind.key, kind) for kind in (
             check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
     Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (_lb_listeners)
     Kind("pool", "lbpools", versions={"update": "v2"}),
+    Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
 ))
 K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
 

@@ -281,7 +281,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
 from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 
-DOWNLOAD = "/cloud/v1/downloadimage/{project_id}/{region_id}"
 URL = r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/]+\S*$"
 FIXED = ("architecture", "os_distro", "os_version")  # create-only, shown by the record
 CHANGED = ("os_type", "ssh_key", "hw_firmware_type", "hw_machine_type", "is_baremetal")  # the PATCH changes them
@@ -321,7 +320,7 @@ class Image(CloudResource):
 
     @property
     def paths(self):
-        return dict(self.kind.paths, create=DOWNLOAD if self.params.get("source") == "url" else self.kind.paths["list"])
+        return dict(self.kind.paths, create=self.kind.paths["download"] if self.params.get("source") == "url" else self.kind.paths["list"])
 
     @property
     def required_to_create(self):

@@ -232,8 +232,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     validate_interfaces,
 )
 
-PATH = "/cloud/v2/pricing/{project_id}/{region_id}/instances"
-K8S_PATH = KINDS["k8s_cluster"].paths["price"]
+PATHS = dict((resource, KINDS[resource].paths["price"]) for resource in ("instance", "k8s_cluster"))
 INSTANCE_OPTIONS = ("flavor", "names", "name_templates", "interfaces", "volumes")
 VOLUME_SOURCES = ["new-volume", "image", "snapshot", "apptemplate", "existing-volume"]
 VOLUME_TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
@@ -412,7 +411,7 @@ class PricePreview(GcoreModule):
 
     def run(self):
         kubernetes = self.params["resource"] == "k8s_cluster"
-        answer = self.client.request("POST", (K8S_PATH if kubernetes else PATH).format(**self.params), json=self.body(), safe=True, ok=(200,))
+        answer = self.client.request("POST", PATHS[self.params["resource"]].format(**self.params), json=self.body(), safe=True, ok=(200,))
         try:
             price = normalize_k8s_price(answer) if kubernetes else normalize_price(answer)
         except PriceFormatError as exc:

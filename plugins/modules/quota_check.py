@@ -348,12 +348,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._parents import ass
 
 VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
 VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
-PATHS = {
-    "baremetal": "/cloud/v1/bminstances/{project_id}/{region_id}/check_limits",
-    "instance": "/cloud/v2/instances/{project_id}/{region_id}/check_limits",
-    "loadbalancer": "/cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits",
-    "k8s_cluster": KINDS["k8s_cluster"].paths["check_limits"],
-}
+PATHS = dict((resource, KINDS[kind].paths["check_limits"]) for resource, kind in dict(
+    baremetal="bare_metal_server", instance="instance", loadbalancer="load_balancer", k8s_cluster="k8s_cluster").items())
 OPTIONS = {
     "baremetal": ("flavor", "interfaces", "names", "name_templates"),
     "instance": ("flavor", "interfaces", "names", "name_templates", "volumes"),

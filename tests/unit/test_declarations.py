@@ -349,11 +349,6 @@ def test_one_flow_runs_every_state_module():
     assert ENGINES_LEFT <= runs, "an engine has gone: take it out of ENGINES_LEFT"
 
 
-# Files that still spell a Cloud path of their own (paths off the project/region rule: pricing, quotas, downloads);
-# the test below fails on any other, and once one of these has none (then it leaves this list).
-OWN_CLOUD_PATHS = {"price_preview.py", "image.py", "quota_check.py", "notification_threshold_info.py", "notification_threshold.py"}
-
-
 def test_every_cloud_path_comes_from_its_kind():
     """No ``/cloud/`` string in the code of plugins/ (docstrings and documentation aside) but in the kinds table and the
     task waiter: a path is derived from its ``Kind`` (collection, version, suffix)."""
@@ -368,5 +363,4 @@ def test_every_cloud_path_comes_from_its_kind():
         if any(isinstance(node, ast.Constant) and isinstance(node.value, str) and "/cloud/" in node.value and id(node) not in documents
                for node in ast.walk(tree)):
             spelt.add(path.name)
-    assert spelt - OWN_CLOUD_PATHS == {"_cloud.py", "_tasks.py"}, spelt
-    assert OWN_CLOUD_PATHS <= spelt, "a file has no Cloud path of its own any more: take it out of OWN_CLOUD_PATHS"
+    assert spelt == {"_cloud.py", "_tasks.py"}, spelt
