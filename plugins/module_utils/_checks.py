@@ -310,6 +310,20 @@ def gcore_argument_spec(cloud=False, waits=False):
     return spec
 
 
+MASK = "********"  # as Ansible shows a no_log value
+SECRET_MEMBERS = frozenset(("encrypted_password",))  # a listener's user_list[] password hash, answered as the service holds it
+
+
+def masked(value):
+    """``value`` (a record, a list, a view) with every secret member (``SECRET_MEMBERS``, at any depth) that holds
+    something replaced by ``MASK``: it never reaches a result, a diff or a log."""
+    if isinstance(value, dict):
+        return dict((key, MASK if key in SECRET_MEMBERS and item not in (None, "") else masked(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [masked(item) for item in value]
+    return value
+
+
 def strip_none(value):
     """A copy without the members that are None, at every depth (Ansible fills every unset suboption with None)."""
     if isinstance(value, dict):

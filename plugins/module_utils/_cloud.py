@@ -21,7 +21,8 @@ setting            meaning
 kind               the ``Kind`` (in ``KINDS``) the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
-tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request
+tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request, and
+                   the ``tags`` member is compared after the declared ones (``_tags.with_tags``)
 nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find`` (an info
                    module: by id, or by its filters)
 others             the records a hand rename is looked for among when a create is planned (None: one listing
@@ -47,7 +48,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Refu
 from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query, with_tags
 
 PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
@@ -70,15 +71,14 @@ def check_name(option, value, what=None, longest=63):
 
 class Kind:
     """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``versions`` (``{operation:
-    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (a template that does not follow the rule,
-    by operation), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
-    ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
-    listing's ``total_key``; ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id
-    (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
-    longest name the service takes (None: the service puts no rule on its names, which are only required not to be
-    empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers
-    (the id option an int, at least 1), not UUIDs; ``owner``: the scope's path segments (a client's: neither project
-    nor region); a ``paths`` entry given as ``(suffix, version[, collection])`` is derived with ``path``."""
+    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (by operation, the ``path`` arguments
+    ``(suffix, version[, collection])`` of one off the rule), ``id_option``, ``plural`` (the info module's result),
+    ``name_query`` (the listing's name filter: ``(parameter, longest name it takes)``, or None), ``created_key``,
+    ``regional`` (False: project-scoped; ``owner``: the scope's path segments, a client's), the listing's ``total_key``;
+    ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id (a record read is given it
+    as ``id`` too, and the result shows the record without it); ``name_length``: the longest name the service takes
+    (None: no rule on its names, only not empty); ``list_params``: the query every listing of an info module sends;
+    ``integer_id``: the ids are integers (the id option an int, at least 1), not UUIDs."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
                  name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
@@ -215,6 +215,7 @@ class CloudResource(GcoreResourceModule):
     page_size = PAGE_SIZE
     required_to_create = ("name",)
     task_types = {}
+    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -239,6 +240,8 @@ class CloudResource(GcoreResourceModule):
         for setting, value in derived.items():
             if setting not in cls.__dict__:  # what the declaration says itself stands
                 setattr(cls, setting, value)
+        if cls.tagged and "members" in cls.__dict__:
+            cls.members = with_tags(cls.__dict__["members"])
 
     def validate(self):
         super().validate()
@@ -255,8 +258,6 @@ class CloudResource(GcoreResourceModule):
 
     def list_query(self):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
-
-    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
 
     def check_create(self):
         """A create is planned: a resource of the kind carrying every declared tag under another name is warned about,

@@ -44,7 +44,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     pool_view,
     wanted_listener,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip
-from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
 
 def strict_network(option, value):
@@ -90,18 +89,3 @@ def canonical_addresses(values):
 
 def canonical_gateway(value):
     return canonical_addresses([value])[0] if value else None
-
-
-def tags(params):
-    """The ``tags`` member (``_tags.tags_member``) with the diff showing the user tags wanted, not the merge patch: the
-    patch is made by ``patch_body`` for the PATCH alone (the flow's diff shows what ``differences`` holds)."""
-    member = tags_member(params)
-    member.send = lambda desired, current: desired
-    return member
-
-
-def patch_body(changes, record):
-    """The PATCH body of ``changes``: ``tags`` as the JSON merge patch from the record's user tags."""
-    if "tags" not in changes:
-        return changes
-    return dict(changes, tags=merge_patch(changes["tags"], user_tags(record)))

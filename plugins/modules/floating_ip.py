@@ -280,6 +280,9 @@ class FloatingIp(CloudResource):
             return ()
         return (OtherFloatingIps(self, self.others),)
 
+    def tags(self):
+        return tags_member(self.params) if self.params["tags"] is not None else None  # shown in the diff only when given
+
     @property
     def members(self):
         params = self.params
@@ -291,8 +294,6 @@ class FloatingIp(CloudResource):
                 members.append(Member("fixed_ip_address", read=lambda record: canonical_address(record.get("fixed_ip_address"))))
         if params["unassign"]:
             members.append(Member("port_id", option="unassign", want=lambda value, record: None))
-        if params["tags"] is not None:
-            members.append(tags_member(params))
         return tuple(members)
 
     def validate(self):

@@ -279,7 +279,6 @@ import re
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
-from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 
 URL = r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/]+\S*$"
 FIXED = ("architecture", "os_distro", "os_version")  # create-only, shown by the record
@@ -329,7 +328,7 @@ class Image(CloudResource):
     @property
     def members(self):
         return ((Member("name"),) + tuple(create_only(option, lambda record, option=option: record.get(option), self.noun) for option in FIXED)
-                + tuple(Member(option) for option in CHANGED) + (tags(self.params),))
+                + tuple(Member(option) for option in CHANGED))
 
     def validate(self):
         super().validate()
@@ -385,9 +384,6 @@ class Image(CloudResource):
             if params[option] is not None:
                 body[option] = params[option]
         return body
-
-    def update_body(self, changes, record):
-        return patch_body(changes, record)
 
 
 def main():

@@ -610,7 +610,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, listener_view, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
 from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
-from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip

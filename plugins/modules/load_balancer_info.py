@@ -82,7 +82,7 @@ load_balancers:
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
 from ansible_collections.gcore.platform.plugins.module_utils._lb import expand
-from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 
 
 class LoadBalancerInfo(CloudInfo):
