@@ -19,15 +19,19 @@ import ipaddress
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip
 
 
-def strict_network(option, value):
-    """A network address in strict CIDR notation (IPv4 or IPv6), as ``ipaddress`` prints it."""
+CIDR = "is not a valid CIDR"  # what a router's and a security group rule's messages say of text that is no network
+
+
+def strict_network(option, value, invalid="is not a network in CIDR notation"):
+    """A network address in strict CIDR notation (IPv4 or IPv6), as ``ipaddress`` prints it (``invalid``: what the
+    message says of text that is no network)."""
     try:
         return ipaddress.ip_network(value, strict=True)
     except ValueError as exc:
         try:
             loose = ipaddress.ip_network(value, strict=False)
         except ValueError:
-            raise ValidationError("%s: %r is not a network in CIDR notation (%s)" % (option, value, exc))
+            raise ValidationError("%s: %r %s (%s)" % (option, value, invalid, exc))
         raise ValidationError("%s: %r has host bits set; use the network address %s" % (option, value, loose))
 
 

@@ -23,6 +23,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Vali
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, strict_network
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 
 
@@ -30,14 +31,9 @@ def route_problem(index, route):
     """The validation message for one route as the user wrote it, or None when it is valid."""
     option = "routes[%s]" % index
     try:
-        destination = ipaddress.ip_network(route["destination"], strict=True)
-    except ValueError as exc:
-        try:
-            ipaddress.ip_network(route["destination"], strict=False)
-        except ValueError:
-            return "%s.destination: %r is not a valid CIDR (%s)" % (option, route["destination"], exc)
-        return "%s.destination: %r has host bits set; use the network address %s" % (
-            option, route["destination"], ipaddress.ip_network(route["destination"], strict=False))
+        destination = strict_network(option + ".destination", route["destination"], CIDR)
+    except ValidationError as exc:
+        return str(exc)
     try:
         nexthop = ipaddress.ip_address(route["nexthop"])
     except ValueError:
