@@ -83,6 +83,14 @@ def canonical_ip(value):
     return str(address)
 
 
+def canonical_address(value):
+    """An IP address as ``ipaddress`` prints it (a value that is none is kept as it is)."""
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
+
+
 def _bounds(low, high):
     if low is not None and high is not None:
         return "%s to %s" % (low, high)
@@ -203,7 +211,6 @@ def _lookup(raw, name, option):
 
 API_TIMEOUT_RANGE = (1, 3600)
 API_RETRIES_RANGE = (0, 10)
-API_RETRIES_DEFAULT = 3
 HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]  # a listener's, a WAAP rule's
 _HOST_LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
 _HOST_NAME = r"%s(\.%s)*\.?" % (_HOST_LABEL, _HOST_LABEL)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_address
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
@@ -28,14 +28,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import Writ
 
 INSTANCES = KINDS["instance"].paths["list"]
 INTERFACES = INSTANCES + "/{id}/interfaces"
-
-
-def canonical_address(value):
-    """An IP address as ``ipaddress`` prints it (a value that is none is kept as it is)."""
-    try:
-        return str(ipaddress.ip_address(value))
-    except ValueError:
-        return value
 
 
 def on_port(records, port_id, fixed_ip_address=None):
