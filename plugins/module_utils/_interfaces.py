@@ -69,11 +69,6 @@ def interfaces_option(required=False, named=False, trunks=False):
     return dict(type="list", elements="dict", required=required, options=CHECKED_SPEC if trunks else NAMED_SPEC if named else INTERFACE_SPEC)
 
 
-def floating_ip_option():
-    """The ``floating_ip`` entry of an argument spec (load balancer quota check)."""
-    return dict(type="dict", options=FLOATING_IP_SPEC)
-
-
 def _given(value):
     return value is not None
 

@@ -9,7 +9,7 @@ This module is internal to the collection: its interface may change at any time.
 
 Addresses are compared in the form Python's ``ipaddress`` prints; ``dns_nameservers`` is an ordered list, ``host_routes``
 a set of (destination, nexthop) pairs. A create-only option that differs from the record fails before any write
-(``create_only`` in ``_writes``), naming the option, both values, and what to do.
+(``_members.create_only``), naming the option, both values, and what to do.
 """
 
 from __future__ import annotations

@@ -23,9 +23,11 @@ import ipaddress
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
+INTERFACES = KINDS["instance"].path("/{id}/interfaces")
 
 
 class Assumed(str):
@@ -105,6 +107,16 @@ def check_in_subnet(module, network_id, ip_address, where):
     if subnets and not any(address in ipaddress.ip_network(record["cidr"], strict=False) for record in subnets if record.get("cidr")):
         raise Refused("%s: %s is outside every subnet of network %s (%s); give an address inside one of them (nothing was sent)"
                       % (where, ip_address, network_id, ", ".join("subnet %s %s" % (record.get("name"), record.get("cidr")) for record in subnets)))
+
+
+def interfaces_of(client, params, ident):
+    """The network interfaces of instance ``ident`` (one read); None when there is no such instance."""
+    try:
+        return (client.get(INTERFACES.format(**dict(params, id=ident))) or {}).get("results") or []
+    except ApiError as exc:
+        if exc.status == 404:
+            return None
+        raise
 
 
 def _assumed_ip(module, what, where):

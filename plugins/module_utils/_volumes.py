@@ -2,8 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Volumes: the members and the one-by-one writes the ``volume`` module declares, and finding an instance by id or exact
-name (docs/api_reference.md sections 15.6 and 15.7).
+"""Volumes: the one table of volume types and sources, the volumes of a planned instance (``PLANNED``), and the parts
+the ``volume`` module declares (docs/api_reference.md sections 15.6 and 15.7).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -12,8 +12,6 @@ This module is internal to the collection: its interface may change at any time.
   the instance id (or null), not a list.
 - ``Extension``: the volume's size, grown with its own request (``POST .../extend`` → task), never shrunk. It is planned
   like an attachment (one write of its own, after the PATCH, waiting for the lock), through the same interface.
-- ``create_only``: a member the service cannot change: a differing value fails before any write, naming the option,
-  both values and what to do.
 """
 
 from __future__ import annotations

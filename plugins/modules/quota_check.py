@@ -336,8 +336,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
+    FLOATING_IP_SPEC,
     IP_FAMILIES,
-    floating_ip_option,
     interfaces_body,
     interfaces_option,
     resolve_interfaces,
@@ -408,7 +408,7 @@ class QuotaCheck(GcoreModule):
         name_templates=dict(type="list", elements="str"),
         interfaces=interfaces_option(trunks=True),
         volumes=PLANNED,
-        floating_ip=floating_ip_option(),
+        floating_ip=dict(type="dict", options=FLOATING_IP_SPEC),
         logging=dict(type="dict", options=dict(
             enabled=dict(type="bool"),
             destination_region_id=dict(type="int"),
