@@ -43,6 +43,7 @@ import json
 import uuid
 
 from simulator.core import ApiFailure, Request, Resource, Route, int_param, is_uuid, merge_tags, now_iso
+from simulator.resources.production import in_scope, scope
 from simulator.validation import check_object, check_str, invalid
 
 LIST = r"/cloud/v1/floatingips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -226,17 +227,14 @@ class FloatingIps(Resource):
                     record["task_id"] = None
 
     def scope(self, request):
-        project_id = int_param(request.params["project_id"], "project_id")
-        region_id = int_param(request.params["region_id"], "region_id")
+        """The request's scope (``production.scope``), the floating IPs brought up to date first."""
+        project_id, region_id = scope(request)
         self.sync()
         return project_id, region_id
 
     def floating_ip_of(self, request):
         project_id, region_id = self.scope(request)
-        record = self.sim.floating_ips.get(request.params["floating_ip_id"])
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "Floating IP %s not found" % request.params["floating_ip_id"])
-        return record
+        return in_scope(self.sim.floating_ips, request.params["floating_ip_id"], project_id, region_id, "Floating IP")
 
     @staticmethod
     def unlocked(record):

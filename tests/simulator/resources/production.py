@@ -1,9 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What the production families share (secrets, images, snapshots, server groups, reserved fixed IPs;
-docs/api_reference.md section 16): the project/region scope of a request, a family found by its NAME, and the
-records of the one instance store. Plain functions: this module declares no resource."""
+"""What the Cloud families share (networks, routers, floating IPs, volumes, security groups and the production families
+of docs/api_reference.md section 16): the project/region scope of a request, a record found in it or 404, a family
+found by its NAME, and the records of the one instance store. Plain functions: this module declares no resource."""
 
 from __future__ import annotations
 
