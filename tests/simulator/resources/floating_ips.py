@@ -43,7 +43,7 @@ import json
 import uuid
 
 from simulator.core import ApiFailure, Request, Resource, Route, int_param, is_uuid, merge_tags, now_iso
-from simulator.resources.production import in_scope, scope
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_object, check_str, invalid
 
 LIST = r"/cloud/v1/floatingips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -218,13 +218,7 @@ class FloatingIps(Resource):
         """Release the lock of every floating IP whose task failed (a failed create removes it)."""
         if not self.seeded:
             self.seed()
-        for ident, record in list(self.sim.floating_ips.items()):
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-            if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                if record["task_id"] == record["creator_task_id"] and record["status"] is None:
-                    del self.sim.floating_ips[ident]
-                else:
-                    record["task_id"] = None
+        unlock_failed(self.sim, self.sim.floating_ips, lambda record, task: record["task_id"] == record["creator_task_id"] and record["status"] is None)
 
     def scope(self, request):
         """The request's scope (``production.scope``), the floating IPs brought up to date first."""

@@ -49,7 +49,7 @@ import ipaddress
 import uuid
 
 from simulator.core import ApiFailure, Resource, Route, is_uuid, merge_tags, now_iso, page, tag_list
-from simulator.resources.production import in_scope, scope
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_bool, check_enum, check_name, check_object, check_tags, invalid, patch_name_and_tags
 
 NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -183,14 +183,10 @@ class Networks(Resource):
 
     def sync(self):
         """Release the lock of every record whose task failed; a failed create removes what it made."""
-        for store, remove in ((self.sim.subnets, self.remove_subnet), (self.sim.networks, self.sim.networks.pop)):
-            for ident, record in list(store.items()):
-                task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-                if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                    if record["task_id"] == record["creator_task_id"] and task and task["record"]["task_type"].startswith("create"):
-                        remove(ident)
-                    else:
-                        record["task_id"] = None
+        def created(record, task):
+            return record["task_id"] == record["creator_task_id"] and task and task["record"]["task_type"].startswith("create")
+        unlock_failed(self.sim, self.sim.subnets, created, self.remove_subnet)
+        unlock_failed(self.sim, self.sim.networks, created)
 
     def in_scope(self, records, request):
         project_id, region_id = scope(request)

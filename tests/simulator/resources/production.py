@@ -55,6 +55,22 @@ def in_scope(store, ident, project_id, region_id, noun):
     return record
 
 
+def unlock_failed(sim, store, created, remove=None, unlocked=None):
+    """The task sync of a family whose records carry their lock (``task_id``): every record of ``store`` (id -> record)
+    whose task is gone or ended in ERROR is released; a failed create (``created(record, task)``) is removed
+    (``remove(ident)``; default: from the store), any other write unlocks its record (``unlocked(record)``: what else
+    it sets then)."""
+    for ident, record in list(store.items()):
+        task = sim.tasks.get(record["task_id"]) if record["task_id"] else None
+        if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
+            if created(record, task):
+                (remove or store.pop)(ident)
+            else:
+                record["task_id"] = None
+                if unlocked:
+                    unlocked(record)
+
+
 def boolean_query(request, name):
     """A boolean query parameter (None when absent; 422 when not true/false)."""
     value = request.arg(name)

@@ -39,7 +39,7 @@ import uuid
 
 from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
 from simulator.resources.networks import SEEDED_SUBNETS
-from simulator.resources.production import in_scope, scope
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_bool, check_object, invalid
 
 LIST = r"/cloud/v1/routers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -174,14 +174,8 @@ class Routers(Resource):
 
     def sync(self):
         """Release the lock of every router whose task failed (a failed create removes the router)."""
-        for router_id, record in list(self.sim.routers.items()):
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-            if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                if record["task_id"] == record["creator_task_id"] and record["status"] == "BUILD":
-                    del self.sim.routers[router_id]
-                else:
-                    record["task_id"] = None
-                    record["status"] = "ACTIVE"
+        unlock_failed(self.sim, self.sim.routers, lambda record, task: record["task_id"] == record["creator_task_id"] and record["status"] == "BUILD",
+                      unlocked=lambda record: record.update(status="ACTIVE"))
 
     def router_of(self, request):
         project_id, region_id = scope(request)

@@ -41,7 +41,7 @@ import re
 import uuid
 
 from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
-from simulator.resources.production import in_scope, scope
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 LIST = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -167,13 +167,7 @@ class SecurityGroups(Resource):
 
     def sync(self):
         """Release the lock of every group whose task failed (a failed create removes the group)."""
-        for group_id, record in list(self.sim.security_groups.items()):
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-            if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                if record.get("_creating"):
-                    del self.sim.security_groups[group_id]
-                else:
-                    record["task_id"] = None
+        unlock_failed(self.sim, self.sim.security_groups, lambda record, task: record.get("_creating"))
 
     @staticmethod
     def shown(record):
