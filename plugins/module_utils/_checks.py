@@ -53,13 +53,16 @@ def require(condition, option, rule):
         raise ValidationError("%s: %s" % (option, rule))
 
 
-def check_uuid(option, value):
-    if value is None:
-        return
+def is_uuid(value):
     try:
         uuid.UUID(str(value))
     except ValueError:
-        raise ValidationError("%s: %r is not a UUID" % (option, value))
+        return False
+    return True
+
+
+def check_uuid(option, value):
+    require(value is None or is_uuid(value), option, "%r is not a UUID" % (value,))
 
 
 def uuid_text(option, value):

@@ -41,11 +41,9 @@ info module may turn a record into what it returns (``returned(record)``, as a r
 
 from __future__ import annotations
 
-import uuid
-
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, is_uuid, require, uuid_text
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query, with_tags
@@ -168,20 +166,12 @@ def k8s_version(value):
     return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
 
 
-def is_uuid(value):
-    try:
-        uuid.UUID(str(value))
-    except ValueError:
-        return False
-    return True
-
-
 def find_named(client, kind, params, value, option, required=True, query=None):
     """``(id, record or None)`` of the resource of ``kind`` that the option's ``value`` names: an id (a UUID) taken as
     given, or a name matched exactly over every page of the listing (``query``: more filters it takes). No match:
     ``(None, None)``, or (``required``) ``Refused`` naming the option; several: ``Refused`` listing their ids."""
     if is_uuid(value):
-        return str(uuid.UUID(value)), None
+        return uuid_text(option, value), None
     listing = client.paginate(kind.paths["list"].format(**params), dict(kind.query(value), **(query or {})) or None,
                               page_size=PAGE_SIZE, total_key=kind.total_key)
     matches = [kind.identified(record) for record in listing if record.get("name") == value]

@@ -327,7 +327,7 @@ def test_the_core_stays_small():
 # The bases' lines today, the child collection and the value part in, the list flow and the domain flow out, the kinds
 # of k8s clusters, file shares, snapshot schedules and bare metal servers in (1,551 for the nine before: 1,000 for the
 # first six, the list flow among them). The aim is 1,400: lower it as the core sheds.
-CORE_LINES = 1726
+CORE_LINES = 1716
 
 
 # Engines that still run modules beside the resource flow, each to become a resource with parts on the one flow;
