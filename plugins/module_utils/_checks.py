@@ -86,6 +86,16 @@ def canonical_ip(value):
     return str(address)
 
 
+def checked_address(option, value):
+    """An IPv4 or IPv6 address checked (the error names the option) and canonical (``canonical_ip``); None stays None."""
+    if value is None:
+        return None
+    try:
+        return canonical_ip(value)
+    except ValueError:
+        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
+
+
 def canonical_address(value):
     """An IP address as ``ipaddress`` prints it (a value that is none is kept as it is)."""
     try:

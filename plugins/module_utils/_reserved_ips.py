@@ -33,16 +33,6 @@ DEVICES = KIND.paths["item"] + "/connected_devices"
 SUBNETS = KINDS["subnet"].paths["list"]
 
 
-def checked_address(option, value):
-    """An IPv4 or IPv6 address checked and canonical (None stays None)."""
-    if value is None:
-        return None
-    try:
-        return canonical_ip(value)
-    except ValueError:
-        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
-
-
 def addresses_of(record):
     """The addresses a reserved fixed IP holds, canonical."""
     return [canonical_ip(value) for value in (record.get("fixed_ip_address"), record.get("fixed_ipv6_address")) if value]

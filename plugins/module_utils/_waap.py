@@ -23,6 +23,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError,
     canonical_ip,
     check_length,
+    checked_address,
     check_not_blank,
     check_pattern,
     check_range,
@@ -90,13 +91,6 @@ def action_argument_spec(kinds=None):
 
 # ---- validation (before any request) ---------------------------------------------------------
 
-def _check_ip(option, value):
-    try:
-        ipaddress.ip_address(value)
-    except ValueError:
-        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
-
-
 def _check_member(option, value, member, prefix=""):
     """A member's value against its row of ``CONDITION_KINDS`` (``prefix`` ``item_``: one item of a list against the
     row's ``item_*`` rules)."""
@@ -107,7 +101,7 @@ def _check_member(option, value, member, prefix=""):
     if member.get(prefix + "pattern"):
         check_pattern(option, value, *member[prefix + "pattern"])
     if member.get(prefix + "ip"):
-        _check_ip(option, value)
+        checked_address(option, value)
     if member.get(prefix + "range"):
         check_range(option, value, *member[prefix + "range"])
     if member["type"] == "list" and not prefix:
