@@ -133,8 +133,7 @@ class FloatingIps(Resource):
     def list_interfaces(self, request):
         """The fallback ``GET .../instances/{p}/{r}/{id}/interfaces`` (the module docstring)."""
         self.sync()
-        instance = self.instance(int_param(request.params["project_id"], "project_id"),
-                                 int_param(request.params["region_id"], "region_id"), request.params["instance_id"])
+        instance = self.instance(*scope(request), request.params["instance_id"])
         if instance is None:
             raise ApiFailure(404, "Instance %s not found" % request.params["instance_id"])
         ports = derived_interfaces(instance)
