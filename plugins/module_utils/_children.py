@@ -13,6 +13,20 @@ both may exist at once, "delete first" where they cannot) or fails (None); ``rep
 writes took effect. Declared: ``name`` (the ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths``
 (``_writes.request``; ``{parent_id}``: the parent's id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks
 ``body(item)``, ``gathered(record, params)``, ``update_body(changes, record)``, ``bulk_body(ids)``.
+
+Declared by a subclass (the defaults keep the behaviour above): ``inside``, the parent record's member that holds the
+children (read with the parent, no listing of their own); ``locked``, their writes wait for the parent's lock and status
+(``Write.locked``: the parent read again after each, in place of a ``then``); ``ident``, the member of a child its paths
+take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own
+(``{member: value}``, said ``verb``) right after the child's create (``ident`` a member of the item) or update (with
+``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
+none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
+(body ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``: the creates that
+fit before the deletes; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the parent's create
+body carries the children (the create says them); and ``every``, the diff shows every child held and wanted, not only
+those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)`` (the ``own``
+members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's
+views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
 """
 
 from __future__ import annotations
@@ -86,10 +100,15 @@ class Held(list):
     """The children of one parent as read: ``again()`` reads them again, ``scope`` (with ``parent_id``) fills the paths."""
 
     again = scope = None
+    parent = None  # the parent record they were read from
 
 
 class Children(Part):
     """A child collection (the module docstring)."""
+
+    inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
+    said_as, limit = {}, None
+    child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
                  replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
@@ -111,8 +130,9 @@ class Children(Part):
     def fetch(self, get, record, params):
         """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
         scope = dict(params, parent_id=record.get("id"))
-        held = Held(get(request(self.paths, "list", scope)[1]))
+        held = Held(map(self.child_of, (record.get(self.inside) or []) if self.inside else get(request(self.paths, "list", scope)[1])))
         held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
+        held.again, held.parent = None if self.inside else held.again, record  # ``inside``: read again with the parent (``locked``)
         return held
 
     def held(self, record):
@@ -142,18 +162,28 @@ class Children(Part):
         for item in plan.creates:
             missing = [option for option in self.required if item.get(option) is None]
             if missing:
-                raise ValidationError("%s[%d]: %s required to create the %s %r (no %s%s has that name)" % (
-                    self.option, index[item[self.key]], " and ".join(missing), self.noun, item[self.key], self.noun, self.where(params)))
+                raise ValidationError(self.needs(index[item[self.key]], missing, item, params))
         if self.replace is None:
             for item, record, changes in plan.updates:
-                for member in set(self.create_only) & set(changes):
-                    raise ValidationError("%s[%d].%s: %s %s cannot change it; delete it and create it again (nothing was sent)" % (
-                        self.option, index[item[self.key]], member, self.noun, record.get("id")))
+                for member in [member for member in self.create_only if member in changes]:
+                    raise ValidationError(self.fixed(index[item[self.key]], member, item, record, params))
         return plan
+
+    def needs(self, index, missing, item, params):
+        """The message of a create that lacks the ``required`` options ``missing``."""
+        return "%s[%d]: %s required to create the %s %r (no %s%s has that name)" % (
+            self.option, index, " and ".join(missing), self.noun, item[self.key], self.noun, self.where(params))
+
+    def fixed(self, index, member, item, record, params):
+        """The message of a ``create_only`` member that differs where the child cannot be replaced."""
+        return "%s[%d].%s: %s %s cannot change it; delete it and create it again (nothing was sent)" % (
+            self.option, index, member, self.noun, record.get("id"))
 
     def views(self, state, wanted, params):
         """``(before, after)``: ``{key: child}`` of the children that change (a created child absent from before, a
         deleted one from after); a key several deleted children hold is shown once per child, with its id."""
+        if self.every:
+            return self.every_view(state or [], wanted, params)
         plan = self.planned(state or [], wanted, params)  # none held: the parent is created
         before, after = {}, {}
         keys = by_key(plan.deletes, self.key)
@@ -167,12 +197,75 @@ class Children(Part):
             after[item[self.key]] = created_view(self.members, item)
         return before, after
 
+    def every_view(self, held, wanted, params):
+        """``every``: each child held, and each child as it will be (those held that stay, and those wanted)."""
+        gone, records = set(id(record) for record in self.planned(held, wanted, params).deletes), by_key(held, self.key)
+        before = dict((record.get(self.key), self.shown_child(record)) for record in held)
+        after = dict((record.get(self.key), self.shown_child(record)) for record in held if id(record) not in gone)
+        after.update((item[self.key], self.wanted_child(item, (records.get(item[self.key]) or [None])[0], params)) for item in wanted)
+        return self.diffed(before), self.diffed(after)
+
+    def shown_child(self, record):
+        return view(self.members, record)
+
+    def wanted_child(self, item, record, params):  # ``record`` None: created
+        return created_view(self.members, item) if record is None else dict(view(self.members, record), **differences(
+            self.members, record, item, views=True))
+
+    def diffed(self, children):  # ``{key: view}`` in the order of the keys
+        return dict(sorted(children.items(), key=lambda pair: str(pair[0])))
+
+    def created_said(self, wanted):
+        """``in_create``: what the parent's create says of the children its body carries, and of their ``own`` writes."""
+        said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
+        return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
+                                 for member, (_which, verb) in self.own.items() if self.in_create))
+
+    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
+
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
 
     def plan(self, record, wanted, params):
         """The writes: deletes (bulk), updates, creates; a replacement's two writes in the declared order."""
-        return self.writes(self.planned(record, wanted, params), record, params)
+        return self.arranged(self.planned(record, wanted, params), record, params)
+
+    def arranged(self, plan, held, params):
+        """The writes of ``plan``: in the default order, or child by child in the groups of ``order``. ``locked``: each
+        waits for the parent."""
+        room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
+        writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
+            "deletes": lambda: self.writes(Plan(deletes=plan.deletes), held, params),
+            "updates": lambda: [write for update in plan.updates for write in self.child_writes(*update, held=held, params=params)],
+            "room": lambda: self.making(plan.creates[:room], held, params),
+            "creates": lambda: self.making(plan.creates[room:], held, params)}[group]()]
+        for write in writes if self.locked else ():
+            write.locked = held.parent
+        return writes
+
+    def making(self, items, held, params):
+        """The creates of ``items``, each with its ``own`` writes; one write of them all on a ``bulk_create`` path."""
+        names = [item[self.key] for item in items]
+        if "bulk_create" in self.paths and items:
+            method, path = request(self.paths, "bulk_create", held.scope or params)
+            return [Write("create", method, path, self.batch_body(items), names=names, said=self.says("create", names), reread=held.again,
+                          done=lambda listing: set(names) <= set(found.get(self.key) for found in listing))]
+        return [write for item in items for write in self.child_writes(item, None, self.after_create(item), held, params)]
+
+    def batch_body(self, items):
+        return [self.body(item) for item in items]
+
+    def child_writes(self, item, record, changes, held, params):
+        """One child's create (``record`` None) or update (its members not ``own``), then each ``own`` member in
+        ``changes`` written by a request of its own."""
+        rest, name = dict((member, value) for member, value in changes.items() if member not in self.own), item[self.key]
+        writes = self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
+        for member, (which, verb) in [(member, declared) for member, declared in self.own.items() if member in changes]:
+            method, path = request(self.paths, which, held.scope or params, (record or item).get(self.ident))
+            writes.append(Write("update", method, path, {member: changes[member]}, names=[name], said={self.prefix + verb: [name]},
+                                reread=held.again, done=lambda listing, member=member, value=changes[member]: any(
+                                    found.get(self.key) == name and found.get(member) == value for found in listing)))
+        return writes
 
     def writes(self, plan, held, params):
         params = held.scope or params
@@ -180,9 +273,9 @@ class Children(Part):
         replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
         chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [
             [record] for record in plan.deletes]
-        writes = [self.deleting(held, params, [record["id"] for record in chunk], [record.get(self.key) for record in chunk],
+        writes = [self.deleting(held, params, [record[self.ident] for record in chunk], [record.get(self.key) for record in chunk],
                                 bulk="bulk_delete" in self.paths) for chunk in chunks]
-        pairs = [(self.deleting(held, params, [record["id"]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
+        pairs = [(self.deleting(held, params, [record[self.ident]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
                  for item, record in replaced]
         for pair in pairs:
             self.pair(*(pair if self.replace == "delete first" else reversed(pair)))
@@ -190,16 +283,16 @@ class Children(Part):
             writes += [delete for delete, _create in pairs]
         for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
             toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
-            method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record["id"])
+            method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record[self.ident])
             body = None if toggle in self.paths else self.update_body(changes, record)
             writes.append(Write("update", method, path, body, names=[item[self.key]], said=self.says("update", [item[self.key]]), reread=held.again,
-                                done=lambda listing, item=item, ident=record["id"]: any(
-                                    found.get("id") == ident and not self.differ(item, found, params) for found in listing)))
+                                done=lambda listing, item=item, ident=record[self.ident]: any(
+                                    found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
     def says(self, kind, names, ids=()):
-        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+        return dict([(self.prefix + self.said_as.get(kind, PAST[kind]), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
     def pair(self, first, second):
         """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took
@@ -245,6 +338,6 @@ class Children(Part):
         def left(_accepted, value):
             if not bulk or value is not GONE:
                 return []
-            return [self.deleting(held, params, [found["id"]], [wanted[found["id"]]]) for found in held.again() if found.get("id") in wanted]
+            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again() if found.get(self.ident) in wanted]
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
-                     reread=held.again, done=lambda listing: not any(found.get("id") in wanted for found in listing), then=left)
+                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)

@@ -264,10 +264,11 @@ class GcoreResourceModule(Flow):
             write.then, write.reread = after, write.reread or (lambda: self.fetched(part, record))
         if write.prepare or write.locked is None:
             return write
-        ident = write.locked["id"]
+        ident, after = write.locked["id"], write.then
 
-        def then(_accepted, _value):
+        def then(accepted, value):  # the record read again, then what the write itself does after (a replacement's said)
             self.record = self.read(ident)
+            return after(accepted, value) if after else []
 
         def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
             if self.lock and self.record.get(self.lock):

@@ -11,18 +11,10 @@ short_description: Create, rename, tag, start, stop, rebuild and delete a Gcore 
 version_added: 1.2.0
 description:
   - Makes a Gcore Cloud bare metal server (a whole physical machine) match the task, found by O(server_id) or by its
-    exact O(name). It is created from a flavor and a bare metal image or an application template, then waited for
-    until C(ACTIVE); renamed and tagged; started or stopped; rebuilt from another image only with O(allow_rebuild).
-  - Before a create, the region's free capacity for O(flavor) is read (C(GET /cloud/v1/bmcapacity/{project_id}/{region_id}));
-    none fails the task naming the flavor and the region, and nothing is sent. The create is
-    C(POST /cloud/v1/bminstances/{project_id}/{region_id}), a task; provisioning takes minutes.
-  - Renames and tags with one C(PATCH /cloud/v1/bminstances/{project_id}/{region_id}/{id}); starts and stops with
-    C(POST /cloud/v2/baremetal/{project_id}/{region_id}/{id}/action) only when the status differs; deletes with
-    C(DELETE /cloud/v1/bminstances/{project_id}/{region_id}/{id}). Every task is waited for.
-  - O(flavor), O(ssh_key) are compared with the server and a difference fails before any write (the service cannot
-    change them); O(interfaces), O(apptemplate), O(username), O(password) and O(user_data) are used at create only
-    (the record does not show them). After an ambiguous failure of a write the server is read again and the write is
-    never sent twice.
+    exact O(name), or deletes it.
+  - Creates it from a flavor and a bare metal image or an application template once the region has capacity for the
+    flavor, and waits until it is C(ACTIVE).
+  - Renames and tags it, starts or stops it, and rebuilds it from another image only with O(allow_rebuild).
 seealso:
   - module: gcore.platform.baremetal_server_info
   - module: gcore.platform.quota_check
@@ -166,6 +158,18 @@ options:
     type: int
     default: 3600
 notes:
+  - Makes a Gcore Cloud bare metal server (a whole physical machine) match the task, found by O(server_id) or by its
+    exact O(name). It is created from a flavor and a bare metal image or an application template, then waited for
+    until C(ACTIVE); renamed and tagged; started or stopped; rebuilt from another image only with O(allow_rebuild).
+  - Before a create, the region's free capacity for O(flavor) is read (C(GET /cloud/v1/bmcapacity/{project_id}/{region_id}));
+    none fails the task naming the flavor and the region, and nothing is sent. The create is
+    C(POST /cloud/v1/bminstances/{project_id}/{region_id}), a task; provisioning takes minutes.
+  - Renames and tags with one C(PATCH /cloud/v1/bminstances/{project_id}/{region_id}/{id}); starts and stops with
+    C(POST /cloud/v2/baremetal/{project_id}/{region_id}/{id}/action) only when the status differs; deletes with
+    C(DELETE /cloud/v1/bminstances/{project_id}/{region_id}/{id}). Every task is waited for.
+  - O(flavor), O(ssh_key) are compared with the server and a difference fails before any write (the service cannot
+    change them); O(interfaces), O(apptemplate), O(username), O(password) and O(user_data) are used at create only
+    (the record does not show them).
   - With O(wait=false) the module returns once the service accepted each request (RV(tasks)); RV(server) is then
     V(null) after a create. Stopping a new server needs O(wait=true).
 extends_documentation_fragment:
@@ -174,6 +178,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 """
 
 EXAMPLES = r"""

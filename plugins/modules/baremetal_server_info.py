@@ -10,12 +10,9 @@ module: baremetal_server_info
 short_description: List Gcore Cloud bare metal servers, and the region's bare metal flavors with their capacity
 version_added: 1.2.0
 description:
-  - Reads the bare metal servers of a project and region with C(GET /cloud/v1/bminstances/{project_id}/{region_id}),
-    every page, or one server with C(GET /cloud/v1/bminstances/{project_id}/{region_id}/{server_id}).
-  - The service matches O(name) as a substring; this module keeps only the servers whose name is exactly O(name). An
-    unknown id or name gives an empty list, not a failure.
-  - With O(flavors=true), also the region's bare metal flavors with how many servers of each are free
-    (C(GET /cloud/v1/bmflavors/{project_id}/{region_id}?include_capacity=true)).
+  - Reads the bare metal servers of a Gcore Cloud project and region - one by O(server_id), those named exactly O(name),
+    or all - and changes nothing; an unknown id or name gives an empty list.
+  - With O(flavors=true), also the region's bare metal flavors with how many servers of each are free.
 seealso:
   - module: gcore.platform.baremetal_server
 author:
@@ -39,6 +36,13 @@ options:
       - Also return the region's bare metal flavors with their free capacity (RV(flavors)).
     type: bool
     default: false
+notes:
+  - Reads the bare metal servers of a project and region with C(GET /cloud/v1/bminstances/{project_id}/{region_id}),
+    every page, or one server with C(GET /cloud/v1/bminstances/{project_id}/{region_id}/{server_id}).
+  - The service matches O(name) as a substring; this module keeps only the servers whose name is exactly O(name). An
+    unknown id or name gives an empty list, not a failure.
+  - With O(flavors=true), also the region's bare metal flavors with how many servers of each are free
+    (C(GET /cloud/v1/bmflavors/{project_id}/{region_id}?include_capacity=true)).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

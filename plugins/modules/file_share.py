@@ -129,6 +129,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.file_share_info
     description: Read file shares with their access rules.
@@ -301,16 +302,14 @@ diff:
 """
 
 import ipaddress
-from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import Extension
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 KIND = KINDS["file_share"]
 # docs/api_reference.md section 19.2: the statuses on the way to available, and the failed ones.
@@ -340,28 +339,27 @@ def status_of(record):
     return "error: %s" % status if status in FAILED else status
 
 
-class AccessRules(Part):
-    """A share's access rules: children keyed by address, declared as the core's children part will take
-    them. ``suffix``: their collection under the share; ``key``: the identity (option member, record member);
-    ``fields``: option member -> record member; ``replaced_by``: the members whose difference is a delete then a create
-    (the service has no update); undeclared rules are deleted. Read once per record (a listing of their own), kept in
-    the record as ``access``; the plan deletes, replaces, then creates."""
+class AccessRules(Children):
+    """A share's access rules: children keyed by address, read from a listing of their own and carried by the share's
+    create; a mode that differs (or a rule in error) is replaced, delete then create, undeclared rules are deleted; each
+    write once the share is ready."""
 
-    name = option = "access"
-    suffix = "/access_rule"
-    key = ("ip_address", "access_to")
-    fields = {"ip_address": "access_to", "access_mode": "access_level"}
-    replaced_by = ("access_mode",)
+    locked = in_create = every = True
+    order = ("deletes", "updates", "creates")  # a replacement's delete and create together
 
-    def __init__(self, module):
-        self.module = module  # its client reads the rules
+    def __init__(self):
+        rules = (KIND.paths["item"] + "/access_rule").replace("{id}", "{parent_id}")
+        super().__init__("access", "access rule", {"list": rules, "item": rules + "/{id}"}, (Member("ip_address"), Member("access_mode")),
+                         option="access", key="ip_address", create_only=("access_mode",), mode=lambda params: "overridden",
+                         body=lambda item: {"ip_address": item["ip_address"], "access_mode": item["access_mode"]},
+                         gathered=lambda rule, params: {"ip_address": rule["ip_address"], "access_mode": rule["access_mode"]})
 
     def check(self, module):
         items = module.params.get(self.option)
         first = {}
         for index, item in enumerate(items or []):
-            item[self.key[0]] = canonical_address("access[%s].ip_address" % index, item[self.key[0]])
-            key = item[self.key[0]]
+            item[self.key] = canonical_address("access[%s].ip_address" % index, item[self.key])
+            key = item[self.key]
             require(key not in first, "access[%s]" % index, "access[%s] has the address %s already; each address may be listed "
                     "once" % (first.get(key), key))
             first[key] = index
@@ -369,56 +367,21 @@ class AccessRules(Part):
     def wanted(self, module):
         return None if module.params["state"] == "absent" else module.params.get(self.option)
 
-    def read(self, record):
-        """The rules of a share record, read once per record (kept in it as ``access``)."""
-        if "access" not in record:
-            record["access"] = list(self.module.client.paginate(self.path(record), page_size=PAGE_SIZE, total_key="count"))
-        return record["access"]
+    def child_of(self, record):
+        """A rule as compared: its address (canonical) and mode (the service's ``access_to``, ``access_level``), and as read."""
+        return {"id": record.get("id"), "ip_address": canonical_address("access_to", record.get("access_to")),
+                "access_mode": record.get("access_level"), "rule": record}
 
-    def held(self, record):
-        rules = {}
-        for rule in self.read(record) if record is not None else ():
-            item = dict((option, rule.get(member)) for option, member in self.fields.items())
-            item.update(ip_address=canonical_address("access_to", item["ip_address"]), id=rule.get("id"), state=rule.get("state"))
-            rules[item["ip_address"]] = item
-        return rules
+    def differ(self, item, record, params):
+        """A rule in error is replaced too."""
+        changes = super().differ(item, record, params)
+        return dict(changes, access_mode=item["access_mode"]) if record["rule"].get("state") == "error" else changes
 
-    def shown(self, items):
-        return sorted((dict((option, item[option]) for option in self.fields) for item in items), key=lambda item: item[self.key[0]])
+    def diffed(self, children):
+        return [children[key] for key in sorted(children)]
 
-    def wanted_view(self, wanted, record):
-        return self.shown(wanted)
 
-    def created_said(self, wanted):
-        return {"access.created": [item[self.key[0]] for item in wanted]}
-
-    def same(self, item, rule):
-        return rule.get("state") != "error" and all(item[option] == rule[option] for option in self.replaced_by)
-
-    def plan(self, record, wanted, params):
-        if record.get("type_name") == "vast" and wanted is not None:
-            raise ValidationError("access: file share %s is a VAST share, which has no access rules (the service's VAST create "
-                                  "refuses them); leave access out (nothing was sent)" % record["id"])
-        held, listed = self.held(record), dict((item[self.key[0]], item) for item in wanted)
-        deleted = [self.deleting(record, rule, "access.deleted") for key, rule in sorted(held.items()) if key not in listed]
-        replaced = [write for key, item in sorted(listed.items()) if key in held and not self.same(item, held[key])
-                    for write in (self.deleting(record, held[key], "access.replaced"), self.creating(record, item, "access.replaced"))]
-        created = [self.creating(record, item, "access.created") for key, item in sorted(listed.items()) if key not in held]
-        return deleted + replaced + created
-
-    def path(self, record, ident=None):
-        path = (KIND.paths["item"] + self.suffix).format(**dict(self.module.params, id=record["id"]))
-        return path if ident is None else "%s/%s" % (path, ident)
-
-    def creating(self, record, item, said):
-        key, body = item[self.key[0]], dict((option, item[option]) for option in self.fields)
-        return Write("create", "POST", self.path(record), body, locked=record, said={said: [key]},
-                     done=lambda found: found is not None and self.same(item, self.held(found).get(key, {"state": "error"})))
-
-    def deleting(self, record, rule, said):
-        key = rule[self.key[0]]
-        return Write("delete", "DELETE", self.path(record, rule["id"]), locked=record, said={said: [key]},
-                     done=lambda found: found is None or rule["id"] not in [held["id"] for held in self.held(found).values()])
+ACCESS = AccessRules()
 
 
 class Resize(Extension):
@@ -450,14 +413,7 @@ class FileShare(CloudResource):
     ready = (status_of, ("available",), TRANSIENT)
     changes = CHANGES
 
-    @cached_property
-    def access_rules(self):
-        return AccessRules(self)
-
-    @property
-    def parts(self):
-        """Grown first, then the access rules."""
-        return (RESIZE, self.access_rules)
+    parts = (RESIZE, ACCESS)  # grown first, then the access rules
 
     @property
     def required_to_create(self):
@@ -520,8 +476,12 @@ class FileShare(CloudResource):
         require(not (settings.get("trash_access") and settings.get("root_squash")), "share_settings.trash_access", TRASH)
 
     def report(self, record):
-        """To create: ``network`` and ``subnet`` (within it) as the ids they name, before any write (one listing each)."""
+        """To create: ``network`` and ``subnet`` (within it) as the ids they name, before any write (one listing each). A VAST
+        share has no access rules."""
         params = self.params
+        if record is not None and record.get("type_name") == "vast" and ACCESS.wanted(self) is not None:
+            raise ValidationError("access: file share %s is a VAST share, which has no access rules (the service's VAST create "
+                                  "refuses them); leave access out (nothing was sent)" % record["id"])
         if record is None and params["state"] == "present":
             require(params["share_settings"] is None or params["type_name"] == "vast", "share_settings",
                     "only with type_name: vast (a new share is standard unless type_name says vast; nothing was sent)")
@@ -543,8 +503,9 @@ class FileShare(CloudResource):
         return body
 
     def returned(self, record):
+        """The share with its access rules (as read once per record)."""
         if self.exists_after(record):
-            self.access_rules.read(record)
+            record["access"] = [child["rule"] for child in self.part_state(ACCESS, record)]
         return super().returned(record)
 
 

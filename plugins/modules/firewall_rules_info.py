@@ -11,11 +11,6 @@ short_description: List the WAAP firewall rules of every domain of the account
 version_added: 1.0.0
 description:
   - Lists the WAAP firewall rules across all domains of the account, with the service's filters and ordering.
-  - Calls C(GET /waap/v2/firewall-rules) and reads every page. The service's C(count) is the number of items in
-    one page, not a total, so the listing ends with a page shorter than O(page_size). From a distant service (a full
-    first page slower than 40 ms) up to 8 pages are asked for at once, so up to 7 pages past the end may be read;
-    otherwise the pages are read one by one. The set modules (M(gcore.platform.waap_firewall_rules) and the others)
-    always read their listing page by page, so their requests do not depend on how fast the service answers.
   - The service serves offsets up to 100000; if that cuts the listing short, the module warns. Narrow the listing
     with the filters then.
 author:
@@ -37,6 +32,12 @@ options:
     description:
       - Stop after this many rules (at least 1). Without it every page is read.
     type: int
+notes:
+  - Calls C(GET /waap/v2/firewall-rules) and reads every page. The service's C(count) is the number of items in
+    one page, not a total, so the listing ends with a page shorter than O(page_size). From a distant service (a full
+    first page slower than 40 ms) up to 8 pages are asked for at once, so up to 7 pages past the end may be read;
+    otherwise the pages are read one by one. The set modules (M(gcore.platform.waap_firewall_rules) and the others)
+    always read their listing page by page, so their requests do not depend on how fast the service answers.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap.FILTERS

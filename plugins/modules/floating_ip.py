@@ -12,24 +12,10 @@ version_added: 1.0.0
 description:
   - Makes a port (an instance's, or the one given) have a floating IP, or a floating IP be as described, or removes
     it, and does nothing when it already is so.
-  - Floating IPs have no name. One is found by O(floating_ip_id), by its O(address) (every page of
-    C(GET /cloud/v1/floatingips/{project_id}/{region_id})), or - with neither - by the port it is assigned to.
-  - With O(instance) or O(port_id) and no O(floating_ip_id) or O(address), a floating IP already assigned to that port
-    (and to O(fixed_ip_address) when given) satisfies the task; otherwise one is created already assigned
-    (C(POST /cloud/v1/floatingips/{project_id}/{region_id}) with C(port_id) and C(fixed_ip_address); its ID is read
-    from the finished task's C(created_resources.floatingips)). A second run changes nothing.
-  - With O(floating_ip_id) or O(address) and O(instance) or O(port_id), that floating IP is assigned to the port (or
-    moved there) with C(PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{floating_ip_id}) when it is not there
-    already. With neither O(instance) nor O(port_id), the floating IP must exist; its O(tags) are managed and
-    O(unassign=true) unassigns it (the same PATCH with C(port_id) V(null)).
-  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or every floating IP assigned to
-    the port of O(instance) or O(port_id) (only the one on O(fixed_ip_address) when it is given), with one
-    C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id}) each, each its own task. Already absent
-    (none on the port) is no change; after a failure the re-run deletes the ones left.
-  - While a task locks the floating IP (its C(task_id) is set), the module waits for the lock to clear, up to
-    O(wait_timeout), before it sends a change or a delete.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the floating IP is read again and
-    the write is never sent twice, so a lost answer never makes a second floating IP.
+  - "Floating IPs have no name: one is found by O(floating_ip_id), by its O(address), or by the port (of O(instance) or
+    O(port_id)) it is assigned to."
+  - Creates one already assigned to the port, assigns, moves or unassigns one, manages its tags, and deletes it or every
+    floating IP of a port.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -80,6 +66,20 @@ options:
     type: bool
     default: false
 notes:
+  - Floating IPs have no name. One is found by O(floating_ip_id), by its O(address) (every page of
+    C(GET /cloud/v1/floatingips/{project_id}/{region_id})), or - with neither - by the port it is assigned to.
+  - With O(instance) or O(port_id) and no O(floating_ip_id) or O(address), a floating IP already assigned to that port
+    (and to O(fixed_ip_address) when given) satisfies the task; otherwise one is created already assigned
+    (C(POST /cloud/v1/floatingips/{project_id}/{region_id}) with C(port_id) and C(fixed_ip_address); its ID is read
+    from the finished task's C(created_resources.floatingips)). A second run changes nothing.
+  - With O(floating_ip_id) or O(address) and O(instance) or O(port_id), that floating IP is assigned to the port (or
+    moved there) with C(PATCH /cloud/v2/floatingips/{project_id}/{region_id}/{floating_ip_id}) when it is not there
+    already. With neither O(instance) nor O(port_id), the floating IP must exist; its O(tags) are managed and
+    O(unassign=true) unassigns it (the same PATCH with C(port_id) V(null)).
+  - O(state=absent) deletes the floating IP given by O(floating_ip_id) or O(address), or every floating IP assigned to
+    the port of O(instance) or O(port_id) (only the one on O(fixed_ip_address) when it is given), with one
+    C(DELETE /cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id}) each, each its own task. Already absent
+    (none on the port) is no change; after a failure the re-run deletes the ones left.
   - With neither O(floating_ip_id), O(address), O(instance) nor O(port_id) the module fails validation, since nothing
     would find the floating IP on the next run.
   - When several floating IPs are assigned to the port (to different fixed addresses) and O(fixed_ip_address) is not
@@ -93,6 +93,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.instance
     description: The instance whose port gets the floating IP.

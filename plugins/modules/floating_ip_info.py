@@ -16,8 +16,6 @@ description:
   - Otherwise reads every page of C(GET /cloud/v1/floatingips/{project_id}/{region_id}) (with its C(status) filter when
     O(status) is given) and keeps those that match O(address), O(instance) and O(status); with none of them, every
     floating IP of the project and region.
-  - Floating IPs have no name. This is how to find one left behind, for example an unassigned one (O(status=DOWN))
-    whose instance went away while it was being created.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -41,6 +39,9 @@ options:
       - Only the floating IPs in this status. V(ACTIVE) is assigned to a port, V(DOWN) unassigned, V(ERROR) failed.
     type: str
     choices: [ACTIVE, DOWN, ERROR]
+notes:
+  - Floating IPs have no name. This is how to find one left behind, for example an unassigned one (O(status=DOWN))
+    whose instance went away while it was being created.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

@@ -12,25 +12,10 @@ version_added: 1.0.0
 description:
   - Makes a private image of a Gcore Cloud project match what you describe, from a URL or from a volume, or removes
     it, and does nothing when it already matches.
-  - The image is found by O(image_id) when it is given, otherwise by its exact O(name) among the project's private
-    images (C(GET /cloud/v1/images/{project_id}/{region_id}?visibility=private); the listing has no name filter). Two
-    images with the name fail the module, list their IDs and send no write.
-  - A missing image is made with C(POST /cloud/v1/downloadimage/{project_id}/{region_id}) (O(source=url)) or
-    C(POST /cloud/v1/images/{project_id}/{region_id}) (O(source=volume)); its ID is read from the finished task's
-    C(created_resources.images). The task finishing is not the image being ready, so the module then waits until
-    its C(status) is C(active) with a non-zero C(size) (C(queued), C(saving) mean wait; any other status fails naming
-    the image and the status).
-  - An existing image is changed with C(PATCH /cloud/v1/images/{project_id}/{region_id}/{image_id}), sending only what
-    differs of O(name), O(os_type), O(ssh_key), O(hw_firmware_type), O(hw_machine_type), O(is_baremetal) and O(tags)
-    (a JSON merge patch); the service answers with the image at once (no task).
-  - O(state=absent) deletes the image with C(DELETE /cloud/v1/images/{project_id}/{region_id}/{image_id}) and waits
-    for the task.
-  - What the records already say is refused before any write, in check mode too, naming the option - a change
-    (O(name), O(tags) ...) or a delete of a public image (its C(visibility); an image found by O(image_id) may be one),
-    as only the project's own images can be changed; an image made from a volume that is not C(bootable) or is in use
-    (attached to an instance).
-  - The user tags are read from the image's C(tags_v2), as today's service shows them (or from C(tags) on a record that
-    shows them there).
+  - Found by O(image_id) or by its exact O(name) among the project's private images; made from a URL (O(source=url)) or
+    a volume (O(source=volume)) and returned once it is C(active).
+  - Changes an existing image's O(name), O(tags) and boot settings, and deletes it; a public image is never changed or
+    deleted.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -125,6 +110,25 @@ options:
     type: int
     default: 1800
 notes:
+  - The image is found by O(image_id) when it is given, otherwise by its exact O(name) among the project's private
+    images (C(GET /cloud/v1/images/{project_id}/{region_id}?visibility=private); the listing has no name filter). Two
+    images with the name fail the module, list their IDs and send no write.
+  - A missing image is made with C(POST /cloud/v1/downloadimage/{project_id}/{region_id}) (O(source=url)) or
+    C(POST /cloud/v1/images/{project_id}/{region_id}) (O(source=volume)); its ID is read from the finished task's
+    C(created_resources.images). The task finishing is not the image being ready, so the module then waits until
+    its C(status) is C(active) with a non-zero C(size) (C(queued), C(saving) mean wait; any other status fails naming
+    the image and the status).
+  - An existing image is changed with C(PATCH /cloud/v1/images/{project_id}/{region_id}/{image_id}), sending only what
+    differs of O(name), O(os_type), O(ssh_key), O(hw_firmware_type), O(hw_machine_type), O(is_baremetal) and O(tags)
+    (a JSON merge patch); the service answers with the image at once (no task).
+  - O(state=absent) deletes the image with C(DELETE /cloud/v1/images/{project_id}/{region_id}/{image_id}) and waits
+    for the task.
+  - What the records already say is refused before any write, in check mode too, naming the option - a change
+    (O(name), O(tags) ...) or a delete of a public image (its C(visibility); an image found by O(image_id) may be one),
+    as only the project's own images can be changed; an image made from a volume that is not C(bootable) or is in use
+    (attached to an instance).
+  - The user tags are read from the image's C(tags_v2), as today's service shows them (or from C(tags) on a record that
+    shows them there).
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); an
     image being created is then returned as V(null).
 extends_documentation_fragment:
@@ -133,6 +137,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.image_info
     description: Read images, newest first.

@@ -12,11 +12,8 @@ version_added: 1.0.0
 description:
   - Reads the images a Gcore Cloud project can use in a region (its private images, and the public and shared ones),
     and changes nothing. RV(images) is sorted newest first (by C(created_at)), so C(images[0]) is the latest.
-  - With O(image_id), reads that image with C(GET /cloud/v1/images/{project_id}/{region_id}/{image_id}); an image that
-    does not exist gives an empty RV(images).
-  - Otherwise reads C(GET /cloud/v1/images/{project_id}/{region_id}) with C(private=true) (the service hides a
-    project's private images unless asked), and keeps those named exactly O(name) when it is given (the listing has no
-    name filter).
+  - Reads one image by O(image_id), or every image the project can use, only those named exactly O(name) when it is
+    given.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -35,6 +32,12 @@ options:
       - Only the images of this visibility, V(private) (the project's own), V(public) or V(shared).
     type: str
     choices: [private, public, shared]
+notes:
+  - With O(image_id), reads that image with C(GET /cloud/v1/images/{project_id}/{region_id}/{image_id}); an image that
+    does not exist gives an empty RV(images).
+  - Otherwise reads C(GET /cloud/v1/images/{project_id}/{region_id}) with C(private=true) (the service hides a
+    project's private images unless asked), and keeps those named exactly O(name) when it is given (the listing has no
+    name filter).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

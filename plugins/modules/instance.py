@@ -11,24 +11,11 @@ short_description: Create, change, start, stop, restart and delete a Gcore Cloud
 version_added: 1.0.0
 description:
   - Makes a Gcore Cloud virtual machine instance match the task, found by O(instance_id) or by its exact O(name).
-  - Creates it with C(POST /cloud/v2/instances/{project_id}/{region_id}) and waits for its task, then until the
-    instance is C(ACTIVE) (C(SHUTOFF) for O(state=stopped)); an instance in C(ERROR) fails the task naming its id.
-  - Renames it and changes its tags with C(PATCH /cloud/v1/instances/{project_id}/{region_id}/{id}); starts, stops
-    and reboots it with C(POST /cloud/v2/instances/{project_id}/{region_id}/{id}/action); adds and removes security
-    groups one by one (C(addsecuritygroup), C(delsecuritygroup)); resizes it with C(changeflavor) only when
-    O(allow_resize=true); deletes it with C(DELETE /cloud/v1/instances/{project_id}/{region_id}/{id}).
-  - Options the service cannot change on an existing instance (O(flavor) without O(allow_resize), O(ssh_key_name))
-    are never silently ignored. When they differ from the instance, the task fails before any request that
-    changes something, naming the option, the current and the wanted value.
-  - The image of an existing instance is read from its boot volume (its C(volume_image_metadata.image_id), one listing
-    of the instance's volumes) and compared with the boot volume's O(volumes[].image_id) or O(volumes[].image_name).
-    A different image fails the task naming both. The image is create-only and the instance API has no rebuild, so
-    the way forward is a new instance. Image names are resolved at each run, so an unknown or deactivated image
-    fails even when nothing is to be created.
-  - O(volumes) (but the boot image), O(interfaces), O(user_data), O(password) and O(username) are used when the
-    instance is created only. The instance record does not show them, so they are not compared afterwards.
-  - The service matches names by substring; this module lists every page and compares names exactly. Two
-    instances with the name fail the task, listing their ids, and nothing is changed.
+  - Creates it and waits until it is C(ACTIVE) (C(SHUTOFF) for O(state=stopped)); renames and tags it; starts, stops and
+    reboots it; adds and removes security groups; resizes it with O(allow_resize=true); deletes it.
+  - Options the service cannot change on an existing instance (its image, O(flavor) without O(allow_resize),
+    O(ssh_key_name)) are compared and a difference fails before any write; the options used only at create are listed in
+    the notes.
 seealso:
   - module: gcore.platform.instance_info
   - module: gcore.platform.quota_check
@@ -235,6 +222,24 @@ options:
     type: int
     default: 1200
 notes:
+  - Creates it with C(POST /cloud/v2/instances/{project_id}/{region_id}) and waits for its task, then until the
+    instance is C(ACTIVE) (C(SHUTOFF) for O(state=stopped)); an instance in C(ERROR) fails the task naming its id.
+  - Renames it and changes its tags with C(PATCH /cloud/v1/instances/{project_id}/{region_id}/{id}); starts, stops
+    and reboots it with C(POST /cloud/v2/instances/{project_id}/{region_id}/{id}/action); adds and removes security
+    groups one by one (C(addsecuritygroup), C(delsecuritygroup)); resizes it with C(changeflavor) only when
+    O(allow_resize=true); deletes it with C(DELETE /cloud/v1/instances/{project_id}/{region_id}/{id}).
+  - Options the service cannot change on an existing instance (O(flavor) without O(allow_resize), O(ssh_key_name))
+    are never silently ignored. When they differ from the instance, the task fails before any request that
+    changes something, naming the option, the current and the wanted value.
+  - The image of an existing instance is read from its boot volume (its C(volume_image_metadata.image_id), one listing
+    of the instance's volumes) and compared with the boot volume's O(volumes[].image_id) or O(volumes[].image_name).
+    A different image fails the task naming both. The image is create-only and the instance API has no rebuild, so
+    the way forward is a new instance. Image names are resolved at each run, so an unknown or deactivated image
+    fails even when nothing is to be created.
+  - O(volumes) (but the boot image), O(interfaces), O(user_data), O(password) and O(username) are used when the
+    instance is created only. The instance record does not show them, so they are not compared afterwards.
+  - The service matches names by substring; this module lists every page and compares names exactly. Two
+    instances with the name fail the task, listing their ids, and nothing is changed.
   - With O(wait=false) the module returns once the service accepted each request, with their task ids in
     RV(tasks); RV(instance) is then V(null) after a create. Stopping a new instance needs O(wait=true).
   - The inventory plugin P(gcore.platform.cloud#inventory) lists the instances this module creates.
@@ -245,6 +250,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.TAGS
   - gcore.platform.interfaces.NAMED
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 attributes:
   idempotent:
     support: partial

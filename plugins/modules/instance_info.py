@@ -10,9 +10,8 @@ module: instance_info
 short_description: List Gcore Cloud virtual machine instances, or find one by id or exact name
 version_added: 1.0.0
 description:
-  - Reads the instances of a project and region with C(GET /cloud/v1/instances/{project_id}/{region_id}), every
-    page, or one instance with C(GET /cloud/v1/instances/{project_id}/{region_id}/{instance_id}).
-  - The service matches O(name) as a substring; this module keeps only the instances whose name is exactly O(name).
+  - Reads the instances of a Gcore Cloud project and region - one by O(instance_id), those named exactly O(name), or all
+    - and changes nothing.
   - An unknown id or name gives an empty list, not a failure.
 seealso:
   - module: gcore.platform.instance
@@ -41,6 +40,10 @@ options:
       - Only instances that have every one of these tags (key and value); sent to the service as the C(tag_key_value)
         filter (with O(instance_id) compared with the record).
     type: dict
+notes:
+  - Reads the instances of a project and region with C(GET /cloud/v1/instances/{project_id}/{region_id}), every
+    page, or one instance with C(GET /cloud/v1/instances/{project_id}/{region_id}/{instance_id}).
+  - The service matches O(name) as a substring; this module keeps only the instances whose name is exactly O(name).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

@@ -14,32 +14,8 @@ description:
     O(count) instances named by O(name_format) (V(web-{index}) gives C(web-1) to C(web-<count>)).
   - Every member is the instance M(gcore.platform.instance) would make of the same options; the fleet only does
     together what that module does one by one.
-  - One listing of the project's instances (every page) finds the fleet; names are compared exactly, and two instances
-    with a member's name fail the task listing their ids, before any write.
-  - The names the options hold (O(placement_group), O(volumes[].image_name), O(volumes[].snapshot_name),
-    O(security_groups)) are resolved once for the whole fleet, before any write; the image names at each run.
-  - The members' images are read from their boot volumes (one listing of the bootable volumes) and compared with the
-    boot volume's image. Members booted from another image fail the task, naming them, before any write (the image
-    is create-only; replace those members to change it).
-  - Missing instances are created together. Every create request (C(POST /cloud/v2/instances/{project_id}/{region_id}))
-    is sent first, then all their tasks are waited for together, then all the new instances until they are ready
-    (C(ACTIVE); one listing per poll). A fleet of N takes about the time of one instance, not N.
-  - Existing members converge as M(gcore.platform.instance) makes one converge (security groups, tags, O(flavor) with
-    O(allow_resize), O(placement_group), the power state of O(state)), the writes sent round by round, each round for
-    every member before its tasks are waited for together (twenty instances are stopped in the time of one stop).
-    Members found still building (after O(wait=false), a timeout or a cancelled job) are waited for, together, before
-    they are compared.
-  - O(purge=true) scales in. Instances whose name is O(name_format) with an index above O(count) are deleted, highest
-    index first, their delete requests sent together and their tasks waited for together.
-  - A value one instance alone can have is refused with O(count) or O(names) above one, before any request, naming
-    the option - an O(interfaces[].ip_address), an existing O(interfaces[].floating_ip), a reserved fixed IP
-    (O(interfaces[].port_id)), an existing volume (O(volumes[].volume_id)); declare such an instance alone with
-    M(gcore.platform.instance).
-  - A member that fails leaves the others. The task then fails, saying per member what was done (for example
-    C(done, web-1 created and stopped, web-2 moved) - each of created, updated, started, stopped, moved, deleted) and
-    naming those that failed, with RV(changes) and RV(instances) as far as the run got. C(changed) is true once any
-    write was accepted. A member's write whose answer was lost is read back for that member. A re-run sends only what
-    is left.
+  - Creates the missing members together, makes the existing ones converge round by round, and with O(purge=true)
+    deletes the members above O(count); a fleet of N takes about the time of one instance.
 seealso:
   - module: gcore.platform.instance
   - module: gcore.platform.instance_info
@@ -92,6 +68,32 @@ options:
     type: list
     elements: dict
 notes:
+  - One listing of the project's instances (every page) finds the fleet; names are compared exactly, and two instances
+    with a member's name fail the task listing their ids, before any write.
+  - The names the options hold (O(placement_group), O(volumes[].image_name), O(volumes[].snapshot_name),
+    O(security_groups)) are resolved once for the whole fleet, before any write; the image names at each run.
+  - The members' images are read from their boot volumes (one listing of the bootable volumes) and compared with the
+    boot volume's image. Members booted from another image fail the task, naming them, before any write (the image
+    is create-only; replace those members to change it).
+  - Missing instances are created together. Every create request (C(POST /cloud/v2/instances/{project_id}/{region_id}))
+    is sent first, then all their tasks are waited for together, then all the new instances until they are ready
+    (C(ACTIVE); one listing per poll). A fleet of N takes about the time of one instance, not N.
+  - Existing members converge as M(gcore.platform.instance) makes one converge (security groups, tags, O(flavor) with
+    O(allow_resize), O(placement_group), the power state of O(state)), the writes sent round by round, each round for
+    every member before its tasks are waited for together (twenty instances are stopped in the time of one stop).
+    Members found still building (after O(wait=false), a timeout or a cancelled job) are waited for, together, before
+    they are compared.
+  - O(purge=true) scales in. Instances whose name is O(name_format) with an index above O(count) are deleted, highest
+    index first, their delete requests sent together and their tasks waited for together.
+  - A value one instance alone can have is refused with O(count) or O(names) above one, before any request, naming
+    the option - an O(interfaces[].ip_address), an existing O(interfaces[].floating_ip), a reserved fixed IP
+    (O(interfaces[].port_id)), an existing volume (O(volumes[].volume_id)); declare such an instance alone with
+    M(gcore.platform.instance).
+  - A member that fails leaves the others. The task then fails, saying per member what was done (for example
+    C(done, web-1 created and stopped, web-2 moved) - each of created, updated, started, stopped, moved, deleted) and
+    naming those that failed, with RV(changes) and RV(instances) as far as the run got. C(changed) is true once any
+    write was accepted. A member's write whose answer was lost is read back for that member. A re-run sends only what
+    is left.
   - Each member is created with the same body but its name; an interface's O(interfaces[].floating_ip) with
     V(source=new) gives each member its own floating IP.
   - With O(wait=false) the module returns once the service accepted each request, with their task ids in RV(tasks);
@@ -107,6 +109,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.TAGS
   - gcore.platform.interfaces.NAMED
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 """
 
 EXAMPLES = r"""

@@ -68,6 +68,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.k8s
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.k8s_cluster_info
     description: Read clusters, the versions to create with and to upgrade to, and write a kubeconfig.
@@ -137,6 +138,7 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError, check_pattern, check_range, check_secret_path, check_uuid, require, save_secret, strip_none)
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import K8S_NAME, KINDS, REGION, check_name, k8s_version
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
@@ -208,6 +210,11 @@ def pool_body(item):
     return dict((member, value) for member, value in item.items() if value is not None and member != "node_count")
 
 
+def fixed_value(pool, member):
+    """A create-only member of a pool as compared (a map left out reads as none)."""
+    return pool.get(member) or ({} if member in MAPS else pool.get(member))
+
+
 def pool_after(item, pool):
     """A pool as it will be: what the record holds (nothing for a new one), with the listed members; ``node_count`` as asked,
     or moved into the new range (a PATCH of the minimum or maximum moves it, docs/api_reference.md section 19.3)."""
@@ -217,10 +224,22 @@ def pool_after(item, pool):
     return dict((member, after.get(member)) for member in sorted(POOL_SPEC) if member in after or pool)
 
 
-class Pools(Part):
-    """The pools as children keyed by name: created, patched, resized, and (``purge_pools``) deleted, one request each."""
+class Pools(Children):
+    """The pools: children keyed (and addressed) by name, read with the cluster and carried by its create; created first
+    (a purge never leaves none), patched, resized by a request of their own and (``purge_pools``) deleted, each write
+    once the cluster is ready."""
 
-    name = option = "pools"
+    inside, locked, ident, in_create, every = "pools", True, "name", True, True
+    own, order = {"node_count": ("resize", "resized")}, ("creates", "updates", "deletes")
+
+    def __init__(self):
+        paths = dict((which, KIND.paths[template].replace("{pool}", "{id}")) for which, template in (("create", "pools"), ("item", "pool"), (
+            "resize", "resize")))
+        members = [Member(member) for member in POOL_PATCHED] + [Member(member, read=lambda pool, member=member: fixed_value(pool, member))
+                                                                 for member in POOL_FIXED]
+        super().__init__("pools", "pool", dict(paths, resize="POST " + paths["resize"]), members, option="pools", body=pool_body,
+                         required=("flavor_id", "min_node_count"), create_only=POOL_FIXED, replace=None,
+                         mode=lambda params: "overridden" if params["purge_pools"] else "merged")
 
     def check(self, module):
         items, names = module.params["pools"], {}
@@ -239,68 +258,35 @@ class Pools(Part):
                           "NoSchedule, PreferNoSchedule or NoExecute)")
 
     def wanted(self, module):
-        items = module.params["pools"]
-        return None if items is None or module.params["state"] == "absent" else (items, module.params["purge_pools"])
+        return None if module.params["state"] == "absent" else module.params["pools"]
 
-    def held(self, record):
-        return dict((pool["name"], pool) for pool in (record or {}).get("pools") or [])
+    def differ(self, item, record, params):
+        """The members that differ, and ``node_count`` where it differs from where the PATCH moves it (a resize)."""
+        changes, after = super().differ(item, record, params), pool_after(item, record)
+        require(after["min_node_count"] <= after["max_node_count"] and after["min_node_count"] <= after["node_count"] <= after["max_node_count"],
+                "pools[%s].node_count" % params["pools"].index(item), "pool %s would have %s nodes outside min_node_count %s and "
+                "max_node_count %s" % (item["name"], after["node_count"], after["min_node_count"], after["max_node_count"]))
+        if after["node_count"] != pool_after(dict(item, node_count=None), record)["node_count"]:
+            changes["node_count"] = after["node_count"]
+        return changes
 
-    def shown(self, items):
-        return dict((pool["name"], pool_after(dict.fromkeys(POOL_SPEC), pool)) for pool in sorted(items, key=lambda pool: pool["name"]))
+    def after_create(self, item):
+        """A new pool has ``min_node_count`` nodes: another ``node_count`` is a resize."""
+        return {"node_count": item["node_count"]} if (item["node_count"] or item["min_node_count"]) != item["min_node_count"] else {}
 
-    def wanted_view(self, wanted, record):
-        (items, purge), held = wanted, self.held(record)
-        after = {} if purge else self.shown(held.values())
-        after.update((item["name"], pool_after(item, held.get(item["name"]))) for item in items)
-        return dict(sorted(after.items()))
+    def needs(self, index, missing, item, params):
+        return "pools[%s].%s: required to create pool %s" % (index, missing[0], item["name"])
 
-    def created_said(self, wanted):
-        return {"pools.created": [item["name"] for item in wanted[0]],
-                "pools.resized": [item["name"] for item in wanted[0] if (item["node_count"] or item["min_node_count"]) != item["min_node_count"]]}
+    def fixed(self, index, member, item, record, params):
+        return ("pools[%s].%s: pool %s of k8s cluster %s has %s %r, not %r, and %s can only be set when a pool is created; add a pool under "
+                "a new name and remove this one (purge_pools), nothing was sent" % (
+                    index, member, item["name"], params["name"], member, fixed_value(record, member), item[member], member))
 
-    def plan(self, record, wanted, params):
-        (items, purge), held = wanted, self.held(record)
-        for index, item in enumerate(items):  # what cannot be done fails first: nothing is sent
-            pool, where = held.get(item["name"]), "pools[%s]" % index
-            if pool is None:
-                for member in ("flavor_id", "min_node_count"):
-                    require(item[member] is not None, "%s.%s" % (where, member), "required to create pool %s" % item["name"])
-                continue
-            for member in POOL_FIXED:
-                current = pool.get(member) or ({} if member in MAPS else pool.get(member))
-                if item[member] is not None and item[member] != current:
-                    raise ValidationError("%s.%s: pool %s of k8s cluster %s has %s %r, not %r, and %s can only be set when a pool is "
-                                          "created; add a pool under a new name and remove this one (purge_pools), nothing was sent"
-                                          % (where, member, item["name"], params["name"], member, current, item[member], member))
-            after = pool_after(item, pool)
-            require(after["min_node_count"] <= after["max_node_count"] and after["min_node_count"] <= after["node_count"] <= after["max_node_count"],
-                    where + ".node_count", "pool %s would have %s nodes outside min_node_count %s and max_node_count %s" % (
-                        item["name"], after["node_count"], after["min_node_count"], after["max_node_count"]))
-        writes = []
-        for item in sorted(items, key=lambda item: item["name"] in held):  # the new pools first: a purge never leaves none
-            pool, name = held.get(item["name"]), item["name"]
-            after = pool_after(item, pool)
-            if pool is None:
-                writes.append(self.write(record, params, "created", "POST", "pools", name, pool_body(item), lambda found, name=name: name in self.held(found)))
-            patch = dict((member, after[member]) for member in POOL_PATCHED if pool is not None and after[member] != pool.get(member))
-            if patch:
-                writes.append(self.write(record, params, "updated", "PATCH", "pool", name, patch, lambda found, name=name, patch=patch: subset(
-                    patch, self.held(found).get(name))))
-            moved = pool_after(dict(item, node_count=None), pool)["node_count"] if pool else after["min_node_count"]
-            if after["node_count"] != moved:
-                count = after["node_count"]
-                writes.append(self.write(record, params, "resized", "POST", "resize", name, {"node_count": count}, lambda found, name=name, count=count: (
-                    self.held(found).get(name) or {}).get("node_count") == count))
-        listed = set(item["name"] for item in items)
-        for name in sorted(held) if purge else ():
-            if name not in listed:
-                writes.append(self.write(record, params, "deleted", "DELETE", "pool", name, None, lambda found, name=name: name not in self.held(found)))
-        return writes
+    def shown_child(self, record):
+        return pool_after(dict.fromkeys(POOL_SPEC), record)
 
-    @staticmethod
-    def write(record, params, said, method, which, name, body, done):
-        return Write(said[:-1], method, KIND.paths[which].format(**dict(params, pool=name)), body, names=[name], locked=record,
-                     said={"pools." + said: [name]}, done=done)
+    def wanted_child(self, item, record, params):
+        return pool_after(item, record)
 
 
 class Upgrade(Part):
@@ -462,9 +448,7 @@ class K8sCluster(GcoreResourceModule):
         body = dict((option, params[option]) for option in ("name", "keypair", "version", "fixed_network", "fixed_subnet", "pods_ip_pool",
                                                             "services_ip_pool", "autoscaler_config") if params[option] is not None)
         body.update((block, strip_none(params[block])) for block in BLOCKS if params[block] is not None)
-        for index, item in enumerate(params["pools"]):
-            for member in ("flavor_id", "min_node_count"):
-                require(item[member] is not None, "pools[%s].%s" % (index, member), "required to create pool %s" % item["name"])
+        self.parts[1].planned([], params["pools"], params)  # every pool a create: what one lacks fails, nothing sent
         return dict(body, pools=[pool_body(item) for item in params["pools"]])
 
 

@@ -13,22 +13,10 @@ description:
   - Makes a Gcore Cloud load balancer match what you describe, with its listeners, each listener's pool, the pool's
     members, health monitor and session persistence, all in one task; or removes it. Does nothing when it already
     matches.
-  - The load balancer is found by O(load_balancer_id) when it is given, otherwise by its exact O(name) over every page
-    of the load balancer list. More than one load balancer with that name fails the module and lists their IDs.
-  - A missing load balancer is created with one C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}) carrying
-    every listener, pool, member and health monitor; its ID is read from the finished task's
-    C(created_resources.loadbalancers), then the module waits until its C(provisioning_status) is C(ACTIVE).
-  - On an existing load balancer, its listeners and pools are read with one listing each and only the differences
-    are sent (see O(listeners)); O(name) and O(tags) change with
-    C(PATCH /cloud/v2/loadbalancers/{project_id}/{region_id}/{load_balancer_id}).
-  - Each write waits for its task, and for the load balancer to be unlocked again, before the next is sent (the
-    service refuses a change while the load balancer is not C(ACTIVE); such a C(409 Conflict) answer applied nothing
-    and is sent again once the load balancer is unlocked, at most 3 times and never more than O(api_retries)).
-  - A load balancer whose C(provisioning_status) becomes C(ERROR) fails the module, naming its ID.
-  - After the last write of a run the module waits until the load balancer is C(ACTIVE) again and returns it as read
-    then, so a task that follows never meets a pending load balancer.
-  - O(state=absent) deletes the load balancer with one C(DELETE /cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id});
-    the service deletes its listeners and pools with it.
+  - Found by O(load_balancer_id) or by its exact O(name); created in one request with every listener, pool, member and
+    health monitor, then waited for until C(ACTIVE).
+  - On an existing load balancer only the differences of its listeners and pools are sent (see O(listeners)), each write
+    waiting for the load balancer to be C(ACTIVE) again; O(state=absent) deletes it with its listeners and pools.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -380,6 +368,22 @@ options:
     type: bool
     default: true
 notes:
+  - The load balancer is found by O(load_balancer_id) when it is given, otherwise by its exact O(name) over every page
+    of the load balancer list. More than one load balancer with that name fails the module and lists their IDs.
+  - A missing load balancer is created with one C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}) carrying
+    every listener, pool, member and health monitor; its ID is read from the finished task's
+    C(created_resources.loadbalancers), then the module waits until its C(provisioning_status) is C(ACTIVE).
+  - On an existing load balancer, its listeners and pools are read with one listing each and only the differences
+    are sent (see O(listeners)); O(name) and O(tags) change with
+    C(PATCH /cloud/v2/loadbalancers/{project_id}/{region_id}/{load_balancer_id}).
+  - Each write waits for its task, and for the load balancer to be unlocked again, before the next is sent (the
+    service refuses a change while the load balancer is not C(ACTIVE); such a C(409 Conflict) answer applied nothing
+    and is sent again once the load balancer is unlocked, at most 3 times and never more than O(api_retries)).
+  - A load balancer whose C(provisioning_status) becomes C(ERROR) fails the module, naming its ID.
+  - After the last write of a run the module waits until the load balancer is C(ACTIVE) again and returns it as read
+    then, so a task that follows never meets a pending load balancer.
+  - O(state=absent) deletes the load balancer with one C(DELETE /cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id});
+    the service deletes its listeners and pools with it.
   - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
     C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them; a write sent while the
@@ -390,6 +394,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.load_balancer_info
     description: Read load balancers.

@@ -11,21 +11,8 @@ short_description: Create, update and delete a Gcore Cloud network
 version_added: 1.0.0
 description:
   - Makes a Gcore Cloud network match what you describe, or removes it, and does nothing when it already matches.
-  - The network is found by O(network_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/networks/{project_id}/{region_id}) (the service's name filter is not trusted to match exactly).
-    More than one network with that name fails the module, lists their IDs and sends no write.
-  - A missing network is created with C(POST /cloud/v1/networks/{project_id}/{region_id}); its ID is read from the
-    finished task's C(created_resources.networks).
-  - An existing network is updated with C(PATCH /cloud/v2/networks/{project_id}/{region_id}/{network_id}), sending
-    only the members that differ (O(name), and O(tags) as a JSON merge patch); the service answers with a task, which
-    the module waits for (the v1 PATCH, which answered the network at once, is what older clients use).
-  - O(state=absent) deletes the network (and its subnets) with
-    C(DELETE /cloud/v1/networks/{project_id}/{region_id}/{network_id}) and waits for the task.
-  - Only the options you give are managed; an option you leave out keeps whatever the network has.
-  - While a task locks the network (its C(task_id) is set), the module waits for the lock to clear, up to
-    O(wait_timeout), before it sends a change or a delete.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the network is read again and
-    the write is never sent twice; when the network shows it took effect, the module goes on and warns.
+  - The network is found by O(network_id) when it is given, otherwise by its exact O(name).
+  - Creates it, changes its O(name) and O(tags), and with O(state=absent) deletes it (and its subnets).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -65,6 +52,16 @@ options:
         never compared.
     type: bool
 notes:
+  - The network is found by O(network_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/networks/{project_id}/{region_id}) (the service's name filter is not trusted to match exactly).
+    More than one network with that name fails the module, lists their IDs and sends no write.
+  - A missing network is created with C(POST /cloud/v1/networks/{project_id}/{region_id}); its ID is read from the
+    finished task's C(created_resources.networks).
+  - An existing network is updated with C(PATCH /cloud/v2/networks/{project_id}/{region_id}/{network_id}), sending
+    only the members that differ (O(name), and O(tags) as a JSON merge patch); the service answers with a task, which
+    the module waits for (the v1 PATCH, which answered the network at once, is what older clients use).
+  - O(state=absent) deletes the network (and its subnets) with
+    C(DELETE /cloud/v1/networks/{project_id}/{region_id}/{network_id}) and waits for the task.
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     network being created is then returned as V(null), and after a PATCH RV(network) is the network as read before it.
 extends_documentation_fragment:
@@ -73,6 +70,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.network_info
     description: Read networks.

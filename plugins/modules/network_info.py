@@ -11,12 +11,7 @@ short_description: Read Gcore Cloud networks
 version_added: 1.0.0
 description:
   - Reads the networks of a Gcore Cloud project and region, and changes nothing.
-  - With O(network_id), reads that network with C(GET /cloud/v1/networks/{project_id}/{region_id}/{network_id}); a
-    network that does not exist gives an empty RV(networks).
-  - With O(name), reads every page of C(GET /cloud/v1/networks/{project_id}/{region_id}) filtered by that name and
-    keeps the networks whose name is exactly O(name) (the service's filter is not trusted to match exactly; a name
-    longer than 61 characters, the most the filter takes, is looked for in the whole listing).
-  - With neither, returns every network the project owns in the region, reading every page.
+  - Reads one network by O(network_id), the networks named exactly O(name), or every network of the project and region.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -32,6 +27,13 @@ options:
       - Network names are not unique, so more than one network may be returned.
       - Mutually exclusive with O(network_id).
     type: str
+notes:
+  - With O(network_id), reads that network with C(GET /cloud/v1/networks/{project_id}/{region_id}/{network_id}); a
+    network that does not exist gives an empty RV(networks).
+  - With O(name), reads every page of C(GET /cloud/v1/networks/{project_id}/{region_id}) filtered by that name and
+    keeps the networks whose name is exactly O(name) (the service's filter is not trusted to match exactly; a name
+    longer than 61 characters, the most the filter takes, is looked for in the whole listing).
+  - With neither, returns every network the project owns in the region, reading every page.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

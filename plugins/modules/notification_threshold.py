@@ -12,14 +12,8 @@ version_added: 1.0.0
 description:
   - Manages the quota notification threshold of a Gcore Cloud client, the usage percentage above which Gcore sends a
     warning email.
-  - Reads C(GET /cloud/v2/client_quotas/{client_id}/notification_threshold) first, then writes only on a difference,
-    with C(PUT) (which creates or updates) for O(state=present) and C(DELETE) (back to the service default of
-    80 percent) for O(state=absent).
-  - When the service answers the read with 404 (no record for the client), O(state=present) sends the C(PUT), which
-    creates the record; if the service does not know the client at all, that C(PUT) fails with its error.
-    O(state=absent) has nothing to do then.
-  - After a write fails without a clear answer (a timeout or a 5xx), the module reads the threshold again and succeeds
-    if the write took effect; it never sends the write twice.
+  - O(state=present) sets the threshold (creating the client's record when it has none); O(state=absent) sets it back to
+    the service default of 80 percent.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -36,10 +30,18 @@ options:
     type: str
     choices: [present, absent]
     default: present
+notes:
+  - Reads C(GET /cloud/v2/client_quotas/{client_id}/notification_threshold) first, then writes only on a difference,
+    with C(PUT) (which creates or updates) for O(state=present) and C(DELETE) (back to the service default of
+    80 percent) for O(state=absent).
+  - When the service answers the read with 404 (no record for the client), O(state=present) sends the C(PUT), which
+    creates the record; if the service does not know the client at all, that C(PUT) fails with its error.
+    O(state=absent) has nothing to do then.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLIENT
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.notification_threshold_info
 """

@@ -13,16 +13,9 @@ description:
   - Makes a Gcore Cloud placement group (the API calls it a server group) exist with the policy you give, or removes
     it, and does nothing when it already matches. Instances join a group with the
     O(gcore.platform.instance#module:placement_group) option of M(gcore.platform.instance).
-  - The group is found by O(placement_group_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/servergroups/{project_id}/{region_id}). More than one group with that name fails the module, lists
-    their IDs and sends no write.
-  - A missing group is created with C(POST /cloud/v1/servergroups/{project_id}/{region_id}), which answers the group at
-    once (no task).
-  - The service cannot change a group (there is no update), so a group found by O(placement_group_id) whose name or policy
-    differs from O(name) or O(policy) fails the module before any write, naming both values.
-  - O(state=absent) deletes the group with C(DELETE /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id})
-    and waits for the task. The service refuses to delete a group that still holds instances; its refusal is reported
-    as it is (take the instances out first, with O(gcore.platform.instance#module:placement_group="")).
+  - The group is found by O(placement_group_id) when it is given, otherwise by its exact O(name).
+  - Creates the group or deletes it (O(state=absent)); a group cannot be changed, so a name or policy that differs
+    fails.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -54,6 +47,16 @@ options:
     type: str
     choices: [affinity, anti-affinity, soft-anti-affinity]
 notes:
+  - The group is found by O(placement_group_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/servergroups/{project_id}/{region_id}). More than one group with that name fails the module, lists
+    their IDs and sends no write.
+  - A missing group is created with C(POST /cloud/v1/servergroups/{project_id}/{region_id}), which answers the group at
+    once (no task).
+  - The service cannot change a group (there is no update), so a group found by O(placement_group_id) whose name or policy
+    differs from O(name) or O(policy) fails the module before any write, naming both values.
+  - O(state=absent) deletes the group with C(DELETE /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id})
+    and waits for the task. The service refuses to delete a group that still holds instances; its refusal is reported
+    as it is (take the instances out first, with O(gcore.platform.instance#module:placement_group="")).
   - The group's create answers at once, so with O(wait=false) RV(placement_group) is the group as created; the delete
     starts a task, whose ID is in RV(tasks).
 extends_documentation_fragment:
@@ -61,6 +64,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.placement_group_info
     description: Read placement groups and their instances.

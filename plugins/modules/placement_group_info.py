@@ -12,12 +12,8 @@ version_added: 1.0.0
 description:
   - Reads the placement groups (server groups) of a Gcore Cloud project and region, with their instances, and changes
     nothing.
-  - With O(placement_group_id), reads that group with
-    C(GET /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id}); a group that does not exist gives an
-    empty RV(placement_groups).
-  - With O(name), reads every page of C(GET /cloud/v1/servergroups/{project_id}/{region_id}) and keeps the groups whose
-    name is exactly O(name) (the listing has no name filter).
-  - With neither, returns every group of the project in the region.
+  - Reads one group by O(placement_group_id), the groups named exactly O(name), or every group of the project and
+    region.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -33,6 +29,13 @@ options:
       - Group names are not unique, so more than one group may be returned.
       - Mutually exclusive with O(placement_group_id).
     type: str
+notes:
+  - With O(placement_group_id), reads that group with
+    C(GET /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id}); a group that does not exist gives an
+    empty RV(placement_groups).
+  - With O(name), reads every page of C(GET /cloud/v1/servergroups/{project_id}/{region_id}) and keeps the groups whose
+    name is exactly O(name) (the listing has no name filter).
+  - With neither, returns every group of the project in the region.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

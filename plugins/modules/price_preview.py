@@ -12,12 +12,9 @@ version_added: 1.0.0
 description:
   - Asks Gcore Cloud what a planned group of instances would cost, per hour and per month, with the flavor, the
     interfaces and the volumes, before anything is created.
-  - Calls C(POST /cloud/v2/pricing/{project_id}/{region_id}/instances); with O(resource=k8s_cluster), prices the pools
-    of a planned Kubernetes cluster with C(POST /cloud/v2/pricing/{project_id}/{region_id}/k8s/clusters) instead.
+  - With O(resource=k8s_cluster), prices the pools of a planned Kubernetes cluster instead; with O(max_price_per_month),
+    the task fails when the monthly total is above it.
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
-  - Every price in the answer is returned in its declared type, whichever form the service sent. The service sends
-    the totals as quoted decimals (such as C("734.40")); they are parsed exactly (as decimals) and returned as numbers.
-  - With O(max_price_per_month), the task fails when the monthly total is above it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -107,6 +104,11 @@ options:
       - In the currency of the answer (RV(price.currency_code)).
       - A finite number of at least V(0); V(nan), V(inf) and a boolean fail validation before any request is sent.
     type: float
+notes:
+  - Calls C(POST /cloud/v2/pricing/{project_id}/{region_id}/instances); with O(resource=k8s_cluster), prices the pools
+    of a planned Kubernetes cluster with C(POST /cloud/v2/pricing/{project_id}/{region_id}/k8s/clusters) instead.
+  - Every price in the answer is returned in its declared type, whichever form the service sent. The service sends
+    the totals as quoted decimals (such as C("734.40")); they are parsed exactly (as decimals) and returned as numbers.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

@@ -12,13 +12,9 @@ version_added: 1.0.0
 description:
   - Asks Gcore Cloud how much quota a planned bare metal server group, virtual machine instance group or load balancer
     would use, next to the region's limits and current usage, and tells which quotas it would exceed.
-  - For O(resource=baremetal) calls C(POST /cloud/v1/bminstances/{project_id}/{region_id}/check_limits); for
-    O(resource=instance) calls C(POST /cloud/v2/instances/{project_id}/{region_id}/check_limits); for
-    O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits); for
-    O(resource=k8s_cluster) calls C(POST /cloud/v2/k8s/clusters/{project_id}/{region_id}/check_limits), whose answer holds
-    only the quotas the cluster would exceed (V({}) when it fits).
+  - O(resource) chooses what is planned - bare metal servers, instances, a load balancer or a Kubernetes cluster -
+    declared as the module that builds it takes it.
   - Nothing is created. The call only reads, so the module never reports a change and runs normally in check mode.
-  - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
 seealso:
   - module: gcore.platform.price_preview
   - module: gcore.platform.instance
@@ -181,6 +177,12 @@ options:
     type: bool
     default: false
 notes:
+  - For O(resource=baremetal) calls C(POST /cloud/v1/bminstances/{project_id}/{region_id}/check_limits); for
+    O(resource=instance) calls C(POST /cloud/v2/instances/{project_id}/{region_id}/check_limits); for
+    O(resource=loadbalancer) calls C(POST /cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits); for
+    O(resource=k8s_cluster) calls C(POST /cloud/v2/k8s/clusters/{project_id}/{region_id}/check_limits), whose answer holds
+    only the quotas the cluster would exceed (V({}) when it fits).
+  - The service does not answer an exceeded quota with an error status; the module computes RV(exceeded) itself.
   - The service may leave quotas out of its answer and may add quotas this module does not know; both are accepted.
     A quota is judged only when its C(_limit) and C(_requested) figures are present (a missing C(_usage) counts as 0).
 extends_documentation_fragment:

@@ -14,23 +14,10 @@ description:
     removes it, and does nothing when it already matches. Use it for a virtual IP shared by several instances
     (keepalived-style failover, with O(is_vip) and O(connected_instances)), or for an instance interface that must
     keep its address (an M(gcore.platform.instance) interface of type V(reserved_fixed_ip)).
-  - The reserved IP has no name and no tags. It is found by O(port_id) (its ID) when it is given, otherwise by its
-    address O(ip_address) on O(network) (one listing,
-    C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) with the C(ip_address) filter, every page).
-  - "A missing one is created with C(POST /cloud/v1/reserved_fixed_ips/{project_id}/{region_id})
-    C({type: ip_address, network_id, ip_address, is_vip}); its ID is read from the finished task's
-    C(created_resources.ports). Before any write, an O(ip_address) that none of the network's subnets holds (or a
-    subnet's network, broadcast or gateway address) fails the module, listing the subnets."
-  - O(is_vip) is changed with C(PATCH /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}) C({is_vip}),
-    which answers at once.
-  - O(connected_instances) is the set of instances whose port on the network shares the address. The ports connected
-    now are read from C(GET …/{port_id}/connected_devices); when the set differs, one
-    C(PUT …/{port_id}/connected_devices) C({port_ids}) sends the whole list (each instance's port on the network,
-    read from its interfaces). Every instance name is resolved before any write.
-  - O(state=absent) deletes the reserved IP with C(DELETE /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id})
-    and waits for the task; the service takes the address off the ports that shared it.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the state is read again and the
-    write is never sent twice; when the state shows it took effect, the module goes on and warns.
+  - "The reserved IP has no name and no tags: it is found by O(port_id) (its ID) when given, otherwise by its address
+    O(ip_address) on O(network)."
+  - Creates it (checking first that a subnet of the network holds the address), switches O(is_vip), sets the instances
+    that share it (O(connected_instances)) and deletes it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -77,6 +64,21 @@ options:
     type: list
     elements: str
 notes:
+  - The reserved IP has no name and no tags. It is found by O(port_id) (its ID) when it is given, otherwise by its
+    address O(ip_address) on O(network) (one listing,
+    C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}) with the C(ip_address) filter, every page).
+  - "A missing one is created with C(POST /cloud/v1/reserved_fixed_ips/{project_id}/{region_id})
+    C({type: ip_address, network_id, ip_address, is_vip}); its ID is read from the finished task's
+    C(created_resources.ports). Before any write, an O(ip_address) that none of the network's subnets holds (or a
+    subnet's network, broadcast or gateway address) fails the module, listing the subnets."
+  - O(is_vip) is changed with C(PATCH /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}) C({is_vip}),
+    which answers at once.
+  - O(connected_instances) is the set of instances whose port on the network shares the address. The ports connected
+    now are read from C(GET …/{port_id}/connected_devices); when the set differs, one
+    C(PUT …/{port_id}/connected_devices) C({port_ids}) sends the whole list (each instance's port on the network,
+    read from its interfaces). Every instance name is resolved before any write.
+  - O(state=absent) deletes the reserved IP with C(DELETE /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id})
+    and waits for the task; the service takes the address off the ports that shared it.
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     reserved IP being created is then returned as V(null), and O(connected_instances) cannot be set in the same run
     (the ports are connected once the create's task has finished).
@@ -86,6 +88,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.reserved_fixed_ip_info
     description: Read reserved fixed IPs, with the service's C(vip_only) and C(available_only) filters.

@@ -12,12 +12,8 @@ version_added: 1.1.0
 description:
   - Reads the reserved fixed IPs (private addresses kept apart from any instance, virtual IPs among them) of a Gcore
     Cloud project and region, and changes nothing.
-  - With O(port_id), reads that reserved IP with
-    C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}); one that does not exist gives an empty
-    RV(reserved_fixed_ips).
-  - Otherwise reads every page of C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}), with the service's
-    C(vip_only), C(available_only) and C(ip_address) filters when they are given, and keeps those on O(network) when it
-    is given (the listing has no network filter).
+  - Reads one reserved IP by O(port_id), or those of the project and region, filtered by O(network), O(ip_address) and
+    the service's VIP and availability filters.
   - Reserved IPs have no name of their own; find one by its ID, or by O(network) and O(ip_address).
 author:
   - gcore.platform developers (@gcore-platform)
@@ -45,6 +41,13 @@ options:
       - V(true) reads only the reserved IPs attached to nothing (free for an instance interface); V(false) or not
         given, all.
     type: bool
+notes:
+  - With O(port_id), reads that reserved IP with
+    C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}/{port_id}); one that does not exist gives an empty
+    RV(reserved_fixed_ips).
+  - Otherwise reads every page of C(GET /cloud/v1/reserved_fixed_ips/{project_id}/{region_id}), with the service's
+    C(vip_only), C(available_only) and C(ip_address) filters when they are given, and keeps those on O(network) when it
+    is given (the listing has no network filter).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

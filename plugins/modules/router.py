@@ -11,21 +11,9 @@ short_description: Create, update and delete a Gcore Cloud router
 version_added: 1.0.0
 description:
   - Makes a Gcore Cloud router match what you describe, or removes it, and does nothing when it already matches.
-  - The router is found by O(id) when it is given, otherwise by its exact O(name) over every page of the router list.
-    More than one router with that name fails the module and lists their IDs.
-  - A missing router is created with C(POST /cloud/v1/routers/{project_id}/{region_id}); its ID is read from the
-    finished task's C(created_resources.routers).
-  - An existing router is updated with C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}), sending only
-    the members that differ, and read again once every task has finished.
-  - O(state=absent) deletes the router with C(DELETE /cloud/v1/routers/{project_id}/{region_id}/{router_id}).
-  - The subnets the router is attached to (O(interfaces)) are changed with
-    C(POST /cloud/v1/routers/{project_id}/{region_id}/{router_id}/attach) and C(.../detach), one subnet per request,
-    after any PATCH; each waits for the router's lock like a PATCH.
-  - Only the options you give are managed; an option you leave out keeps whatever the router has.
-  - While another task locks the router (its C(task_id) is set), the module waits for the lock to be released, up to
-    O(wait_timeout), before it sends a change or a delete, also with O(wait=false). A C(409 Conflict) answer means
-    nothing was applied; the module then waits for the lock and sends the change again (at most 3 times, and never
-    more than O(api_retries)).
+  - The router is found by O(id) when it is given, otherwise by its exact O(name).
+  - Creates it, changes its members and the subnets it is attached to (O(interfaces)), and with O(state=absent) deletes
+    it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -150,6 +138,20 @@ options:
             attached again with this one.
         type: str
 notes:
+  - The router is found by O(id) when it is given, otherwise by its exact O(name) over every page of the router list.
+    More than one router with that name fails the module and lists their IDs.
+  - A missing router is created with C(POST /cloud/v1/routers/{project_id}/{region_id}); its ID is read from the
+    finished task's C(created_resources.routers).
+  - An existing router is updated with C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}), sending only
+    the members that differ, and read again once every task has finished.
+  - O(state=absent) deletes the router with C(DELETE /cloud/v1/routers/{project_id}/{region_id}/{router_id}).
+  - The subnets the router is attached to (O(interfaces)) are changed with
+    C(POST /cloud/v1/routers/{project_id}/{region_id}/{router_id}/attach) and C(.../detach), one subnet per request,
+    after any PATCH; each waits for the router's lock like a PATCH.
+  - While another task locks the router (its C(task_id) is set), the module waits for the lock to be released, up to
+    O(wait_timeout), before it sends a change or a delete, also with O(wait=false). A C(409 Conflict) answer means
+    nothing was applied; the module then waits for the lock and sends the change again (at most 3 times, and never
+    more than O(api_retries)).
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(router) is the
     router as read before the change (V(null) when it is being created). Attaching and detaching subnets needs the
     router unlocked, so when O(interfaces) changes too the module waits for the PATCH task anyway.
@@ -160,6 +162,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.router_info
     description: Read routers.

@@ -11,12 +11,7 @@ short_description: Read Gcore Cloud routers
 version_added: 1.0.0
 description:
   - Reads the routers of a Gcore Cloud project and region, and changes nothing.
-  - With O(id), reads that router with C(GET /cloud/v1/routers/{project_id}/{region_id}/{router_id}); a router that
-    does not exist gives an empty RV(routers).
-  - With O(name), reads every page of C(GET /cloud/v1/routers/{project_id}/{region_id}) filtered by that name and keeps
-    the routers whose name is exactly O(name) (the service's filter may also return routers whose name only contains
-    it).
-  - With neither, returns every router of the project and region, reading every page.
+  - Reads one router by O(id), the routers named exactly O(name), or every router of the project and region.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -33,6 +28,13 @@ options:
       - Router names are not unique, so more than one router may be returned.
       - Mutually exclusive with O(id).
     type: str
+notes:
+  - With O(id), reads that router with C(GET /cloud/v1/routers/{project_id}/{region_id}/{router_id}); a router that
+    does not exist gives an empty RV(routers).
+  - With O(name), reads every page of C(GET /cloud/v1/routers/{project_id}/{region_id}) filtered by that name and keeps
+    the routers whose name is exactly O(name) (the service's filter may also return routers whose name only contains
+    it).
+  - With neither, returns every router of the project and region, reading every page.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

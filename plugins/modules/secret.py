@@ -13,33 +13,10 @@ description:
   - Makes a Gcore Cloud secret (a TLS certificate with its chain and private key, used by
     M(gcore.platform.load_balancer) listeners of protocol V(TERMINATED_HTTPS)) exist, or removes it, and does nothing
     when it already exists.
-  - The secret is found by O(secret_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/secrets/{project_id}/{region_id}) (the service has no name filter). Names are not unique; more
-    than one secret with that name fails the module, lists their IDs and sends no write.
-  - "A missing secret is created with C(POST /cloud/v2/secrets/{project_id}/{region_id})
-    C({name, payload: {certificate, certificate_chain, private_key}, expiration}); its ID is read from the finished
-    task's C(created_resources.secrets)."
-  - The service can neither change a secret nor show its certificate or key, so an existing secret is kept as it is
-    and O(certificate), O(certificate_chain) and O(private_key) are not compared with it (they are needed only to
-    create it). To renew a certificate, rotate it (see the examples) - create a secret under a new name, point the
-    listeners at it (O(gcore.platform.load_balancer#module:listeners[].secret)), then delete the old secret.
-  - O(state=absent) deletes the secret with C(DELETE /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}) and
-    waits for the task. A secret a listener uses is not deleted - the region's listeners are read first and the module
-    fails naming those that use it, nothing sent (point them at another secret first); a refusal of the service (a pool
-    using it, a C(409)) is reported as it is, not sent again.
-  - A create or delete whose answer is lost (a C(5xx), a dropped connection) is settled before it is reported - the
-    secret appears only when its task finishes, so the unfinished C(create_secret)/C(delete_secret) tasks of the region
-    are waited for (within O(wait_timeout)), then the secret is read again; found applied, the module reports
-    C(changed=true) with a warning and never sends the write twice.
-  - "The certificate is checked before any request, and each problem fails the module naming the option and the problem
-    (never the value): a private key encrypted with a passphrase; with the C(cryptography) Python library (a dependency
-    of ansible-core) on the host the module runs on, also a block that does not decode as what its armour says (a
-    certificate, a private key), a private key that does not match the certificate, a certificate (of O(certificate)
-    or O(certificate_chain)) whose validity ended, and a chain out of order: the certificate, then each certificate of
-    the chain, each signed by the next one (a certificate given again in the chain counts once). Without the library
-    these checks are skipped, with a warning that names them."
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the secrets are read again and
-    the write is never sent twice; when the secret shows it took effect, the module goes on and warns.
+  - The secret is found by O(secret_id) when it is given, otherwise by its exact O(name); the service can neither change
+    a secret nor show its certificate or key, so an existing one is kept as it is (rotate it under a new name).
+  - The certificate, chain and key are checked before any request; O(state=absent) deletes the secret unless a listener
+    uses it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -94,6 +71,31 @@ options:
         not compared.
     type: str
 notes:
+  - The secret is found by O(secret_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/secrets/{project_id}/{region_id}) (the service has no name filter). Names are not unique; more
+    than one secret with that name fails the module, lists their IDs and sends no write.
+  - "A missing secret is created with C(POST /cloud/v2/secrets/{project_id}/{region_id})
+    C({name, payload: {certificate, certificate_chain, private_key}, expiration}); its ID is read from the finished
+    task's C(created_resources.secrets)."
+  - The service can neither change a secret nor show its certificate or key, so an existing secret is kept as it is
+    and O(certificate), O(certificate_chain) and O(private_key) are not compared with it (they are needed only to
+    create it). To renew a certificate, rotate it (see the examples) - create a secret under a new name, point the
+    listeners at it (O(gcore.platform.load_balancer#module:listeners[].secret)), then delete the old secret.
+  - O(state=absent) deletes the secret with C(DELETE /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}) and
+    waits for the task. A secret a listener uses is not deleted - the region's listeners are read first and the module
+    fails naming those that use it, nothing sent (point them at another secret first); a refusal of the service (a pool
+    using it, a C(409)) is reported as it is, not sent again.
+  - A create or delete whose answer is lost (a C(5xx), a dropped connection) is settled before it is reported - the
+    secret appears only when its task finishes, so the unfinished C(create_secret)/C(delete_secret) tasks of the region
+    are waited for (within O(wait_timeout)), then the secret is read again; found applied, the module reports
+    C(changed=true) with a warning and never sends the write twice.
+  - "The certificate is checked before any request, and each problem fails the module naming the option and the problem
+    (never the value): a private key encrypted with a passphrase; with the C(cryptography) Python library (a dependency
+    of ansible-core) on the host the module runs on, also a block that does not decode as what its armour says (a
+    certificate, a private key), a private key that does not match the certificate, a certificate (of O(certificate)
+    or O(certificate_chain)) whose validity ended, and a chain out of order: the certificate, then each certificate of
+    the chain, each signed by the next one (a certificate given again in the chain counts once). Without the library
+    these checks are skipped, with a warning that names them."
   - O(certificate), O(certificate_chain) and O(private_key) are C(no_log) options, masked in every output. Read them
     from files with C(lookup('file', ...)), or from a vault.
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
@@ -103,6 +105,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.CLOUD
   - gcore.platform.gcore.WAIT
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.secret_info
     description: Read secrets.

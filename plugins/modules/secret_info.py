@@ -12,11 +12,7 @@ version_added: 1.0.0
 description:
   - Reads the secrets of a Gcore Cloud project and region, and changes nothing. The service never returns a secret's
     certificate, chain or key, only its record.
-  - With O(secret_id), reads that secret with C(GET /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}); a secret
-    that does not exist gives an empty RV(secrets).
-  - With O(name), reads every page of C(GET /cloud/v1/secrets/{project_id}/{region_id}) and keeps the secrets whose
-    name is exactly O(name) (the service has no name filter).
-  - With neither, returns every secret of the project in the region, reading every page.
+  - Reads one secret by O(secret_id), the secrets named exactly O(name), or every secret of the project and region.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -31,6 +27,12 @@ options:
       - Secret names are not unique, so more than one secret may be returned.
       - Mutually exclusive with O(secret_id).
     type: str
+notes:
+  - With O(secret_id), reads that secret with C(GET /cloud/v1/secrets/{project_id}/{region_id}/{secret_id}); a secret
+    that does not exist gives an empty RV(secrets).
+  - With O(name), reads every page of C(GET /cloud/v1/secrets/{project_id}/{region_id}) and keeps the secrets whose
+    name is exactly O(name) (the service has no name filter).
+  - With neither, returns every secret of the project in the region, reading every page.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

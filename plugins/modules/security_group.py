@@ -12,25 +12,9 @@ version_added: 1.0.0
 description:
   - Makes a Gcore Cloud security group, its rules and its tags match what you describe, or removes the group, and does
     nothing when it already matches.
-  - The group is found by O(security_group_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/securitygroups/{project_id}/{region_id}). More than one group with that name fails the module and
-    lists their IDs; nothing is sent.
-  - A missing group is created with C(POST /cloud/v2/security_groups/{project_id}/{region_id}), carrying O(name),
-    O(description), O(rules) and O(tags); its ID is read from the finished task's C(created_resources.security_groups).
-  - The service adds default egress rules (every protocol, IPv4 and IPv6) to a group created without an egress rule.
-    When O(rules) is given with O(purge_rules=true), the module removes them in the same run (one PATCH carrying the
-    declared rules), so the first run ends with exactly O(rules) and a second run changes nothing.
-  - An existing group is updated with one C(PATCH /cloud/v2/security_groups/{project_id}/{region_id}/{security_group_id})
-    holding the members that differ (O(name), O(description), O(tags) as a JSON merge patch) and, when the rules differ,
-    the whole resulting rule list (the service replaces the group's rules with the list it is sent, so kept rules are
-    repeated). The group is read again once the task has finished.
-  - O(state=absent) deletes the group with C(DELETE /cloud/v1/securitygroups/{project_id}/{region_id}/{security_group_id})
-    (answered at once, no task).
-  - Only the options you give are managed; an option you leave out keeps whatever the group has.
-  - While a task locks the group (its C(task_id) is set), the module waits for the lock to be released, up to
-    O(wait_timeout), before it sends a change or a delete.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the group is read again and the
-    write is never sent twice; when the group shows the write took effect, the module goes on and warns.
+  - The group is found by O(security_group_id) when it is given, otherwise by its exact O(name).
+  - Creates it with its rules (removing the service's default egress rules when O(purge_rules=true)), changes its
+    members and rules in one write, and with O(state=absent) deletes it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -137,6 +121,20 @@ options:
     type: bool
     default: true
 notes:
+  - The group is found by O(security_group_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/securitygroups/{project_id}/{region_id}). More than one group with that name fails the module and
+    lists their IDs; nothing is sent.
+  - A missing group is created with C(POST /cloud/v2/security_groups/{project_id}/{region_id}), carrying O(name),
+    O(description), O(rules) and O(tags); its ID is read from the finished task's C(created_resources.security_groups).
+  - The service adds default egress rules (every protocol, IPv4 and IPv6) to a group created without an egress rule.
+    When O(rules) is given with O(purge_rules=true), the module removes them in the same run (one PATCH carrying the
+    declared rules), so the first run ends with exactly O(rules) and a second run changes nothing.
+  - An existing group is updated with one C(PATCH /cloud/v2/security_groups/{project_id}/{region_id}/{security_group_id})
+    holding the members that differ (O(name), O(description), O(tags) as a JSON merge patch) and, when the rules differ,
+    the whole resulting rule list (the service replaces the group's rules with the list it is sent, so kept rules are
+    repeated). The group is read again once the task has finished.
+  - O(state=absent) deletes the group with C(DELETE /cloud/v1/securitygroups/{project_id}/{region_id}/{security_group_id})
+    (answered at once, no task).
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(security_group) is
     the group as read before the change (V(null) when it is being created). Removing the default egress rules after a
     create needs the created group, so a create with O(rules) and O(purge_rules=true) but no egress rule fails before
@@ -152,6 +150,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.security_group_info
     description: Read security groups.

@@ -11,13 +11,7 @@ short_description: Read Gcore Cloud security groups and their rules
 version_added: 1.0.0
 description:
   - Reads the security groups of a Gcore Cloud project and region, with their rules, and changes nothing.
-  - With O(security_group_id), reads that group with
-    C(GET /cloud/v1/securitygroups/{project_id}/{region_id}/{security_group_id}); a group that does not exist gives an
-    empty RV(security_groups).
-  - With O(name), reads every page of C(GET /cloud/v1/securitygroups/{project_id}/{region_id}) filtered by that name
-    and keeps the groups whose name is exactly O(name).
-  - With neither, returns every group of the project and region, reading every page (the service answers 10 groups
-    a page unless asked for more; the module asks for pages of 1000).
+  - Reads one group by O(security_group_id), the groups named exactly O(name), or every group of the project and region.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -33,6 +27,14 @@ options:
       - Group names are not unique, so more than one group may be returned.
       - Mutually exclusive with O(security_group_id).
     type: str
+notes:
+  - With O(security_group_id), reads that group with
+    C(GET /cloud/v1/securitygroups/{project_id}/{region_id}/{security_group_id}); a group that does not exist gives an
+    empty RV(security_groups).
+  - With O(name), reads every page of C(GET /cloud/v1/securitygroups/{project_id}/{region_id}) filtered by that name
+    and keeps the groups whose name is exactly O(name).
+  - With neither, returns every group of the project and region, reading every page (the service answers 10 groups
+    a page unless asked for more; the module asks for pages of 1000).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

@@ -167,6 +167,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.snapshot_schedule_info
     description: Read snapshot schedules with their volumes.
@@ -288,7 +289,8 @@ changes:
   description:
     - What the run changed (in check mode, what it would change). C(created) and C(updated) (renamed, paused or
       resumed) hold the name; C(schedules.added) and C(schedules.removed) each schedule as text (its kind, the members
-      that are not the service's defaults, C(max_quantity)); C(volumes.added) and C(volumes.removed) volume IDs.
+      that are not the service's defaults, C(max_quantity), its C(resource_name_template) when not the service's);
+      C(volumes.added) and C(volumes.removed) volume IDs.
     - A create lists its schedules in C(schedules.added); its volumes appear in C(volumes.added) once added (not in
       check mode, where the diff shows them).
   returned: success
@@ -313,6 +315,7 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_pattern, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
@@ -392,7 +395,8 @@ def schedule_view(schedule):
 
 
 def label(view):
-    """A schedule as ``changes`` tells it: its kind, its members that are not the defaults, how many it keeps."""
+    """A schedule as ``changes`` tells it: its kind, its members that are not the defaults, how many it keeps (its template
+    when it is not the service's: the label is the schedule's identity)."""
     if view["type"] == "cron":
         defaults = dict(((field, default) for field, (_l, _h, default) in CRON.items()), timezone="UTC")
         when = ["%s=%s" % (field, view[field]) for field in ("month", "week", "day", "day_of_week", "hour", "minute", "timezone")
@@ -401,7 +405,9 @@ def label(view):
         when = ["%s=%s" % (member, view[member]) for member in INTERVAL if view[member]]
     retention = view["retention_time"] or {}
     kept = "".join("%s%s" % (retention[member], member[0]) for member in INTERVAL if retention.get(member))
-    return "%s %s, max_quantity=%s%s" % (view["type"], " ".join(when), view["max_quantity"], ", retention_time=" + kept if kept else "")
+    template = view["resource_name_template"]
+    return "%s %s, max_quantity=%s%s%s" % (view["type"], " ".join(when), view["max_quantity"], ", retention_time=" + kept if kept else "",
+                                           ", resource_name_template=" + template if template != TEMPLATE else "")
 
 
 def schedule_body(view):
@@ -409,10 +415,18 @@ def schedule_body(view):
     return dict((key, value) for key, value in view.items() if value is not None and (key not in INTERVAL or value))
 
 
-class Schedules(Part):
-    """The policy's schedules: children identified by all their members, added and removed in batches."""
+class Schedules(Children):
+    """The policy's schedules: children identified by all their members (and so named in ``changes``), read with the
+    policy and carried by its create, added in one request and removed in one, the adds that fit the service's limit
+    first."""
 
-    name = option = "schedules"
+    inside, locked, in_create, every, limit = "schedules", True, True, True, MAX_SCHEDULES
+    order, said_as = ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
+
+    def __init__(self):
+        policy = POLICY.replace("{id}", "{parent_id}")
+        super().__init__("schedules", "schedule", {"bulk_create": "POST %s/add_schedules" % policy, "bulk_delete": policy + "/remove_schedules"}, (),
+                         option="schedules", key="label", mode=lambda params: "overridden", bulk_body=lambda ids: {"schedule_ids": ids})
 
     def check(self, module):
         items = module.params["schedules"]
@@ -428,44 +442,23 @@ class Schedules(Part):
 
     def wanted(self, module):
         items = module.params["schedules"]
-        return None if items is None or module.params["state"] == "absent" else [schedule_view(item) for item in items]
+        return None if items is None or module.params["state"] == "absent" else [self.child_of(item) for item in items]
 
-    def held(self, record):
-        return dict((item["id"], schedule_view(item)) for item in (record or {}).get("schedules") or [])
+    def child_of(self, record):
+        view = schedule_view(record)
+        return dict(view, id=record.get("id"), label=label(view))
 
-    def shown(self, items):
-        return sorted(items, key=label)
+    def batch_body(self, items):
+        return {"schedules": [schedule_body(self.shown_child(item)) for item in items]}
 
-    def wanted_view(self, wanted, record):
-        return self.shown(wanted)
+    def shown_child(self, record):
+        return schedule_view(record)
 
-    def created_said(self, wanted):
-        return {"schedules.added": [label(view) for view in wanted]}
+    def wanted_child(self, item, record, params):
+        return schedule_view(item)
 
-    def plan(self, record, wanted, params):
-        """Adds first, as many as the limit lets in, then the removals, then the other adds."""
-        unmatched = list(self.held(record).items())
-        missing = []
-        for view in wanted:
-            match = next((pair for pair in unmatched if pair[1] == view), None)
-            if match:
-                unmatched.remove(match)
-            else:
-                missing.append(view)
-        room = max(0, MAX_SCHEDULES - len(self.held(record)))
-        path = (POLICY + "%s").format(**dict(params, id=record["id"]))
-        adds = [self.adding(batch, record, path) for batch in (missing[:room], missing[room:])]
-        remove = [Write("detach", "POST", path % "/remove_schedules", {"schedule_ids": [ident for ident, _view in unmatched]},
-                        locked=record, said={"schedules.removed": [label(view) for _ident, view in unmatched]},
-                        done=lambda found: not set(ident for ident, _view in unmatched) & set(self.held(found)))] if unmatched else []
-        return [write for write in adds[:1] + remove + adds[1:] if write is not None]
-
-    def adding(self, batch, record, path):
-        if not batch:
-            return None
-        return Write("attach", "POST", path % "/add_schedules", {"schedules": [schedule_body(view) for view in batch]}, locked=record,
-                     said={"schedules.added": [label(view) for view in batch]},
-                     done=lambda found: all(view in self.held(found).values() for view in batch))
+    def diffed(self, children):
+        return [children[key] for key in sorted(children)]
 
 
 class Volumes(Part):

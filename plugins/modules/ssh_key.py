@@ -13,16 +13,8 @@ description:
   - Manages one SSH key of a Gcore Cloud project (C(/cloud/v1/ssh_keys/{project_id})), the key an instance is created
     with (its C(ssh_key_name)). SSH keys belong to a project, not to a region, so this module has no C(region_id).
   - Not the SSH keys of SFTP storages, which are another API; manage those with M(gcore.platform.storage_ssh_key).
-  - The key is found by O(ssh_key_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/ssh_keys/{project_id}) (the service's name filter matches substrings).
-  - A missing key is created with C(POST /cloud/v1/ssh_keys/{project_id}), synchronously. With O(public_key) the key
-    is uploaded; without it the service generates an Ed25519 key pair and answers its private key once, which the
-    module returns as RV(private_key) on that run only, and nowhere else.
-  - Only O(shared_in_project) can change on an existing key (C(PATCH /cloud/v1/ssh_keys/{project_id}/{ssh_key_id})).
-    A key whose public key or name differs fails the module before any write; delete it first (O(state=absent)) or
-    use another name.
-  - O(state=absent) deletes the key (C(DELETE /cloud/v1/ssh_keys/{project_id}/{ssh_key_id})); a key already absent is
-    no change.
+  - Uploads a key (O(public_key)) or has the service generate a pair and returns its private key once, shares it in the
+    project or not (O(shared_in_project)), and deletes it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -80,6 +72,16 @@ options:
     type: int
     default: 600
 notes:
+  - The key is found by O(ssh_key_id) when it is given, otherwise by its exact O(name) over every page of
+    C(GET /cloud/v1/ssh_keys/{project_id}) (the service's name filter matches substrings).
+  - A missing key is created with C(POST /cloud/v1/ssh_keys/{project_id}), synchronously. With O(public_key) the key
+    is uploaded; without it the service generates an Ed25519 key pair and answers its private key once, which the
+    module returns as RV(private_key) on that run only, and nowhere else.
+  - Only O(shared_in_project) can change on an existing key (C(PATCH /cloud/v1/ssh_keys/{project_id}/{ssh_key_id})).
+    A key whose public key or name differs fails the module before any write; delete it first (O(state=absent)) or
+    use another name.
+  - O(state=absent) deletes the key (C(DELETE /cloud/v1/ssh_keys/{project_id}/{ssh_key_id})); a key already absent is
+    no change.
   - A generated private key is answered once, by the create request. It is returned in RV(private_key) only, never in
     RV(ssh_key), RV(diff), messages or warnings. Ansible cannot hide one member of a result, so run that task with
     C(no_log=true), C(register) the result and save the key at once (see EXAMPLES).
@@ -92,6 +94,7 @@ notes:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.storage_ssh_key
     description: The SSH keys of SFTP storages (another API).

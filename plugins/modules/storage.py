@@ -13,30 +13,8 @@ description:
   - Manages the life of a Gcore storage through the v4 API - C(/storage/v4/object_storages) (S3-compatible) and
     C(/storage/v4/sftp_storages) (SFTP) - and still deletes one through the deprecated v1 API when O(type) is left out.
   - O(state) defaults to V(absent) for backward compatibility - a task without O(state) only ever deletes.
-  - "With O(state=present): a storage that does not exist is created (C(POST)) with O(name) and O(location) and, with
-    O(wait=true), waited for until its C(provisioning_status) is V(active). An SFTP storage that exists gets one
-    C(PATCH /storage/v4/sftp_storages/{id}) holding only the members that differ; an S3-compatible storage has no
-    update in the API, so only its O(location) is compared (a different one fails: a storage cannot move)."
-  - B(Credentials are returned once.) The service answers the S3 access keys or the generated SFTP password only to the
-    request that created (or regenerated) them; the module returns them in RV(credentials) on that run, and nowhere else.
-    A module cannot hide what it returns, so set C(no_log=true) on the task, C(register) the result and store the
-    credentials at once (see EXAMPLES).
-  - With O(state=absent) the module deletes the storage and B(all the data in it). It reads the storage first and
-    deletes it only when it exists; a second run reports no change and sends nothing.
-  - B(Deletion is permanent.) An S3-compatible storage can be restored by the service for a short time (two weeks)
-    after its deletion; an SFTP storage cannot be restored at all. Run with C(--check --diff) first to see which
-    storage would go.
-  - With O(type) set, the module uses the current v4 API,
-    C(GET)/C(DELETE /storage/v4/object_storages/{storage_id}) for V(s3_compatible) or
-    C(GET)/C(DELETE /storage/v4/sftp_storages/{storage_id}) for V(sftp).
-  - Without O(type) (deletion by O(storage_id) only), it uses C(GET)/C(DELETE /storage/provisioning/v1/storage/{storage_id}),
-    an endpoint the service marks as deprecated, and returns a deprecation warning that names the O(type) value
-    to use for the storage. Only this way of calling the module is deprecated, not the module itself.
-  - A storage counts as absent when the service answers 404, answers 400 with an error saying that
-    it does not exist, or reports a C(provisioning_status) of V(deleting) or V(deleted).
-    A 404 on the C(DELETE) itself, or a 400 saying the storage does not exist or is already deleted (someone deleted it
-    between the read and the delete), is no change, not a failure.
-  - The returned record never contains credentials; see RV(storage).
+  - Creates an S3-compatible or SFTP storage and updates an SFTP storage; B(credentials are returned once), and a delete
+    removes the storage and B(all the data in it).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -164,6 +142,7 @@ options:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 attributes:
   idempotent:
     support: partial
@@ -171,6 +150,30 @@ attributes:
       - O(update_password=always) (with O(password_mode=auto)) has the service generate a new SFTP password on every
         run, so every run reports a change. Without it the module is idempotent.
 notes:
+  - "With O(state=present): a storage that does not exist is created (C(POST)) with O(name) and O(location) and, with
+    O(wait=true), waited for until its C(provisioning_status) is V(active). An SFTP storage that exists gets one
+    C(PATCH /storage/v4/sftp_storages/{id}) holding only the members that differ; an S3-compatible storage has no
+    update in the API, so only its O(location) is compared (a different one fails: a storage cannot move)."
+  - B(Credentials are returned once.) The service answers the S3 access keys or the generated SFTP password only to the
+    request that created (or regenerated) them; the module returns them in RV(credentials) on that run, and nowhere else.
+    A module cannot hide what it returns, so set C(no_log=true) on the task, C(register) the result and store the
+    credentials at once (see EXAMPLES).
+  - With O(state=absent) the module deletes the storage and B(all the data in it). It reads the storage first and
+    deletes it only when it exists; a second run reports no change and sends nothing.
+  - B(Deletion is permanent.) An S3-compatible storage can be restored by the service for a short time (two weeks)
+    after its deletion; an SFTP storage cannot be restored at all. Run with C(--check --diff) first to see which
+    storage would go.
+  - With O(type) set, the module uses the current v4 API,
+    C(GET)/C(DELETE /storage/v4/object_storages/{storage_id}) for V(s3_compatible) or
+    C(GET)/C(DELETE /storage/v4/sftp_storages/{storage_id}) for V(sftp).
+  - Without O(type) (deletion by O(storage_id) only), it uses C(GET)/C(DELETE /storage/provisioning/v1/storage/{storage_id}),
+    an endpoint the service marks as deprecated, and returns a deprecation warning that names the O(type) value
+    to use for the storage. Only this way of calling the module is deprecated, not the module itself.
+  - A storage counts as absent when the service answers 404, answers 400 with an error saying that
+    it does not exist, or reports a C(provisioning_status) of V(deleting) or V(deleted).
+    A 404 on the C(DELETE) itself, or a 400 saying the storage does not exist or is already deleted (someone deleted it
+    between the read and the delete), is no change, not a failure.
+  - The returned record never contains credentials; see RV(storage).
   - In check mode the module only reads; it reports whether the storage would be created, changed or deleted and,
     with C(--diff), how.
   - O(api_retries) never repeats a write whose answer was lost; after such a failure the module reads the storage

@@ -12,13 +12,8 @@ version_added: 1.0.0
 description:
   - Manages one bucket of an S3-compatible storage through the v4 API,
     C(/storage/v4/object_storages/{storage_id}/buckets/{name}).
-  - "A bucket that does not exist is created (C(POST .../buckets) with its O(name)), then the settings the create
-    cannot carry are sent in one C(PATCH). A bucket that exists gets one C(PATCH) holding only the settings that differ."
-  - O(lifecycle), O(cors) and O(policy) are each managed only when given; a setting left out is never compared or sent.
-  - With O(state=absent) the bucket and B(every object in it) are deleted (C(DELETE)); a bucket already absent is no
-    change.
-  - When the bucket is not found, the storage is read (C(GET /storage/v4/object_storages/{storage_id})); an unknown
-    O(storage_id) fails the task naming it (in check mode too), or, with O(state=absent), is no change with a warning.
+  - Creates the bucket, manages its O(lifecycle), O(cors) and O(policy) (each only when given), and with O(state=absent)
+    deletes it and B(every object in it).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -75,7 +70,14 @@ options:
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 notes:
+  - "A bucket that does not exist is created (C(POST .../buckets) with its O(name)), then the settings the create
+    cannot carry are sent in one C(PATCH). A bucket that exists gets one C(PATCH) holding only the settings that differ."
+  - With O(state=absent) the bucket and B(every object in it) are deleted (C(DELETE)); a bucket already absent is no
+    change.
+  - When the bucket is not found, the storage is read (C(GET /storage/v4/object_storages/{storage_id})); an unknown
+    O(storage_id) fails the task naming it (in check mode too), or, with O(state=absent), is no change with a warning.
   - In check mode the module only reads; with C(--diff) it shows the settings before and after.
 seealso:
   - module: gcore.platform.storage

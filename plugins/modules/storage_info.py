@@ -10,11 +10,8 @@ module: storage_info
 short_description: List Gcore storages (S3-compatible or SFTP), or find one by ID or exact name
 version_added: 1.0.0
 description:
-  - Reads storages of one O(type) through the v4 API, C(GET /storage/v4/object_storages) or
-    C(GET /storage/v4/sftp_storages), every page.
-  - With O(storage_id), the one storage with that ID (C(GET /storage/v4/.../{storage_id})); with O(name), the storages
-    whose name is exactly O(name) (the service filters names by substring; the module keeps exact matches only); with
-    neither, every storage of that type. O(location) keeps only the storages in that location.
+  - Reads the storages of one O(type) (S3-compatible or SFTP) - one by O(storage_id), those named exactly O(name), or
+    all, in O(location) when it is given - and changes nothing.
   - Deleted storages are not listed. The records never contain credentials (the service does not return them after
     creation).
 author:
@@ -39,6 +36,12 @@ options:
     description:
       - Only the storages in this location (the service's C(location_name), such as V(s-ed1)).
     type: str
+notes:
+  - Reads storages of one O(type) through the v4 API, C(GET /storage/v4/object_storages) or
+    C(GET /storage/v4/sftp_storages), every page.
+  - With O(storage_id), the one storage with that ID (C(GET /storage/v4/.../{storage_id})); with O(name), the storages
+    whose name is exactly O(name) (the service filters names by substring; the module keeps exact matches only); with
+    neither, every storage of that type. O(location) keeps only the storages in that location.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes.INFO_MODULE

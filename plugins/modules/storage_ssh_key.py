@@ -14,10 +14,7 @@ description:
     with the O(gcore.platform.storage#module:ssh_key_ids) option of M(gcore.platform.storage).
   - These are the SFTP storages' keys, another API than the keys of cloud instances; manage an instance's key (a cloud
     project's C(/cloud/v1/ssh_keys)) with M(gcore.platform.ssh_key).
-  - The key is identified by its exact O(name), searched for over every page of C(GET /storage/v4/ssh_keys).
-  - A key that does not exist is created (C(POST /storage/v4/ssh_keys)). The API cannot change a key, so a key whose
-    public key differs fails the task and nothing is sent; delete it first (O(state=absent)) or use another name.
-  - With O(state=absent) the key is deleted (C(DELETE /storage/v4/ssh_keys/{id})); a key already absent is no change.
+  - Found by its exact O(name); a key is created or deleted, never changed (a different public key fails).
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -38,9 +35,15 @@ options:
     type: str
     choices: [present, absent]
     default: present
+notes:
+  - The key is identified by its exact O(name), searched for over every page of C(GET /storage/v4/ssh_keys).
+  - A key that does not exist is created (C(POST /storage/v4/ssh_keys)). The API cannot change a key, so a key whose
+    public key differs fails the task and nothing is sent; delete it first (O(state=absent)) or use another name.
+  - With O(state=absent) the key is deleted (C(DELETE /storage/v4/ssh_keys/{id})); a key already absent is no change.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.storage
   - module: gcore.platform.ssh_key

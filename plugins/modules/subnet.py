@@ -13,22 +13,8 @@ description:
   - Makes a subnet of a Gcore Cloud network match what you describe, or removes it, and does nothing when it already
     matches.
   - The subnet is found by O(subnet_id) when it is given, otherwise by its exact O(name) among the subnets of
-    O(network_id), reading every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...) (the service
-    has no name filter for subnets). More than one subnet with that name in the network fails the module, lists their
-    IDs and sends no write.
-  - A missing subnet is created with C(POST /cloud/v1/subnets/{project_id}/{region_id}); its ID is read from the
-    finished task's C(created_resources.subnets).
-  - An existing subnet is updated with C(PATCH /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}), sending only
-    the members that differ among O(name), O(enable_dhcp), O(gateway_ip), O(dns_nameservers), O(host_routes) and
-    O(tags) (as a JSON merge patch); the service answers with the subnet at once (no task).
-  - O(state=absent) deletes the subnet with C(DELETE /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}) and waits
-    for the task. A subnet a router is attached to cannot be deleted; detach it first (M(gcore.platform.router),
-    O(gcore.platform.router#module:interfaces)).
-  - Only the options you give are managed; an option you leave out keeps whatever the subnet has.
-  - While a task locks the subnet (its C(task_id) is set), the module waits for the lock to clear, up to
-    O(wait_timeout), before it sends a change or a delete.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the subnet is read again and the
-    write is never sent twice; when the subnet shows it took effect, the module goes on and warns.
+    O(network_id).
+  - Creates it, changes its name, DHCP, gateway, DNS servers, host routes and tags, and with O(state=absent) deletes it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -131,6 +117,18 @@ options:
       - Not with O(gateway_ip=disable) nor O(connect_to_network_router=false).
     type: str
 notes:
+  - The subnet is found by O(subnet_id) when it is given, otherwise by its exact O(name) among the subnets of
+    O(network_id), reading every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...) (the service
+    has no name filter for subnets). More than one subnet with that name in the network fails the module, lists their
+    IDs and sends no write.
+  - A missing subnet is created with C(POST /cloud/v1/subnets/{project_id}/{region_id}); its ID is read from the
+    finished task's C(created_resources.subnets).
+  - An existing subnet is updated with C(PATCH /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}), sending only
+    the members that differ among O(name), O(enable_dhcp), O(gateway_ip), O(dns_nameservers), O(host_routes) and
+    O(tags) (as a JSON merge patch); the service answers with the subnet at once (no task).
+  - O(state=absent) deletes the subnet with C(DELETE /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}) and waits
+    for the task. A subnet a router is attached to cannot be deleted; detach it first (M(gcore.platform.router),
+    O(gcore.platform.router#module:interfaces)).
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     subnet being created is then returned as V(null), and after a PATCH RV(subnet) is the subnet as read before it.
 extends_documentation_fragment:
@@ -139,6 +137,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.subnet_info
     description: Read subnets.

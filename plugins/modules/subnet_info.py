@@ -11,12 +11,8 @@ short_description: Read subnets of Gcore Cloud networks
 version_added: 1.0.0
 description:
   - Reads the subnets of a Gcore Cloud project and region, and changes nothing.
-  - With O(subnet_id), reads that subnet with C(GET /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}); a subnet
-    that does not exist gives an empty RV(subnets).
-  - With O(network_id), reads every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...), the
-    subnets of that network, and with O(name) only those whose name is exactly O(name) (the service has no name filter
-    for subnets).
-  - With neither, returns every subnet the project owns in the region, reading every page.
+  - Reads one subnet by O(subnet_id), the subnets of O(network_id) (those named exactly O(name) with it), or every
+    subnet of the project and region.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -35,6 +31,13 @@ options:
         C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$).
       - Subnet names are not unique, so more than one subnet may be returned.
     type: str
+notes:
+  - With O(subnet_id), reads that subnet with C(GET /cloud/v1/subnets/{project_id}/{region_id}/{subnet_id}); a subnet
+    that does not exist gives an empty RV(subnets).
+  - With O(network_id), reads every page of C(GET /cloud/v1/subnets/{project_id}/{region_id}?network_id=...), the
+    subnets of that network, and with O(name) only those whose name is exactly O(name) (the service has no name filter
+    for subnets).
+  - With neither, returns every subnet the project owns in the region, reading every page.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

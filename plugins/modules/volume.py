@@ -11,24 +11,9 @@ short_description: Create, grow, attach, detach and delete a Gcore Cloud volume
 version_added: 1.0.0
 description:
   - Makes a Gcore Cloud block volume match what you describe, or removes it, and does nothing when it already matches.
-  - The volume is found by O(volume_id) when it is given, otherwise by its exact O(name) over every page of the volume
-    list (the service's C(name_part) filter matches substrings; the module compares names itself). More than one volume
-    with that name fails the module and lists their IDs; nothing is sent.
-  - A missing volume is created with C(POST /cloud/v1/volumes/{project_id}/{region_id}) from the O(source) you choose;
-    its ID is read from the finished task's C(created_resources.volumes), then the module waits until the volume is
-    V(available) (or V(in-use) when it was attached).
-  - An existing volume is renamed and its tags changed with C(PATCH /cloud/v1/volumes/{project_id}/{region_id}/{volume_id})
-    (synchronous), grown with C(POST .../{volume_id}/extend) and attached or detached with
-    C(POST /cloud/v2/volumes/{project_id}/{region_id}/{volume_id}/attach) and C(.../detach); each of those three starts a
-    task, which is waited for.
-  - O(state=absent) detaches the volume from its instance first, when it is attached, then deletes it with
-    C(DELETE /cloud/v1/volumes/{project_id}/{region_id}/{volume_id}).
-  - Only the options you give are managed; an option you leave out keeps whatever the volume has.
-  - While a task locks the volume (its C(task_id) is set), the module waits for the lock to clear, up to
-    O(wait_timeout), before it sends a change or a delete.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the volume is read again once its
-    task has finished, and the write is never sent twice; when the volume shows it took effect, the module goes on
-    and warns.
+  - The volume is found by O(volume_id) when it is given, otherwise by its exact O(name).
+  - Creates it from the O(source) you choose, renames and tags it, grows it, attaches it to an instance or detaches it,
+    and with O(state=absent) detaches and deletes it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -129,6 +114,18 @@ options:
       - Only with a non-empty O(instance).
     type: str
 notes:
+  - The volume is found by O(volume_id) when it is given, otherwise by its exact O(name) over every page of the volume
+    list (the service's C(name_part) filter matches substrings; the module compares names itself). More than one volume
+    with that name fails the module and lists their IDs; nothing is sent.
+  - A missing volume is created with C(POST /cloud/v1/volumes/{project_id}/{region_id}) from the O(source) you choose;
+    its ID is read from the finished task's C(created_resources.volumes), then the module waits until the volume is
+    V(available) (or V(in-use) when it was attached).
+  - An existing volume is renamed and its tags changed with C(PATCH /cloud/v1/volumes/{project_id}/{region_id}/{volume_id})
+    (synchronous), grown with C(POST .../{volume_id}/extend) and attached or detached with
+    C(POST /cloud/v2/volumes/{project_id}/{region_id}/{volume_id}/attach) and C(.../detach); each of those three starts a
+    task, which is waited for.
+  - O(state=absent) detaches the volume from its instance first, when it is attached, then deletes it with
+    C(DELETE /cloud/v1/volumes/{project_id}/{region_id}/{volume_id}).
   - "O(wait=false): the module returns once the service accepted the write, with the task IDs in RV(tasks), and
     RV(volume) is the volume as read before the change (V(null) when it is being created). A run that needs the result
     of an earlier task of its own (a move: detach then attach; a grow and an attach; deleting an attached volume) fails
@@ -145,6 +142,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.volume_info
 """

@@ -11,11 +11,7 @@ short_description: Read Gcore Cloud volumes
 version_added: 1.0.0
 description:
   - Reads the volumes of a Gcore Cloud project and region, and changes nothing.
-  - With O(volume_id), reads that volume with C(GET /cloud/v1/volumes/{project_id}/{region_id}/{volume_id}); a volume
-    that does not exist gives an empty RV(volumes).
-  - With O(name), reads every page of C(GET /cloud/v1/volumes/{project_id}/{region_id}) filtered by C(name_part) and
-    keeps the volumes whose name is exactly O(name) (the service's filter matches any name that contains it).
-  - With neither, returns every volume of the project and region, reading every page.
+  - Reads one volume by O(volume_id), the volumes named exactly O(name), or every volume of the project and region.
   - With O(instance), only the volumes attached to that instance (the list's C(instance_id) filter).
 author:
   - gcore.platform developers (@gcore-platform)
@@ -38,6 +34,12 @@ options:
         page of the instance list; no instance of that name gives an empty RV(volumes), and several fail the module
         listing their IDs.
     type: str
+notes:
+  - With O(volume_id), reads that volume with C(GET /cloud/v1/volumes/{project_id}/{region_id}/{volume_id}); a volume
+    that does not exist gives an empty RV(volumes).
+  - With O(name), reads every page of C(GET /cloud/v1/volumes/{project_id}/{region_id}) filtered by C(name_part) and
+    keeps the volumes whose name is exactly O(name) (the service's filter matches any name that contains it).
+  - With neither, returns every volume of the project and region, reading every page.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

@@ -13,19 +13,8 @@ description:
   - Makes a snapshot of a Gcore Cloud volume match what you describe, or removes it, and does nothing when it already
     matches.
   - The snapshot is found by O(snapshot_id) when it is given, otherwise by its exact O(name) among the snapshots of
-    O(volume), every page of C(GET /cloud/v1/snapshots/{project_id}/{region_id}?volume_id=...) (the service has no
-    name filter). More than one snapshot of the volume with that name fails the module, lists their IDs and sends no
-    write.
-  - A missing snapshot is created with C(POST /cloud/v1/snapshots/{project_id}/{region_id}); its ID is read from the
-    finished task's C(created_resources.snapshots), and the module then waits until the snapshot is C(available)
-    (C(creating) means wait; any other status fails naming the snapshot and the status).
-  - An existing snapshot is renamed and tagged with C(PATCH /cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}),
-    sending only the members that differ (O(tags) as a JSON merge patch); the service answers with the snapshot at
-    once (no task).
-  - O(state=absent) deletes the snapshot with C(DELETE /cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}) and
-    waits for the task.
-  - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the snapshot is read again and
-    the write is never sent twice.
+    O(volume).
+  - Creates it (returned once C(available)), renames and tags it, and with O(state=absent) deletes it.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -63,6 +52,18 @@ options:
         before any write, naming both.
     type: str
 notes:
+  - The snapshot is found by O(snapshot_id) when it is given, otherwise by its exact O(name) among the snapshots of
+    O(volume), every page of C(GET /cloud/v1/snapshots/{project_id}/{region_id}?volume_id=...) (the service has no
+    name filter). More than one snapshot of the volume with that name fails the module, lists their IDs and sends no
+    write.
+  - A missing snapshot is created with C(POST /cloud/v1/snapshots/{project_id}/{region_id}); its ID is read from the
+    finished task's C(created_resources.snapshots), and the module then waits until the snapshot is C(available)
+    (C(creating) means wait; any other status fails naming the snapshot and the status).
+  - An existing snapshot is renamed and tagged with C(PATCH /cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}),
+    sending only the members that differ (O(tags) as a JSON merge patch); the service answers with the snapshot at
+    once (no task).
+  - O(state=absent) deletes the snapshot with C(DELETE /cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}) and
+    waits for the task.
   - With O(wait=false) the module returns once the service accepted each write, with the task IDs in RV(tasks); a
     snapshot being created is then returned as V(null).
 extends_documentation_fragment:
@@ -71,6 +72,7 @@ extends_documentation_fragment:
   - gcore.platform.gcore.WAIT
   - gcore.platform.gcore.TAGS
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.volume_snapshot_info
     description: Read snapshots, of one volume or all.

@@ -11,10 +11,8 @@ short_description: Read snapshots of Gcore Cloud volumes
 version_added: 1.0.0
 description:
   - Reads the volume snapshots of a Gcore Cloud project and region, and changes nothing.
-  - With O(snapshot_id), reads that snapshot with C(GET /cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}); a
-    snapshot that does not exist gives an empty RV(snapshots).
-  - Otherwise reads every page of C(GET /cloud/v1/snapshots/{project_id}/{region_id}), with C(volume_id) when
-    O(volume) is given, and keeps those whose name is exactly O(name) when it is given (the service has no name filter).
+  - Reads one snapshot by O(snapshot_id), or those of the project and region (of O(volume) when it is given), only those
+    named exactly O(name) when it is given.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -34,6 +32,11 @@ options:
       - Only the snapshots of this volume, a volume ID (a UUID) or the exact name of a volume (a name no volume has
         gives an empty RV(snapshots)).
     type: str
+notes:
+  - With O(snapshot_id), reads that snapshot with C(GET /cloud/v1/snapshots/{project_id}/{region_id}/{snapshot_id}); a
+    snapshot that does not exist gives an empty RV(snapshots).
+  - Otherwise reads every page of C(GET /cloud/v1/snapshots/{project_id}/{region_id}), with C(volume_id) when
+    O(volume) is given, and keeps those whose name is exactly O(name) when it is given (the service has no name filter).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

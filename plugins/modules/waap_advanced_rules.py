@@ -12,19 +12,9 @@ version_added: 1.0.0
 description:
   - Keeps the advanced rules of one WAAP domain as declared in O(config) - each a CEL expression (O(config[].source))
     deciding an action - with the states of the other set modules.
-  - Every expression is parsed before any write - balanced parentheses, brackets and braces; string literals in single
-    quotes; every operator with its operands (no C(== ==), no trailing C(&&)); no name alone (C(foo)); only functions
-    called (CEL's own, such as C(size), and methods of a value, such as C(.startsWith)). Against the service's
-    descriptor (C(GET /waap/v1/advanced-rules/descriptor), read once a run) every C(object.attribute) names an object
-    and one of its attributes; a C(Function) attribute is called with as many arguments as the descriptor lists, a
-    literal argument of the type it lists (C(Int) an integer, C(Str) a string, C(IP) an IP address in a string,
-    C(List) a list); a C(Var) is not called; a C(Dict) is indexed (C(request.headers['host']); C('host' in
-    request.headers) too). A failure names the item, the position (0-based) in the expression and what was expected.
-  - O(config[].source) is compared with its whitespace normalised, so reformatting an expression is no change.
-  - Reads and creates on C(/waap/v1/domains/{domain_id}/advanced-rules); an update is one C(PATCH
-    /waap/v2/domains/{domain_id}/advanced-rules/{rule_id}) with the members that differ, or, when only
-    O(config[].enabled) differs, C(PATCH .../{rule_id}/enable) or C(.../disable); a delete is one C(DELETE) per rule
-    (advanced rules have no bulk delete). Deletes first, then updates, then creates.
+  - Every expression is parsed and checked against the service's descriptor before any write (the notes say what is
+    checked); a reformatted expression is no change.
+  - Deletes the undeclared rules first, then updates, then creates.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -44,11 +34,26 @@ options:
     type: str
     choices: [merged, replaced, overridden, deleted, gathered]
     default: merged
+notes:
+  - Every expression is parsed before any write - balanced parentheses, brackets and braces; string literals in single
+    quotes; every operator with its operands (no C(== ==), no trailing C(&&)); no name alone (C(foo)); only functions
+    called (CEL's own, such as C(size), and methods of a value, such as C(.startsWith)). Against the service's
+    descriptor (C(GET /waap/v1/advanced-rules/descriptor), read once a run) every C(object.attribute) names an object
+    and one of its attributes; a C(Function) attribute is called with as many arguments as the descriptor lists, a
+    literal argument of the type it lists (C(Int) an integer, C(Str) a string, C(IP) an IP address in a string,
+    C(List) a list); a C(Var) is not called; a C(Dict) is indexed (C(request.headers['host']); C('host' in
+    request.headers) too). A failure names the item, the position (0-based) in the expression and what was expected.
+  - O(config[].source) is compared with its whitespace normalised, so reformatting an expression is no change.
+  - Reads and creates on C(/waap/v1/domains/{domain_id}/advanced-rules); an update is one C(PATCH
+    /waap/v2/domains/{domain_id}/advanced-rules/{rule_id}) with the members that differ, or, when only
+    O(config[].enabled) differs, C(PATCH .../{rule_id}/enable) or C(.../disable); a delete is one C(DELETE) per rule
+    (advanced rules have no bulk delete). Deletes first, then updates, then creates.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap.NAMED
   - gcore.platform.waap_conditions.advanced_rules
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_custom_rules
   - module: gcore.platform.waap_domain

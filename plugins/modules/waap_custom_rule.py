@@ -11,24 +11,10 @@ short_description: Create, update and delete a WAAP custom rule of a domain
 version_added: 1.0.0
 description:
   - Keeps one custom rule of a WAAP-protected domain as declared.
-  - Reads, creates and deletes on C(/waap/v1/domains/{domain_id}/custom-rules); updates on
-    C(/waap/v2/domains/{domain_id}/custom-rules/{rule_id}).
-  - The rule is found by O(id) when given, otherwise by its exact O(name). The service's name filter treats
-    C(*) as a wildcard and may match more than the exact name, so the module reads every page and compares the
-    names itself; more than one rule with the name fails and lists their IDs.
-  - When the rule is absent it is created (C(POST), HTTP 201); O(action) and O(conditions) are then required.
-  - When it exists, the desired members are compared after filling the service's defaults into the desired
-    conditions (C(negation=false) on every kind except O(conditions[].request_rate),
-    C(match_type=Contains), C(owner_types=[COMMERCIAL])); only the members that differ are sent in one
-    C(PATCH) on the v2 path, then the rule is read again. An unchanged O(conditions) list is never sent, so a rule holding a
-    C(response_header) or C(response_header_exists) condition (which the service returns but no longer accepts in a
-    write) can still have its other members changed.
-  - The order of O(conditions), and of the values inside a condition list, does not matter.
-  - Members left out are not managed; whatever the service holds or fills in for them is accepted. This applies to
-    O(description), O(enabled), O(action) and O(conditions), and inside a O(action.block) action to
-    O(action.block.status_code) and O(action.block.action_duration). A missing, null and empty description are one value.
-  - Every documented limit is checked before the first request. Deeper field errors come back from the service as
-    HTTP 422; the failure message then lists each C(errors[].loc) with its C(detail).
+  - The rule is found by O(id) when given, otherwise by its exact O(name); a missing rule is created (O(action) and
+    O(conditions) then required).
+  - An existing rule is compared with the service's defaults filled in, the order of O(conditions) not mattering, and
+    only the members that differ are sent.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -75,11 +61,31 @@ options:
       - Required to create the rule. When given, the list replaces the rule's conditions.
     type: list
     elements: dict
+notes:
+  - Reads, creates and deletes on C(/waap/v1/domains/{domain_id}/custom-rules); updates on
+    C(/waap/v2/domains/{domain_id}/custom-rules/{rule_id}).
+  - The rule is found by O(id) when given, otherwise by its exact O(name). The service's name filter treats
+    C(*) as a wildcard and may match more than the exact name, so the module reads every page and compares the
+    names itself; more than one rule with the name fails and lists their IDs.
+  - When the rule is absent it is created (C(POST), HTTP 201); O(action) and O(conditions) are then required.
+  - When it exists, the desired members are compared after filling the service's defaults into the desired
+    conditions (C(negation=false) on every kind except O(conditions[].request_rate),
+    C(match_type=Contains), C(owner_types=[COMMERCIAL])); only the members that differ are sent in one
+    C(PATCH) on the v2 path, then the rule is read again. An unchanged O(conditions) list is never sent, so a rule holding a
+    C(response_header) or C(response_header_exists) condition (which the service returns but no longer accepts in a
+    write) can still have its other members changed.
+  - The order of O(conditions), and of the values inside a condition list, does not matter.
+  - Members left out are not managed; whatever the service holds or fills in for them is accepted. This applies to
+    O(description), O(enabled), O(action) and O(conditions), and inside a O(action.block) action to
+    O(action.block.status_code) and O(action.block.action_duration). A missing, null and empty description are one value.
+  - Every documented limit is checked before the first request. Deeper field errors come back from the service as
+    HTTP 422; the failure message then lists each C(errors[].loc) with its C(detail).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap
   - gcore.platform.waap_conditions
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_custom_rule_info
   - module: gcore.platform.firewall_rules_info

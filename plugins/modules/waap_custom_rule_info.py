@@ -11,14 +11,15 @@ short_description: List the WAAP custom rules of a domain
 version_added: 1.0.0
 description:
   - Lists the custom rules of one WAAP domain, with the service's filters and ordering.
-  - Calls C(GET /waap/v1/domains/{domain_id}/custom-rules) and reads every page (a page shorter than asked for
-    ends the listing; the service's C(count) is the size of one page).
   - The service serves offsets up to 100000; if that cuts the listing short, the module warns.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
   action:
     choices: [allow, block, captcha, handshake, monitor, tag]
+notes:
+  - Calls C(GET /waap/v1/domains/{domain_id}/custom-rules) and reads every page (a page shorter than asked for
+    ends the listing; the service's C(count) is the size of one page).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap

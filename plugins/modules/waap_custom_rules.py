@@ -11,20 +11,22 @@ short_description: A WAAP domain's custom rules as a set, compared by name
 version_added: 1.0.0
 description:
   - Keeps the custom rules of one WAAP domain as declared in O(config), in one run, for hundreds of rules at a time.
-  - Reads and creates on C(/waap/v1/domains/{domain_id}/custom-rules), updates and bulk deletes on
-    C(/waap/v2/domains/{domain_id}/custom-rules); the notes below say how the rules are read, matched and
-    written.
   - Each item is compared as M(gcore.platform.waap_custom_rule) compares one rule - the service's defaults filled into
     the conditions (C(negation=false) except on C(request_rate), C(match_type=Contains), C(owner_types=[COMMERCIAL])),
     the order of conditions ignored, a O(config[].action.block) action's members left out not managed.
 author:
   - gcore.platform developers (@gcore-platform)
+notes:
+  - Reads and creates on C(/waap/v1/domains/{domain_id}/custom-rules), updates and bulk deletes on
+    C(/waap/v2/domains/{domain_id}/custom-rules); the notes below say how the rules are read, matched and
+    written.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap
   - gcore.platform.waap.SETS
   - gcore.platform.waap_conditions.custom_rules
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_custom_rule
   - module: gcore.platform.waap_custom_rule_info

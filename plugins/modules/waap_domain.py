@@ -14,9 +14,6 @@ description:
     rule), its API discovery (O(is_api)) and base paths, and its DDoS thresholds. Only what differs is sent.
   - A WAAP domain exists once WAAP is switched on for a CDN resource; this module finds it and sets it. It never creates,
     renames or deletes one.
-  - Reads C(GET /waap/v2/domains/{domain_id}) and C(GET /waap/v2/domains/{domain_id}/settings); writes C(PATCH
-    /waap/v2/domains/{domain_id}) with O(status) and C(PATCH /waap/v2/domains/{domain_id}/settings) with only the settings
-    that differ (both DDoS thresholds together when one changes).
   - A domain whose status is C(bypass) (WAAP switched off on its CDN resource) or C(locked) (the trial ended or payment
     failed) cannot be set - neither its status nor its settings; the task fails naming the status, and nothing is sent.
 author:
@@ -62,9 +59,14 @@ options:
       - Requests in a 10-second window that, when also twice the previous one, start DDoS mode; 250 to 50000 (the
         service's default is 5000). Left out, not managed.
     type: int
+notes:
+  - Reads C(GET /waap/v2/domains/{domain_id}) and C(GET /waap/v2/domains/{domain_id}/settings); writes C(PATCH
+    /waap/v2/domains/{domain_id}) with O(status) and C(PATCH /waap/v2/domains/{domain_id}/settings) with only the settings
+    that differ (both DDoS thresholds together when one changes).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_domain_info
   - module: gcore.platform.waap_policies

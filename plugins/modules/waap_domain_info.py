@@ -10,10 +10,8 @@ module: waap_domain_info
 short_description: List WAAP domains, or read one
 version_added: 1.0.0
 description:
-  - With O(domain_id), reads that domain (C(GET /waap/v2/domains/{domain_id}), with its rule quotas); a domain that does
-    not exist gives an empty RV(domains).
-  - Otherwise lists the account's domains (C(GET /waap/v2/domains), every page), with O(status) sent to the service as a
-    filter, and with O(name) only the domain of that exact name (compared case-insensitively).
+  - Reads the WAAP domains of the account - one by O(domain_id) (with its rule quotas), those of O(status), the one
+    named exactly O(name) (compared case-insensitively), or all - and changes nothing.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -27,6 +25,11 @@ options:
     description: Only the domains with this status.
     type: str
     choices: [active, monitor, bypass, locked]
+notes:
+  - With O(domain_id), reads that domain (C(GET /waap/v2/domains/{domain_id}), with its rule quotas); a domain that does
+    not exist gives an empty RV(domains).
+  - Otherwise lists the account's domains (C(GET /waap/v2/domains), every page), with O(status) sent to the service as a
+    filter, and with O(name) only the domain of that exact name (compared case-insensitively).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes.INFO_MODULE

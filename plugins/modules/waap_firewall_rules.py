@@ -13,20 +13,22 @@ description:
   - Keeps the firewall rules of one WAAP domain as declared in O(config), in one run, for hundreds of rules at a time.
   - A firewall rule allows or blocks requests by client IP address - its O(config[].action) is V(allow) or V(block),
     its O(config[].conditions) exactly one O(config[].conditions[].ip) or O(config[].conditions[].ip_range).
-  - Reads and creates on C(/waap/v1/domains/{domain_id}/firewall-rules), updates and bulk deletes on
-    C(/waap/v2/domains/{domain_id}/firewall-rules); the notes below say how the rules are read, matched and
-    written.
   - Each item is compared as M(gcore.platform.waap_custom_rule) compares one rule - the service's default filled into
     the condition (C(negation=false)), IP addresses in canonical form, a O(config[].action.block) action's members left
     out not managed.
 author:
   - gcore.platform developers (@gcore-platform)
+notes:
+  - Reads and creates on C(/waap/v1/domains/{domain_id}/firewall-rules), updates and bulk deletes on
+    C(/waap/v2/domains/{domain_id}/firewall-rules); the notes below say how the rules are read, matched and
+    written.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap
   - gcore.platform.waap.SETS
   - gcore.platform.waap_conditions.firewall_rules
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.firewall_rules_info
   - module: gcore.platform.waap_custom_rules

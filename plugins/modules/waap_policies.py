@@ -12,16 +12,11 @@ version_added: 1.0.0
 description:
   - Switches the built-in policies (the protections of the domain's rule sets - OWASP threats, bots, behaviour) of one
     WAAP domain on or off as listed in O(policies). Policies not listed are left as they are.
-  - Reads every policy once (C(GET /waap/v1/domains/{domain_id}/rule-sets), the rule sets with their policies), then
-    sends C(PATCH /waap/v2/domains/{domain_id}/policies/{policy_id}) C({mode}) for each listed policy that differs.
-    It never uses the v1 C(toggle), which flips a policy instead of setting it (a retry would undo it).
   - A policy is named by its O(policies[].id), or by its rule set and name (a name may be in several rule sets).
     One that is not on the domain fails before any write, listing the closest names; two items for one policy fail
     naming both indices.
   - A policy the domain's plan does not allow fails with the service's C(detail), naming the policy; RV(changes) lists
     what was switched before it.
-  - After an ambiguous failure (a 5xx, a timeout, a dropped connection) the policies are read again and the write is
-    never sent twice.
 author:
   - gcore.platform developers (@gcore-platform)
 options:
@@ -61,9 +56,14 @@ options:
     type: str
     choices: [present, gathered]
     default: present
+notes:
+  - Reads every policy once (C(GET /waap/v1/domains/{domain_id}/rule-sets), the rule sets with their policies), then
+    sends C(PATCH /waap/v2/domains/{domain_id}/policies/{policy_id}) C({mode}) for each listed policy that differs.
+    It never uses the v1 C(toggle), which flips a policy instead of setting it (a retry would undo it).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_domain
   - module: gcore.platform.waap_custom_rules

@@ -44,6 +44,7 @@ extends_documentation_fragment:
   - gcore.platform.waap.NAMED
   - gcore.platform.waap_conditions.policy_overrides
   - gcore.platform.attributes
+  - gcore.platform.provisioning
 seealso:
   - module: gcore.platform.waap_policies
   - module: gcore.platform.waap_custom_rules

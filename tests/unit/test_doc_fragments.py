@@ -68,3 +68,39 @@ def test_the_checked_interfaces_are_the_named_ones_with_a_trunk_group():
     assert set(checked["suboptions"]) - set(named["suboptions"]) == {"port_group"}
     assert dict((key, value) for key, value in checked["suboptions"].items() if key != "port_group") == named["suboptions"]
     assert dict(checked, suboptions=None) == dict(named, suboptions=None)
+
+
+# ---- docs say what, fragments say how (issue 44) ----------------------------------------------------------------------
+
+CHANGES = "gcore.platform.attributes"  # the attributes of a module that changes something
+PROVISIONING = "gcore.platform.provisioning"
+# Sentences of the mechanics every provisioning module shares: the provisioning fragment's notes say them, once.
+SHARED = ("Only the options you give are managed", "After an ambiguous failure", "the module waits for the lock to")
+
+
+def _description(name):
+    description = _module(name)[0]["description"]
+    return description if isinstance(description, list) else [description]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_a_description_says_what_the_module_manages_in_three_bullets_at_most(name):
+    description = _description(name)
+    assert 1 <= len(description) <= 3, "%s: %d bullets; what is not what it manages goes to its notes" % (name, len(description))
+    said = [sentence for sentence in SHARED for item in description if sentence in item]
+    assert not said, "%s: the provisioning fragment's notes say %s" % (name, said)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_a_module_that_changes_something_takes_the_shared_mechanics_from_the_provisioning_fragment(name):
+    fragments = _module(name)[0].get("extends_documentation_fragment", [])
+    assert (CHANGES in fragments) == (PROVISIONING in fragments), name
+
+
+def test_the_guard_counts_bullets_as_ansible_doc_shows_them(monkeypatch):
+    """A description of four bullets fails the guard (the guard can fail)."""
+    module = importlib.import_module("ansible_collections.gcore.platform.plugins.modules.network")
+    doc = yaml.safe_load(module.DOCUMENTATION)
+    monkeypatch.setattr(module, "DOCUMENTATION", yaml.safe_dump(dict(doc, description=doc["description"] + ["a", "b"])))
+    with pytest.raises(AssertionError, match="network: 5 bullets"):
+        test_a_description_says_what_the_module_manages_in_three_bullets_at_most("network")

@@ -3,7 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The child collection part (``Children``) alone: its paths, what a replacement sends and in which order, what
 ``changes`` says of it when both writes, one or none took effect, a create-only member that fails, and a nested
-collection's ``changes`` keys (no module, no HTTP)."""
+collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name, writes
+waiting for the parent, a member written by its own request, creates first, what the parent's create says, every child
+in the diff, a child as compared, the message hooks, a replacement's two writes together (no module, no HTTP)."""
 
 from __future__ import annotations
 
@@ -92,3 +94,103 @@ def test_the_paths_of_children_under_a_record_take_its_id_and_a_created_parent_h
         ("DELETE", "/clusters/9/pools/5"), ("POST", "/clusters/9/pools")]
     assert changes_of({"pools": SHAPE}, writes)["pools"] == {"created": ["new"], "updated": [], "deleted": ["old"], "deleted_ids": [5], "replaced": []}
     assert part.views(None, [{"name": "new"}], {}) == ({}, {"new": {"name": "new"}}), "the parent is created: every child is new"
+
+
+# ---- the declared capabilities (issue 44: a k8s cluster's pools, a file share's access rules) ----------------------------
+class Pools(Children):
+    """Children read from the parent record, addressed by name, a member written by its own request, creates first."""
+
+    inside, locked, ident, in_create, every = "pools", True, "name", True, True
+    own, order = {"count": ("resize", "resized")}, ("creates", "updates", "deletes")
+    after_create = staticmethod(lambda item: {"count": item["count"]} if item.get("count") else {})  # created with none
+
+    def __init__(self, **more):
+        super().__init__("pools", "pool", {"create": "/c/{name}/pools", "item": "/c/{name}/pools/{id}", "resize": "POST /c/{name}/pools/{id}/resize"},
+                         (Member("name"), Member("size"), Member("count")), option="pools", mode=lambda params: "overridden", body=dict, **more)
+
+
+CLUSTER = {"id": "u-1", "name": "prod", "pools": [{"id": "p-1", "name": "a", "size": 1, "count": 1}, {"id": "p-2", "name": "b", "size": 1, "count": 1}]}
+
+
+def pools_plan(wanted, part=None):
+    part = part or Pools()
+    state = part.fetch(lambda path: pytest.fail("no listing: the children are read with the parent"), CLUSTER, {"name": "prod"})
+    return state, part.plan(state, wanted, {"name": "prod", "pools": wanted})
+
+
+def test_children_read_with_the_parent_are_addressed_by_name_and_every_write_waits_for_the_parent():
+    state, writes = pools_plan([{"name": "a", "size": 2, "count": None}, {"name": "b", "size": None, "count": None}])
+    assert list(state) == CLUSTER["pools"] and state.parent is CLUSTER and state.again is None
+    assert [(write.method, write.path, write.body) for write in writes] == [("PATCH", "/c/prod/pools/a", {"size": 2})]
+    assert [write.locked for write in writes] == [CLUSTER], "the parent's lock and status are waited for before each"
+
+
+def test_a_member_of_its_own_request_follows_its_child_creates_first_and_the_update_is_done_without_it():
+    state, writes = pools_plan([{"name": "new", "size": 1, "count": 3}, {"name": "a", "size": 2, "count": 4}])
+    assert [(write.method, write.path, write.body) for write in writes] == [
+        ("POST", "/c/prod/pools", {"name": "new", "size": 1, "count": 3}), ("POST", "/c/prod/pools/new/resize", {"count": 3}),
+        ("PATCH", "/c/prod/pools/a", {"size": 2}), ("POST", "/c/prod/pools/a/resize", {"count": 4}), ("DELETE", "/c/prod/pools/b", None)]
+    assert changes_of({"pools": {"created": str, "updated": str, "resized": str, "deleted": str}}, writes)["pools"] == {
+        "created": ["new"], "updated": ["a"], "resized": ["a", "new"], "deleted": ["b"]}
+    patch, resize = writes[2], writes[3]
+    patched = [{"id": "p-1", "name": "a", "size": 2, "count": 1}]
+    assert patch.done(patched) and not resize.done(patched), "the update is done once its members are, its own write once the count is"
+
+
+def test_the_parents_create_says_the_children_it_carries_and_their_own_writes():
+    assert Pools().created_said([{"name": "a", "count": 2}, {"name": "b", "count": None}]) == {"pools.created": ["a", "b"], "pools.resized": ["a"]}
+    assert kids().created_said([{"name": "a"}]) == {}, "children written after their parent's create say nothing of it"
+
+
+def test_every_child_is_in_the_diff_when_declared_in_the_shape_declared():
+    class Listed(Pools):
+        def diffed(self, children):
+            return [children[key] for key in sorted(children)]
+    state = Pools().fetch(None, CLUSTER, {})
+    wanted = [{"name": "a", "size": 2, "count": None}]
+    assert Pools().views(state, wanted, {"pools": wanted}) == (
+        {"a": {"name": "a", "size": 1, "count": 1}, "b": {"name": "b", "size": 1, "count": 1}}, {"a": {"name": "a", "size": 2, "count": 1}})
+    assert Listed().views(None, wanted, {"pools": wanted})[1] == [{"name": "a", "size": 2}], "a created parent: every child new"
+
+
+def test_a_child_is_compared_as_child_of_reads_it_and_the_messages_are_hooks():
+    class Rules(Children):
+        def child_of(self, record):
+            return {"id": record["id"], "name": record["to"].lower(), "port": record["level"]}
+
+        def needs(self, index, missing, item, params):
+            return "rules[%s].%s: needed" % (index, missing[0])
+
+        def fixed(self, index, member, item, record, params):
+            return "rules[%s].%s is fixed" % (index, member)
+    part = Rules("", "rule", PATHS, MEMBERS, create_only=("port",), replace=None, required=("size",), mode=lambda params: "merged")
+    state = part.fetch(lambda path: [{"id": 1, "to": "A", "level": 80}], {"id": 4}, {"parent": 4})
+    assert list(state) == [{"id": 1, "name": "a", "port": 80}] and part.plan(state, [{"name": "a", "port": 80}], {}) == []
+    with pytest.raises(ValidationError, match=r"^rules\[0\]\.port is fixed$"):
+        part.plan(state, [{"name": "a", "port": 81}], {})
+    with pytest.raises(ValidationError, match=r"^rules\[0\]\.size: needed$"):
+        part.plan(state, [{"name": "b", "port": 81}], {})
+
+
+def test_children_grouped_child_by_child_keep_a_replacements_two_writes_together():
+    part = kids("delete first")
+    part.order = ("deletes", "updates", "creates")
+    writes = part.plan(held({"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "z", "port": 1}), [{"name": "a", "port": 81}, {"name": "b"}],
+                       dict(PARAMS, config=[{"name": "a", "port": 81}, {"name": "b"}]))
+    assert [(write.kind, write.names) for write in writes] == [("delete", ["a"]), ("create", ["a"]), ("create", ["b"])]
+
+
+def test_creates_in_one_write_within_a_limit_around_one_bulk_delete_said_in_the_declared_words():
+    class Schedules(Children):
+        inside, locked, limit, order, said_as = "schedules", True, 3, ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
+
+        def batch_body(self, items):
+            return {"schedules": [item["name"] for item in items]}
+    part = Schedules("schedules", "schedule", {"bulk_create": "POST /p/{parent_id}/add", "bulk_delete": "/p/{parent_id}/remove"}, (),
+                     mode=lambda params: "overridden", bulk_body=lambda ids: {"ids": ids})
+    policy = {"id": 7, "schedules": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}
+    writes = part.plan(part.fetch(None, policy, {}), [{"name": "a"}, {"name": "x"}, {"name": "y"}], {})
+    assert [(write.method, write.path, write.body) for write in writes] == [
+        ("POST", "/p/7/add", {"schedules": ["x"]}), ("POST", "/p/7/remove", {"ids": [2]}), ("POST", "/p/7/add", {"schedules": ["y"]})]
+    assert changes_of({"schedules": {"added": str, "removed": str}}, writes) == {"schedules": {"added": ["x", "y"], "removed": ["b"]}}
+    assert writes[0].done([{"id": 3, "name": "x"}]) and not writes[2].done([{"id": 3, "name": "x"}])

@@ -42,3 +42,24 @@ def test_a_value_part_writes_only_the_keys_that_differ_each_saying_its_verb_and_
     assert writes[0].done({"a": True, "b": True}) and not writes[0].done({"a": False, "b": True})
     assert part.views(state, None, params) == ({"a": False}, {"a": True})
     assert part.plan({"a": True, "b": True}, None, params) == [], "nothing differs: nothing to send"
+
+
+class Labels(Part):
+    """Labels of a box, each added by its own request (a part with an option)."""
+
+    name = option = "labels"
+
+    def held(self, record):
+        return dict((label, label) for label in record.get("labels", []))
+
+    def plan(self, record, wanted, params):
+        return [] if wanted is None else sorted(set(wanted) - set(self.held(record)))
+
+
+def test_a_part_is_managed_only_when_its_option_is_given_and_its_diff_shows_both_sides():
+    part, module = Labels(), type("M", (), {"params": {"labels": None}})
+    assert part.wanted(module) is None and part.plan({"labels": ["a"]}, part.wanted(module), {}) == [], "not given: not managed"
+    assert Part().wanted(module) is None, "a part without an option asks nothing of the task"
+    assert part.views({"labels": ["a"]}, ["a", "b"], {}) == (["a"], ["a", "b"])
+    assert part.views(None, ["a"], {}) == (None, ["a"]), "a resource being created held nothing: before is null"
+    assert Part().created_said(["a"]) == {} and Part().held({"labels": ["a"]}) == {}, "a part says nothing unless it declares it"

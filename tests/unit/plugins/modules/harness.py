@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Run a module's ``main()`` in-process, against the simulator or against nothing, and read back what it returned and sent."""
+"""Run a module's ``main()`` in-process, against the simulator or against nothing, and read back what it returned and sent;
+the one helper of the fault matrices (``Matrix``: a matrix declares its plans, the helper runs and checks every row)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import copy
 import inspect
 import json
 import re
+from collections import Counter
 from unittest import mock
 
 import pytest
@@ -132,3 +134,118 @@ def check_task_fault(server, run, planned, position, kind):
     server.log = []
     third = run()
     assert third["changed"] is False and writes(server) == [], writes(server)
+
+
+# ---- one fault matrix: a test file declares its plans, the matrix runs every row ----------------------------------------------------------
+
+# A fault kind: the fault added for the write, and whether the service applies the write.
+FAULTS = {
+    "500 after applying": (dict(status=500, applied=True), True),
+    "dropped after applying": (dict(drop=True, applied=True), True),
+    "rejected 400": (dict(status=400, body="injected rejection"), False),
+    "rejected 403": (dict(status=403, body="injected rejection"), False),
+}
+APPLIED = "shows the change was applied, so it was not sent again"
+
+
+class Row(object):  # pylint: disable=too-few-public-methods
+    """One row of a matrix as its checks see it: ``plan`` (its name), ``spec`` (its declaration), ``args`` (the module
+    arguments, formatted), ``planned`` (its writes, formatted), ``position`` and ``applied`` (None for a task fault)."""
+
+    def __init__(self, plan, spec, args, planned, position=None, applied=None):
+        self.plan, self.spec, self.args, self.planned, self.position, self.applied = plan, spec, args, planned, position, applied
+
+
+class Matrix(object):
+    """The fault matrix of a module's writes, declared by its plans: ``{name: {module?, seed?, args, writes}}``.
+
+    ``writes`` are the writes a plan sends, in order, each ``(method, path regex)``; ``seed(server)`` makes the simulator
+    the plan starts from and may return values that ``{name}`` fields of the args and paths are formatted with (an id it
+    made); ``module`` (a plan's, else the matrix's) runs with ``base`` and the plan's args. For every write and fault kind
+    the run reports the truth (``changed``; a rejection fails with the service's message, unconfirmed never; an applied
+    fault warns once that it found the write applied), sends no write twice and none out of the plan's order, and a
+    re-run sends what is left and a third nothing. A plan may say ``fails_when_applied`` (a lost answer the run cannot
+    recover from: it fails, ``changed``, with that text) or ``warnings_when_applied`` (more than the one).
+
+    What the matrix cannot know is given as hooks: ``unique(server, row)`` asserts nothing was made twice (after every
+    run), ``check(server, row, result, stage)`` whatever else a result must say (stage ``first``, ``again``, ``third``).
+    ``found`` and ``untasked`` are ``task_fault_cases``'s; ``faults`` the fault kinds (names of ``FAULTS``)."""
+
+    def __init__(self, plans, module=None, base=None, faults=tuple(FAULTS), found=(), untasked=(), unique=None, check=None):
+        self.plans, self.module, self.base, self.faults = plans, module, base or {}, faults
+        self.found, self.untasked, self.unique, self.check = found, untasked, unique, check
+
+    def cases(self):
+        """The rows of the fault kinds of a write (pytest params ``plan, position, fault``)."""
+        return list(fault_cases(self.plans, self.faults))
+
+    def task_cases(self):
+        """The rows of the task fault kinds (pytest params ``plan, position, kind``)."""
+        return list(task_fault_cases(self.plans, self.found, self.untasked))
+
+    def run(self, server, row, **extra):
+        """The module's result for the row's arguments (and ``extra``): one attempt per request, diff on."""
+        module = row.spec.get("module", self.module)
+        return run(server, module, dict(self.base, **dict(row.args, **extra)), api_retries=1, _ansible_diff=True)
+
+    def prepare(self, server, plan, position=None, applied=None):
+        """The simulator as the plan starts from (seeded, its tasks finished, the log empty): the row."""
+        spec = self.plans[plan]
+        made = (spec["seed"](server) if spec.get("seed") else None) or {}
+        server.release()
+        server.log = []
+        args = dict((key, value.format(**made) if isinstance(value, str) else value) for key, value in spec["args"].items())
+        planned = [(method, path.format(**made)) for method, path in spec["writes"]]
+        return Row(plan, spec, args, planned, position, applied)
+
+    def check_task_fault(self, server, plan, position, kind):
+        """One row of a task fault kind (``check_task_fault``)."""
+        row = self.prepare(server, plan)
+        check_task_fault(server, lambda **extra: self.run(server, row, **extra), row.planned, position, kind)
+
+    def check_fault(self, server, plan, position, fault):
+        """One row of a fault kind of a write: the fault at the plan's write ``position``, then a re-run and a third."""
+        extra, applied = FAULTS[fault]
+        row = self.prepare(server, plan, position, applied)
+        method, path = row.planned[position]
+        server.add_fault(method=method, path=path, **extra)
+        result = self.run(server, row)
+        sent = [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
+        assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
+        assert len(sent) == (len(row.planned) if applied else position + 1), sent
+        for (expected_method, pattern), (sent_method, sent_path, _body) in zip(row.planned, sent):
+            assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
+        texts = warning_texts(result)
+        if applied:
+            fails = row.spec.get("fails_when_applied")
+            if fails:
+                assert result.get("failed") is True and fails in result["msg"], result
+            else:
+                assert not result.get("failed"), result["msg"]
+            assert result["changed"] is True
+            assert len(texts) == row.spec.get("warnings_when_applied", 1) and APPLIED in texts[0], \
+                "one warning, of the write found applied: %s" % texts
+        else:
+            assert result.get("failed") is True and "injected rejection" in result["msg"], result
+            assert result["changed"] is (position > 0), "changed means applied"
+            assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
+            assert not texts, texts
+        self._checked(server, row, result, "first")
+        # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
+        server.log = []
+        again = self.run(server, row)
+        assert not again.get("failed"), again.get("msg")
+        assert not again.get("warnings"), again["warnings"]
+        assert again["changed"] is (not applied)
+        assert len(server.writes()) == (0 if applied else len(row.planned) - position), server.writes()
+        self._checked(server, row, again, "again")
+        server.log = []
+        third = self.run(server, row)
+        assert third["changed"] is False and server.writes() == [], server.writes()
+        self._checked(server, row, third, "third")
+
+    def _checked(self, server, row, result, stage):
+        if self.unique:
+            self.unique(server, row)
+        if self.check:
+            self.check(server, row, result, stage)

@@ -117,3 +117,16 @@ def test_a_fault_at_any_file_share_write_reports_the_truth_and_the_rerun_converg
     server.log = []
     third = run(server, args)
     assert third["changed"] is False and writes(server) == []
+
+
+def test_a_replaced_rule_whose_create_is_refused_is_said_deleted_not_replaced(server):
+    """``replaced`` names only what was both deleted and created; the rule whose new create was refused
+    after its delete went out is ``deleted``."""
+    planned = prepare(server, "access")
+    replace = next(position for position, (method, _path) in enumerate(planned) if method == "POST")
+    server.add_fault(**dict(fault_at(planned, replace), status=400, body="injected rejection"))
+    result = run(server, PLANS["access"]["args"])
+    assert result["failed"] is True and result["changed"] is True
+    access = result["changes"]["access"]
+    assert access.get("replaced", []) == [], access
+    assert "10.0.0.0/24" in access["deleted"], access

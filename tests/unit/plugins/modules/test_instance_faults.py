@@ -27,13 +27,7 @@ NAME = "srv-faults"
 BASE_ARGS = dict(project_id=1, region_id=76, name=NAME, flavor="g1-standard-2-4",
                  volumes=[{"source": "image", "image_name": "ubuntu-22.04", "size": 10}], interfaces=[{"type": "external"}])
 
-# A fault kind: the fault added for the write, and whether the service applies the write.
-FAULTS = {
-    "500 after applying": (dict(status=500, applied=True), True),
-    "dropped after applying": (dict(drop=True, applied=True), True),
-    "400 rejected": (dict(status=400, body="injected rejection"), False),
-    "403 rejected": (dict(status=403, body="injected rejection"), False),
-}
+FAULTS = harness.FAULTS
 
 
 def seed(status="ACTIVE"):
@@ -45,7 +39,7 @@ def seed(status="ACTIVE"):
         sim.call("GET", "/cloud/v1/instances/1/76/" + ident)  # booted
         if status == "SHUTOFF":
             sim.call("POST", "/cloud/v2/instances/1/76/%s/action" % ident, {"action": "stop"})
-        return ident
+        return {"id": ident}
     return make
 
 
@@ -65,10 +59,6 @@ PLANS = {
 }
 
 
-def run(server, args):
-    return harness.run(server, instance, dict(BASE_ARGS, **args), api_retries=1, _ansible_diff=True)
-
-
 def sent(server):
     return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
 
@@ -78,60 +68,28 @@ def instances_named(server, *names):
             and record["name"] in names]
 
 
-def prepare(server, plan):
-    """The simulator as the plan starts from (seeded, the log empty): the plan and its arguments."""
-    spec = PLANS[plan]
-    server.reset()
-    server.configure(task_delay=0)
-    ident = spec["seed"](server) if spec["seed"] else None
-    args = dict((key, value.format(id=ident) if isinstance(value, str) else value) for key, value in spec["args"].items())
-    server.log = []
-    return spec, args
-
-
-@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
-    PLANS, found=("stop", "delete"),
-    untasked=(("rename and tags", 0), ("security groups", 0), ("security groups", 1)))))
-def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
-    spec, args = prepare(server, plan)
-    harness.check_task_fault(server, lambda **extra: run(server, dict(args, **extra)), spec["writes"], position, kind)
-
-
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
-    spec, args = prepare(server, plan)
-    method, path = spec["writes"][position]
-    extra, applied = FAULTS[fault]
-    server.add_fault(method=method, path=path, **extra)
-    result = run(server, args)
-    writes = sent(server)
-    assert [count for count in Counter(writes).values() if count > 1] == [], "a write was sent twice: %s" % writes
-    assert len(writes) == (len(spec["writes"]) if applied else position + 1), writes
-    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], writes):
-        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % writes
+def one_instance(server, row):
     assert len(instances_named(server, NAME, "srv-renamed")) <= 1, "a second instance was made"
-    if applied:
-        assert not result.get("failed"), result["msg"]
-        assert result["changed"] is True
-        texts = harness.warning_texts(result)
-        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
-    else:
-        assert result["failed"] is True and "injected rejection" in result["msg"], result
-        assert result["changed"] is (position > 0), "changed means applied"
-        assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
-        assert not result.get("warnings"), result["warnings"]
-    # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
-    server.log = []
-    again = run(server, args)
-    assert not again.get("failed"), again.get("msg")
-    assert not again.get("warnings"), again["warnings"]
-    assert again["changed"] is (not applied)
-    assert len(sent(server)) == (0 if applied else len(spec["writes"]) - position)
-    server.log = []
-    third = run(server, args)
-    assert third["changed"] is False and sent(server) == []
-    expected = 0 if args.get("state") == "absent" else 1
-    assert len(instances_named(server, NAME, "srv-renamed")) == expected
+
+
+def none_left_after_a_delete(server, row, result, stage):
+    if stage == "third":
+        assert len(instances_named(server, NAME, "srv-renamed")) == (0 if row.args.get("state") == "absent" else 1)
+
+
+MATRIX = harness.Matrix(PLANS, module=instance, base=BASE_ARGS, found=("stop", "delete"),
+                        untasked=(("rename and tags", 0), ("security groups", 0), ("security groups", 1)),
+                        unique=one_instance, check=none_left_after_a_delete)
+
+
+@pytest.mark.parametrize("plan, position, kind", MATRIX.task_cases())
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    MATRIX.check_task_fault(server, plan, position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", MATRIX.cases())
+def test_a_fault_at_any_instance_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
+    MATRIX.check_fault(server, plan, position, fault)
 
 
 # ---- instances: the fleet's writes -----------------------------------------------------------------------------

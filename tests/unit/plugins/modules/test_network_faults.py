@@ -11,9 +11,6 @@ The modules run in-process (their ``main``) against the real simulator over HTTP
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules import network, subnet
@@ -25,14 +22,6 @@ NETS = "/cloud/v1/networks/1/76"
 SUBS = "/cloud/v1/subnets/1/76"
 NET_2 = SEEDED[1][0]
 BASE = dict(project_id=1, region_id=76)
-
-# A fault kind: the fault added for the write, and whether the service applies the write.
-FAULTS = {
-    "500 after applying": (dict(status=500, applied=True), True),
-    "dropped after applying": (dict(drop=True, applied=True), True),
-    "rejected 400": (dict(status=400, body="injected rejection"), False),
-    "rejected 403": (dict(status=403, body="injected rejection"), False),
-}
 
 
 def seed_network(sim):
@@ -68,66 +57,20 @@ PLANS = {
 }
 
 
-def run(server, module, args):
-    return harness.run(server, module, dict(BASE, **args), api_retries=1, _ansible_diff=True)
+def returned_once_settled(server, row, result, stage):
+    if stage == "first" and row.applied and row.planned[0][0] != "DELETE":
+        assert result[row.spec["module"].__name__.rsplit(".", 1)[-1]]["task_id"] is None, "returned once settled"
 
 
-def writes(server):
-    """Bodies as sent (text, not parsed like harness.writes): the writes are counted, so they must be hashable."""
-    return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
+MATRIX = harness.Matrix(PLANS, base=BASE, found=("network delete", "subnet update"), untasked=(("subnet update", 0),),
+                        check=returned_once_settled)
 
 
-def prepare(server, plan):
-    """The simulator as the plan starts from (seeded, its tasks finished, the log empty); returns the plan."""
-    spec = PLANS[plan]
-    server.reset()
-    server.configure(task_delay=0)
-    if spec["seed"]:
-        spec["seed"](server)
-        server.release()
-    server.log = []
-    return spec
-
-
-@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
-    PLANS, found=("network delete", "subnet update"), untasked=(("subnet update", 0),))))
+@pytest.mark.parametrize("plan, position, kind", MATRIX.task_cases())
 def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
-    spec = prepare(server, plan)
-    harness.check_task_fault(server, lambda **extra: run(server, spec["module"], dict(spec["args"], **extra)), spec["writes"], position, kind)
+    MATRIX.check_task_fault(server, plan, position, kind)
 
 
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
+@pytest.mark.parametrize("plan, position, fault", MATRIX.cases())
 def test_a_fault_at_any_network_write_reports_the_truth_sends_nothing_twice_and_the_rerun_converges(server, plan, position, fault):
-    spec = prepare(server, plan)
-    method, path = spec["writes"][position]
-    extra, applied = FAULTS[fault]
-    server.add_fault(method=method, path=path, **extra)
-    result = run(server, spec["module"], spec["args"])
-    sent = writes(server)
-    assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
-    assert len(sent) == (len(spec["writes"]) if applied else position + 1), sent
-    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], sent):
-        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
-    if applied:
-        assert not result.get("failed"), result["msg"]
-        assert result["changed"] is True
-        texts = harness.warning_texts(result)
-        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], \
-            "one warning, of the write found applied: %s" % texts
-        if method != "DELETE":
-            assert result[spec["module"].__name__.rsplit(".", 1)[-1]]["task_id"] is None, "returned once settled"
-    else:
-        assert result["failed"] is True and "injected rejection" in result["msg"], result
-        assert result["changed"] is (position > 0), "changed means applied"
-        assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
-        assert not result.get("warnings"), result["warnings"]
-    # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
-    server.log = []
-    again = run(server, spec["module"], spec["args"])
-    assert not again.get("failed"), again.get("msg")
-    assert not again.get("warnings"), again["warnings"]
-    assert again["changed"] is (not applied)
-    assert len(writes(server)) == (0 if applied else len(spec["writes"]) - position)
-    server.log = []
-    third = run(server, spec["module"], spec["args"])
-    assert third["changed"] is False and writes(server) == []
+    MATRIX.check_fault(server, plan, position, fault)

@@ -11,9 +11,6 @@ The module runs in-process (its ``main``) against the real simulator over HTTP (
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules import security_group
@@ -24,14 +21,6 @@ import harness
 V2 = r"^/cloud/v2/security_groups/1/76"
 SSH = dict(direction="ingress", protocol="tcp", port_range_min=22, remote_ip_prefix="10.0.0.0/8")
 HTTPS = dict(direction="ingress", protocol="tcp", port_range_min=443, remote_ip_prefix="0.0.0.0/0")
-
-# A fault kind: the fault added for the write, and whether the service applies the write.
-FAULTS = {
-    "500 after applying": (dict(status=500, applied=True), True),
-    "dropped after applying": (dict(drop=True, applied=True), True),
-    "rejected 400": (dict(status=400, body="injected rejection"), False),
-    "rejected 403": (dict(status=403, body="injected rejection"), False),
-}
 
 # A plan: the arguments, the writes in the order they are sent (method, path regex), and the rules ``changes`` reports
 # once every write is done (port_range_min of those created, (direction, ethertype) of those deleted).
@@ -53,15 +42,6 @@ PLANS = {
 }
 
 
-def run(server, args):
-    return harness.run(server, security_group, dict(args, project_id=1, region_id=76), api_retries=1, _ansible_diff=True)
-
-
-def writes(server):
-    """Bodies as sent (text): the writes are counted, so they must be hashable."""
-    return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
-
-
 def reported(result):
     """``changes`` in the plan's terms (a run that manages no rules, a delete, returns none)."""
     changes = result.get("changes") or {"created": [], "deleted": []}
@@ -75,58 +55,29 @@ def expected(spec, upto):
             sorted(pair for step in spec["deleted"][:upto] for pair in step))
 
 
-def prepare(server, plan):
-    """The simulator as the plan starts from (the log empty); returns the plan."""
-    spec = PLANS[plan]
-    server.reset()
-    server.configure(task_delay=0)
-    server.log = []
-    return spec
-
-
-@pytest.mark.parametrize("plan, position, kind", list(harness.task_fault_cases(
-    PLANS, found=("patch of rules and members", "delete"), untasked=(("delete", 0),))))
-def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
-    spec = prepare(server, plan)
-    harness.check_task_fault(server, lambda **extra: run(server, dict(spec["args"], **extra)), spec["writes"], position, kind)
-
-
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_security_group_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
-    spec = prepare(server, plan)
-    method, path = spec["writes"][position]
-    extra, applied = FAULTS[fault]
-    server.add_fault(method=method, path=path, **extra)
-    result = run(server, spec["args"])
-    sent = writes(server)
-    assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
-    assert len(sent) == (len(spec["writes"]) if applied else position + 1), sent
-    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], sent):
-        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
-    named = spec["args"]["name"]
+def one_group(server, row):
+    named = row.args["name"]
     assert len([record for record in server.security_groups.values() if record["name"] == named]) <= 1, "a second group"
-    if applied:
-        assert not result.get("failed"), result["msg"]
-        assert result["changed"] is True
-        texts = harness.warning_texts(result)
-        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
-        assert reported(result) == expected(spec, len(spec["writes"]))
-    else:
-        assert result["failed"] is True and "injected rejection" in result["msg"], result
-        assert result["changed"] is (position > 0), "changed means applied"
-        assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
-        assert not result.get("warnings"), result["warnings"]
-        assert reported(result) == expected(spec, position), "changes: only what the service accepted"
-    # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
-    server.log = []
-    again = run(server, spec["args"])
-    assert not again.get("failed"), again.get("msg")
-    assert not again.get("warnings"), again["warnings"]
-    assert again["changed"] is (not applied)
-    assert len(writes(server)) == (0 if applied else len(spec["writes"]) - position)
-    server.log = []
-    third = run(server, spec["args"])
-    assert third["changed"] is False and writes(server) == []
+
+
+def changes_are_what_was_accepted(server, row, result, stage):
+    if stage == "first":
+        done = len(row.planned) if row.applied else row.position
+        assert reported(result) == expected(row.spec, done), "changes: only what the service accepted"
+
+
+MATRIX = harness.Matrix(PLANS, module=security_group, base=dict(project_id=1, region_id=76), found=("patch of rules and members", "delete"),
+                        untasked=(("delete", 0),), unique=one_group, check=changes_are_what_was_accepted)
+
+
+@pytest.mark.parametrize("plan, position, kind", MATRIX.task_cases())
+def test_a_failed_task_or_a_lock_held_by_one_fails_naming_it_and_the_rerun_converges(server, plan, position, kind):
+    MATRIX.check_task_fault(server, plan, position, kind)
+
+
+@pytest.mark.parametrize("plan, position, fault", MATRIX.cases())
+def test_a_fault_at_any_security_group_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+    MATRIX.check_fault(server, plan, position, fault)
 
 
 def test_an_ambiguous_patch_whose_task_still_runs_is_judged_once_the_task_has_finished(server):
@@ -138,7 +89,7 @@ def test_an_ambiguous_patch_whose_task_still_runs_is_judged_once_the_task_has_fi
     server.release(after={"method": "GET", "path": r"^/cloud/v1/securitygroups/1/76$", "times": 2})  # the lookup, then the re-read
     server.add_fault(method="PATCH", path=V2 + "/", status=500, applied=True)
     server.log = []
-    result = run(server, {"name": "legacy-sg", "rules": []})
+    result = harness.run(server, security_group, dict(name="legacy-sg", rules=[], project_id=1, region_id=76), api_retries=1, _ansible_diff=True)
     assert not result.get("failed"), result["msg"]
     assert result["changed"] is True and result["security_group"]["security_group_rules"] == []
     assert len(result["changes"]["deleted"]) == 3
