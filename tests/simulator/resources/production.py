@@ -7,7 +7,7 @@ found by its NAME, and the records of the one instance store. Plain functions: t
 
 from __future__ import annotations
 
-from simulator.core import ApiFailure, int_param, is_uuid
+from simulator.core import ApiFailure, int_param, is_uuid, now_iso
 
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 SEED_PROJECT, SEED_REGION = 1, 76
@@ -69,6 +69,19 @@ def unlock_failed(sim, store, created, remove=None, unlocked=None):
                 record["task_id"] = None
                 if unlocked:
                     unlocked(record)
+
+
+def settle_steps(sim, steps, find):
+    """The task sync of a family that keeps its writes' tasks apart (``steps``: id -> (task id, status on failure)): a
+    step whose record went or whose task ended is forgotten; a task gone or ended in ERROR unlocks its record (``find(id)``)
+    in the step's failure status (None: the status it has)."""
+    for ident, (task_id, failure) in list(steps.items()):
+        task = sim.tasks.get(task_id)
+        record = find(ident)
+        if record is None or task is None or task["done"]:
+            del steps[ident]
+            if record is not None and (task is None or task["record"]["state"] == "ERROR"):
+                record.update(task_id=None, status=failure or record["status"], updated_at=now_iso())
 
 
 def boolean_query(request, name):
