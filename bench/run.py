@@ -42,7 +42,7 @@ LB_LISTENERS = 10  # a load balancer declared whole (issue 28): 10 listeners of 
 SHARE_RULES = 20  # a file share declared with its access rules (issue 48)
 INVENTORY_REPEATS = int(os.environ.get("BENCH_INVENTORY_REPEATS", "3"))
 STACK_MODULE_TASKS = 10  # the module tasks of examples/stack.yml's second run (Bench.stack)
-PRODUCTION_MODULE_TASKS = 14  # the module tasks of examples/production.yml's second run (Bench.production)
+PRODUCTION_MODULE_TASKS = 15  # the module tasks of examples/production.yml's second run (Bench.production)
 BOOT_SECONDS = (5.0, 60.0)  # an instance that becomes ACTIVE after this long (issue 27)
 FLEET_SIZE, FLEET_BOOT = 20, 30.0  # a fleet of 20 instances, each booting in 30 s of the simulator's clock (issue 35)
 # The loop of 20 instance tasks boots each in this many seconds (the simulator has no fast clock: 20 x 30 s would be ten
@@ -471,7 +471,9 @@ class Bench:
     def production(self):
         """examples/production.yml (issue 36), run twice (``second_run``); the reference play has PRODUCTION_MODULE_TASKS
         one-read tasks: the preflight role's instance_info and load_balancer_info (nothing is left to create, so no quota
-        check and no price), then the 12 resource tasks (network to reserved_fixed_ip)."""
+        check and no price), then the 13 resource tasks (network to reserved_fixed_ip, the snapshot schedule of issue 49
+        among them; the load balancer with its L7 policies). The second run's reads by resource show what L7 costs: one
+        listing of the region's policies and one of each policy's rules."""
         self.second_run("production", ROOT / "examples" / "production.yml", PRODUCTION_MODULE_TASKS)
 
     def second_run(self, label, playbook, module_tasks, inventory="localhost,"):

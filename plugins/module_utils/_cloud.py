@@ -157,6 +157,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (_lb_listeners)
     Kind("pool", "lbpools", versions={"update": "v2"}),
     Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
+    Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (_lb_listeners.L7Policies)
 ))
 K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
 

@@ -16,6 +16,10 @@ type is changed by its own PATCH (the members that differ, never ``type``), the 
 (members kept by address and port are not recreated), and a health monitor whose type changed is created again.
 ``protocol``, ``protocol_port`` and ``insert_x_forwarded`` cannot change: a listener whose record
 differs fails before any write, naming the listener and the option.
+
+The listeners' L7 policies (docs/api_reference.md section 19.4): ``read_policies`` sets each listener's ``l7policies``
+(one listing of the region's policies, one of each policy's rules), ``RULES`` declares a policy's rules as a child
+collection; the policies themselves are the load_balancer module's part (``L7Policies``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY,
     LISTENER_PATCHED,
@@ -45,6 +50,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     wanted_listener,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
@@ -52,7 +58,8 @@ POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "
              "TCP": ("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP"), "TERMINATED_HTTPS": ("HTTP", "PROXY", "PROXYV2")}  # section 15.8
 
 # The load_balancer module's ``changes``: what its writes say (each write of the set says its part of it).
-CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "members": {"added": str, "removed": str}}
+CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "members": {"added": str, "removed": str},
+           "l7policies": {"created": str, "updated": str, "deleted": str}}
 
 
 def check_pool_fits(where, protocol, pool):
@@ -158,8 +165,16 @@ class Listeners(Part):
 
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
-        changing = sorted(self._changing(self.held(state), params).items())
-        return tuple(masked(dict((name, sides[index]) for name, sides in changing if sides[index] is not None)) for index in (0, 1))
+        """A new listener taking the port of one purged is shown with a ``note``: that one is deleted first (section 15.8)."""
+        held = self.held(state)
+        changing = sorted(self._changing(held, params).items())
+        before, after = tuple(masked(dict((name, sides[index]) for name, sides in changing if sides[index] is not None)) for index in (0, 1))
+        ports = dict((listener["protocol_port"], name) for name, listener in held.items() if name not in after)
+        for name, view in after.items():
+            if name not in held and view["protocol_port"] in ports:
+                after[name] = dict(view, note="listener %r holds port %s and is deleted first (one port cannot hold two listeners): a failure "
+                                   "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
+        return before, after
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, wanted, params):
@@ -309,3 +324,37 @@ class Listeners(Part):
                       ids=[listener["id"]], locked=record, done=lambda found: self.find(found, name) is None)
         write.said = {"listeners.deleted": [name], "members.removed": sorted(held_members(listener.get("pool") or {}))}
         return write
+
+
+# ---- L7 policies and their rules (docs/api_reference.md section 19.4) ------------------------------------------------
+
+L7 = KINDS["l7_policy"]
+L7_TARGETS = {"REDIRECT_TO_POOL": "redirect_pool", "REDIRECT_TO_URL": "redirect_url", "REDIRECT_PREFIX": "redirect_prefix", "REJECT": None}
+RULE_FIELDS = ("type", "compare_type", "value", "key", "invert")
+
+
+def rule_text(rule):
+    """A rule's identity: the whole rule as one text (``not HEADER[X-Api] EQUAL_TO v2``)."""
+    return "%s%s%s %s %s" % ("not " if rule.get("invert") else "", rule.get("type"), "[%s]" % rule["key"] if rule.get("key") else "",
+                             rule.get("compare_type"), rule.get("value"))
+
+
+def read_policies(client, params, record):
+    """The load balancer ``record`` expanded (``expand``), each listener with ``l7policies``: its policies in position
+    order, each with its ``rules`` read (one listing of the region's policies: it has no filter; one of each policy's rules)."""
+    paginate = getattr(client, "paginate", None)
+    get = (lambda path: list(paginate(path, None, page_size=PAGE_SIZE))) if paginate else client
+    record = expand(client, params, record)
+    if record is None:
+        return None
+    listeners = dict((listener["id"], dict(listener, l7policies=[])) for listener in record["listeners"])
+    for policy in sorted(get(L7.paths["list"].format(**params)), key=lambda policy: policy.get("position") or 0):
+        if policy.get("listener_id") in listeners:
+            policy["rules"] = get(RULES.paths["list"].format(**dict(params, parent_id=policy["id"])))
+            listeners[policy["listener_id"]]["l7policies"].append(policy)
+    return dict(record, listeners=list(listeners.values()))
+
+
+RULES = Children("", "L7 rule", dict(list=L7.path("/{parent_id}/rules"), item=L7.path("/{parent_id}/rules/{id}"), update="PUT " + L7.path(
+    "/{parent_id}/rules/{id}")), [Member(field) for field in RULE_FIELDS], key="rule", mode=lambda params: "overridden",
+    body=lambda item: dict((field, item[field]) for field in RULE_FIELDS if item[field] is not None))

@@ -40,8 +40,8 @@ options:
       - Name of the file share, 3 to 63 characters matching C(^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$)
         (letters, digits, spaces, C(.), C(_) and C(-); it starts with a letter or digit and ends with a letter,
         digit, C(.) or C(_)).
-      - Without O(file_share_id), the share whose name is exactly this one (the service's name filter matches parts of
-        names; the module compares them itself); it is created when there is none. Required to create a share.
+      - Without O(file_share_id), the share whose name is exactly this one; it is created when there is none. Required to
+        create a share.
     type: str
   protocol:
     description:
@@ -92,12 +92,7 @@ options:
             V(10.0.0.1/24)); compared in its canonical form. Each address may be listed once.
         type: str
         required: true
-      access_mode:
-        description:
-          - V(ro) (read only) or V(rw) (read and write).
-        type: str
-        choices: [ro, rw]
-        required: true
+      access_mode: {description: [V(ro) (read only) or V(rw) (read and write).], type: str, choices: [ro, rw], required: true}
   share_settings:
     description:
       - The settings of a V(vast) share, as the API takes them; only the settings given are compared and sent (in the
@@ -108,13 +103,8 @@ options:
         description: V(LCD) (only the characters every VAST protocol allows) or V(NPL) (the client protocol's limit).
         type: str
         choices: [LCD, NPL]
-      path_length:
-        description: V(LCD) (255 characters per path component) or V(NPL) (the client protocol's limit).
-        type: str
-        choices: [LCD, NPL]
-      root_squash:
-        description: Whether the clients' root user is mapped to nobody (the service's default is V(true)).
-        type: bool
+      path_length: {description: "V(LCD) (255 characters per path component) or V(NPL) (the client protocol's limit).", type: str, choices: [LCD, NPL]}
+      root_squash: {description: "Whether the clients' root user is mapped to nobody (the service's default is V(true)).", type: bool}
       trash_access:
         description: Whether clients may move files to the hidden C(.vast_trash) folder; V(true) needs O(share_settings.root_squash=false).
         type: bool
@@ -147,12 +137,9 @@ EXAMPLES = r"""
     network: router-net-1
     subnet: router-subnet-1
     access:
-      - ip_address: 192.168.10.0/24
-        access_mode: rw
-      - ip_address: 10.0.0.7
-        access_mode: ro
-    tags:
-      tier: web
+      - {ip_address: 192.168.10.0/24, access_mode: rw}
+      - {ip_address: 10.0.0.7, access_mode: ro}
+    tags: {tier: web}
   register: share
 
 - name: Show where clients mount it
@@ -166,8 +153,7 @@ EXAMPLES = r"""
     name: uploads
     size: 20
     access:
-      - ip_address: 192.168.10.0/24
-        access_mode: ro
+      - {ip_address: 192.168.10.0/24, access_mode: ro}
 
 - name: A VAST share with root squash off
   gcore.platform.file_share:
@@ -176,8 +162,7 @@ EXAMPLES = r"""
     name: scratch
     size: 5
     type_name: vast
-    share_settings:
-      root_squash: false
+    share_settings: {root_squash: false}
 
 - name: Delete the share (its access rules go with it)
   gcore.platform.file_share:
@@ -196,30 +181,12 @@ file_share:
   returned: success
   type: dict
   contains:
-    id:
-      description: File share ID.
-      type: str
-      sample: 1f8f136f-fd6b-4ad1-94e9-f262f2e94ec6
-    name:
-      description: File share name.
-      type: str
-      sample: uploads
-    protocol:
-      description: Protocol.
-      type: str
-      sample: NFS
-    size:
-      description: Size in GiB.
-      type: int
-      sample: 20
-    status:
-      description: Status, for example V(available), V(creating), V(extending), V(error) or V(extending_error).
-      type: str
-      sample: available
-    type_name:
-      description: V(standard) or V(vast).
-      type: str
-      sample: standard
+    id: {description: File share ID., type: str, sample: 1f8f136f-fd6b-4ad1-94e9-f262f2e94ec6}
+    name: {description: File share name., type: str, sample: uploads}
+    protocol: {description: Protocol., type: str, sample: NFS}
+    size: {description: Size in GiB., type: int, sample: 20}
+    status: {description: "Status, for example V(available), V(creating), V(extending), V(error) or V(extending_error).", type: str, sample: available}
+    type_name: {description: "V(standard) or V(vast).", type: str, sample: standard}
     connection_point:
       description: The NFS export a client mounts (V(null) while the share is being created).
       type: str
@@ -227,35 +194,20 @@ file_share:
     network:
       description: The share's network and subnet, C({network_id, network_name, subnet_id, subnet_name}).
       type: dict
-      sample:
-        network_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01
-        network_name: router-net-1
-        subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01
-        subnet_name: router-subnet-1
+      sample: {network_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01, network_name: router-net-1,
+               subnet_id: 5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01, subnet_name: router-subnet-1}
     share_settings:
       description: The settings of its type (C({type_name}) for a standard share; the VAST settings for a VAST one).
       type: dict
-      sample:
-        type_name: standard
+      sample: {type_name: standard}
     access:
       description: The access rules, each C({id, access_to, access_level, state}) (the service's names for the address and
         the mode).
       type: list
       elements: dict
-      sample:
-        - id: f9a13c2c-e618-4a96-99d3-c8cae6dfd946
-          access_to: 192.168.10.0/24
-          access_level: rw
-          state: active
-    tags:
-      description: Tags, each C({key, value, read_only}).
-      type: list
-      elements: dict
-      sample: []
-    task_id:
-      description: ID of the task that locks the share, or V(null).
-      type: str
-      sample: null
+      sample: [{id: f9a13c2c-e618-4a96-99d3-c8cae6dfd946, access_to: 192.168.10.0/24, access_level: rw, state: active}]
+    tags: {description: "Tags, each C({key, value, read_only}).", type: list, elements: dict, sample: []}
+    task_id: {description: "ID of the task that locks the share, or V(null).", type: str, sample: null}
 changes:
   description:
     - What the run changed (in check mode, what it would change). C(created), C(resized) and C(deleted) name the share
@@ -263,15 +215,7 @@ changes:
       (C(name), C(tags), C(share_settings)); the C(access) lists name addresses.
   returned: success
   type: dict
-  sample:
-    created: []
-    updated: []
-    resized: [uploads]
-    deleted: []
-    access:
-      created: [10.0.0.7]
-      deleted: []
-      replaced: [192.168.10.0/24]
+  sample: {created: [], updated: [], resized: [uploads], deleted: [], access: {created: [10.0.0.7], deleted: [], replaced: [192.168.10.0/24]}}
 tasks:
   description: IDs of the tasks the module started (create, update, extend, delete), in order.
   returned: success
@@ -285,25 +229,13 @@ diff:
   returned: success
   type: dict
   sample:
-    before:
-      state: present
-      name: uploads
-      size: 10
-      access:
-        - ip_address: 192.168.10.0/24
-          access_mode: rw
-    after:
-      state: present
-      name: uploads
-      size: 20
-      access:
-        - ip_address: 192.168.10.0/24
-          access_mode: ro
+    before: {state: present, name: uploads, size: 10, access: [{ip_address: 192.168.10.0/24, access_mode: rw}]}
+    after: {state: present, name: uploads, size: 20, access: [{ip_address: 192.168.10.0/24, access_mode: ro}]}
 """
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
@@ -410,6 +342,7 @@ class FileShare(CloudResource):
         share_settings=dict(type="dict", options=SETTINGS),
     )
     tagged = True
+    create_options = ("name", "protocol", "size")  # and what create_body adds
     ready = (status_of, ("available",), TRANSIENT)
     changes = CHANGES
 
@@ -490,14 +423,15 @@ class FileShare(CloudResource):
                 params["subnet"] = parent_id(self, "subnet", params["subnet"], "subnet", query={"network_id": params["network"]})
 
     def create_body(self):
+        """One create task: the share with its network (and subnet), its rules, its settings and its tags."""
         params = self.params
-        body = dict(name=params["name"], protocol=params["protocol"], size=params["size"], type_name=params["type_name"] or "standard")
+        body = dict(super().create_body(), type_name=params["type_name"] or "standard")
         if params["network"] is not None:
-            body["network"] = dict([("network_id", params["network"])] + ([("subnet_id", params["subnet"])] if params["subnet"] else []))
+            body["network"] = strip_none({"network_id": params["network"], "subnet_id": params["subnet"]})
         if params["access"]:
-            body["access"] = [dict(ip_address=item["ip_address"], access_mode=item["access_mode"]) for item in params["access"]]
+            body["access"] = [ACCESS.body(item) for item in params["access"]]
         if params["share_settings"]:
-            body["share_settings"] = dict((key, value) for key, value in params["share_settings"].items() if value is not None)
+            body["share_settings"] = strip_none(params["share_settings"])
         if params["tags"]:
             body["tags"] = params["tags"]
         return body

@@ -119,11 +119,7 @@ changes:
   returned: success
   type: dict
   sample: {created: [], updated: [], upgraded: [], deleted: [], pools: {created: [batch], updated: [workers], resized: [workers], deleted: []}}
-tasks:
-  description: IDs of the tasks the module started (with O(wait=true) each has finished).
-  returned: success
-  type: list
-  elements: str
+tasks: {description: "IDs of the tasks the module started (with O(wait=true) each has finished).", returned: success, type: list, elements: str}
 diff:
   description: The managed members, C(version) and the C(pools) (by name) before and after; never the kubeconfig.
   returned: success
@@ -133,8 +129,11 @@ diff:
     after: {state: present, version: v1.31.1, pools: {workers: {name: workers, node_count: 4}}}
 """
 
+import functools
 import ipaddress
 import re
+
+from ansible.module_utils.common.warnings import warn
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError, check_pattern, check_range, check_secret_path, check_uuid, require, save_secret, strip_none)
@@ -151,12 +150,14 @@ READY = "Provisioned"
 MAPS = ("labels", "taints", "kubelet_config", "crio_config")
 POOL_PATCHED = ("min_node_count", "max_node_count", "auto_healing_enabled", "labels", "taints")
 POOL_FIXED = ("flavor_id", "boot_volume_size", "boot_volume_type", "servergroup_policy", "is_public_ipv4", "kubelet_config", "crio_config")
-POOL_SPEC = dict([(member, dict(type=kind)) for kind, members in (("dict", MAPS), ("bool", ("is_public_ipv4", "auto_healing_enabled")), ("int", (
-    "min_node_count", "max_node_count", "node_count", "boot_volume_size"))) for member in members], name=dict(type="str", required=True),
-    flavor_id=dict(type="str"), boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
-    servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]))
+POOL_SPEC = dict(
+    name=dict(type="str", required=True), flavor_id=dict(type="str"), is_public_ipv4=dict(type="bool"), auto_healing_enabled=dict(type="bool"),
+    min_node_count=dict(type="int"), max_node_count=dict(type="int"), node_count=dict(type="int"), boot_volume_size=dict(type="int"),
+    boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
+    servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]),
+    **dict((member, dict(type="dict")) for member in MAPS))
 BLOCKS = ("cni", "authentication", "logging", "add_ons")
-CHANGES = dict(dict.fromkeys(("created", "updated", "upgraded", "deleted"), str), pools=dict.fromkeys(("created", "updated", "resized", "deleted"), str))
+CHANGES = {"created": str, "updated": str, "upgraded": str, "deleted": str, "pools": {"created": str, "updated": str, "resized": str, "deleted": str}}
 TAINT = re.compile(r"^[^:]*:(NoSchedule|PreferNoSchedule|NoExecute)$")
 TOPIC = r"^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])*)*$"
 
@@ -313,36 +314,37 @@ class Upgrade(Part):
 
 
 class Kubeconfig(Part):
-    """The kubeconfig written to a file once the cluster is ready: read when ``kubeconfig_path`` is given (the GET is the
-    write: the file is written from its answer), planned only when the file differs; shown nowhere."""
+    """The kubeconfig written to a file once the cluster is ready: read with a ready cluster, planned (a GET: the file is
+    written from its answer, once the cluster is ready) only when the file differs; shown nowhere."""
 
     name = option = "kubeconfig_path"
 
-    def __init__(self, module):
-        self.module = module
-
     def wanted(self, module):
-        return None if module.params["state"] == "absent" else module.params["kubeconfig_path"]
+        """The file, as the writer of its content (``save_secret``: the content masked in every output first)."""
+        path = module.params["kubeconfig_path"]
+        return None if module.params["state"] == "absent" or path is None else functools.partial(save_secret, module.module, self.option, path)
 
     shown = wanted_view = staticmethod(lambda *_shown: None)  # the content is shown nowhere
 
-    def plan(self, record, wanted, params):
-        module, path = self.module, KIND.paths["config"].format(**params)
-        if readiness(record) == READY and not save_secret(module.module, self.option, wanted, module.client.get(path)["config"], check=True):
-            return []
-        if readiness(record) != READY and not params["wait"]:
-            module.module.warn("kubeconfig_path: k8s cluster %s is %s: with wait: false its kubeconfig is not written" % (params["name"], readiness(record)))
-            return []
-        write = Write("kubeconfig", "GET", path, names=[wanted], locked=record, said={})
+    def fetch(self, get, record, params):
+        """The cluster, with its ``kubeconfig`` once it is ready (None: not read)."""
+        if record is None or readiness(record) != READY:
+            return record and dict(record, kubeconfig=None)
+        return dict(record, kubeconfig=(get(KIND.paths["config"].format(**params), one=True) or {}).get("config"))
 
-        def prepare():
-            module.record = module.until_ready(module.wait_unlocked(module.record) if module.record.get("task_id") else module.record)
+    def plan(self, record, wanted, params):
+        status = readiness(record)
+        if status == READY and record["kubeconfig"] is not None and not wanted(record["kubeconfig"], check=True):
+            return []
+        if status != READY and not params["wait"]:
+            warn("kubeconfig_path: k8s cluster %s is %s: with wait: false its kubeconfig is not written" % (params["name"], status))
+            return []
 
         def then(accepted, value):
             if accepted:
-                save_secret(module.module, self.option, wanted, value[0]["config"])
-        write.prepare, write.reread, write.then = prepare, lambda: None, then
-        return [write]
+                wanted(value[0]["config"])
+        return [Write("kubeconfig", "GET", KIND.paths["config"].format(**params), names=[params["kubeconfig_path"]], locked=record, said={},
+                      then=then)]
 
 
 class K8sCluster(GcoreResourceModule):
@@ -380,11 +382,7 @@ class K8sCluster(GcoreResourceModule):
             ("cni", None), ("authentication", lambda record: {"oidc": (record.get("authentication") or {}).get("oidc")}), ("logging", None), ("add_ons", None))]
         return tuple(fixed + blocks + [Member("autoscaler_config", read=lambda record: record.get("autoscaler_config") or {}, said=said)])
 
-    @property
-    def parts(self):
-        if "_parts" not in self.__dict__:
-            self.__dict__["_parts"] = (Upgrade(), Pools(), Kubeconfig(self))
-        return self.__dict__["_parts"]
+    parts = (Upgrade(), Pools(), Kubeconfig())
 
     def validate(self):
         super().validate()

@@ -117,6 +117,9 @@ options:
       - With O(purge_listeners=true), listeners not listed are deleted with their pool
         (C(DELETE /cloud/v1/lblisteners/{project_id}/{region_id}/{listener_id}?delete_default_pool=true)); a listener
         whose port a new listener takes is deleted first, the others after the creates and updates.
+      - One port cannot hold two listeners, so a listener replaced by another on its port (a TLS listener moved to a
+        new name, for example) is deleted before the new one is created; a failure between that delete and the create
+        leaves neither. The diff says so in the new listener's C(note).
       - When left out, the listeners are not managed. Two items with one name, or with one port, fail naming both
         indices. At most 51 listeners (50 and a V(PROMETHEUS) one).
       - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the load balancer is read
@@ -362,6 +365,103 @@ options:
                 description:
                   - Name of the application's cookie; required with V(APP_COOKIE), not accepted otherwise.
                 type: str
+      l7policies:
+        description:
+          - The listener's L7 policies, in order, each deciding per HTTP request whether to send it to another pool of the
+            load balancer, redirect it or reject it. Only V(HTTP) and V(TERMINATED_HTTPS) listeners take them; given
+            on another protocol, the task fails naming the listener before any request.
+          - Given, the listener holds exactly these policies, found by O(listeners[].l7policies[].name), in this order
+            (the list order is each policy's C(position)); a policy missing is created with
+            C(POST /cloud/v1/l7policies/{project_id}/{region_id}) and then its rules, one that differs is changed with
+            C(PATCH /cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}) (which always carries the action and
+            its target), and one not listed is deleted with its rules (C(DELETE .../{l7policy_id})).
+          - When left out, the listener's policies are not managed; V([]) deletes them all.
+          - Every write waits for its task and for the load balancer to be C(ACTIVE) again before the next is sent (the
+            service refuses a change while it is pending), and the run waits for C(ACTIVE) after its last write.
+          - The pool a policy names and the member its action needs are checked before any write.
+          - After an ambiguous failure of a write the policies are read again and the request is never sent twice.
+        type: list
+        elements: dict
+        version_added: 1.2.0
+        suboptions:
+          name:
+            description:
+              - Name of the policy, its identity within the listener (the same rule as O(name)); two policies of one
+                listener with one name fail naming both indices.
+            type: str
+            required: true
+          action:
+            description:
+              - V(REDIRECT_TO_POOL) sends the matching requests to O(listeners[].l7policies[].redirect_pool);
+                V(REDIRECT_TO_URL) redirects them to O(listeners[].l7policies[].redirect_url); V(REDIRECT_PREFIX)
+                redirects them to O(listeners[].l7policies[].redirect_prefix) followed by the request's path;
+                V(REJECT) refuses them.
+              - The member the action needs is required, and the members of the other actions are refused (nothing
+                sent).
+            type: str
+            required: true
+            choices: [REDIRECT_TO_POOL, REDIRECT_TO_URL, REDIRECT_PREFIX, REJECT]
+          redirect_pool:
+            description:
+              - The pool the matching requests go to, by the name of a pool of this load balancer (a pool declared in
+                O(listeners), or with O(purge_listeners=false) the pool of a listener left undeclared); another name
+                fails before any write, listing the pools. Sent as its ID.
+            type: str
+          redirect_url:
+            description:
+              - The URL the matching requests are redirected to, V(http://) or V(https://) with a host.
+            type: str
+          redirect_prefix:
+            description:
+              - The URL prefix the matching requests are redirected to, their path appended (for example
+                V(https://www.example.com) to move every request to HTTPS), V(http://) or V(https://) with a host.
+            type: str
+          redirect_http_code:
+            description:
+              - The status of the redirect, with V(REDIRECT_TO_URL) or V(REDIRECT_PREFIX) only. When not given, the
+                service's default (V(302)) and not compared.
+            type: int
+            choices: [301, 302, 303, 307, 308]
+          rules:
+            description:
+              - What a request must match for the policy to apply, as a set (all must match; for "either", declare two
+                policies with the same action). Left out means none, which matches every request.
+              - A rule is identified by all its members. A rule to remove and one to add are sent as one
+                C(PUT .../{l7policy_id}/rules/{l7rule_id}) that turns the first into the second (the service cannot
+                remove a rule's key, so a rule with a key is not turned into one without; that is a create, then a
+                delete); other rules are created with C(POST .../{l7policy_id}/rules) and deleted with
+                C(DELETE .../rules/{l7rule_id}).
+              - Two equal rules fail naming both indices.
+            type: list
+            elements: dict
+            suboptions:
+              type:
+                description:
+                  - What is compared.
+                type: str
+                required: true
+                choices: [HOST_NAME, PATH, FILE_TYPE, HEADER, COOKIE, SSL_CONN_HAS_CERT, SSL_VERIFY_RESULT, SSL_DN_FIELD]
+              compare_type:
+                description:
+                  - How it is compared; a V(FILE_TYPE) rule takes V(EQUAL_TO) or V(REGEX) only.
+                type: str
+                required: true
+                choices: [EQUAL_TO, STARTS_WITH, ENDS_WITH, CONTAINS, REGEX]
+              value:
+                description:
+                  - The value compared with, 1 to 255 characters.
+                type: str
+                required: true
+              key:
+                description:
+                  - The header or cookie name (required with V(HEADER) and V(COOKIE)), or the certificate field with
+                    V(SSL_DN_FIELD); at most 255 characters; not accepted with another type.
+                type: str
+              invert:
+                description:
+                  - Whether the match is inverted ("equal to" becomes "not equal to").
+                type: bool
+                default: false
   purge_listeners:
     description:
       - Whether listeners of the load balancer not in O(listeners) are deleted. Ignored when O(listeners) is left out.
@@ -386,6 +486,8 @@ notes:
     the service deletes its listeners and pools with it.
   - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
     C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
+  - Diff mode shows C(l7policies) as a mapping keyed C(listener/policy) of the L7 policies that change, each with its
+    rules as text (since 1.2.0).
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them; a write sent while the
     load balancer is still busy waits for it all the same (the service refuses it meanwhile).
 extends_documentation_fragment:
@@ -457,6 +559,49 @@ EXAMPLES = r"""
             - address: 10.0.0.21
               protocol_port: 5432
 
+- name: Route /api to its own pool and send plain HTTP on to HTTPS, with L7 policies
+  gcore.platform.load_balancer:
+    project_id: 1
+    region_id: 76
+    name: web-lb
+    listeners:
+      - name: http
+        protocol: HTTP
+        protocol_port: 80
+        pool:
+          name: web-pool
+          lb_algorithm: ROUND_ROBIN
+          protocol: HTTP
+          members:
+            - address: 10.0.0.11
+              protocol_port: 8080
+        l7policies:
+          - name: api
+            action: REDIRECT_TO_POOL
+            redirect_pool: api-pool
+            rules:
+              - type: PATH
+                compare_type: STARTS_WITH
+                value: /api
+          - name: legacy-host
+            action: REDIRECT_PREFIX
+            redirect_prefix: https://www.example.com
+            redirect_http_code: 301
+            rules:
+              - type: HOST_NAME
+                compare_type: EQUAL_TO
+                value: old.example.com
+      - name: api
+        protocol: HTTP
+        protocol_port: 8080
+        pool:
+          name: api-pool
+          lb_algorithm: LEAST_CONNECTIONS
+          protocol: HTTP
+          members:
+            - address: 10.0.0.41
+              protocol_port: 9000
+
 - name: Delete the load balancer with its listeners and pools
   gcore.platform.load_balancer:
     project_id: 1
@@ -510,6 +655,10 @@ load_balancer:
           C(timeout_client_data), C(timeout_member_connect), C(timeout_member_data), C(secret_id), C(sni_secret_id),
           C(user_list), C(insert_headers), C(provisioning_status), ...), each with C(pool), the pool record
           (C(id), C(name), C(lb_algorithm), C(protocol), C(members), C(healthmonitor), C(session_persistence), ...) or V(null).
+        - Each listener's C(l7policies) (since 1.2.0), its L7 policy records in C(position) order (C(id), C(name),
+          C(action), C(position), C(redirect_pool_id), C(redirect_url), C(redirect_prefix), C(redirect_http_code),
+          C(provisioning_status), ...), each with C(rules), its rule records (C(id), C(type), C(compare_type), C(value),
+          C(key), C(invert), ...).
       type: list
       elements: dict
       sample:
@@ -522,6 +671,12 @@ load_balancer:
             lb_algorithm: ROUND_ROBIN
             members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
             healthmonitor: {type: HTTP, delay: 10, max_retries: 3, timeout: 5}
+          l7policies:
+            - name: api
+              action: REDIRECT_TO_POOL
+              position: 1
+              redirect_pool_id: 3f1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+              rules: [{type: PATH, compare_type: STARTS_WITH, value: /api, key: null, invert: false}]
     task_id:
       description: ID of the task that currently locks the load balancer, or V(null).
       type: str
@@ -537,6 +692,11 @@ diff:
       C(user_list) sorted by username (the password hashes masked), and its timeouts.
     - With O(state=absent), C(before) lists C(listeners), every listener (with its pool) the delete takes with the
       load balancer (since 1.1.0).
+    - C(l7policies) (since 1.2.0), a mapping keyed C(listener/policy) of the L7 policies that change (created, changed
+      or deleted) of the listeners given O(listeners[].l7policies), each with C(action), its target (C(redirect_pool) by
+      name, C(redirect_url) or C(redirect_prefix)), C(redirect_http_code), C(position) and C(rules), each rule as one
+      text (C(PATH STARTS_WITH /api), C(not HEADER[X-Api] EQUAL_TO v2)). The C(position) of a kept policy is its place
+      among the policies kept (the deleted ones are gone first).
   returned: success
   type: dict
   sample:
@@ -599,9 +759,13 @@ changes:
       what would be sent.
     - C(listeners) lists listener names C(created), C(updated) (the listener or its pool) and C(deleted); C(members) the
       members C(added) and C(removed), as C(address:port).
+    - C(l7policies) (since 1.2.0) lists the L7 policies C(created), C(updated) (the policy or its rules) and
+      C(deleted), as C(listener/policy). A policy on a load balancer created in the same run is written after the
+      load balancer's create, so in check mode it is in the diff but not yet in C(l7policies.created).
   returned: when O(state=present)
   type: dict
-  sample: {listeners: {created: [http], updated: [], deleted: []}, members: {added: ["10.0.0.11:8080"], removed: []}}
+  sample: {listeners: {created: [http], updated: [], deleted: []}, members: {added: ["10.0.0.11:8080"], removed: []},
+           l7policies: {created: [http/api], updated: [], deleted: []}}
 tasks:
   description: IDs of the tasks the run started (with O(wait=true) every one of them has finished).
   returned: success
@@ -610,16 +774,203 @@ tasks:
   sample: [d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from urllib.parse import urlsplit
+
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, check_names
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, listener_view, resolve_secrets
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
-from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import CHANGES, Listeners, check_member_subnets
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import (
+    CHANGES, L7, L7_TARGETS, RULES, Listeners, check_member_subnets, read_policies, rule_text)
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
+
+
+RULE_TYPES = ["HOST_NAME", "PATH", "FILE_TYPE", "HEADER", "COOKIE", "SSL_CONN_HAS_CERT", "SSL_VERIFY_RESULT", "SSL_DN_FIELD"]
+L7_SPEC = dict(
+    name=dict(type="str", required=True),
+    action=dict(type="str", required=True, choices=list(L7_TARGETS)),
+    redirect_pool=dict(type="str"),
+    redirect_url=dict(type="str"),
+    redirect_prefix=dict(type="str"),
+    redirect_http_code=dict(type="int", choices=[301, 302, 303, 307, 308]),
+    rules=dict(type="list", elements="dict", options=dict(
+        type=dict(type="str", required=True, choices=RULE_TYPES),
+        compare_type=dict(type="str", required=True, choices=["EQUAL_TO", "STARTS_WITH", "ENDS_WITH", "CONTAINS", "REGEX"]),
+        value=dict(type="str", required=True),
+        key=dict(type="str", no_log=False),  # a header or cookie name, not a secret
+        invert=dict(type="bool", default=False),
+    )),
+)
+
+
+def check_l7(listeners, purge=True):
+    """Each listener's ``l7policies`` checked before any request: the protocol, names, the action's member, the rules, and
+    (``purge``: the load balancer keeps only the pools declared) the pool."""
+    pools = sorted(set(item["pool"]["name"] for item in listeners or [] if item["pool"]))
+    for index, listener in enumerate(listeners or []):
+        where, policies = "listeners[%s].l7policies" % index, listener.get("l7policies")
+        if policies is None:
+            continue
+        require(listener["protocol"] in ("HTTP", "TERMINATED_HTTPS") or not policies, where, "listener %r is %s: only HTTP and TERMINATED_HTTPS "
+                "listeners take L7 policies (nothing was sent)" % (listener["name"], listener["protocol"]))
+        check_names(policies, "L7 policy", where)
+        for number, policy in enumerate(policies):
+            at, target = "%s[%s]" % (where, number), L7_TARGETS[policy["action"]]
+            check_name(at + ".name", policy["name"])
+            for member in L7_TARGETS.values():
+                if member:
+                    require((policy[member] is not None) == (member == target), "%s.%s" % (at, member), "%s with action %s" % (
+                        "required" if member == target else "not accepted", policy["action"]))
+            require(not purge or policy["redirect_pool"] in pools + [None], at + ".redirect_pool", "no pool named %r on this load balancer "
+                    "(its pools: %s); nothing was sent" % (policy["redirect_pool"], ", ".join(pools) or "none"))
+            require(policy["redirect_http_code"] is None or target in ("redirect_url", "redirect_prefix"), at + ".redirect_http_code",
+                    "only with action REDIRECT_TO_URL or REDIRECT_PREFIX")
+            if target in ("redirect_url", "redirect_prefix"):
+                url = urlsplit(policy[target])
+                require(url.scheme in ("http", "https") and url.netloc, "%s.%s" % (at, target),
+                        "%r is not an http:// or https:// URL with a host" % policy[target])
+            check_rules(at + ".rules", policy["rules"] or [])
+
+
+def check_rules(where, rules):
+    first = {}
+    for index, rule in enumerate(rules):
+        at = "%s[%s]" % (where, index)
+        check_length(at + ".value", rule["value"], 1, 255)
+        check_length(at + ".key", rule["key"], 1, 255)
+        require(rule["key"] is not None or rule["type"] not in ("HEADER", "COOKIE"), at + ".key", "required with type %s (the %s name)" % (
+            rule["type"], rule["type"].lower()))
+        require(rule["key"] is None or rule["type"] in ("HEADER", "COOKIE", "SSL_DN_FIELD"), at + ".key", "only with type HEADER, COOKIE or SSL_DN_FIELD")
+        require(rule["type"] != "FILE_TYPE" or rule["compare_type"] in ("EQUAL_TO", "REGEX"), at + ".compare_type",
+                "a FILE_TYPE rule compares with EQUAL_TO or REGEX only")
+        text = rule_text(rule)
+        require(text not in first, at, "the same rule as %s[%s] (%s)" % (where, first.get(text), text))
+        first[text] = index
+
+
+class L7Policies(Children):
+    """Each listener's ``l7policies`` as one child collection keyed ``listener/policy``: a listener given them holds
+    exactly those, in that order (``position``), the others are not managed. A policy's ``rules`` are a set nested
+    under it (``RULES``): a rule to delete and one to create are one PUT of the former where the service can change
+    one into the other (a key cannot be removed), else the new one is created before the old one is deleted. Every
+    write is ``locked`` by the load balancer: the flow sends it once the load balancer is unlocked and ``ACTIVE`` and
+    reads it again after. Bodies are made when sent, from the state read then (a listener, a pool or a policy created
+    earlier in the run has its id)."""
+
+    def __init__(self):
+        super().__init__("l7policies", "L7 policy", L7.paths, [Member(field) for field in (
+            "action", "redirect_pool", "redirect_url", "redirect_prefix", "redirect_http_code", "position")] + [
+            Member("rules", read=lambda record: sorted(rule_text(rule) for rule in record.get("rules") or []),
+                   want=lambda value, record: sorted(rule_text(rule) for rule in value))], key="ref", mode=lambda params: "overridden",
+            body=lambda item: None)  # made when sent (``policy_body``)
+
+    def check(self, module):
+        check_l7(module.params.get("listeners"), module.params["purge_listeners"])
+
+    def wanted(self, module):
+        listeners = [item for item in module.params.get("listeners") or [] if item.get("l7policies") is not None]
+        if module.params["state"] == "absent" or not listeners:
+            return None
+        return [dict(policy, ref="%s/%s" % (item["name"], policy["name"]), listener=item["name"], position=index, rules=policy["rules"] or [])
+                for item in listeners for index, policy in enumerate(item["l7policies"], 1)]
+
+    def fetch(self, get, record, params):
+        record = read_policies(get, params, record)
+        pools = dict((listener["pool"]["id"], listener["pool"]["name"]) for listener in record["listeners"] if listener.get("pool"))
+        held = Held(dict(policy, ref="%s/%s" % (listener["name"], policy.get("name")), listener=listener["name"], rules=self.rules(
+            policy, params), redirect_pool=pools.get(policy.get("redirect_pool_id"), policy.get("redirect_pool_id")))
+            for listener in record["listeners"] for policy in listener["l7policies"])
+        held.again, held.scope, held.parent = (lambda: self.fetch(get, record, params)), params, record
+        return held
+
+    @staticmethod
+    def rules(policy, params):
+        held = Held(dict(rule, rule=rule_text(rule)) for rule in policy.get("rules") or [])
+        held.scope = dict(params, parent_id=policy.get("id", "{parent_id}"))  # a policy created in this run: filled when sent
+        return held
+
+    def pool_names(self, held, params):
+        """The pools a policy may name: the declared ones, and those of the listeners kept undeclared."""
+        declared = dict((item["name"], item) for item in params.get("listeners") or [])
+        names = set(item["pool"]["name"] for item in declared.values() if item["pool"])
+        listeners = (getattr(held, "parent", None) or {}).get("listeners") or []
+        return names | set(listener["pool"]["name"] for listener in listeners if listener.get("pool") and listener["name"] not in declared
+                           and not params.get("purge_listeners", True))
+
+    def planned(self, held, wanted, params):
+        """A kept policy is compared with its rank among the kept ones (a delete renumbers the others), a new one is
+        created at its place; a pool no listener holds fails before any write."""
+        pools, listeners = self.pool_names(held, params), [item["name"] for item in params["listeners"] if item.get("l7policies") is not None]
+        for index, item in enumerate(params["listeners"] if isinstance(held, Held) else ()):  # the plan's (the diff's may have none)
+            for number, policy in enumerate(item.get("l7policies") or []):
+                require(policy["redirect_pool"] is None or policy["redirect_pool"] in pools, "listeners[%s].l7policies[%s].redirect_pool" % (
+                    index, number), "no pool named %r on this load balancer (its pools: %s); nothing was sent" % (
+                    policy["redirect_pool"], ", ".join(sorted(pools)) or "none"))
+        keys, held = set(item["ref"] for item in wanted), [record for record in held if record["listener"] in listeners]
+        refs, ranks = set(record["ref"] for record in held), ({}, {})  # the kept policies' ranks: held, wanted
+        for listener in listeners:
+            for found, order in zip(ranks, ([record["ref"] for record in held if record["listener"] == listener and record["ref"] in keys],
+                                            [item["ref"] for item in wanted if item["listener"] == listener and item["ref"] in refs])):
+                found.update((ref, rank) for rank, ref in enumerate(order, 1))
+        return super().planned([dict(record, position=ranks[0].get(record["ref"], record.get("position"))) for record in held],
+                               [dict(item, position=ranks[1][item["ref"]]) if item["ref"] in refs else item for item in wanted], params)
+
+    def writes(self, plan, held, params):
+        own = Plan(plan.deletes, [update for update in plan.updates if set(update[2]) - {"rules"}], plan.creates)
+        writes, records = super().writes(own, held, params), dict((record["ref"], record) for record in held)
+        for write, item in ((write, item) for write in writes for item in own.creates + [update[0] for update in own.updates]
+                            if write.kind != "delete" and write.names == [item["ref"]]):
+            write.body_of = lambda state, item=item, create=write.kind == "create": self.policy_body(item, state, create)
+        for item in [update[0] for update in plan.updates if "rules" in update[2]] + plan.creates:
+            writes += self.rule_writes(item, records.get(item["ref"]), params)
+        for write in writes:
+            write.locked = held.parent
+        return writes
+
+    def policy_body(self, item, state, create):
+        """A policy's body (a PATCH too needs ``action`` and its target), ids from the state read when it is sent."""
+        listeners = dict((listener["name"], listener) for listener in state.parent["listeners"])
+        pools = dict((listener["pool"]["name"], listener["pool"]["id"]) for listener in listeners.values() if listener.get("pool"))
+        target = L7_TARGETS[item["action"]]
+        body = dict(name=item["name"], action=item["action"], position=item["position"], **({target + "_id" if target == "redirect_pool" else target: pools.get(
+            item[target]) if target == "redirect_pool" else item[target]} if target else {}))
+        if item["redirect_http_code"] is not None:
+            body["redirect_http_code"] = item["redirect_http_code"]
+        if create and item["listener"] not in listeners or None in body.values():
+            raise Refused("listener %r or pool %r of L7 policy %r is gone (nothing was sent)" % (item["listener"], item["redirect_pool"], item["ref"]))
+        return dict(body, listener_id=listeners[item["listener"]]["id"]) if create else body
+
+    def rule_writes(self, item, record, params):
+        """The writes that make the policy ``item`` (``record``: as held, None: created in this run) hold its rules."""
+        held, ref = record["rules"] if record else self.rules({}, params), item["ref"]
+        plan, kept = RULES.planned(held, [dict(rule, rule=rule_text(rule)) for rule in item["rules"]], params), []
+        for new in list(plan.creates):
+            old = next((found for found in plan.deletes if new["key"] is not None or not found.get("key")), None)
+            if old is not None:
+                plan.deletes.remove(old)
+                plan.creates.remove(new)
+                kept.append((new, old, RULES.body(new)))
+        writes = RULES.writes(Plan((), kept, plan.creates), held, params) + RULES.writes(Plan(plan.deletes), held, params)  # never fewer rules
+        for write in writes:
+            write.said = self.says("create" if record is None else "update", [ref])
+            write.done = lambda state, done=write.done: done(next((found["rules"] for found in state if found["ref"] == ref), []))
+            if record is None:
+                write.body_of = lambda state, write=write, body=write.body: self.sent_to(write, state, ref, body)
+        return writes
+
+    @staticmethod
+    def sent_to(write, state, ref, body):
+        """A rule of a policy created in this run: sent to the path of the policy's id, read when it is sent."""
+        policy = next((found for found in state if found["ref"] == ref), None)
+        if policy is None:
+            raise Refused("L7 policy %r is gone: its rules were not sent" % ref)
+        write.path = write.path.replace("{parent_id}", policy["id"])
+        return body
 
 
 class LoadBalancer(CloudResource):
@@ -637,7 +988,7 @@ class LoadBalancer(CloudResource):
             source=dict(type="str", required=True, choices=["new", "existing"]),
             existing_floating_id=dict(type="str"),
         )),
-        listeners=dict(type="list", elements="dict", options=LISTENER_SPEC),
+        listeners=dict(type="list", elements="dict", options=dict(LISTENER_SPEC, l7policies=dict(type="list", elements="dict", options=L7_SPEC))),
         purge_listeners=dict(type="bool", default=True),
     )
     tagged = True
@@ -652,7 +1003,7 @@ class LoadBalancer(CloudResource):
     def members(self):
         return (Member("name"), tags_member(self.params, "tags_v2"))
 
-    parts = (Listeners(),)  # with their pools: a set read with two listings, written one request at a time (_lb_listeners)
+    parts = (Listeners(), L7Policies())  # with their pools: a set read with two listings, written one request at a time (_lb_listeners)
 
     @property
     def changes(self):
@@ -686,6 +1037,7 @@ class LoadBalancer(CloudResource):
     def report(self, record):
         if record is None and self.params["state"] == "present":  # used at create only: the VIP's parents by name
             resolve_vip(self)
+            check_l7(self.params["listeners"])  # a new load balancer holds only the pools declared
         wanted, held = self.params["flavor"], ((record or {}).get("flavor") or {}).get("flavor_name")
         if record is not None and wanted is not None and held is not None and wanted != held and self.params["state"] == "present":
             raise ValidationError("flavor: load balancer %s has flavor %r and a flavor cannot change here (create-only); "
@@ -712,7 +1064,8 @@ class LoadBalancer(CloudResource):
         return body
 
     def returned(self, record):
-        return masked(expand(self.client, self.params, record)) if self.exists_after(record) else None
+        """With each listener's ``l7policies`` and their rules, as the L7 part reads them (once per record)."""
+        return masked(self.part_state(self.parts[1], record).parent) if self.exists_after(record) else None
 
 
 def main():

@@ -63,6 +63,8 @@ load_balancers:
     - The load balancers found (empty when none), each as the service returns it with C(listeners) holding the listener
       records, each with its C(pool) record (members and health monitor included) or V(null).
     - A listener's C(user_list[].encrypted_password) (a password hash) is masked, V(********).
+    - Each listener has C(l7policies) (since 1.2.0), its L7 policies in C(position) order, each with C(rules), its
+      rule records (one listing of the region's L7 policies, one of each policy's rules).
   returned: success
   type: list
   elements: dict
@@ -81,7 +83,7 @@ load_balancers:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
-from ansible_collections.gcore.platform.plugins.module_utils._lb import expand
+from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import read_policies
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 
 
@@ -89,7 +91,7 @@ class LoadBalancerInfo(CloudInfo):
     kind = KINDS["load_balancer"]
 
     def returned(self, record):
-        return masked(expand(self.client, self.params, record))
+        return masked(read_policies(self.client, self.params, record))
 
 
 def main():

@@ -68,50 +68,17 @@ options:
         type: str
         choices: [cron, interval]
         required: true
-      minute:
-        description:
-          - (cron) Minutes 0 to 59, V(*) or a comma-separated list, for example V(0,30). Default V(0).
-        type: str
-      hour:
-        description:
-          - (cron) Hours 0 to 23, V(*) or a comma-separated list. Default V(*).
-        type: str
-      day:
-        description:
-          - (cron) Days of the month 1 to 31, V(*) or a comma-separated list. Default V(*).
-        type: str
-      month:
-        description:
-          - (cron) Months 1 to 12, V(*) or a comma-separated list. Default V(*).
-        type: str
-      week:
-        description:
-          - (cron) ISO weeks 1 to 53, V(*) or a comma-separated list. Default V(*).
-        type: str
-      day_of_week:
-        description:
-          - (cron) Days of the week C(mon) to C(sun), V(*) or a comma-separated list, for example V(mon,fri). Default V(*).
-        type: str
-      timezone:
-        description:
-          - (cron) The time zone of the cron times, a tz database name such as V(Europe/Luxembourg). Default V(UTC).
-        type: str
-      weeks:
-        description:
-          - (interval) Weeks between snapshots (0 or more; the four interval members together must give a period).
-        type: int
-      days:
-        description:
-          - (interval) Days between snapshots (0 or more).
-        type: int
-      hours:
-        description:
-          - (interval) Hours between snapshots (0 or more).
-        type: int
-      minutes:
-        description:
-          - (interval) Minutes between snapshots (0 or more).
-        type: int
+      minute: {description: ["(cron) Minutes 0 to 59, V(*) or a comma-separated list, for example V(0,30). Default V(0)."], type: str}
+      hour: {description: ["(cron) Hours 0 to 23, V(*) or a comma-separated list. Default V(*)."], type: str}
+      day: {description: ["(cron) Days of the month 1 to 31, V(*) or a comma-separated list. Default V(*)."], type: str}
+      month: {description: ["(cron) Months 1 to 12, V(*) or a comma-separated list. Default V(*)."], type: str}
+      week: {description: ["(cron) ISO weeks 1 to 53, V(*) or a comma-separated list. Default V(*)."], type: str}
+      day_of_week: {description: ["(cron) Days of the week C(mon) to C(sun), V(*) or a comma-separated list, for example V(mon,fri). Default V(*)."], type: str}
+      timezone: {description: ["(cron) The time zone of the cron times, a tz database name such as V(Europe/Luxembourg). Default V(UTC)."], type: str}
+      weeks: {description: ["(interval) Weeks between snapshots (0 or more; the four interval members together must give a period)."], type: int}
+      days: {description: ["(interval) Days between snapshots (0 or more)."], type: int}
+      hours: {description: ["(interval) Hours between snapshots (0 or more)."], type: int}
+      minutes: {description: ["(interval) Minutes between snapshots (0 or more)."], type: int}
       max_quantity:
         description:
           - How many snapshots of a volume this schedule keeps, 1 to 10000 (default 2). When it has made that many, the
@@ -123,18 +90,10 @@ options:
             until O(schedules[].max_quantity) pushes them out.
         type: dict
         suboptions:
-          weeks:
-            description: Weeks.
-            type: int
-          days:
-            description: Days.
-            type: int
-          hours:
-            description: Hours.
-            type: int
-          minutes:
-            description: Minutes.
-            type: int
+          weeks: {description: "Weeks.", type: int}
+          days: {description: "Days.", type: int}
+          hours: {description: "Hours.", type: int}
+          minutes: {description: "Minutes.", type: int}
       resource_name_template:
         description:
           - The name of each snapshot; it may hold C({volume_id}), C({schedule_id}), C({lifecycle_policy_id}),
@@ -152,11 +111,7 @@ options:
         not managed.
     type: list
     elements: str
-  purge_volumes:
-    description:
-      - With O(volumes), remove the policy's volumes that are not listed. V(false) only adds.
-    type: bool
-    default: true
+  purge_volumes: {description: ["With O(volumes), remove the policy's volumes that are not listed. V(false) only adds."], type: bool, default: true}
 notes:
   - The service shows a policy's volumes only when asked (C(need_volumes=true)); the module always asks, so
     RV(policy) holds them.
@@ -184,12 +139,8 @@ EXAMPLES = r"""
     region_id: 76
     name: db-nightly
     schedules:
-      - type: cron
-        hour: "2"
-        minute: "0"
-        max_quantity: 7
-    volumes:
-      - data-1
+      - {type: cron, hour: "2", minute: "0", max_quantity: 7}
+    volumes: [data-1]
   register: nightly
 
 - name: Pause it (one PATCH; schedules and volumes left as they are)
@@ -207,13 +158,8 @@ EXAMPLES = r"""
     name: db-six-hourly
     status: active
     schedules:
-      - type: interval
-        hours: 6
-        max_quantity: 8
-        retention_time:
-          days: 2
-    volumes:
-      - attached-1
+      - {type: interval, hours: 6, max_quantity: 8, retention_time: {days: 2}}
+    volumes: [attached-1]
     purge_volumes: false
 
 - name: Delete it
@@ -232,22 +178,10 @@ policy:
   returned: success
   type: dict
   contains:
-    id:
-      description: Snapshot schedule ID.
-      type: int
-      sample: 4
-    name:
-      description: Its name.
-      type: str
-      sample: db-nightly
-    status:
-      description: V(active) or V(paused).
-      type: str
-      sample: active
-    action:
-      description: What it does, V(volume_snapshot).
-      type: str
-      sample: volume_snapshot
+    id: {description: "Snapshot schedule ID.", type: int, sample: 4}
+    name: {description: "Its name.", type: str, sample: db-nightly}
+    status: {description: "V(active) or V(paused).", type: str, sample: active}
+    action: {description: "What it does, V(volume_snapshot).", type: str, sample: volume_snapshot}
     schedules:
       description:
         - Its schedules as the service shows them, each with its C(id) (a string), C(type), the members of its kind
@@ -256,35 +190,17 @@ policy:
       type: list
       elements: dict
       sample:
-        - id: 7a1c8a8e-0b8f-4bd4-9a48-5f0a2a1f9b01
-          type: cron
-          minute: "0"
-          hour: "2"
-          day: "*"
-          month: "*"
-          week: "*"
-          day_of_week: "*"
-          timezone: UTC
-          max_quantity: 7
-          retention_time: null
-          resource_name_template: Snapshot of volume {volume_id} created by policy {lifecycle_policy_id}
+        - {id: 7a1c8a8e-0b8f-4bd4-9a48-5f0a2a1f9b01, type: cron, minute: "0", hour: "2", day: "*", month: "*", week: "*", day_of_week: "*",
+           timezone: UTC, max_quantity: 7, retention_time: null,
+           resource_name_template: "Snapshot of volume {volume_id} created by policy {lifecycle_policy_id}"}
     volumes:
       description: Its volumes, each C({volume_id, volume_name}).
       type: list
       elements: dict
       sample: [{volume_id: 0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c92, volume_name: data-1}]
-    project_id:
-      description: Project ID.
-      type: int
-      sample: 1
-    region_id:
-      description: Region ID.
-      type: int
-      sample: 76
-    user_id:
-      description: ID of the user who created it.
-      type: int
-      sample: 1
+    project_id: {description: "Project ID.", type: int, sample: 1}
+    region_id: {description: "Region ID.", type: int, sample: 76}
+    user_id: {description: "ID of the user who created it.", type: int, sample: 1}
 changes:
   description:
     - What the run changed (in check mode, what it would change). C(created) and C(updated) (renamed, paused or
@@ -449,10 +365,9 @@ class Schedules(Children):
         return dict(view, id=record.get("id"), label=label(view))
 
     def batch_body(self, items):
-        return {"schedules": [schedule_body(self.shown_child(item)) for item in items]}
+        return {"schedules": [schedule_body(schedule_view(item)) for item in items]}
 
-    def shown_child(self, record):
-        return schedule_view(record)
+    shown_child = staticmethod(schedule_view)  # the diff shows a schedule with the service's defaults filled in
 
     def wanted_child(self, item, record, params):
         return schedule_view(item)
@@ -492,15 +407,18 @@ class Volumes(Part):
         return sorted(set(wanted["ids"]) | (set() if wanted["purge"] else set(self.held(record))))
 
     def plan(self, record, wanted, params):
-        held = self.held(record)
-        path = (POLICY + "%s").format(**dict(params, id=record["id"]))
+        """One PUT of the volumes to add, then (``purge``) one of those to remove."""
+        held, path = self.held(record), (POLICY + "%s").format(**dict(params, id=record["id"]))
         add = [ident for ident in wanted["ids"] if ident not in held]
         remove = [ident for ident in held if ident not in wanted["ids"]] if wanted["purge"] else []
-        return [Write(kind, "PUT", path % suffix, {"volume_ids": ids}, locked=record, said={"volumes." + said: ids}, done=done)
-                for kind, suffix, said, ids, done in (
-                    ("attach", "/add_volumes_to_policy", "added", add, lambda found: set(add) <= set(self.held(found))),
-                    ("detach", "/remove_volumes_from_policy", "removed", remove, lambda found: not set(remove) & set(self.held(found))))
-                if ids]
+        writes = []
+        if add:
+            writes.append(Write("attach", "PUT", path % "/add_volumes_to_policy", {"volume_ids": add}, locked=record, said={"volumes.added": add},
+                                done=lambda found: set(add) <= set(self.held(found))))
+        if remove:
+            writes.append(Write("detach", "PUT", path % "/remove_volumes_from_policy", {"volume_ids": remove}, locked=record,
+                                said={"volumes.removed": remove}, done=lambda found: not set(remove) & set(self.held(found))))
+        return writes
 
 
 class SnapshotSchedule(CloudResource):

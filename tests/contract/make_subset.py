@@ -144,6 +144,18 @@ OPERATIONS = {
         ("get", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
         ("patch", "/cloud/v1/lbpools/{project_id}/{region_id}/{pool_id}/healthmonitor"),
     ],
+    "cloud: L7 policies and rules": [
+        ("get", "/cloud/v1/l7policies/{project_id}/{region_id}"),
+        ("post", "/cloud/v1/l7policies/{project_id}/{region_id}"),
+        ("get", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}"),
+        ("patch", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}"),
+        ("delete", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}"),
+        ("get", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules"),
+        ("post", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules"),
+        ("get", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules/{l7rule_id}"),
+        ("put", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules/{l7rule_id}"),
+        ("delete", "/cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}/rules/{l7rule_id}"),
+    ],
     "cloud: secrets": [
         ("post", "/cloud/v2/secrets/{project_id}/{region_id}"),
         ("get", "/cloud/v1/secrets/{project_id}/{region_id}"),

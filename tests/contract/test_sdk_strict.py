@@ -340,6 +340,37 @@ def test_load_balancers_listeners_pools_members_and_health_monitors(sdk):
     sdk(cloud.networks.delete_and_poll, network.id)
 
 
+def test_l7_policies_and_rules(sdk):
+    cloud = sdk.client.cloud
+    lbs, l7 = cloud.load_balancers, cloud.load_balancers.l7_policies
+    lb = sdk(lbs.create_and_poll, name="sdk-l7-lb", listeners=[
+        {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pools": [{"name": "web", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP"}]},
+        {"name": "tcp", "protocol": "TCP", "protocol_port": 5432}])
+    listeners = dict((item.name, item.id) for item in sdk.pages(lbs.listeners.list, load_balancer_id=lb.id))
+    pool = sdk.pages(lbs.pools.list, load_balancer_id=lb.id)[0]
+    api = sdk(l7.create_and_poll, action="REDIRECT_TO_POOL", listener_id=listeners["http"], redirect_pool_id=pool.id, name="api")
+    https = sdk(l7.create_and_poll, action="REDIRECT_PREFIX", listener_id=listeners["http"], redirect_prefix="https://example.com",
+                name="https", position=1, redirect_http_code=301)
+    assert (sdk(l7.get, api.id).position, https.position) == (2, 1)  # inserted at 1: the other renumbered
+    assert {api.id, https.id} <= set(ids(sdk.pages(l7.list)))
+    rule = sdk(l7.rules.create_and_poll, api.id, type="PATH", compare_type="STARTS_WITH", value="/api")
+    assert rule.id in ids(sdk.pages(l7.rules.list, api.id)) and sdk(l7.get, api.id).rules[0].id == rule.id
+    rule = sdk(l7.rules.replace_and_poll, rule.id, l7policy_id=api.id, type="HEADER", compare_type="EQUAL_TO", value="v2", key="X-Api")
+    assert (sdk(l7.rules.get, rule.id, l7policy_id=api.id).key, rule.value) == ("X-Api", "v2")
+    https = sdk(l7.update_and_poll, https.id, action="REDIRECT_TO_URL", redirect_url="https://example.com", position=2)
+    assert (https.redirect_url, https.redirect_prefix, https.position, sdk(l7.get, api.id).position) == ("https://example.com", None, 2, 1)
+    sdk.refused(400, l7.create, action="REJECT", listener_id=listeners["tcp"])  # no L7 on a TCP listener
+    sdk.refused(400, l7.create, action="REDIRECT_TO_POOL", listener_id=listeners["http"], redirect_pool_id="1b000000-0000-4000-8000-000000000021")
+    sdk.refused(400, l7.rules.create, api.id, type="COOKIE", compare_type="EQUAL_TO", value="x")  # a cookie rule needs its key
+    sdk(l7.rules.delete_and_poll, rule.id, l7policy_id=api.id)
+    sdk.refused(404, l7.rules.get, rule.id, l7policy_id=api.id)
+    sdk(l7.delete_and_poll, https.id)
+    assert sdk(l7.get, api.id).position == 1
+    sdk(lbs.listeners.delete_and_poll, listeners["http"])  # its policies go with it
+    sdk.refused(404, l7.get, api.id)
+    sdk(lbs.delete_and_poll, lb.id)
+
+
 def test_storage_s3_sftp_buckets_locations_and_keys(sdk):
     storage = sdk.client.storage
     locations = sdk.pages(storage.locations.list)

@@ -659,6 +659,19 @@ LB_CASES = [
     ("101 CIDRs", lb_args({"allowed_cidrs": ["10.%s.0.0/16" % n for n in range(101)]}), "listeners[0].allowed_cidrs: at most 100"),
     ("member connect timeout", lb_args({"timeout_member_connect": 86400001}), "listeners[0].timeout_member_connect"),
     ("member data timeout", lb_args({"timeout_member_data": -1}), "listeners[0].timeout_member_data"),
+    # L7 policies (docs/api_reference.md section 19.4)
+    ("an L7 policy on a TCP listener", lb_args({"protocol": "TCP", "pool": {"healthmonitor": None}, "l7policies": [{"name": "deny", "action": "REJECT"}]}),
+     "listeners[0].l7policies: listener 'listener-0' is TCP: only HTTP and TERMINATED_HTTPS listeners take L7 policies"),
+    ("an unknown redirect_pool", lb_args({"l7policies": [{"name": "api", "action": "REDIRECT_TO_POOL", "redirect_pool": "api-pool"}]}),
+     "listeners[0].l7policies[0].redirect_pool: no pool named 'api-pool' on this load balancer (its pools: web-pool)"),
+    ("REDIRECT_TO_URL without redirect_url", lb_args({"l7policies": [{"name": "moved", "action": "REDIRECT_TO_URL"}]}),
+     "listeners[0].l7policies[0].redirect_url: required with action REDIRECT_TO_URL"),
+    ("two L7 policies with one name", lb_args({"l7policies": [{"name": "deny", "action": "REJECT"}, {"name": "deny", "action": "REJECT"}]}),
+     "listeners[0].l7policies: each L7 policy must have its own name"),
+    ("a bad compare_type", lb_args({"l7policies": [{"name": "deny", "action": "REJECT", "rules": [
+        {"type": "PATH", "compare_type": "LIKE", "value": "/admin"}]}]}), "compare_type must be one of"),
+    ("a cookie rule without its key", lb_args({"l7policies": [{"name": "deny", "action": "REJECT", "rules": [
+        {"type": "COOKIE", "compare_type": "EQUAL_TO", "value": "1"}]}]}), "listeners[0].l7policies[0].rules[0].key: required with type COOKIE"),
 ]
 ALL_CASES += [("load_balancer: " + what, "load_balancer_info" if what.startswith("info:") else "load_balancer", args, text)
               for what, args, text in LB_CASES]

@@ -443,7 +443,7 @@ def production_left(sim):
         "security_groups": named(sim.security_groups.values()), "ssh_keys": named(sim.ssh_keys.values()),
         "placement_groups": named(sim.server_groups.values()), "instances": named(sim.instances),
         "volumes": named(sim.volumes.values()), "snapshots": named(sim.snapshots.values()), "secrets": named(sim.secrets.values()),
-        "load_balancers": named(sim.load_balancers.values()),
+        "load_balancers": named(sim.load_balancers.values()), "snapshot_schedules": named(sim.lifecycle_policies.values()),
         "reserved_fixed_ips": sorted(record["fixed_ip_address"] for record in sim.reserved_fixed_ips.values() if record["network_id"] in networks),
     }
 
@@ -456,7 +456,7 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     path = EXAMPLES / "production.yml"
     run, changed = run_ok(playbook, path, env=plan_env)
     assert changed > 0 and PRODUCTION_KEY not in run.output, run
-    assert summary(run.output) == ["localhost : 13 created, 0 changed, 0 replaced, 0 deleted"], run
+    assert summary(run.output) == ["localhost : 14 created, 0 changed, 0 replaced, 0 deleted"], run
     web = [PRODUCTION + "-web-1", PRODUCTION + "-web-2"]
     left = production_left(sim)
     assert left == {
@@ -464,7 +464,7 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
         "security_groups": [PRODUCTION + "-web"], "ssh_keys": [PRODUCTION + "-key"], "placement_groups": [PRODUCTION + "-web-spread"],
         "instances": web, "volumes": [PRODUCTION + "-data"] + [name + "-volume-0" for name in web],
         "snapshots": [PRODUCTION + "-data-baseline"], "secrets": [PRODUCTION + "-www"], "load_balancers": [PRODUCTION + "-lb"],
-        "reserved_fixed_ips": ["10.78.0.250"]}, left
+        "snapshot_schedules": [PRODUCTION + "-data-nightly"], "reserved_fixed_ips": ["10.78.0.250"]}, left
     instances = dict((record["name"], record) for record in sim.instances if record["name"] in web)
     ports = dict((name, sim.instance_ports[record["id"]][0]) for name, record in instances.items())
     # One instances task: both creates sent before either task was waited on.
@@ -475,12 +475,14 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     data = next(record for record in sim.volumes.values() if record["name"] == PRODUCTION + "-data")
     assert [attachment["server_id"] for attachment in data["attachments"]] == [instances[web[0]]["id"]]
     assert [record["volume_id"] for record in sim.snapshots.values() if record["name"].startswith(PRODUCTION)] == [data["id"]]
-    assert listener_secrets(sim, PRODUCTION + "-lb") == {"https": PRODUCTION + "-www", "http": None}
+    assert listener_secrets(sim, PRODUCTION + "-lb") == {"https": PRODUCTION + "-www", "http": None, "api": None}
+    routes = sorted((sim.lb_listeners[policy["listener_id"]]["name"], policy["name"], policy["action"]) for policy in sim.l7policies.values())
+    assert routes == [("http", "to-https", "REDIRECT_PREFIX"), ("https", "api", "REDIRECT_TO_POOL")], routes
     lb = next(ident for ident, record in sim.load_balancers.items() if record["name"] == PRODUCTION + "-lb")
     members = sorted((pool["name"], member["address"], member["protocol_port"]) for pool in sim.lb_pools.values()
                      if pool["loadbalancers"][0]["id"] == lb for member in pool["members"])
     private = sorted(port["ip_assignments"][0]["ip_address"] for port in ports.values())
-    assert members == sorted((PRODUCTION + "-" + pool, address, 80) for pool in ("http", "https") for address in private), members
+    assert members == sorted((PRODUCTION + "-" + pool, address, 80) for pool in ("api", "http", "https") for address in private), members
     vip = next(ident for ident, record in sim.reserved_fixed_ips.items() if record["fixed_ip_address"] == "10.78.0.250")
     shared = next(family for family in sim.resources if family.NAME == "reserved_fixed_ips").connected_ports[vip]
     assert sim.reserved_fixed_ips[vip]["is_vip"] and sorted(shared) == sorted(port["port_id"] for port in ports.values()), shared
@@ -508,7 +510,7 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     assert [write for write in writes[deleted:] if write[1] != "volumes"] == [("DELETE", "instances")], writes
     assert production_left(sim)["instances"] == web[:1]
     members = [member["address"] for pool in sim.lb_pools.values() if pool["name"].startswith(PRODUCTION) for member in pool["members"]]
-    assert sorted(members) == [ports[web[0]]["ip_assignments"][0]["ip_address"]] * 2, members
+    assert sorted(members) == [ports[web[0]]["ip_assignments"][0]["ip_address"]] * 3, members
     assert summary(run.output) == ["localhost : 0 created, 2 changed, 0 replaced, 1 deleted"], run
     mark = len(sim.log)
     run, changed = run_ok(playbook, path, extra_vars=one)
@@ -517,10 +519,10 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
     mark = len(sim.log)
     run, changed = run_ok(playbook, path, extra_vars={"production_state": "absent"}, env=plan_env)
     assert changed > 0, run
-    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 12 deleted"], run
+    assert summary(run.output) == ["localhost : 0 created, 0 changed, 0 replaced, 13 deleted"], run
     assert production_left(sim) == {key: [] for key in left}, production_left(sim)
     deletes = [entry["path"].split("/")[3] for entry in sim.writes(sim.log[mark:]) if entry["method"] == "DELETE"]
-    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "snapshots", "volumes", "instances",
+    assert deletes == ["reserved_fixed_ips", "loadbalancers", "secrets", "lifecycle_policy", "snapshots", "volumes", "instances",
                        "servergroups", "ssh_keys", "securitygroups", "routers", "subnets", "networks"], deletes
 
     mark = len(sim.log)
@@ -531,7 +533,7 @@ def test_the_production_tier_builds_converges_and_tears_down(playbook, sim, plan
 
 # The resource tasks of examples/production.yml (the words their names start with), in order.
 PRODUCTION_TASKS = ("Network - ", "Subnet - ", "Router - ", "Security group - ", "SSH key - ", "Placement group - ", "Instances - ",
-                    "Volume - ", "Volume snapshot - ", "Secret - ", "Load balancer - ", "Reserved fixed IP - ")
+                    "Volume - ", "Snapshot schedule - ", "Volume snapshot - ", "Secret - ", "Load balancer - ", "Reserved fixed IP - ")
 
 
 def test_the_production_check_on_an_empty_project_previews_every_resource_and_writes_nothing(playbook, sim, plan_env):
@@ -541,12 +543,13 @@ def test_the_production_check_on_an_empty_project_previews_every_resource_and_wr
     run = playbook(str(EXAMPLES / "production.yml"), check=True, diff=True, env=plan_env)
     sections, previewed = assert_previews(run, sim, PRODUCTION_TASKS)
     assert PRODUCTION_KEY not in run.output, run
-    assert summary(run.output) == ["localhost : 13 to create, 0 to change, 0 to replace, 0 to delete"], run
+    assert summary(run.output) == ["localhost : 14 to create, 0 to change, 0 to replace, 0 to delete"], run
     # The diffs name what is not built yet: the instances' placement group, the HTTPS listener's certificate, the members.
     for task, line in ((6, "\"placement_group\": \"(placement group 'example-prod-web-spread', not built yet)\""),
-                       (10, "\"secret_id\": \"(secret 'example-prod-www', not built yet)\""),
-                       (10, "\"(instance 'example-prod-web-2', not built yet):80\": {"),
-                       (11, "\"ip_address\": \"10.78.0.250\"")):
+                       (11, "\"secret_id\": \"(secret 'example-prod-www', not built yet)\""),
+                       (11, "\"(instance 'example-prod-web-2', not built yet):80\": {"),
+                       (11, "\"https/api\": {"),
+                       (12, "\"ip_address\": \"10.78.0.250\"")):
         assert line in sections[previewed[task]], (line, sections[previewed[task]])
     web = ["instance 'example-prod-web-1'", "instance 'example-prod-web-2'"]
     assert assumed_parents(run.output) == sorted([
@@ -558,6 +561,7 @@ def test_the_production_check_on_an_empty_project_previews_every_resource_and_wr
         ("interfaces[0].subnet", "subnet 'example-prod-subnet'", "instance"),
         ("instance", web[0], "volume"),
         ("volume", "volume 'example-prod-data'", "snapshot"),
+        ("volumes[0]", "volume 'example-prod-data'", "snapshot schedule"),
         ("listeners[0].secret", "secret 'example-prod-www'", "load balancer"),
         ("listeners[0].pool.members[0].instance", web[0], "load balancer"),
         ("listeners[0].pool.members[1].instance", web[1], "load balancer"),

@@ -14,7 +14,7 @@ PRICE_BODY = {"flavor": "g1-standard-1-2", "names": ["a"], "interfaces": [{"type
 def test_every_resource_is_a_declaration():
     classes = resource_classes()
     assert {cls.NAME for cls in classes} == {"baremetal", "file_shares", "floating_ips", "images", "instances", "k8s",
-                                             "lifecycle_policies", "load_balancers", "networks", "pricing",
+                                             "l7policies", "lifecycle_policies", "load_balancers", "networks", "pricing",
                                              "quota", "reserved_fixed_ips", "routers", "secrets", "security_groups",
                                              "server_groups", "snapshots", "ssh_keys", "storage", "tasks", "thresholds",
                                              "volumes", "waap"}
@@ -78,7 +78,7 @@ def test_settings_are_declared_once_with_their_defaults():
 
 def test_state_shows_what_each_resource_declares():
     assert sorted(Simulator().snapshot()) == ["access_rules", "advanced_rules", "baremetal_ids", "bm_images", "custom_rules", "file_shares",
-                                              "firewall_rules", "floating_ips", "images", "instances", "k8s_clusters", "lb_listeners", "lb_pools",
+                                              "firewall_rules", "floating_ips", "images", "instances", "k8s_clusters", "l7policies", "lb_listeners", "lb_pools",
                                               "lifecycle_policies", "load_balancers", "networks", "policy_overrides", "reserved_fixed_ips",
                                               "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes", "waap_domains", "waap_policy_modes",

@@ -164,7 +164,8 @@ class Matrix(object):
     made); ``module`` (a plan's, else the matrix's) runs with ``base`` and the plan's args. For every write and fault kind
     the run reports the truth (``changed``; a rejection fails with the service's message, unconfirmed never; an applied
     fault warns once that it found the write applied), sends no write twice and none out of the plan's order, and a
-    re-run sends what is left and a third nothing. A plan may say ``fails_when_applied`` (a lost answer the run cannot
+    re-run sends what is left and a third nothing. A fault at a write alike an earlier one of the plan (same method and
+    path) lets those pass first. A plan may say ``fails_when_applied`` (a lost answer the run cannot
     recover from: it fails, ``changed``, with that text) or ``warnings_when_applied`` (more than the one).
 
     What the matrix cannot know is given as hooks: ``unique(server, row)`` asserts nothing was made twice (after every
@@ -207,8 +208,8 @@ class Matrix(object):
         """One row of a fault kind of a write: the fault at the plan's write ``position``, then a re-run and a third."""
         extra, applied = FAULTS[fault]
         row = self.prepare(server, plan, position, applied)
-        method, path = row.planned[position]
-        server.add_fault(method=method, path=path, **extra)
+        method, path = row.planned[position]  # the alike writes before it (two rule creates) pass: ``skip``
+        server.add_fault(method=method, path=path, skip=row.planned[:position].count((method, path)), **extra)
         result = self.run(server, row)
         sent = [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
         assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent

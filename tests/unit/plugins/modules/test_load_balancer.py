@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """load_balancer and load_balancer_info in process against the simulator over HTTP: one create with everything inline,
-a second run that only reads (three reads), check mode and diff, one pool PATCH for one member, listeners added,
+a second run that only reads (four reads: the L7 policies too), check mode and diff, one pool PATCH for one member, listeners added,
 changed and purged, create-only options refused, every nested option checked before any request."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from simulator.resources.load_balancers import SEEDED
 import harness
 from harness import writes
 
+NO_L7 = {"created": [], "updated": [], "deleted": []}  # no L7 policy written
 SCOPE = dict(project_id=1, region_id=76)
 HTTP = {"name": "http", "protocol": "HTTP", "protocol_port": 80, "insert_x_forwarded": True, "pool": {
     "name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP",
@@ -65,18 +66,18 @@ def test_create_sends_one_request_with_everything_inline_and_returns_the_whole_t
     http = next(item for item in lb["listeners"] if item["name"] == "http")
     assert http["pool"]["name"] == "web-pool" and len(http["pool"]["members"]) == 2
     assert http["pool"]["healthmonitor"]["type"] == "HTTP"
-    assert result["changes"] == {"listeners": {"created": ["http", "postgres"], "updated": [], "deleted": []},
+    assert result["changes"] == {"l7policies": NO_L7, "listeners": {"created": ["http", "postgres"], "updated": [], "deleted": []},
                                  "members": {"added": ["10.0.0.11:8080", "10.0.0.12:8080", "10.0.0.21:5432"], "removed": []}}
     assert len(result["tasks"]) == 1
 
 
-def test_second_run_reads_three_times_and_sends_nothing(server):
+def test_second_run_reads_four_times_and_sends_nothing(server):
     created(server)
     result = run(server, LB)
     assert result["changed"] is False, result.get("diff")
     assert writes(server) == []
     assert [path for _method, path in reads(server)] == [
-        "/cloud/v1/loadbalancers/1/76", "/cloud/v1/lblisteners/1/76", "/cloud/v1/lbpools/1/76"]
+        "/cloud/v1/loadbalancers/1/76", "/cloud/v1/lblisteners/1/76", "/cloud/v1/lbpools/1/76", "/cloud/v1/l7policies/1/76"]
     assert sorted(item["name"] for item in result["load_balancer"]["listeners"]) == ["http", "postgres"]
     assert result["changes"]["listeners"] == {"created": [], "updated": [], "deleted": []}
 
@@ -108,7 +109,7 @@ def test_adding_one_member_is_one_put_of_the_whole_member_list(server):
     assert len(sent) == 1 and sent[0][0] == "PUT" and sent[0][1].startswith("/cloud/v1/loadbalancers/1/76/pools/")
     assert sent[0][1].endswith("/members")
     assert [member["address"] for member in sent[0][2]] == ["10.0.0.11", "10.0.0.12", "10.0.0.13"]
-    assert result["changes"] == {"listeners": {"created": [], "updated": ["http"], "deleted": []},
+    assert result["changes"] == {"l7policies": NO_L7, "listeners": {"created": [], "updated": ["http"], "deleted": []},
                                  "members": {"added": ["10.0.0.13:8080"], "removed": []}}
     assert "10.0.0.13:8080" not in result["diff"]["before"]["listeners"]["http"]["pool"]["members"]
     assert "10.0.0.13:8080" in result["diff"]["after"]["listeners"]["http"]["pool"]["members"]
@@ -129,7 +130,7 @@ def test_listener_add_change_and_purge(server):
     assert sent[1][2]["listener_id"] == next(item["id"] for item in result["load_balancer"]["listeners"] if item["name"] == "dns")
     assert sent[2][2] == {"allowed_cidrs": ["192.0.2.0/24"], "connection_limit": 1000}
     assert server.writes()[3]["query"] == "delete_default_pool=true"
-    assert result["changes"] == {"listeners": {"created": ["dns"], "updated": ["http"], "deleted": ["postgres"]},
+    assert result["changes"] == {"l7policies": NO_L7, "listeners": {"created": ["dns"], "updated": ["http"], "deleted": ["postgres"]},
                                  "members": {"added": ["10.0.0.31:53"], "removed": ["10.0.0.21:5432"]}}
     assert sorted(item["name"] for item in result["load_balancer"]["listeners"]) == ["dns", "http"]
     server.log = []
@@ -310,7 +311,7 @@ def test_changes_on_failure_hold_only_what_the_service_accepted(server):
     server.add_fault(method="POST", path="/cloud/v1/lbpools/1/76$", status=400, body="no pool for you")
     result = run(server, with_listeners(HTTP, TCP, udp))
     assert result["failed"] is True and result["changed"] is True and "no pool for you" in result["msg"]
-    assert result["changes"] == {"listeners": {"created": ["dns"], "updated": [], "deleted": []},
+    assert result["changes"] == {"l7policies": NO_L7, "listeners": {"created": ["dns"], "updated": [], "deleted": []},
                                  "members": {"added": [], "removed": []}}
 
 
@@ -351,7 +352,7 @@ def test_changes_on_failure_hold_a_write_the_state_confirmed(server):
     server.add_fault(method="PUT", path="/cloud/v1/loadbalancers/", status=400, body="no member for you")
     result = run(server, with_listeners(dict(TCP, connection_limit=10), dict(HTTP, pool=pool)), api_retries=1)
     assert result["failed"] is True and result["changed"] is True and "no member for you" in result["msg"]
-    assert result["changes"] == {"listeners": {"created": [], "updated": ["postgres"], "deleted": []},
+    assert result["changes"] == {"l7policies": NO_L7, "listeners": {"created": [], "updated": ["postgres"], "deleted": []},
                                  "members": {"added": [], "removed": []}}
 
 

@@ -22,6 +22,7 @@ from ansible_collections.gcore.platform.plugins.modules import load_balancer
 
 import harness
 
+NO_L7 = {"created": [], "updated": [], "deleted": []}  # no L7 policy written
 LB = {"project_id": 1, "region_id": 76, "name": "fault-lb", "tags": {"env": "test"}, "listeners": [
     {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pool": {
         "name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP",
@@ -158,7 +159,7 @@ def test_a_fault_at_any_load_balancer_write_reports_the_truth_sends_nothing_twic
         assert result["changed"] is (position > 0), "changed means applied"
         assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
         if "changes" in result and position == 0:
-            assert result["changes"] == {"listeners": {"created": [], "updated": [], "deleted": []},
+            assert result["changes"] == {"l7policies": NO_L7, "listeners": {"created": [], "updated": [], "deleted": []},
                                          "members": {"added": [], "removed": []}}, "a rejected write is not a change"
     # the re-run sends what is left (nothing after an applied fault), then a third run sends nothing
     server.log = []

@@ -12,9 +12,6 @@ The module runs in-process (its ``main``) against the real simulator over HTTP (
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-
 import pytest
 
 from ansible_collections.gcore.platform.plugins.modules import snapshot_schedule
@@ -26,16 +23,9 @@ ITEM = "^%s/[0-9]+" % POLICIES
 BASE = dict(project_id=1, region_id=76)
 NIGHTLY = {"type": "cron", "hour": "2", "max_quantity": 7}
 
-FAULTS = {
-    "500 after applying": (dict(status=500, applied=True), True),
-    "dropped after applying": (dict(drop=True, applied=True), True),
-    "rejected 400": (dict(status=400, body="injected rejection"), False),
-    "rejected 403": (dict(status=403, body="injected rejection"), False),
-}
-
 
 def seed(server):
-    result = run(server, {"name": "fault-policy", "schedules": [NIGHTLY], "volumes": ["data-1"]})
+    result = harness.run(server, snapshot_schedule, dict(BASE, name="fault-policy", schedules=[NIGHTLY], volumes=["data-1"]))
     assert result["changed"] is True, result.get("msg")
 
 
@@ -50,47 +40,21 @@ PLANS = {
 }
 
 
-def run(server, args):
-    return harness.run(server, snapshot_schedule, dict(BASE, **args), api_retries=1, _ansible_diff=True)
-
-
-def writes(server):
-    return [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
-
-
-@pytest.mark.parametrize("plan, position, fault", list(harness.fault_cases(PLANS, FAULTS)))
-def test_a_fault_at_any_snapshot_schedule_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
-    spec = PLANS[plan]
-    if spec["seed"]:
-        spec["seed"](server)
-    server.log = []
-    method, path = spec["writes"][position]
-    extra, applied = FAULTS[fault]
-    server.add_fault(method=method, path=path, **extra)
-    result = run(server, spec["args"])
-    sent = writes(server)
-    assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
-    assert len(sent) == (len(spec["writes"]) if applied else position + 1), sent
-    for (expected_method, pattern), (sent_method, sent_path, _body) in zip(spec["writes"], sent):
-        assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
-    if applied:
-        assert not result.get("failed"), result["msg"]
-        assert result["changed"] is True
-        texts = harness.warning_texts(result)
-        assert len(texts) == 1 and "shows the change was applied, so it was not sent again" in texts[0], texts
-    else:
-        assert result["failed"] is True and "injected rejection" in result["msg"], result
-        assert result["changed"] is (position > 0), "changed means applied"
-        said = result["changes"]
-        told = [said[key] for key in ("created", "updated", "deleted")] + list(said["schedules"].values()) + list(said["volumes"].values())
-        assert any(told) is (position > 0), "changes say what was accepted: %s" % said
+def one_policy(server, row):
     names = [policy["name"] for policy in server.call("GET", POLICIES)[1]["results"]]
     assert names.count("fault-policy") <= 1, "no second policy: %s" % names
-    server.log = []
-    again = run(server, spec["args"])
-    assert not again.get("failed"), again.get("msg")
-    assert again["changed"] is (not applied)
-    assert len(writes(server)) == (0 if applied else len(spec["writes"]) - position)
-    server.log = []
-    third = run(server, spec["args"])
-    assert third["changed"] is False and writes(server) == []
+
+
+def changes_are_what_was_accepted(server, row, result, stage):
+    if stage == "first" and row.applied is False:
+        said = result["changes"]
+        told = [said[key] for key in ("created", "updated", "deleted")] + list(said["schedules"].values()) + list(said["volumes"].values())
+        assert any(told) is (row.position > 0), "changes say what was accepted: %s" % said
+
+
+MATRIX = harness.Matrix(PLANS, module=snapshot_schedule, base=BASE, unique=one_policy, check=changes_are_what_was_accepted)
+
+
+@pytest.mark.parametrize("plan, position, fault", MATRIX.cases())
+def test_a_fault_at_any_snapshot_schedule_write_reports_the_truth_and_the_rerun_converges(server, plan, position, fault):
+    MATRIX.check_fault(server, plan, position, fault)
