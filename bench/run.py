@@ -48,6 +48,7 @@ FLEET_SIZE, FLEET_BOOT = 20, 30.0  # a fleet of 20 instances, each booting in 30
 # The loop of 20 instance tasks boots each in this many seconds (the simulator has no fast clock: 20 x 30 s would be ten
 # minutes); its time at a 30 s boot is extrapolated from it (each task waits for its own boot, one after the other).
 FLEET_LOOP_BOOT = float(os.environ.get("BENCH_FLEET_LOOP_BOOT", "3"))
+ROLL_SIZE, ROLL_BATCH, ROLL_BOOT = 5, 2, 10.0  # a new image rolled through 5 members, 2 at a time, each booting in 10 s (issue 46)
 
 
 def kind_of(path):
@@ -586,6 +587,39 @@ class Bench:
         self.row("  loop of %s instance tasks at %.0f s boots (extrapolated)" % (FLEET_SIZE, FLEET_BOOT), round(loop_at_boot), "-", None, "s")
         self.sim.configure(task_delay=0.3, instances_boot_seconds=None)
 
+    # ---- 10. a roll (issue 46): a new image through a fleet, a batch at a time, against one instance's replacement -----
+    def roll(self):
+        """A new image rolled through ROLL_SIZE members in batches of ROLL_BATCH (``rolling``), each new member booting in
+        ROLL_BOOT s, against one instance's replacement (a fleet of one rolled: its delete, its create, its boot). Each
+        batch waits until the one before it is ready, so the roll takes about one replacement a batch. Goal: within
+        3.5x one replacement (three batches)."""
+        spec = {"flavor": "g1-standard-2-4", "interfaces": [{"type": "external"}], "delete_volumes": True}
+
+        def volumes(image):
+            return [{"source": "image", "image_name": image, "size": 10, "boot_index": 0}]
+
+        def measured(name, count, batch):
+            self.sim.reset()
+            self.sim.configure(task_delay=0.05, instances_boot_seconds=None)
+            fleet = dict(spec, count=count, name_format=name + "-{index}")
+            self.run(self.play(name + "-fleet", [{"name": "Fleet", "gcore.platform.instances": dict(fleet, volumes=volumes("ubuntu-22.04"))}]))
+            self.sim.configure(task_delay=0.5, instances_boot_seconds=ROLL_BOOT)
+            rolled = self.play(name, [{"name": "Roll", "register": "r", "gcore.platform.instances": dict(
+                fleet, volumes=volumes("ubuntu-22.04-old"), rolling={"batch": batch})},
+                {"name": "Check", "ansible.builtin.assert": {"that": ["r.changes.replaced | length == %d" % count]}}])
+            requests, writes, elapsed, _log = self.measure(rolled)
+            return requests, writes, elapsed
+
+        roll = measured("roll", ROLL_SIZE, ROLL_BATCH)
+        one = measured("one", 1, 1)
+        ratio = roll[2] / one[2]
+        label = "roll of %s in batches of %s, booting in %.0f s" % (ROLL_SIZE, ROLL_BATCH, ROLL_BOOT)
+        self.row("%s: wall time / one replacement" % label, "%.2f (%.1f s / %.1f s)" % (ratio, roll[2], one[2]), "<= 3.5",
+                 ratio <= 3.5)
+        self.row("  requests (writes): the roll, one replacement", "%s (%s), %s (%s)" % (roll[0], roll[1], one[0], one[1]),
+                 "%s, 2 writes" % (2 * ROLL_SIZE), roll[1] == 2 * ROLL_SIZE and one[1] == 2)
+        self.sim.configure(task_delay=0.3, instances_boot_seconds=None)
+
     # ---- 6. dynamic inventory: gcore.platform.cloud against a static file of the same hosts --------
     def inventory_list(self, source, *args):
         """One ``ansible-inventory --list`` run: (seconds, requests, the inventory)."""
@@ -679,7 +713,7 @@ def main():
         steps = (bench.wall_time, bench.request_counts, bench.task_overshoot, bench.firewall_latency, bench.rule_sets, bench.policies,
                  bench.advanced_rules,
                  bench.networks, bench.load_balancers, bench.baremetal, bench.file_share, bench.k8s,
-                 bench.stack, bench.stack_check, bench.production, bench.instance_wait, bench.fleet, bench.inventory)
+                 bench.stack, bench.stack_check, bench.production, bench.instance_wait, bench.fleet, bench.roll, bench.inventory)
         only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=rule_sets: one step while working on it
         for step in [step for step in steps if not only or step.__name__ in only.split(",")]:
             started = time.perf_counter()

@@ -106,6 +106,9 @@ options:
       - A resource locked by a task that has already ended in C(ERROR) fails the module at once (O(state=absent)
         too), naming the task and its error, since waiting would not clear such a lock.
       - The poll interval starts at half a second and grows to a few seconds for long tasks.
+      - Also the longest a write whose answer was lost (a 5xx, a dropped connection) is read back for; if the state
+        does not show it by then, the module fails with C(changed=true), saying the change could not be confirmed,
+        and never sends it again.
     type: int
     default: 600
 notes:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The options of one instance that a fleet (the instances module) declares for each of its members, worded as the
-    # instance module words them (plugins/module_utils/_instance_resource.py is the argument spec they document).
+    # The options of one instance, shared by the instance module and the instances module (a fleet declares them for
+    # each of its members): one copy, so that the two cannot drift (plugins/module_utils/_instance_resource.py is the
+    # argument spec they document).
     # O(interfaces) is in the interfaces fragment; each module keeps its own first line of it. A module lists this
     # fragment before gcore.platform.gcore.WAIT, so that its O(wait_timeout) (default 1200) is the one shown.
     DOCUMENTATION = r"""
@@ -25,10 +26,15 @@ options:
     default: false
   volumes:
     description:
-      - The instance's volumes, required to create an instance (at least one); used at create only.
+      - The instance's volumes, required to create an instance (at least one); used at create only, but for the boot
+        volume's image, compared with the image the instance boots from (a difference fails the task;
+        M(gcore.platform.instances) replaces such members with O(gcore.platform.instances#module:rolling)).
       - Each item is one of five variants chosen by O(volumes[].source). A field given for a source that has no
         such field, or missing where the source requires it, fails validation before any request.
       - Only the fields given are sent.
+      - One volume boots, as the service requires (checked before any request) - at most one has
+        O(volumes[].boot_index=0), at least one can boot (a source other than V(new-volume), without a negative
+        O(volumes[].boot_index)), and no O(volumes[].volume_id) is listed twice.
     type: list
     elements: dict
     suboptions:
@@ -44,7 +50,7 @@ options:
         choices: [new-volume, image, snapshot, apptemplate, existing-volume]
       size:
         description:
-          - Size in GiB, at least V(1). Not for V(existing-volume).
+          - Size in GiB, V(1) to V(102400). Not for V(existing-volume).
         type: int
       name:
         description:
@@ -64,7 +70,9 @@ options:
         description:
           - Exact name of the image, resolved with C(GET /cloud/v1/images/{project_id}/{region_id}) before any change
             to the image with that name and status C(active). No such image, or several, fails the task listing
-            their ids. Only for V(image); exclusive with O(volumes[].image_id).
+            their ids; a deactivated image fails naming it. Resolved at each run, not only when creating. In check
+            mode a name no image has at all is assumed built by an earlier task of the play, with a warning naming it.
+            Only for V(image); exclusive with O(volumes[].image_id).
         type: str
       snapshot_id:
         description:
@@ -107,13 +115,16 @@ options:
       - At create they are resolved to their ids (each name must match exactly one group of the project and region)
         and sent in the create request. On an existing instance they are a set, compared with the names the instance
         shows. The missing ones are added, then the others are removed, one request each. RV(changes) says which.
+      - In check mode (since 1.1.0) a name that matches no group does not fail the create it previews; the module warns
+        that it assumes an earlier task creates that group.
       - When not set, the groups are not managed. An empty list removes every group.
     type: list
     elements: str
   ssh_key_name:
     description:
       - Name of an SSH key of the project (see M(gcore.platform.ssh_key)) to install at create.
-      - Set at create, then compared with the instance's C(ssh_key_name); a difference fails the task.
+      - Set at create, then compared with the instance's C(ssh_key_name); a difference fails the task
+        (M(gcore.platform.instances) replaces such members with O(gcore.platform.instances#module:rolling)).
     type: str
   user_data:
     description:
@@ -128,13 +139,14 @@ options:
     type: str
   username:
     description:
-      - Name of a user to create with O(password) (Linux only). Used at create only.
+      - Name of a user to create with O(password) (Linux only), which it needs. Used at create only.
     type: str
   placement_group:
     description:
       - The placement group (server group) the instance is in, a group ID (a UUID) or the exact name of a group (see
         M(gcore.platform.placement_group)), or V("") for none. Resolved before any write; an unknown or ambiguous name
-        fails and nothing is sent.
+        fails and nothing is sent (in check mode, since 1.1.0, an unknown name warns that it assumes an earlier task
+        creates the group, and the create is previewed).
       - At create it is sent as C(servergroup_id). The instance record does not show its group, so on an existing
         instance its membership is read from the groups' C(instances) (one listing of
         C(GET /cloud/v1/servergroups/{project_id}/{region_id})); a different group (or V("")) is reached with
@@ -144,13 +156,21 @@ options:
     aliases: [servergroup_id]
   delete_floating_ips:
     description:
-      - With O(state=absent), delete the floating IPs assigned to the instance with it.
+      - With O(state=absent), delete the floating IPs assigned to the instance with it. Without it the service
+        unassigns them and they stay (a warning names them, and M(gcore.platform.instance) returns them in
+        RV(gcore.platform.instance#module:left)).
+      - Only the floating IPs assigned when the run read the instance (one listing of
+        C(GET /cloud/v1/floatingips/{project_id}/{region_id}), before any write) are deleted, named by id in the
+        C(floatings) query; one another task assigns meanwhile stays.
     type: bool
     default: false
   delete_volumes:
     description:
       - With O(state=absent), delete every volume of the instance with it (volumes created with
-        O(volumes[].delete_on_termination=true) are deleted anyway).
+        O(volumes[].delete_on_termination=true) are deleted anyway). Without it the other volumes stay (a warning names
+        them, and M(gcore.platform.instance) returns them in RV(gcore.platform.instance#module:left)).
+      - Only the volumes the instance had when the run read it are deleted, named by id in the C(volumes) query; a data
+        volume another task attaches meanwhile stays.
     type: bool
     default: false
   wait_timeout:

@@ -1047,8 +1047,8 @@ options:
         description:
           - What O(config[].targets) hold - V(detector) ids (as the domain's traffic data shows them) or V(rule)
             ids (managed OWASP Top Threats detections).
-          - 'Required to create the override. It cannot change on an existing override: a difference deletes the
-            override and creates it again (a new id), shown in RV(changes.replaced).'
+          - 'Required to create the override. It cannot change on an existing override: a difference replaces the
+            override (a new one created first, then the old one deleted; a new id), shown in RV(changes.replaced).'
         type: str
         choices:
           - detector
@@ -1056,8 +1056,11 @@ options:
       targets:
         description:
           - The detector or rule ids the override suppresses, at least one, each greater than 0; compared as a set.
-          - 'Required to create the override. They cannot change on an existing override: a difference deletes the
-            override and creates it again (a new id), shown in RV(changes.replaced).'
+          - 'Required to create the override. They cannot change on an existing override: a difference replaces
+            the override (a new one created first, then the old one deleted; a new id), shown in RV(changes.replaced).'
+          - With O(config[].target_type=rule), the ids of an override to create are checked against the domain's
+            OWASP Top Threats targets (read once, before any write); an id that listing lacks fails naming it, nothing
+            sent. Detector ids have no listing and are not checked.
         type: list
         elements: int
       conditions:

@@ -17,7 +17,9 @@ A fleet is not a second flow: each member is an ``Instance`` (``_instance_resour
   the new instances' readiness together; then what a create body could not carry (a stop) per member;
 - existing members converge as ``instance`` makes one converge, each member's plan sent round by round: the n-th
   write of every member, then their tasks together (``together``); deletes (``state: absent``, or ``purge`` scaling
-  in from the highest index) likewise.
+  in from the highest index) likewise;
+- with ``rolling``, the members only a new instance can change (``Instance.renewed``) and those to resize are rolled a
+  batch at a time (``roll``): a replaced member's delete is planned by a member of its own (``gone``), then it is created.
 
 A member that fails leaves the others: the task fails naming the members created and those that failed; ``changed``
 is true once any write was accepted.
@@ -26,6 +28,7 @@ is true once any write was accepted.
 from __future__ import annotations
 
 import re
+import time
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
@@ -34,20 +37,14 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import ApiE
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Replanned
 from ansible_collections.gcore.platform.plugins.module_utils._instance import flavor_of
-from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance, boot_images, boot_volume
+from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import (
+    Instance, boot_images, boot_volume, one_only, ready_together, task_ids)
 from ansible_collections.gcore.platform.plugins.module_utils._tags import renamed, user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
 FAILURES = (ApiError, Refused, TaskError, ValidationError)
-ONE_ONLY = (  # (option, member, whether an item holds a value one instance alone can have)
-    ("interfaces", "ip_address", lambda item: bool(item.get("ip_address")) and item.get("type") != "reserved_fixed_ip"),
-    ("interfaces", "floating_ip", lambda item: (item.get("floating_ip") or {}).get("source") == "existing"),
-    ("interfaces", "port_id", lambda item: item.get("type") == "reserved_fixed_ip"),
-    ("volumes", "volume_id", lambda item: item.get("source") == "existing-volume"))
-ONE_ONLY_NOUN = {"ip_address": "fixed address", "floating_ip": "existing floating IP", "port_id": "reserved fixed IP",
-                 "volume_id": "existing volume"}
-MAX_COUNT = 1000
+MAX_COUNT, MAX_PAUSE = 1000, 3600
 
 
 def _side(shown):
@@ -58,7 +55,7 @@ class Fleet(GcoreModule):
     """The ``instances`` module: a fleet of instances by ``names`` or ``count`` + ``name_format`` (module docstring)."""
 
     cloud = waits = True
-    boots = None  # {instance id: image} of the members, read once (``same_images``)
+    boots = None  # {instance id: boot volume} of the members, read once (``renewals``)
     argument_spec = dict(
         [(key, value) for key, value in Instance.argument_spec.items() if key not in ("instance_id", "name", "state")],
         state=dict(type="str", choices=["present", "started", "stopped", "absent"], default="present"),
@@ -66,6 +63,7 @@ class Fleet(GcoreModule):
         count=dict(type="int"),
         name_format=dict(type="str"),
         purge=dict(type="bool", default=False),
+        rolling=dict(type="dict", options=dict(batch=dict(type="int", required=True), pause=dict(type="int", default=0))),
     )
     module_kwargs = dict(mutually_exclusive=[("names", "count"), ("names", "name_format")],
                          required_one_of=[("names", "count")], required_together=[("count", "name_format")])
@@ -86,12 +84,11 @@ class Fleet(GcoreModule):
             require(text.count("{index}") == 1, "name_format", "must hold {index} once")
             for index in (1, MAX_COUNT):
                 check_name("name_format", self.name_of(index), "the name of instance %d (name_format %r)" % (index, text))
-        many = len(self.wanted())
-        for option, items, given in ONE_ONLY:  # a value for one instance is not given to many
-            for index, item in enumerate(params[option] or [] if many > 1 else []):
-                require(not given(item), "%s[%d].%s" % (option, index, items), "names one %s, and %d instances cannot all have it; "
-                        "leave it out (each member gets its own), or declare that instance alone with gcore.platform.instance"
-                        % (ONE_ONLY_NOUN[items], many))
+        one_only(params, len(self.wanted()))  # a value for one instance is not given to many
+        if params["rolling"]:
+            check_range("rolling.batch", params["rolling"]["batch"], 1, MAX_COUNT)
+            check_range("rolling.pause", params["rolling"]["pause"], 0, MAX_PAUSE)
+            require(params["wait"], "rolling", "needs wait=true (a batch is replaced once the one before it is ready again)")
         self.template = self.member(None)
         self.template.validate()  # every instance option checked once, before any request
 
@@ -147,83 +144,102 @@ class Fleet(GcoreModule):
                           + "; names must be unique in a fleet (nothing was sent)")
         return dict((name, records[0]) for name, records in found.items())
 
-    def until_ready(self, ids, deadline):
-        """The records of ``ids`` ({name: id}) once none shows a waiting status, read together (one listing per poll);
-        ``{name: record or None (gone)}``. At the deadline the records are returned as read last."""
-        member, _good, waiting = Instance.ready
-        last = {}
-
-        def step():
-            records = dict((record.get("id"), record) for record in self.template.listing())
-            last.update((name, records.get(ident)) for name, ident in ids.items())
-            return not any(record is not None and record.get(member) in waiting for record in last.values())
-
-        if ids:
-            try:
-                self.tasks.poll(step, deadline, Refused)
-            except Refused:
-                pass  # each member's own wait then names its status
-        return last
-
     # ---- the run -----------------------------------------------------------------------------
     def run(self):
         params, template = self.params, self.template
         template.client, template.tasks = self.client, self.tasks
         absent = params["state"] == "absent"
         self.result["tasks"] = []
-        self.failed, self.members, self.untaken = {}, {}, []
+        self.failed, self.members, self.untaken, self.gone, self.gone_plans, self.stopped = {}, {}, [], {}, {}, None
         template.resolve()  # the placement group, once
         found = self.found()
         names = self.wanted()
         purged = sorted((name for name in found if name not in names), key=self.index_of, reverse=True)
         if params["wait"] and not self.check_mode:  # a re-run finishes what a run left: all waited for together
             waiting = dict((name, record["id"]) for name, record in found.items() if record.get(Instance.ready[0]) in Instance.ready[2])
-            found.update((name, record) for name, record in self.until_ready(
-                waiting, self.tasks.deadline(params["wait_timeout"])).items())
+            found.update(ready_together(template, waiting, self.tasks.deadline(params["wait_timeout"])))
+        renew = {}
         if not absent:
             template.resolve_images()  # every run, once
-            self.same_images(dict((name, found[name]) for name in names if name in found))
-        if not absent and any(name not in found for name in names):
+            renew = self.renewals(dict((name, found[name]) for name in names if name in found))
+        if not absent and (renew or any(name not in found for name in names)):
             template.report(None)  # images, snapshots and security groups, once, before any write
         plans = {}
         for name in (names[::-1] if absent else names) + purged:
             one = self.members[name] = self.member(name, **({"state": "absent"} if name in purged else {}))
             one.start()
             record = self.settled(name, one, found.get(name))
+            if name in renew:
+                record = self.replacing(name, record)  # deleted, then created anew
             if record is not None:
                 one.report(record)  # what the lookup found (a new member's names were resolved once, above)
             plans[name] = one.plan(record, one.params["state"] == "absent")
             one.record = record
             one.before, one.after = one.views(record, one.params["state"] == "absent")
-        creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create"]
+            one.before = self.gone[name].before if name in renew else one.before
+        creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create" and name not in renew]
         if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
             renamed(template, self.listed, ", ".join(creates), lambda record: record.get("name") in names or (
                 params["names"] is None and self.index_of(record.get("name")) is not None))
+        resized = params["rolling"] and params["allow_resize"] and not absent  # a resize is rolled too
+        rolled = [name for name in names if name in renew or (resized and name in found and params["flavor"] not in (None, flavor_of(found[name])))]
+        size = (params["rolling"] or {}).get("batch") or 1
+        self.batches = [rolled[index:index + size] for index in range(0, len(rolled), size)]
         self.result["changed"] = self.check_mode and any(plans.values())
         if not self.check_mode:
             deletes = [name for name, plan in plans.items() if plan and plan[-1].kind == "delete"]
             self.together(creates, plans, ready=True)
-            existing = [name for name in plans if name not in creates and name not in deletes and plans[name]]
-            for name in existing:
-                self.unlocked(name, plans)
-            self.together([name for name in existing if plans[name] and name not in self.failed], plans, ready=False)
-            for name in existing:
-                one = self.members[name]
-                if name not in self.failed and one.ledger and one.exists_after(one.record):
-                    self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
+            self.converge([name for name in plans if name not in creates + deletes + rolled and plans[name]], plans)
+            self.roll(plans)
             self.together(deletes, plans, ready=False)
         return self.outcome_of(names, plans)
 
-    def same_images(self, existing):
-        """The members' images read at once (one listing of the bootable volumes) and compared, before any write: a
-        member booted from another image fails the task naming every such member (the image is create-only)."""
+    def renewals(self, existing):
+        """``{name: what differs}`` of the existing members only a new instance can change (``Instance.renewed``; their
+        boot volumes read at once, one listing of the bootable volumes), before any write: replaced with ``rolling``,
+        else the task fails naming every such member."""
         self.boots = boot_images(self.template, {"bootable": "true"}) if existing and boot_volume(self.params) else {}
-        differ = [(name, self.template.image_differs(record, self.boots.get(record["id"]))) for name, record in existing.items()]
-        differ = ["%s (%s) %s" % (name, existing[name]["id"], why) for name, why in differ if why]
-        if differ:
-            raise Refused("volumes: %s; the image is create-only (the instance API has no rebuild): replace those members "
-                          "(delete them, then run this task again to create them from the new image; nothing was sent)"
-                          % "; ".join(differ))
+        renew = dict((name, why) for name, why in ((name, self.template.renewed(record, self.boots.get(record["id"])))
+                                                   for name, record in existing.items()) if why)
+        if renew and not self.params["rolling"]:
+            raise Refused("rolling: %s; each is create-only (the instance API has no rebuild): set rolling (for example rolling: "
+                          "{batch: 1}) to replace those members a batch at a time, names kept (nothing was sent)" % "; ".join(
+                              "%s (%s) %s" % (name, existing[name]["id"], " and ".join(why)) for name, why in renew.items()))
+        return renew
+
+    def replacing(self, name, record):
+        """A member to replace: its delete planned by a member of its own (``gone``, with ``delete_volumes`` and
+        ``delete_floating_ips`` as the task says); the member itself is then planned as a new one (None)."""
+        gone = self.gone[name] = self.member(name, state="absent")
+        gone.start()
+        gone.report(record)
+        self.gone_plans[name], gone.record = gone.plan(record, True), record
+        gone.before, _after = gone.views(record, True)
+        return None
+
+    def converge(self, existing, plans):
+        """Existing members' plans sent round by round (``together``), then each member read until ready again."""
+        for name in existing:
+            self.unlocked(name, plans)
+        self.together([name for name in existing if plans[name] and name not in self.failed], plans, ready=False)
+        for name in existing:
+            one = self.members[name]
+            if name not in self.failed and one.ledger and one.exists_after(one.record):
+                self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
+
+    def roll(self, plans):
+        """The batches in turn, each once the one before it is ready again (``pause`` seconds apart): its replaced
+        members deleted together, then created again together (their tasks and readiness waited for together), its
+        resized members converged together. A batch with a failure stops the roll."""
+        for number, batch in enumerate(self.batches):
+            if number and self.params["rolling"]["pause"]:
+                time.sleep(self.params["rolling"]["pause"])
+            replaced = [name for name in batch if name in self.gone]
+            self.together(replaced, self.gone_plans, ready=False, members=self.gone)
+            self.together([name for name in replaced if name not in self.failed], plans, ready=True)
+            self.converge([name for name in batch if name not in self.gone], plans)
+            if any(name in self.failed for name in batch):
+                return setattr(self, "stopped", number)
 
     def settled(self, name, one, found):
         """A member's record settled as ``instance`` settles it; one the service could not finish (ERROR) fails the
@@ -251,19 +267,19 @@ class Fleet(GcoreModule):
             self.guarded(name, lambda: setattr(one, "record", one.wait_unlocked(one.record)))
             plans[name] = self.guarded(name, lambda: one.plan(one.record, False)) or []
 
-    def together(self, names, plans, ready):
+    def together(self, names, plans, ready, members=None):
         """The first write of each member's plan (a create, an update, a power action, a delete) sent for every member,
         then their tasks waited for together, then (``ready``: creates) the new instances' readiness together; then the
         next write of each member's plan, again together, until every plan is done. With ``wait: false`` nothing is
-        waited for: each member's plan is sent as ``instance`` sends it."""
-        wait, sent, replanned = self.params["wait"], {}, {}
+        waited for: each member's plan is sent as ``instance`` sends it. ``members``: whose plans (default: the fleet's)."""
+        wait, sent, replanned, members = self.params["wait"], {}, {}, self.members if members is None else members
         if not wait and not ready:
             for name in names:
-                self.guarded(name, lambda: self.members[name].apply(plans[name]))
+                self.guarded(name, lambda: members[name].apply(plans[name]))
             return
         for name in names:
-            one, write = self.members[name], plans[name][0]
-            then, write.then = write.then, None
+            one, write = members[name], plans[name][0]
+            then = write.then  # followed below, once the round's tasks are waited for together
             if write.prepare:  # a part's write: the record unlocked and ready first
                 if self.guarded(name, write.prepare) is None and name in self.failed:
                     continue
@@ -275,10 +291,10 @@ class Fleet(GcoreModule):
                 sent[name] = (then, outcome, plans[name][1:], write)
         if not wait or not sent:
             if replanned:
-                self.together(list(replanned), replanned, ready=False)
+                self.together(list(replanned), replanned, ready=False, members=members)
             return
         deadline = self.tasks.deadline(self.params["wait_timeout"])
-        ids = dict((name, self.task_ids(accepted, value)) for name, (_then, (accepted, value), _rest, _write) in sent.items())
+        ids = dict((name, task_ids(accepted, value)) for name, (_then, (accepted, value), _rest, _write) in sent.items())
         tasks = self.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
         ended = {}
         for name, idents in ids.items():
@@ -292,7 +308,7 @@ class Fleet(GcoreModule):
             else:
                 ended[name] = states
         created = dict((name, self.created_id(name, sent[name][1], ended[name])) for name in ended) if ready else {}
-        records = self.until_ready(dict((name, ident) for name, ident in created.items() if ident), deadline)
+        records = ready_together(self.template, dict((name, ident) for name, ident in created.items() if ident), deadline)
         following = replanned
         for name in ended:
             then, (accepted, value), rest, _write = sent[name]
@@ -303,13 +319,7 @@ class Fleet(GcoreModule):
             if name not in self.failed and (follow or rest):
                 following[name] = list(follow or []) + rest
         if following:
-            self.together(list(following), following, ready=False)
-
-    def task_ids(self, accepted, value):
-        """The tasks a sent write started (accepted: its answer's; confirmed after an ambiguous failure: the lock)."""
-        if accepted:
-            return list((value[0] or {}).get("tasks") or [])
-        return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []
+            self.together(list(following), following, ready=False, members=members)
 
     def created_id(self, name, outcome, finished):
         accepted, value = outcome
@@ -327,44 +337,63 @@ class Fleet(GcoreModule):
         return PAST.get(write.kind) if write.kind in ("create", "delete") else next(
             (word for word in ("started", "stopped") if word in write.said), "updated")
 
+    def writes_of(self, name, plans):
+        """A member's writes that took effect (in check mode, planned), a replaced member's delete first."""
+        ones = [(one, plan) for one, plan in ((self.gone.get(name), self.gone_plans.get(name)), (self.members[name], plans.get(name)))
+                if one is not None]
+        return [write for one, plan in ones for write in ((plan or []) if self.check_mode else one.ledger.writes()) if write not in self.untaken]
+
+    def words(self, name, plans, said=None):
+        """What ``writes_of`` a member says, once each (``said``: a write's word); a replaced member's delete and create
+        as one ``replaced`` (a create that failed after its delete leaves ``deleted``)."""
+        words = list(dict.fromkeys((said or self.said)(write) for write in self.writes_of(name, plans)))
+        if name in self.gone and "deleted" in words and "created" in words:
+            words = ["replaced"] + [word for word in words if word not in ("deleted", "created")]
+        return words
+
     def outcome_of(self, names, plans):
-        changes = dict((key, []) for key in ("created", "updated", "started", "stopped", "deleted"))
-        before, after, records = {}, {}, []
-        changed = False
+        rolling = self.params["rolling"]
+        changes = dict((key, []) for key in ("created", "updated", "started", "stopped", "deleted") + (("replaced",) if rolling else ()))
+        before, after = {}, {}
         for name, one in self.members.items():
-            writes = plans[name] if self.check_mode else one.ledger.writes()
-            changed = changed or bool(writes)  # changed means sent: a write accepted, whatever its task did
-            for write in [write for write in writes if write not in self.untaken]:
-                if name not in changes[self.said(write)]:
-                    changes[self.said(write)].append(name)
+            for word in self.words(name, plans):
+                changes[word].append(name)
             before[name], after[name] = _side(one.before), _side(one.after)
-        instances = dict((name, self.members[name].returned(self.members[name].record)) for name in names)
+            if name in self.gone and (self.check_mode or self.gone[name].ledger):
+                self.gone[name].goes.tell(self.gone[name])  # a warning names what a replaced member left
+        if rolling:  # the batches begun (all of them unless a failure stopped the roll)
+            changes["batches"] = self.batches[:None if self.stopped is None else self.stopped + 1]
+        records = dict((name, self.members[name].record if self.members[name].record is not None else getattr(self.gone.get(name), "record", None))
+                       for name in names)
+        instances = dict((name, self.members[name].returned(records[name])) for name in names)
         ordered = names if self.params["names"] is None else sorted(names)  # by name (a count's names by index)
-        records = [instances[name] for name in ordered if instances[name] is not None]
-        self.result.update(changed=changed, changes=changes, diff={"before": before, "after": after},
-                           tasks=[ident for one in self.members.values() for ident in one.result.get("tasks") or []])
-        result = {"instances": records, "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
+        self.result.update(changed=self.changed() if not self.check_mode else bool(self.result["changed"]), changes=changes,
+                           diff={"before": before, "after": after},
+                           tasks=[ident for one in list(self.gone.values()) + list(self.members.values()) for ident in one.result.get("tasks") or []])
+        result = {"instances": [instances[name] for name in ordered if instances[name] is not None],
+                  "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
         if self.failed:
             self.result.update(result)
-            raise Refused("%d of %d instances failed: %s; done: %s; failed: %s. A re-run sends only what is left" % (
+            raise Refused("%d of %d instances failed: %s; done: %s; failed: %s%s. A re-run sends only what is left" % (
                 len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
-                self.done() or "nothing", ", ".join(self.failed)))
+                self.done(plans) or "nothing", ", ".join(self.failed), self.stop_said(changes)))
         return result
 
-    def done(self):
-        """What took effect, member by member: ``web-1 (created, stopped), web-2 (moved)``."""
-        done = []
-        for name, one in self.members.items():
-            words = []
-            for write in one.ledger.writes():
-                word = "moved" if "servergroup" in write.path else self.said(write)
-                if write not in self.untaken and word not in words:
-                    words.append(word)
-            done += ["%s (%s)" % (name, ", ".join(words))] if words else []
-        return ", ".join(done)
+    def stop_said(self, changes):
+        return "" if self.stopped is None else "; the roll stopped at batch %d of %d (replaced: %s; not rolled: %s)" % (
+            self.stopped + 1, len(self.batches), ", ".join(changes["replaced"]) or "none",
+            ", ".join(name for batch in self.batches[self.stopped + 1:] for name in batch) or "none")
+
+    def done(self, plans):
+        """What took effect, member by member: ``web-1 (created, stopped), web-2 (moved), web-3 (replaced)``."""
+        words = [(name, self.words(name, plans, lambda write: "moved" if "moved" in write.said else self.said(write))) for name in self.members]
+        return ", ".join("%s (%s)" % (name, ", ".join(said)) for name, said in words if said)
+
+    def changed(self):
+        return any(bool(one.ledger) for one in list(self.members.values()) + list(self.gone.values()))
 
     def outcome(self, msg, error):
         """Changed means sent: true once any member's write was accepted (or confirmed), whatever failed after."""
         if not self.check_mode and getattr(self, "members", None):
-            self.result["changed"] = any(bool(one.ledger) for one in self.members.values())
+            self.result["changed"] = self.changed()
         return msg

@@ -41,7 +41,7 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, Ledger, ambiguous, changes_of, request
+from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, ambiguous, changes_of, request
 
 
 class Replanned(Exception):
@@ -156,11 +156,13 @@ class Flow(GcoreModule):
             if not ambiguous(exc):
                 exc.rejected = write  # a clear rejection of this write: nothing of it was applied
                 raise
-            state = write.reread()
-            if not write.done(state):
-                raise  # the state read again shows the write did not happen
+            self.ledger.unconfirmed.append(write)  # a change until the state shows otherwise: it may have been applied
+            done, state = self.tasks.confirm(write.reread, write.done, self.params.get("wait_timeout"))
+            if not done:  # unknown: changed, "could not be confirmed", never sent again (a fleet names the member with it)
+                exc.args = ("%s; %s" % (exc.message, UNSURE),)
+                raise
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
-            self.ledger.confirmed.append(write)
+            self.ledger.confirmed.append(self.ledger.unconfirmed.pop())
             return False, state
         if answer is GONE:
             return False, GONE
@@ -199,9 +201,8 @@ class Flow(GcoreModule):
             return msg
         self.result["changed"] = bool(self.ledger)
         self.tell(self.ledger.writes())  # what was accepted before the failure
-        said = ", ".join(repr(write) for write in self.ledger.writes())
-        if not said:
-            return msg
-        if getattr(error, "rejected", None) is not None or isinstance(error, Settled):
+        unsure, said = (", ".join(repr(write) for write in writes) for writes in (self.ledger.unconfirmed, self.ledger.writes()))
+        msg = "%s; %s: %s" % (msg, unsure, UNSURE) if unsure and UNSURE not in msg else msg
+        if said and (getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure):
             return "%s; the writes before it were accepted (%s)" % (msg, said)
-        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said)
+        return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said) if said else msg

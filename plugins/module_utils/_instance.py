@@ -377,11 +377,11 @@ class Placement(Part):
                                   "the first has finished, and wait=false does not wait; set wait=true, or take it out "
                                   "(placement_group: \"\") and put it in with two runs (nothing was sent)" % (record["id"], current, target))
         path = (BASE + "/{id}/%s").format(**dict(params, id=record["id"]))
-        writes = []
+        writes, said = [], {"moved": [params.get("name")]}  # what a fleet's message says of the member
         if current:
-            writes.append(Write("detach", "POST", path % "remove_from_servergroup", names=[current], locked=record,
+            writes.append(Write("detach", "POST", path % "remove_from_servergroup", names=[current], locked=record, said=said,
                                 done=lambda found: self.holding(record["id"], self.groups_now()) == ""))
         if target:
             writes.append(Write("attach", "POST", path % "put_into_servergroup", {"servergroup_id": target}, names=[target],
-                                locked=record, done=lambda found: self.holding(record["id"], self.groups_now()) == target))
+                                locked=record, said=said, done=lambda found: self.holding(record["id"], self.groups_now()) == target))
         return writes

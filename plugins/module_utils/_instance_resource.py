@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, find_named, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -62,12 +62,12 @@ def instance_created(params):
 
 
 def boot_images(module, query):
-    """``{instance id: image}``: the image each instance boots from, as its boot volume's record shows it
-    (``volume_image_metadata``: ``image_id``, ``image_name``), from one listing of the volumes filtered by ``query``."""
+    """``{instance id: boot volume}``: the volume each instance boots from (``is_root_volume``), as its record shows it
+    (``volume_image_metadata``: ``image_id``, ``image_name``; ``size``, ``volume_type``), from one listing of the
+    volumes filtered by ``query``."""
     volumes = module.client.paginate(KINDS["volume"].paths["list"].format(**module.params), query, page_size=PAGE_SIZE,
                                      total_key=KINDS["volume"].total_key)
-    return dict((item.get("server_id"), volume["volume_image_metadata"]) for volume in volumes
-                if volume.get("is_root_volume") and (volume.get("volume_image_metadata") or {}).get("image_id")
+    return dict((item.get("server_id"), volume) for volume in volumes if volume.get("is_root_volume")
                 for item in volume.get("attachments") or [])
 
 
@@ -105,7 +105,7 @@ class Instance(CloudResource):
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
     booted = False  # the instance was created in this run (a restart is not needed)
     goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
-    boots = None  # {instance id: image} read for a whole fleet at once (``boot_images``), else read per instance
+    boots = None  # {instance id: boot volume} read for a whole fleet at once (``boot_images``), else read per instance
 
     @property
     def parts(self):
@@ -183,17 +183,31 @@ class Instance(CloudResource):
             "volumes", assume=preview or None)
         self.resolved["images_read"] = True
 
-    def image_differs(self, record, found):
-        """How the image of an existing instance (``found``: its boot volume's ``volume_image_metadata``) differs from the
-        declared boot volume's, in words (None: the same, or nothing to compare)."""
-        boot = boot_volume(self.params)
-        if boot is None or not found:
+    def image_differs(self, record, volume):
+        """How the image of an existing instance (``volume``: its boot volume, whose ``volume_image_metadata`` names it)
+        differs from the declared boot volume's, in words (None: the same, or nothing to compare)."""
+        boot, found = boot_volume(self.params), (volume or {}).get("volume_image_metadata") or {}
+        if boot is None or not found.get("image_id"):
             return None
         wanted = boot.get("image_id") or self.resolved["images"][boot["image_name"]]
         if not assumed(wanted) and wanted.lower() == found["image_id"].lower():
             return None
         return "boots from the image %s, not %s" % (image_named(found), "%r (not built yet)" % boot["image_name"] if assumed(wanted) else image_named(
             {"image_id": wanted, "image_name": boot.get("image_name")}))
+
+    def renewed(self, record, volume):
+        """What only a new instance can change, in words ([]: nothing): the image, the size and type of the boot volume
+        (``volume``: its record) when the declared one comes from an image, the SSH key, and the networks interfaces name
+        by name (the record's ``addresses`` are keyed by network name; a fleet replaces members for these)."""
+        boot, key, shown = boot_volume(self.params) or {}, self.params["ssh_key_name"], record.get("addresses") or {}
+        why = [self.image_differs(record, volume)] + ["has a boot volume of %s %r, not %r" % (option, volume.get(field), boot[option])
+                                                      for option, field in (("size", "size"), ("type_name", "volume_type"))
+                                                      if volume and boot.get(option) is not None and volume.get(field) != boot[option]]
+        if key is not None and record.get("ssh_key_name") != key:
+            why.append("has the SSH key %r, not %r" % (record.get("ssh_key_name"), key))
+        named = dict.fromkeys(item["network"] for item in self.params["interfaces"] or [] if item.get("network") and not is_uuid(item["network"]))
+        why += ["has no interface on the network %r (its networks: %s)" % (name, ", ".join(sorted(shown))) for name in named if shown and name not in shown]
+        return [text for text in why if text]
 
     def create_body(self):
         params = self.params
@@ -229,3 +243,48 @@ class Instance(CloudResource):
             self.goes.tell(self)
         self.result["addresses"] = address_lists((found or {}).get("addresses"))
         return found
+
+
+ONE_ONLY = (  # (option, member, whether an item holds a value one instance alone can have)
+    ("interfaces", "ip_address", lambda item: bool(item.get("ip_address")) and item.get("type") != "reserved_fixed_ip"),
+    ("interfaces", "floating_ip", lambda item: (item.get("floating_ip") or {}).get("source") == "existing"),
+    ("interfaces", "port_id", lambda item: item.get("type") == "reserved_fixed_ip"),
+    ("volumes", "volume_id", lambda item: item.get("source") == "existing-volume"))
+ONE_ONLY_NOUN = {"ip_address": "fixed address", "floating_ip": "existing floating IP", "port_id": "reserved fixed IP",
+                 "volume_id": "existing volume"}
+
+
+def one_only(params, many):
+    """A value one instance alone can have (a fixed address, an existing floating IP, volume or reserved port) fails
+    naming the option when ``many`` instances (above one) are declared."""
+    for option, items, given in ONE_ONLY if many > 1 else ():
+        for index, item in enumerate(params[option] or []):
+            require(not given(item), "%s[%d].%s" % (option, index, items), "names one %s, and %d instances cannot all have it; "
+                    "leave it out (each member gets its own), or declare that instance alone with gcore.platform.instance"
+                    % (ONE_ONLY_NOUN[items], many))
+
+
+def ready_together(module, ids, deadline):
+    """The records of ``ids`` ({name: id}) once none shows a waiting status, read together (one listing of ``module``'s
+    instances per poll); ``{name: record or None (gone)}``. At the deadline the records are returned as read last."""
+    member, _good, waiting = Instance.ready
+    last = {}
+
+    def step():
+        records = dict((record.get("id"), record) for record in module.listing())
+        last.update((name, records.get(ident)) for name, ident in ids.items())
+        return not any(record is not None and record.get(member) in waiting for record in last.values())
+
+    if ids:
+        try:
+            module.tasks.poll(step, deadline, Refused)
+        except Refused:
+            pass  # each member's own wait then names its status
+    return last
+
+
+def task_ids(accepted, value):
+    """The tasks a sent write started (accepted: its answer's; confirmed after an ambiguous failure: the lock)."""
+    if accepted:
+        return list((value[0] or {}).get("tasks") or [])
+    return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []

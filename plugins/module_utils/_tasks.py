@@ -25,6 +25,7 @@ TASK_PAGE = 1000  # the largest page the listing serves
 FIRST_INTERVAL = 0.5
 MAX_INTERVAL = 5.0
 INTERVAL_GROWTH = 0.08  # the interval is this share of the time waited so far
+SETTLE_TIMEOUT = 10  # seconds an ambiguous write is read back for in a module without wait_timeout (a synchronous API)
 
 
 class TaskError(Exception):
@@ -119,6 +120,26 @@ class TaskWaiter:
             if now >= deadline:
                 raise on_timeout()
             self.sleep(min(poll_interval(now - start), max(deadline - now, 0.0)))
+
+    def confirm(self, read, done, timeout=None):
+        """After an ambiguous write: its state ``read()`` until ``done(state)`` shows the write took effect, for at most
+        ``timeout`` seconds (``SETTLE_TIMEOUT`` without one: a module that waits for no task); a read answered with a 5xx
+        or not at all is read again. ``(whether done, the state as read last)``: not done, its outcome is unknown."""
+        held = [None]
+
+        def step():
+            try:
+                held[0] = read()
+            except ApiError as exc:
+                if exc.status is not None and exc.status < 500:
+                    raise
+                return False
+            return done(held[0])
+        try:
+            self.poll(step, self.deadline(timeout or SETTLE_TIMEOUT), Due)
+        except Due:
+            return False, held[0]
+        return True, held[0]
 
     def watch(self, read, record, waiting, stop, deadline):
         """The one wait on a record: read it again (``read(id)``) while ``waiting(record)`` (which may raise), up to

@@ -11,12 +11,13 @@ knowing how to read the state again (``reread``), how to tell from it that it to
 it (``then``: more writes, sent next); a **plan** is the writes in the order they are sent; the **ledger** holds the
 writes the service **accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed`` and ``changes`` come
 from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it
-may have been applied); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing to delete.
+may have been applied: read back until it shows, ``TaskWaiter.confirm``, else **unconfirmed**, a change ``changes`` do
+not name); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing to delete.
 
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
 naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``). By default a create, an update and
 a delete say their ``names`` (``created``, ``updated``, ``deleted``) and a delete its ``ids`` (``deleted_ids``).
-``changes_of(shape, writes)`` fills a module's shape with what the writes say, each list sorted, each label once.
+``changes_of(shape, writes)`` fills a module's shape with what the writes say, each list sorted, a label once a thing.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; n
 GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
+UNSURE = "it may have been applied, but could not be confirmed (not sent again)"  # an unconfirmed write, as a message says it
 
 
 def ambiguous(error):
@@ -73,29 +75,30 @@ def id_order(ident):
 
 def changes_of(shape, writes):
     """``shape`` (``{key: sort key function, or a nested shape}``) filled with what ``writes`` say: each list sorted,
-    each label once."""
+    a label once per thing (a deleted one by its id, where the write says them: two deleted of one name, named twice)."""
     def fill(part, prefix):
         result = {}
         for key, order in part.items():
             if isinstance(order, dict):
                 result[key] = fill(order, prefix + key + ".")
                 continue
-            labels = []
+            things = []  # (label, the id of a deleted thing or None); a label may be a dict (a security group rule)
             for write in writes:
-                labels += [label for label in write.said.get(prefix + key, ()) if label not in labels]
-            result[key] = sorted(labels, key=order)
+                said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
+                things += [thing for thing in ((label, ids[at] if len(ids) == len(said) else None) for at, label in enumerate(said)) if thing not in things]
+            result[key] = sorted((label for label, _ident in things), key=order)
         return result
     return fill(shape, "")
 
 
 class Ledger:
-    """The writes the service accepted, and those the state read afterwards confirmed."""
+    """The writes the service accepted, those the state read afterwards confirmed, and the unconfirmed (not in ``writes``)."""
 
     def __init__(self):
-        self.accepted, self.confirmed = [], []
+        self.accepted, self.confirmed, self.unconfirmed = [], [], []
 
     def __bool__(self):
-        return bool(self.accepted or self.confirmed)
+        return bool(self.accepted or self.confirmed or self.unconfirmed)
 
     def writes(self):
         return self.accepted + self.confirmed

@@ -62,6 +62,37 @@ options:
       - Only with O(count) and O(name_format); with O(names) it fails validation.
     type: bool
     default: false
+  rolling:
+    description:
+      - Replace, a batch at a time, the members that differ in what only a new instance can change - the image of the
+        boot volume (read from its C(volume_image_metadata)), its O(volumes[].size) or O(volumes[].type_name) when
+        given (for a boot volume from an image), O(ssh_key_name), and the networks O(interfaces[].network) names by
+        name (a member with no address on such a network, as its record's C(addresses) show them; networks given by
+        ID, and the external network, are not compared). Each batch's members are deleted together, then
+        created again with the same names, and the next batch starts once they are ready (C(ACTIVE), or C(SHUTOFF) with
+        O(state=stopped)), O(rolling.pause) seconds later. A flavor change with O(allow_resize=true) is rolled the same
+        way. So never more than O(rolling.batch) members are away at once. Members to roll are taken in name order.
+      - Without it, such a difference fails the task before any write, naming every member that differs and this
+        option (and a flavor change with O(allow_resize=true) resizes every member at once).
+      - A replaced member's volumes and floating IPs go as with O(state=absent) - set O(delete_volumes=true) so that the
+        old boot volumes do not stay behind (a warning names what is left). Load balancer pool members that name an
+        instance (O(gcore.platform.load_balancer#module:listeners[].pool.members[].instance)) follow the name; drain a
+        batch from the pools first when a dropped connection matters.
+      - A batch where a member fails stops the roll; the message names what was replaced and what was not rolled, and
+        a re-run replaces what is left. Needs O(wait=true).
+    type: dict
+    suboptions:
+      batch:
+        description:
+          - How many members are replaced (or resized) at a time, V(1) to V(1000).
+        type: int
+        required: true
+      pause:
+        description:
+          - Seconds to wait between two batches, V(0) to V(3600).
+        type: int
+        default: 0
+    version_added: 1.2.0
   interfaces:
     description:
       - Network interfaces of each new member, in order; required to create one (at least one); used at create only.
@@ -73,8 +104,8 @@ notes:
   - The names the options hold (O(placement_group), O(volumes[].image_name), O(volumes[].snapshot_name),
     O(security_groups)) are resolved once for the whole fleet, before any write; the image names at each run.
   - The members' images are read from their boot volumes (one listing of the bootable volumes) and compared with the
-    boot volume's image. Members booted from another image fail the task, naming them, before any write (the image
-    is create-only; replace those members to change it).
+    boot volume's image. Members booted from another image fail the task, naming them, before any write, unless
+    O(rolling) is given: then they are replaced a batch at a time (the image is create-only).
   - Missing instances are created together. Every create request (C(POST /cloud/v2/instances/{project_id}/{region_id}))
     is sent first, then all their tasks are waited for together, then all the new instances until they are ready
     (C(ACTIVE); one listing per poll). A fleet of N takes about the time of one instance, not N.
@@ -169,6 +200,28 @@ EXAMPLES = r"""
     names: [web-1, web-2]
     state: stopped
 
+- name: Roll a new image through the fleet, two members at a time (names kept; old boot volumes deleted)
+  gcore.platform.instances:
+    count: 2
+    name_format: web-{index}
+    flavor: g1-standard-2-4
+    volumes:
+      - source: image
+        image_name: ubuntu-22.04-old
+        size: 10
+        boot_index: 0
+    interfaces:
+      - type: external
+    delete_volumes: true
+    rolling:
+      batch: 2
+      pause: 0
+  register: roll
+
+- name: What was replaced, batch by batch
+  ansible.builtin.debug:
+    msg: "{{ roll.changes.batches }} -> {{ roll.changes.replaced }}"
+
 - name: Delete the fleet
   gcore.platform.instances:
     count: 2
@@ -204,6 +257,10 @@ changes:
       deleted by the run (in check mode, those that would be); a member created and stopped is in both lists.
     - Only what took effect - a member whose create task ended in C(ERROR) is named among the failed in the message,
       not in C(created).
+    - With O(rolling), C(replaced) names the members deleted and created again (a member whose new create failed after
+      its delete is in C(deleted)), and C(batches) the roll's batches, a list of lists of names (in check mode the
+      batches planned; in a run the batches begun, the same unless a failure stopped the roll). Both are present only
+      with O(rolling).
   returned: success, and on a failure after the lookup
   type: dict
   sample:

@@ -15,9 +15,10 @@ description:
     its conditions - false-positive suppression kept in version control.
   - Every operation is on C(/waap/v1/domains/{domain_id}/default-rule-overrides). An update is one C(PATCH
     .../{policy_override_id}) with the members that differ (name, enabled, description, conditions). The service cannot
-    change O(config[].target_type) or O(config[].targets) of an override, so a difference there deletes the override
-    and creates it again (a new id) - in that order, shown in RV(changes.replaced). A delete is one C(DELETE) per
-    override (overrides have no bulk delete). Deletes first, then updates, then creates.
+    change O(config[].target_type) or O(config[].targets) of an override, so a difference there replaces the override
+    (a new id), shown in RV(changes.replaced) - the new one is created first and the old one deleted after it, so a
+    failure between the two leaves the old override in force, never neither (the next run deletes the old one). A delete
+    is one C(DELETE) per override (overrides have no bulk delete). Deletes first, then updates, then creates.
   - An override the service reports C(stale) (a target was deleted, disabled or became invalid) suppresses nothing until
     it is edited; the C(stale) member of each record in RV(policy_overrides) shows it.
 author:
@@ -118,8 +119,9 @@ changes:
       returned: always
     replaced:
       description:
-        - The overrides deleted and created again because their target type or targets changed (a new id); they are
-          not in RV(changes.created) or RV(changes.deleted). Named once the delete is accepted.
+        - The overrides created again and then deleted because their target type or targets changed (a new id); they
+          are not in RV(changes.created) or RV(changes.deleted). Named once both writes took effect; a replacement whose
+          delete failed is in RV(changes.created).
       type: list
       elements: str
       returned: always

@@ -551,6 +551,9 @@ INSTANCE_MORE = [
     ("instances: names and count", "instances", dict(FLEET, names=["web-1"]), "mutually exclusive: names|count"),
     ("instances: a name twice", "instances", {"names": ["web-1", "web-1"]}, "names[1]: 'web-1' is listed twice"),
     ("instances: a name_format giving a bad name", "instances", dict(FLEET, name_format="-web-{index}"), "name_format: '-web-1' does not match"),
+    ("instances: a rolling batch below 1", "instances", dict(FLEET, rolling={"batch": 0}), "rolling.batch: 0 is out of range"),
+    ("instances: a negative rolling pause", "instances", dict(FLEET, rolling={"batch": 2, "pause": -1}), "rolling.pause: -1 is out of range"),
+    ("instances: rolling without waiting", "instances", dict(FLEET, rolling={"batch": 2}, wait=False), "rolling: needs wait=true"),
     ("load_balancer: a member with address and instance", "load_balancer", {"name": "web-lb", "listeners": [
         {"name": "http", "protocol": "HTTP", "protocol_port": 80, "pool": {"name": "web-pool", "lb_algorithm": "ROUND_ROBIN", "protocol": "HTTP",
                                                                             "members": [{"address": "10.0.0.1", "instance": "web-1", "protocol_port": 80}]}}]},

@@ -162,11 +162,14 @@ OVERRIDE_ITEM_DOCS = {
                 "not managed with O(state=merged)."],
     "target_type": ["What O(config[].targets) hold - V(detector) ids (as the domain's traffic data shows them) or V(rule) ids "
                     "(managed OWASP Top Threats detections).",
-                    "Required to create the override. It cannot change on an existing override: a difference deletes the "
-                    "override and creates it again (a new id), shown in RV(changes.replaced)."],
+                    "Required to create the override. It cannot change on an existing override: a difference replaces the "
+                    "override (a new one created first, then the old one deleted; a new id), shown in RV(changes.replaced)."],
     "targets": ["The detector or rule ids the override suppresses, at least one, each greater than 0; compared as a set.",
-                "Required to create the override. They cannot change on an existing override: a difference deletes the "
-                "override and creates it again (a new id), shown in RV(changes.replaced)."],
+                "Required to create the override. They cannot change on an existing override: a difference replaces the "
+                "override (a new one created first, then the old one deleted; a new id), shown in RV(changes.replaced).",
+                "With O(config[].target_type=rule), the ids of an override to create are checked against the domain's OWASP "
+                "Top Threats targets (read once, before any write); an id that listing lacks fails naming it, nothing sent. "
+                "Detector ids have no listing and are not checked."],
     "conditions": ["Where the override applies - 1 to 5 conditions, all of which must match. Each item sets exactly one "
                    "condition kind; the order does not matter. Overrides take 11 of the custom-rule kinds, with their limits.",
                    "Every kind takes C(negation) (bool, the service's default V(false)), which inverts the condition.",

@@ -135,7 +135,7 @@ ROLE_OWN_ITEMS = {
         [(name, "instance." + name) for name in (
             "name", "allow_resize", "delete_floating_ips", "delete_volumes", "instance_id", "password", "placement_group",
             "purge_tags", "security_groups", "ssh_key_name", "state", "tags", "user_data", "username", "wait_timeout")]
-        + [(name, "instances." + name) for name in ("count", "name_format", "purge")]
+        + [(name, "instances." + name) for name in ("count", "name_format", "purge", "rolling")]
         + [(name, "common." + name) for name in (
             "api_key", "api_retries", "api_timeout", "api_url", "project_id", "region_id", "validate_certs", "wait")]),
 }

@@ -733,9 +733,9 @@ class Instances(Resource):
         kind = item["type"]
         host = 10 + sum(len(ports) for ports in self.sim.instance_ports.values()) + index
         if kind == "external":
-            return self.new_port(str(uuid.uuid5(NAMESPACE, "external")), "external",
-                                 [("198.51.100.%d" % (host % 250 + 2), str(uuid.uuid5(NAMESPACE, "ext-subnet")))],
-                                 item.get("interface_name"))
+            external = str(uuid.uuid5(NAMESPACE, "external"))
+            return self.new_port(external, "external", [(self.free_host(external, lambda number: "198.51.100.%d" % (number % 250 + 2), host),
+                                                         str(uuid.uuid5(NAMESPACE, "ext-subnet")))], item.get("interface_name"))
         if kind == "reserved_fixed_ip":  # the reserved IP's own port (404 unknown, 400 a VIP or in use)
             reserved = reserved_of(self.sim).port_for(item["port_id"], project_id, region_id)
             address = reserved["fixed_ip_address"] or reserved["fixed_ipv6_address"]
@@ -762,9 +762,19 @@ class Instances(Resource):
         elif subnet_id in PRIVATE_SUBNETS:
             cidr = PRIVATE_SUBNETS[subnet_id]["cidr"]
         network = ipaddress.ip_network(cidr or "10.%d.0.0/24" % (int(uuid.UUID(item["network_id"])) % 200))
-        address = item.get("ip_address") or str(network.network_address + 100 + host % 100)
+        address = item.get("ip_address") or self.free_host(item["network_id"], lambda number: str(network.network_address + 100 + number % 100), host)
         return self.new_port(item["network_id"], name, [(address, subnet_id or str(uuid.uuid5(NAMESPACE, item["network_id"])))],
                              item.get("interface_name"))
+
+    def free_host(self, network_id, address_of, host):
+        """``address_of(host)``, or of the next host number whose address no port of the network holds (an address
+        freed by a deleted instance is given again, never one in use)."""
+        taken = set(assignment["ip_address"] for ports in self.sim.instance_ports.values() for port in ports
+                    if port["network_id"] == network_id for assignment in port["ip_assignments"])
+        for number in range(host, host + 250):
+            if address_of(number) not in taken:
+                return address_of(number)
+        raise ApiFailure(409, "No more IP addresses available on network %s" % network_id)
 
     def fixed_address_subnet(self, address, network_id, subnets):
         """The subnet holding a fixed ``address`` of a new instance's interface: 400 in none, 409 taken (one address is one

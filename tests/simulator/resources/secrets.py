@@ -11,9 +11,10 @@
 - ``GET .../{secret_id}`` (uuid, else 422): ``SecretSerializer`` (``id``, ``name``, ``secret_type`` ``certificate``,
   ``status`` ``ACTIVE``, ``algorithm``, ``bit_length``, ``mode`` null, ``content_types``, ``created``, ``expiration``
   as an RFC 3339 instant with its offset: one given without a zone is taken as UTC).
-- ``DELETE .../{secret_id}``: a ``delete_secret`` task; the secret goes when it finishes. Refused (400) while a listener
-  (``secret_id``, ``sni_secret_id``) or a pool (``secret_id``, ``ca_secret_id``, ``crl_secret_id``) of the load
-  balancer family uses it.
+- ``DELETE .../{secret_id}``: a ``delete_secret`` task; the secret goes when it finishes. Refused with a **409** (as
+  the service answers it, issue 45; a client that takes every 409 for a lock sends it again and again) while a
+  listener (``secret_id``, ``sni_secret_id``) or a pool (``secret_id``, ``ca_secret_id``, ``crl_secret_id``; the same
+  answer, inferred) of the load balancer family uses it.
 - The deprecated ``POST /cloud/v1/secrets/{p}/{r}`` (``CreateSecretSerializer``: ``name*``, ``payload*`` base64 of a
   PKCS12 bundle, ``payload_content_encoding*`` ``base64``, ``payload_content_type*`` (not ``text/plain``),
   ``secret_type*``, ``algorithm``, ``bit_length`` > 0, ``mode``, ``expiration``) is answered too: the same task, the
@@ -166,7 +167,7 @@ class Secrets(Resource):
         record = self.one(request)
         users = self.users(record["id"])
         if users:
-            raise ApiFailure(400, "Secret %s is in use by %s %s and cannot be deleted" % (record["id"], users[0][0], users[0][1]))
+            raise ApiFailure(409, "Secret %s is in use by %s %s and cannot be deleted" % (record["id"], users[0][0], users[0][1]))
 
         def apply():
             self.sim.secrets.pop(record["id"], None)

@@ -120,10 +120,10 @@ def test_delete_is_refused_while_a_listener_or_a_pool_uses_the_secret(sim, api):
         "name": "tls", "protocol": "TERMINATED_HTTPS", "protocol_port": 443, "load_balancer_id": lb_id,
         "secret_id": SEEDED["seed_cert"], "sni_secret_id": [ident]}, "listeners")
     status, message = api.refused("DELETE", V1 + "/" + ident)
-    assert status == 400 and listener in message
+    assert status == 409 and listener in message, "a conflict, as the service answers it"
     api.finished(api.ok("PATCH", "/cloud/v2/lblisteners/1/76/" + listener, {"sni_secret_id": []}))
     sim.lb_pools[sim.seeds["load_balancers"]["legacy_pool"]]["ca_secret_id"] = ident
-    assert "pool" in api.refused("DELETE", V1 + "/" + ident)[1]
+    assert api.refused("DELETE", V1 + "/" + ident)[0] == 409 and "pool" in api.refused("DELETE", V1 + "/" + ident)[1]
     sim.lb_pools[sim.seeds["load_balancers"]["legacy_pool"]]["ca_secret_id"] = None
     api.finished(api.ok("DELETE", V1 + "/" + ident))
 

@@ -14,6 +14,7 @@ from ansible.module_utils.testing import patch_module_args
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import SETTLE_TIMEOUT
 
 VERBS = {"POST": "create", "PATCH": "update", "DELETE": "delete"}
 
@@ -63,10 +64,23 @@ class Stub(GcoreResourceModule):
         return {"size": self.params["size"]}
 
 
+CLOCK = [0.0]  # the waiter's clock: its sleeps only move it on
+
+
+def waiter_on_the_clock(client):
+    from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskWaiter
+
+    def sleep(seconds):
+        CLOCK[0] += seconds
+    return TaskWaiter(client, clock=lambda: CLOCK[0], sleep=sleep)
+
+
 def run(args, check=False, diff=False):
     args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
     with patch_module_args(args), mock.patch("sys.stdout") as stdout, \
-            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)):
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)), \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter_on_the_clock), \
+            mock.patch("time.sleep", side_effect=AssertionError("slept outside the waiter")):
         with pytest.raises(SystemExit) as exited:
             Stub.main()
     output = "".join(call.args[0] for call in stdout.write.call_args_list)
@@ -123,10 +137,46 @@ def test_an_applied_write_whose_answer_was_lost_is_not_sent_twice():
 
 
 def test_a_refused_write_fails_unchanged():
-    Stub.failures.append(ApiError("POST", "/things", 503, "Unavailable"))
+    Stub.failures.append(ApiError("POST", "/things", 403, "Forbidden"))
     result = run({"size": 3})
     assert result["failed"] is True and result["changed"] is False
+    assert result["api_error"]["status"] == 403 and "could not be confirmed" not in result["msg"]
+    assert Stub.writes == ["create"]
+
+
+@pytest.mark.parametrize("args, seed", [({"size": 3}, {}), ({"size": 5}, {"size": 3}), ({"state": "absent"}, {"size": 3})],
+                         ids=["create", "update", "delete"])
+def test_an_ambiguous_write_whose_outcome_stays_unknown_is_changed_and_not_confirmed(args, seed):
+    if seed:
+        Stub.store["thing"] = dict(seed)
+    Stub.failures.append(ApiError("POST", "/thing", 503, "Unavailable"))  # not applied, and never shows
+    reads = []
+    real_get = Store.get
+
+    def get(store, path, params=None):
+        reads.append(CLOCK[0])
+        return real_get(store, path, params)
+    CLOCK[0] = 0.0
+    with mock.patch.object(Store, "get", get):
+        result = run(args)
+    assert result["failed"] is True and result["changed"] is True, result
+    assert "could not be confirmed" in result["msg"] and "not sent again" in result["msg"], result["msg"]
     assert result["api_error"]["status"] == 503
+    assert len(Stub.writes) == 1, "never sent twice: %s" % Stub.writes
+    assert len(reads) > 3 and reads[-1] >= SETTLE_TIMEOUT, "read again until the time allowed has passed: %s" % reads
+    assert Stub.store == ({"thing": {"size": 3}} if seed else {}), "nothing was applied"
+
+
+def test_an_ambiguous_create_applied_late_is_confirmed_once_its_record_shows():
+    Stub.failures.append(ApiError("POST", "/thing", 504, "Gateway Timeout"))
+    answers = [ApiError("GET", "/thing", 404, "not found"),  # the lookup
+               ApiError("GET", "/thing", 404, "not found"), ApiError("GET", "/thing", 502, "Bad Gateway"),  # read again: not yet
+               {"size": 3}, {"size": 3}]
+    with mock.patch.object(Store, "get", side_effect=answers):
+        result = run({"size": 3})
+    assert result.get("failed") is not True and result["changed"] is True, result
+    assert result["thing"] == {"size": 3}
+    assert "not sent again" in json.dumps(result.get("warnings")), result
     assert Stub.writes == ["create"]
 
 

@@ -17,6 +17,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import ApiE
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskWaiter
 from ansible_collections.gcore.platform.plugins.module_utils import _children
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 
@@ -92,7 +93,12 @@ class RuleSet(GcoreResourceModule):
 
 def run(module, service, args, check=False, diff=True):
     args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
-    with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch(CLIENT, lambda **kwargs: service):
+    now = [0.0]  # the waiter's clock: its sleeps only move it on
+
+    def waiter(client):
+        return TaskWaiter(client, clock=lambda: now[0], sleep=lambda seconds: now.__setitem__(0, now[0] + seconds))
+    with patch_module_args(args), mock.patch("sys.stdout") as stdout, mock.patch(CLIENT, lambda **kwargs: service), \
+            mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter):
         with pytest.raises(SystemExit):
             module.main()
     return json.loads("".join(call.args[0] for call in stdout.write.call_args_list))
@@ -176,8 +182,10 @@ def test_an_ambiguous_create_is_listed_again_and_never_sent_twice():
     lost = Service(held(), failures=[ApiError("POST", "/d/7/rules", None, "connection dropped")])
     lost.apply = lambda *args: None  # the create never reached the service
     failed = run(RuleSet, lost, {"domain_id": 7, "config": [{"name": "z", "size": 9}, {"name": "y"}]})
-    assert failed["failed"] is True and failed["changed"] is False
-    assert [method for method, _path, _body in lost.requests] == ["GET", "POST", "GET"], "nothing more sent"
+    assert failed["failed"] is True and failed["changed"] is True, "it may yet have been applied"
+    assert "could not be confirmed" in failed["msg"] and failed["changes"]["created"] == [], failed
+    methods = [method for method, _path, _body in lost.requests]
+    assert methods[:2] == ["GET", "POST"] and set(methods[2:]) == {"GET"} and len(methods) > 3, "read again until the time allowed passed, nothing more sent"
 
 
 def test_a_failure_after_an_accepted_write_keeps_changed():

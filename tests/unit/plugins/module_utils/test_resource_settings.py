@@ -169,4 +169,5 @@ def test_an_ambiguous_update_after_create_is_read_again_never_sent_twice(applied
     if applied:
         assert result.get("failed") is not True and result["thing"]["size"] == 5, result
     else:
-        assert result["failed"] is True and "the change was sent (POST /thing accepted) but could not be confirmed" in result["msg"]
+        assert result["failed"] is True and "PATCH /thing: it may have been applied, but could not be confirmed (not sent again)" in result["msg"]
+        assert "the writes before it were accepted (POST /thing)" in result["msg"]

@@ -15,9 +15,11 @@ import pathlib
 from urllib.parse import parse_qs
 
 import pytest
+import yaml
 
+from ansible_collections.gcore.platform.plugins.doc_fragments.instance import ModuleDocFragment
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import classify_addresses
-from ansible_collections.gcore.platform.plugins.modules import instance, instance_info
+from ansible_collections.gcore.platform.plugins.modules import instance, instance_info, instances
 from simulator.resources.instances import FALLBACK_GROUPS, IMAGE_IDS
 
 import harness
@@ -381,3 +383,12 @@ def test_info_lists_every_page(server):
 
 def test_info_in_check_mode_reads_as_usual(server):
     assert len(info(server, _ansible_check_mode=True)["instances"]) == 3  # the seeded ones of project 1, region 76
+
+
+def test_instance_and_instances_take_their_common_options_from_one_fragment():
+    """One copy of the options both modules share (issue 44): the fragment documents them, neither module again."""
+    shared = set(yaml.safe_load(ModuleDocFragment.DOCUMENTATION)["options"])
+    for module in (instance, instances):
+        doc = yaml.safe_load(module.DOCUMENTATION)
+        assert "gcore.platform.instance" in doc["extends_documentation_fragment"], module.__name__
+        assert not set(doc["options"]) & shared, (module.__name__, sorted(set(doc["options"]) & shared))

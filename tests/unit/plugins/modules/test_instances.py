@@ -235,3 +235,12 @@ def test_an_unknown_security_group_on_an_existing_instance_fails_before_the_firs
                          _ansible_check_mode=check)
     assert "no-such-group" in (json.dumps(result.get("warnings")) if check else result["msg"]), result
     assert result.get("failed") is (None if check else True) and server.writes() == [], server.writes()
+
+
+def test_a_member_moved_to_another_placement_group_is_said_moved_when_another_fails(server):
+    group = server.call("POST", "/cloud/v1/servergroups/1/76", {"name": "fleet-group", "policy": "affinity"})[1]["servergroup_id"]
+    assert not run(server, count=2).get("failed")
+    server.add_fault(method="POST", path="/put_into_servergroup$", status=400, body="injected rejection", skip=1)
+    result = run(server, count=2, placement_group=group)
+    assert result["failed"] is True and result["changes"]["updated"] == ["node-1"], result
+    assert "done: node-1 (moved); failed: node-2" in result["msg"], result["msg"]

@@ -97,9 +97,9 @@ PLANS = {
         args={"domain_id": DOMAIN, "state": "overridden",
               "config": [override("keep", "/b2"), override("new", "/d"), override("swap", "/c", targets=(861, 862))]},
         changes=("created", "updated", "deleted", "replaced"),
-        writes=[("deleted", "DELETE", r"/default-rule-overrides/1$", "old"), ("replaced", "DELETE", r"/default-rule-overrides/3$", "swap"),
-                ("updated", "PATCH", r"/default-rule-overrides/2$", "keep"), ("created", "POST", r"/default-rule-overrides$", "new"),
-                ("replaced", "POST", r"/default-rule-overrides$", "swap")]),
+        writes=[("deleted", "DELETE", r"/default-rule-overrides/1$", "old"), ("updated", "PATCH", r"/default-rule-overrides/2$", "keep"),
+                ("created", "POST", r"/default-rule-overrides$", "new"), ("replaced", "POST", r"/default-rule-overrides$", "swap"),
+                ("replaced", "DELETE", r"/default-rule-overrides/3$", "swap")]),  # replaced create first
     "waap_policies": dict(
         module=waap_policies.WaapPolicies,
         seed=lambda sim: None,
@@ -167,9 +167,9 @@ def test_a_fault_at_any_write_reports_the_truth_sends_nothing_twice_and_the_reru
         assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
     if not plan.startswith("router"):
         changes = result["changes"]
-        # a name is replaced once both its writes took effect; a replacement's delete alone is a delete
-        whole = set(n for k, _m, _p, n in done if k == "replaced" and _m == "POST")
-        said = [("deleted" if k == "replaced" and n not in whole else k, n) for k, _m, _p, n in done]
+        # a name is replaced once both its writes took effect; a replacement's delete alone is a delete, its create alone a create
+        whole = set(n for k, _m, _p, n in done if k == "replaced" and _m == "POST") & set(n for k, _m, _p, n in done if k == "replaced" and _m == "DELETE")
+        said = [({"POST": "created", "DELETE": "deleted"}[_m] if k == "replaced" and n not in whole else k, n) for k, _m, _p, n in done]
         for key in spec.get("changes", ("created", "updated", "deleted")):
             assert changes[key] == sorted(set(n for k, n in said if k == key)), (key, changes)
         if "deleted" in changes:  # a replacement's delete (an override whose targets changed) names its id too

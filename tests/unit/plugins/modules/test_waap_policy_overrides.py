@@ -2,13 +2,16 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """waap_policy_overrides against the simulator (docs/api_reference.md section 18.4): identity by exact name, members by
-PATCH, a target change replaced (DELETE then POST, ``changes.replaced``), one DELETE each, check mode, the round trip,
+PATCH, a target change replaced (POST then DELETE, ``changes.replaced``; a failure between them loses nothing), one DELETE each, check mode, the round trip,
 and the checks before any request."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 
+from ansible_collections.gcore.platform.plugins.module_utils import _tasks
 from ansible_collections.gcore.platform.plugins.modules import waap_policy_overrides
 
 import harness
@@ -63,7 +66,7 @@ def test_other_members_change_by_one_patch_of_the_differences(sim):
 
 
 @pytest.mark.parametrize("change", [{"targets": [861]}, {"target_type": "rule", "targets": [11, 12]}])  # rule ids the OWASP listing shows
-def test_a_target_change_deletes_then_creates_and_says_replaced(sim, change):
+def test_a_target_change_creates_then_deletes_and_says_replaced(sim, change):
     run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, description="kept")]})
     old = held(sim)[0]["id"]
     sim.log = []
@@ -71,8 +74,8 @@ def test_a_target_change_deletes_then_creates_and_says_replaced(sim, change):
     assert result["changed"] is True
     assert result["changes"] == {"created": [], "updated": [], "deleted": [], "deleted_ids": [old], "replaced": ["Admin SQL"]}
     writes = harness.writes(sim)
-    assert [(method, path) for method, path, _body in writes] == [("DELETE", "%s/%s" % (PATH, old)), ("POST", PATH)]
-    assert writes[1][2]["description"] == "kept" and writes[1][2]["conditions"][0]["url"]["url"] == "/admin/sql"  # merged: the rest kept
+    assert [(method, path) for method, path, _body in writes] == [("POST", PATH), ("DELETE", "%s/%s" % (PATH, old))]
+    assert writes[0][2]["description"] == "kept" and writes[0][2]["conditions"][0]["url"]["url"] == "/admin/sql"  # merged: the rest kept
     assert [record["id"] for record in held(sim)] != [old] and len(held(sim)) == 1
     assert result["diff"]["before"]["Admin SQL"]["targets"] == [861, 862]
     sim.log = []
@@ -134,21 +137,48 @@ def test_replaced_resets_what_the_item_leaves_out_also_in_a_replacement(sim):
     result = run(sim, {"domain_id": DOMAIN, "state": "replaced", "config": [dict(SQL, targets=[861]), BOTS]})
     assert result["changes"]["replaced"] == ["Admin SQL"] and result["changes"]["updated"] == ["Partner bot"]
     writes = harness.writes(sim)
-    assert [method for method, _path, _body in writes] == ["DELETE", "PATCH", "POST"]
-    assert writes[1][2] == {"enabled": True}
-    assert writes[2][2]["enabled"] is True and writes[2][2].get("description", "") == "" and writes[2][2]["target_ids"] == [861]
+    assert [method for method, _path, _body in writes] == ["PATCH", "POST", "DELETE"]
+    assert writes[0][2] == {"enabled": True}
+    assert writes[1][2]["enabled"] is True and writes[1][2].get("description", "") == "" and writes[1][2]["target_ids"] == [861]
 
 
-def test_a_rejected_replacement_create_leaves_the_delete_in_changes_and_the_rerun_creates_it(sim):
+REPLACEMENT_FAULTS = {"rejected": dict(status=403), "task-less 500, not applied": dict(status=500)}
+
+
+@pytest.mark.parametrize("fault", list(REPLACEMENT_FAULTS))
+def test_a_failed_replacement_create_leaves_the_old_override_and_says_nothing_replaced(sim, fault):
     run(sim, {"domain_id": DOMAIN, "config": [SQL]})
     old = held(sim)[0]["id"]
-    sim.add_fault(method="POST", path=PATH + "$", status=403)
+    sim.log = []
+    sim.add_fault(method="POST", path=PATH + "$", **REPLACEMENT_FAULTS[fault])
+    with mock.patch.object(_tasks, "SETTLE_TIMEOUT", 1):  # a 500 not applied is read back for a second here
+        result = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[861])]})
+    assert result["failed"] is True
+    assert [method for method, _path, _body in harness.writes(sim)] == ["POST"], "the old one is not deleted"
+    assert [record["id"] for record in held(sim)] == [old] and held(sim)[0]["targets"][0]["detector_id"] == 861
+    assert result["changes"] == {"created": [], "updated": [], "deleted": [], "deleted_ids": [], "replaced": []}
+    assert result["changed"] is (fault != "rejected"), "a 500 may have been applied: changed, not confirmed"
+    sim.log = []
+    again = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[861])]})
+    assert again["changes"]["replaced"] == ["Admin SQL"] and again["changes"]["deleted_ids"] == [old]
+    assert [method for method, _path, _body in harness.writes(sim)] == ["POST", "DELETE"]
+
+
+def test_a_failed_delete_after_the_replacement_was_created_says_created_and_the_rerun_finishes_it(sim):
+    run(sim, {"domain_id": DOMAIN, "config": [SQL]})
+    old = held(sim)[0]["id"]
+    sim.add_fault(method="DELETE", path=PATH + "/%s$" % old, status=403)
     result = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
     assert result["failed"] is True and result["changed"] is True
-    assert result["changes"]["replaced"] == [] and result["changes"]["deleted"] == ["Admin SQL"]  # a create that failed after its delete: deleted
-    assert result["changes"]["deleted_ids"] == [old]
-    again = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})
-    assert again["changes"]["created"] == ["Admin SQL"] and [record["name"] for record in held(sim)] == ["Admin SQL"]
+    assert result["changes"]["replaced"] == [] and result["changes"]["created"] == ["Admin SQL"] and result["changes"]["deleted_ids"] == []
+    assert sorted(record["id"] for record in held(sim))[0] == old and len(held(sim)) == 2, "both: the new one works already"
+    sim.log = []
+    again = run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]}, _ansible_diff=True)
+    assert again["changed"] is True and again["changes"]["deleted_ids"] == [old], again
+    assert harness.writes(sim) == [("DELETE", "%s/%s" % (PATH, old), None)], "the old one, left by the replacement"
+    assert again["diff"]["before"]["Admin SQL"]["targets"] == [861, 862] and "Admin SQL" not in again["diff"]["after"]
+    sim.log = []
+    assert run(sim, {"domain_id": DOMAIN, "config": [dict(SQL, targets=[1])]})["changed"] is False and sim.writes() == []
 
 
 def test_the_domain_by_its_name_is_one_paginated_lookup_before_anything_else(sim):
@@ -162,3 +192,24 @@ def test_the_domain_by_its_name_is_one_paginated_lookup_before_anything_else(sim
     unknown = run(sim, {"domain": "rules.example", "config": [SQL]})
     assert unknown["failed"] and "No WAAP domain is named 'rules.example'" in unknown["msg"]
     assert [entry["path"] for entry in sim.requests()] == ["/waap/v2/domains"], "nothing but the lookup"
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_rule_targets_the_owasp_listing_lacks_fail_before_any_write_a_replacement_too(sim, check):
+    run(sim, {"domain_id": DOMAIN, "config": [SQL]})
+    sim.log = []
+    result = run(sim, {"domain_id": DOMAIN, "config": [BOTS, dict(SQL, target_type="rule", targets=[12, 99, 7])]}, _ansible_check_mode=check)
+    assert result["failed"] is True and sim.writes() == [], result
+    assert "config[1].targets: 7, 99 are not among the rule ids the domain's OWASP Top Threats targets list (11, 12, 13, 14, 15, 16)" in result["msg"]
+    assert [entry["path"] for entry in sim.requests("GET")].count(PATH.replace("default-rule-overrides", "policy-override-targets/owasp-top-threats")) == 1
+    sim.log = []
+    assert run(sim, {"domain_id": DOMAIN, "config": [SQL]})["changed"] is False
+    assert [entry["path"] for entry in sim.requests("GET")] == [PATH], "no rule target to create: the listing is not read"
+
+
+def test_two_overrides_of_one_name_deleted_are_named_twice(sim):
+    run(sim, {"domain_id": DOMAIN, "config": [SQL]})
+    sim.call("POST", PATH, {"name": "Admin SQL", "enabled": True, "target_type": "detector", "target_ids": [5]})
+    ids = sorted(record["id"] for record in held(sim))
+    result = run(sim, {"domain_id": DOMAIN, "state": "overridden", "config": [BOTS]})
+    assert result["changes"]["deleted"] == ["Admin SQL", "Admin SQL"] and result["changes"]["deleted_ids"] == ids, result["changes"]
