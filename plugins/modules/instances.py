@@ -105,7 +105,7 @@ notes:
     O(security_groups)) are resolved once for the whole fleet, before any write; the image names at each run.
   - The members' images are read from their boot volumes (one listing of the bootable volumes) and compared with the
     boot volume's image. Members booted from another image fail the task, naming them, before any write, unless
-    O(rolling) is given: then they are replaced a batch at a time (the image is create-only).
+    O(rolling) is given, which replaces them a batch at a time (the image is create-only).
   - Missing instances are created together. Every create request (C(POST /cloud/v2/instances/{project_id}/{region_id}))
     is sent first, then all their tasks are waited for together, then all the new instances until they are ready
     (C(ACTIVE); one listing per poll). A fleet of N takes about the time of one instance, not N.
