@@ -22,11 +22,13 @@ take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member wr
 ``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
 none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
 (body ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``: the creates that
-fit before the deletes; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the parent's create
-body carries the children (the create says them); and ``every``, the diff shows every child held and wanted, not only
-those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)`` (the ``own``
-members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's
-views of a child), ``diffed(children)`` (the diff's shape) and the messages ``needs`` and ``fixed``.
+fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the others);
+``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the
+parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
+wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)``
+(the ``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
+(the diff's views of a child), ``diffed(children)`` (the diff's shape), the messages ``needs`` and ``fixed``;
+``nested(writes, said, listing)`` makes children's writes those of their parent's child.
 """
 
 from __future__ import annotations
@@ -99,15 +101,14 @@ def check_names(items, noun="item", option="config", key="name"):
 class Held(list):
     """The children of one parent as read: ``again()`` reads them again, ``scope`` (with ``parent_id``) fills the paths."""
 
-    again = scope = None
-    parent = None  # the parent record they were read from
+    again = scope = parent = None  # ``parent``: the parent record they were read from
 
 
 class Children(Part):
     """A child collection (the module docstring)."""
 
     inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
-    said_as, limit = {}, None
+    said_as, limit, delete_query, taken = {}, None, None, staticmethod(lambda record, plan: False)
     child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
@@ -189,12 +190,12 @@ class Children(Part):
         keys = by_key(plan.deletes, self.key)
         for record in plan.deletes:
             name = record.get(self.key)
-            before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = view(self.members, record)
+            before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = self.shown_child(record)
         for item, record, changes in plan.updates:
-            before[item[self.key]] = view(self.members, record)
+            before[item[self.key]] = self.shown_child(record)
             after[item[self.key]] = dict(before[item[self.key]], **changes)
         for item in plan.creates:
-            after[item[self.key]] = created_view(self.members, item)
+            after[item[self.key]] = self.wanted_child(item, None, params)
         return before, after
 
     def every_view(self, held, wanted, params):
@@ -235,7 +236,8 @@ class Children(Part):
         waits for the parent."""
         room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
-            "deletes": lambda: self.writes(Plan(deletes=plan.deletes), held, params),
+            "taken": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if self.taken(record, plan)]), held, params),
+            "deletes": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if not self.taken(record, plan)]), held, params),
             "updates": lambda: [write for update in plan.updates for write in self.child_writes(*update, held=held, params=params)],
             "room": lambda: self.making(plan.creates[:room], held, params),
             "creates": lambda: self.making(plan.creates[room:], held, params)}[group]()]
@@ -291,6 +293,12 @@ class Children(Part):
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
+    def nested(self, writes, said, listing):
+        """``writes`` of children nested in a parent's child: each says ``said``, done by ``listing(state)`` (its children)."""
+        for write in writes:
+            write.said, write.done = dict(said), (lambda state, done=write.done: done(listing(state)))
+        return writes
+
     def says(self, kind, names, ids=()):
         return dict([(self.prefix + self.said_as.get(kind, PAST[kind]), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
@@ -340,4 +348,4 @@ class Children(Part):
                 return []
             return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again() if found.get(self.ident) in wanted]
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
-                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)
+                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left, query=self.delete_query)

@@ -311,6 +311,7 @@ class Placement(Part):
     one, each a task; a new instance joins through its create body (``servergroup_id``)."""
 
     name = option = "placement_group"
+    by_name = False  # the task named the group: the diff shows its name
 
     def __init__(self, module):
         self.module, self.groups = module, None
@@ -334,6 +335,7 @@ class Placement(Part):
         if value == "":
             return
         key = "servergroup_id" if is_uuid(value) else "name"
+        self.by_name = key == "name"
         wanted = value.lower() if key == "servergroup_id" else value
         found = [group for group in self.groups if group.get(key) == wanted]
         where = GROUP_KIND.scope.format(**params)
@@ -360,10 +362,14 @@ class Placement(Part):
         return {} if record is None else {self.name: {self.name: self.holding(record["id"], self.groups or [])}}
 
     def shown(self, items):
-        return items[0][self.name] if items else None
+        return self.named(items[0][self.name]) if items else None
 
     def wanted_view(self, wanted, record):
-        return wanted[0][self.name]
+        return self.named(wanted[0][self.name])
+
+    def named(self, ident):
+        """A group as the task gave it: its name where the task named one, else its id."""
+        return next((group.get("name") for group in self.groups or [] if self.by_name and group["servergroup_id"] == ident), ident)
 
     def plan(self, record, wanted, params):
         target = wanted[0][self.name]

@@ -2,19 +2,23 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A load balancer's listeners, their pools, members and health monitors: options, checks, views, bodies, reading.
+"""A load balancer's listeners, their pools, members and health monitors: checks, views, bodies, reading.
 
 This module is internal to the collection: its interface may change at any time.
 
-The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): the listeners and pools
-are read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balancer_id=`` and ``GET
-/cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with
-its ``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as
-a mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and
-its writes are ``_lb_listeners.Listeners``, which say ``changes`` by listener name and member ``address:port``. A
-listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are turned into ids before any write
-(``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2); in check mode a name no secret has
-yet is one an earlier task creates (``_parents.assume``).
+The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): the listeners and pools are
+read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balancer_id=`` and ``GET
+/cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with its
+``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as a
+mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and its
+writes are the load_balancer module's part (``Listeners``, a child collection), which says ``changes`` by listener name
+and member ``address:port``. A listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are turned into
+ids before any write (``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2); in check
+mode a name no secret has yet is one an earlier task creates (``_parents.assume``).
+
+The listeners' L7 policies (docs/api_reference.md section 19.4): ``read_policies`` sets each listener's ``l7policies``
+(one listing of the region's policies, one of each policy's rules), ``RULES`` declares a policy's rules as a child
+collection; the policies themselves are the load_balancer module's part (``L7Policies``).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ import re
 import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    HTTP_METHODS,
     ValidationError,
     canonical_ip,
     check_length,
@@ -33,78 +36,25 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     require,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import check_member_instance
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
 DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
 MAX_LISTENERS = 51  # the create body's maxItems (50 and a Prometheus listener)
-LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
-POOL_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "PROXY", "PROXYV2"]
-ALGORITHMS = ["ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP"]
-MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]
-PERSISTENCE_TYPES = ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]
 CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
 TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")
 LISTENER_PATCHED = ("allowed_cidrs", "connection_limit") + TIMEOUTS + ("secret_id", "sni_secret_id", "user_list")
 TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a certificate (section 16.2)
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
+MEMBER_FIELDS = ("address", "protocol_port", "weight", "subnet_id", "instance_id", "backup", "admin_state_up")  # sent
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
 LISTENERS_PATH, POOLS_PATH = KINDS["listener"].paths["list"], KINDS["pool"].paths["list"]
 MEMBERS_PATH = KINDS["load_balancer"].path("/pools/{pool_id}/members")
-
-MEMBER_SPEC = dict(
-    address=dict(type="str"),
-    instance=dict(type="str"),
-    protocol_port=dict(type="int", required=True),
-    weight=dict(type="int", default=1),
-    subnet_id=dict(type="str"),
-    instance_id=dict(type="str"),
-    backup=dict(type="bool", default=False),
-    admin_state_up=dict(type="bool", default=True),
-)
-MONITOR_SPEC = dict(
-    type=dict(type="str", required=True, choices=MONITOR_TYPES),
-    delay=dict(type="int", required=True),
-    max_retries=dict(type="int", required=True),
-    timeout=dict(type="int", required=True),
-    max_retries_down=dict(type="int"),
-    url_path=dict(type="str"),
-    expected_codes=dict(type="str"),
-    http_method=dict(type="str", choices=HTTP_METHODS),
-)
-PERSISTENCE_SPEC = dict(
-    type=dict(type="str", required=True, choices=PERSISTENCE_TYPES),
-    cookie_name=dict(type="str"),
-)
-POOL_SPEC = dict(
-    name=dict(type="str", required=True),
-    lb_algorithm=dict(type="str", required=True, choices=ALGORITHMS),
-    protocol=dict(type="str", required=True, choices=POOL_PROTOCOLS),
-    members=dict(type="list", elements="dict", options=MEMBER_SPEC),
-    healthmonitor=dict(type="dict", options=MONITOR_SPEC),
-    session_persistence=dict(type="dict", options=PERSISTENCE_SPEC),
-)
-LISTENER_SPEC = dict(
-    name=dict(type="str", required=True),
-    protocol=dict(type="str", required=True, choices=LISTENER_PROTOCOLS),
-    protocol_port=dict(type="int", required=True),
-    allowed_cidrs=dict(type="list", elements="str"),
-    connection_limit=dict(type="int"),
-    timeout_client_data=dict(type="int"),
-    timeout_member_connect=dict(type="int"),
-    timeout_member_data=dict(type="int"),
-    insert_x_forwarded=dict(type="bool"),
-    secret=dict(type="str", no_log=False),  # a secret's id or name, not a secret
-    sni_secrets=dict(type="list", elements="str", no_log=False),
-    user_list=dict(type="list", elements="dict", options=dict(
-        username=dict(type="str", required=True),
-        encrypted_password=dict(type="str", required=True, no_log=True),
-    )),
-    pool=dict(type="dict", options=POOL_SPEC),
-)
 
 
 # ---- checking the option ---------------------------------------------------------------------------------------
@@ -355,7 +305,7 @@ def _strip(value):
 
 
 def member_body(member):
-    return _strip(dict((key, member[key]) for key in MEMBER_SPEC if key != "instance"))
+    return _strip(dict((key, member[key]) for key in MEMBER_FIELDS))
 
 
 def pool_body(pool):
@@ -393,3 +343,37 @@ def expand(client, params, record):
         listener["pool"] = next((pool for pool in pools if {"id": listener["id"]} in (pool.get("listeners") or [])), None)
     record["listeners"] = listeners
     return record
+
+
+# ---- L7 policies and their rules (docs/api_reference.md section 19.4) ------------------------------------------------
+
+L7 = KINDS["l7_policy"]
+L7_TARGETS = {"REDIRECT_TO_POOL": "redirect_pool", "REDIRECT_TO_URL": "redirect_url", "REDIRECT_PREFIX": "redirect_prefix", "REJECT": None}
+RULE_FIELDS = ("type", "compare_type", "value", "key", "invert")
+
+
+def rule_text(rule):
+    """A rule's identity: the whole rule as one text (``not HEADER[X-Api] EQUAL_TO v2``)."""
+    return "%s%s%s %s %s" % ("not " if rule.get("invert") else "", rule.get("type"), "[%s]" % rule["key"] if rule.get("key") else "",
+                             rule.get("compare_type"), rule.get("value"))
+
+
+def read_policies(client, params, record):
+    """The load balancer ``record`` expanded (``expand``), each listener with ``l7policies``: its policies in position
+    order, each with its ``rules`` read (one listing of the region's policies: it has no filter; one of each policy's rules)."""
+    paginate = getattr(client, "paginate", None)
+    get = (lambda path: list(paginate(path, None, page_size=PAGE_SIZE))) if paginate else client
+    record = expand(client, params, record)
+    if record is None:
+        return None
+    listeners = dict((listener["id"], dict(listener, l7policies=[])) for listener in record["listeners"])
+    for policy in sorted(get(L7.paths["list"].format(**params)), key=lambda policy: policy.get("position") or 0):
+        if policy.get("listener_id") in listeners:
+            policy["rules"] = get(RULES.paths["list"].format(**dict(params, parent_id=policy["id"])))
+            listeners[policy["listener_id"]]["l7policies"].append(policy)
+    return dict(record, listeners=list(listeners.values()))
+
+
+RULES = Children("", "L7 rule", dict(list=L7.path("/{parent_id}/rules"), item=L7.path("/{parent_id}/rules/{id}"), update="PUT " + L7.path(
+    "/{parent_id}/rules/{id}")), [Member(field) for field in RULE_FIELDS], key="rule", mode=lambda params: "overridden",
+    body=lambda item: dict((field, item[field]) for field in RULE_FIELDS if item[field] is not None))

@@ -774,22 +774,81 @@ tasks:
   sample: [d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a]
 """
 
+import ipaddress
 from urllib.parse import urlsplit
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, check_names
+from ansible_collections.gcore.platform.plugins.module_utils._checks import (
+    HTTP_METHODS, Refused, ValidationError, check_length, check_uuid, require)
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
-from ansible_collections.gcore.platform.plugins.module_utils._lb import LISTENER_SPEC, expand, listener_body, listener_view, resolve_secrets
+from ansible_collections.gcore.platform.plugins.module_utils._lb import (
+    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MEMBERS_PATH, MONITOR_FIELDS, POOLS_PATH, RULES, _member_key, _strip, check_listener, expand,
+    held_members, listener_body, listener_view, member_body, pool_body, pool_view, read_policies, resolve_secrets, rule_text, wanted_listener,
+    wanted_pool)
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
-from ansible_collections.gcore.platform.plugins.module_utils._lb_listeners import (
-    CHANGES, L7, L7_TARGETS, RULES, Listeners, check_member_subnets, read_policies, rule_text)
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 
+LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
+POOL_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "PROXY", "PROXYV2"]
+ALGORITHMS = ["ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP"]
+MONITOR_TYPES = ["HTTP", "HTTPS", "K8S", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT"]
+PERSISTENCE_TYPES = ["APP_COOKIE", "HTTP_COOKIE", "SOURCE_IP"]
+MEMBER_SPEC = dict(
+    address=dict(type="str"),
+    instance=dict(type="str"),
+    protocol_port=dict(type="int", required=True),
+    weight=dict(type="int", default=1),
+    subnet_id=dict(type="str"),
+    instance_id=dict(type="str"),
+    backup=dict(type="bool", default=False),
+    admin_state_up=dict(type="bool", default=True),
+)
+MONITOR_SPEC = dict(
+    type=dict(type="str", required=True, choices=MONITOR_TYPES),
+    delay=dict(type="int", required=True),
+    max_retries=dict(type="int", required=True),
+    timeout=dict(type="int", required=True),
+    max_retries_down=dict(type="int"),
+    url_path=dict(type="str"),
+    expected_codes=dict(type="str"),
+    http_method=dict(type="str", choices=HTTP_METHODS),
+)
+PERSISTENCE_SPEC = dict(
+    type=dict(type="str", required=True, choices=PERSISTENCE_TYPES),
+    cookie_name=dict(type="str"),
+)
+POOL_SPEC = dict(
+    name=dict(type="str", required=True),
+    lb_algorithm=dict(type="str", required=True, choices=ALGORITHMS),
+    protocol=dict(type="str", required=True, choices=POOL_PROTOCOLS),
+    members=dict(type="list", elements="dict", options=MEMBER_SPEC),
+    healthmonitor=dict(type="dict", options=MONITOR_SPEC),
+    session_persistence=dict(type="dict", options=PERSISTENCE_SPEC),
+)
+LISTENER_SPEC = dict(
+    name=dict(type="str", required=True),
+    protocol=dict(type="str", required=True, choices=LISTENER_PROTOCOLS),
+    protocol_port=dict(type="int", required=True),
+    allowed_cidrs=dict(type="list", elements="str"),
+    connection_limit=dict(type="int"),
+    timeout_client_data=dict(type="int"),
+    timeout_member_connect=dict(type="int"),
+    timeout_member_data=dict(type="int"),
+    insert_x_forwarded=dict(type="bool"),
+    secret=dict(type="str", no_log=False),  # a secret's id or name, not a secret
+    sni_secrets=dict(type="list", elements="str", no_log=False),
+    user_list=dict(type="list", elements="dict", options=dict(
+        username=dict(type="str", required=True),
+        encrypted_password=dict(type="str", required=True, no_log=True),
+    )),
+    pool=dict(type="dict", options=POOL_SPEC),
+)
 RULE_TYPES = ["HOST_NAME", "PATH", "FILE_TYPE", "HEADER", "COOKIE", "SSL_CONN_HAS_CERT", "SSL_VERIFY_RESULT", "SSL_DN_FIELD"]
 L7_SPEC = dict(
     name=dict(type="str", required=True),
@@ -806,6 +865,213 @@ L7_SPEC = dict(
         invert=dict(type="bool", default=False),
     )),
 )
+
+
+POOL_FITS = {"HTTP": ("HTTP", "PROXY", "PROXYV2"), "HTTPS": ("HTTPS", "PROXY", "PROXYV2", "TCP"), "UDP": ("UDP",), "PROMETHEUS": (),
+             "TCP": ("HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP"), "TERMINATED_HTTPS": ("HTTP", "PROXY", "PROXYV2")}  # section 15.8
+
+# The load_balancer module's ``changes``: what its writes say (each write of the set says its part of it).
+CHANGES = {"listeners": {"created": str, "updated": str, "deleted": str}, "members": {"added": str, "removed": str},
+           "l7policies": {"created": str, "updated": str, "deleted": str}}
+
+
+def check_pool_fits(where, protocol, pool):
+    """A listener takes a pool of the protocols ``POOL_FITS`` names (a PROMETHEUS listener none): "an HTTP", "a UDP"."""
+    fits, given = POOL_FITS[protocol], (pool or {}).get("protocol", "")
+
+    def article(name):
+        return "an" if name.startswith("HTTP") else "a"
+    require(pool is None or fits, where + ".pool", "a %s listener has no pool (it serves the load balancer's metrics); leave pool out" % protocol)
+    require(pool is None or given in fits, where + ".pool.protocol", "%s %s pool does not fit %s %s listener (it takes %s)" % (
+        article(given), given, article(protocol), protocol, " or ".join((", ".join(fits[:-1]), fits[-1]) if len(fits) > 1 else fits)))
+
+
+def check_member_subnets(client, params, listeners):
+    """Each member's address of the IP version of its ``subnet_id`` (the service refuses an IPv6 member on an IPv4
+    subnet): every subnet named read once, before any write; an unknown subnet fails naming the member."""
+    versions = {}
+    for index, item in enumerate(listeners or []):
+        for number, member in enumerate((item["pool"] or {}).get("members") or []):
+            subnet = member["subnet_id"]
+            if subnet is None:
+                continue
+            where = "listeners[%s].pool.members[%s]" % (index, number)
+            if subnet not in versions:
+                record = client.get_or_none(KINDS["subnet"].paths["item"].format(**dict(params, id=subnet)))
+                require(record is not None, where + ".subnet_id", "no subnet %s in project %s, region %s (nothing was sent)"
+                        % (subnet, params["project_id"], params["region_id"]))
+                versions[subnet] = ipaddress.ip_network(record["cidr"], strict=False).version
+            require(ipaddress.ip_address(member["address"]).version == versions[subnet], where + ".address",
+                    "%s is an IPv%s address but subnet %s is IPv%s (nothing was sent)" % (
+                        member["address"], ipaddress.ip_address(member["address"]).version, subnet, versions[subnet]))
+
+
+# ---- the listeners ----------------------------------------------------------------------------------------------------
+
+def find(found, name):
+    """The listener named ``name`` in the listeners read again (None when there is none)."""
+    return next((listener for listener in found or () if listener.get("name") == name), None)
+
+
+def pool_now(found, name):
+    return pool_view((find(found, name) or {}).get("pool")) or {}
+
+
+# A pool's health monitor: at most one, keyed by its type (a type never changes: one of another type is deleted first and
+# created last); one of the same type is changed by a PATCH of the members that differ (docs/api_reference.md section 17).
+MONITORS = Children("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
+    "/{parent_id}/healthmonitor")), [Member(field) for field in MONITOR_FIELDS if field != "type"], key="type", mode=lambda params: "overridden",
+    body=_strip)
+MONITORS.ident = "type"
+
+
+class Listeners(Children):
+    """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
+    (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
+    listener's pool is written by requests of its own (``child_writes``, ``pool_writes``), its health monitor a child
+    collection nested in it (``MONITORS``), its members one PUT of the whole list."""
+
+    inside, locked, own, order, delete_query = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes"), {
+        "delete_default_pool": "true"}
+    taken = staticmethod(lambda record, plan: record.get("protocol_port") in set(item["protocol_port"] for item in plan.creates))
+
+    def __init__(self):
+        super().__init__("listeners", "listener", KINDS["listener"].paths, [], option="listeners", create_only=CREATE_ONLY, replace=None,
+                         mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged",
+                         update_body=lambda changes, record: changes)
+
+    def check(self, module):
+        items = module.params.get(self.option)
+        if items is not None:
+            items[:] = self.canonical(items)
+
+    def wanted(self, module):
+        """Not managed by a delete (its diff lists every listener it takes: the module's ``shown``)."""
+        return None if module.params["state"] == "absent" else super().wanted(module)
+
+    def created_said(self, wanted):
+        """The load balancer's create carries every listener and member declared."""
+        return {"listeners.created": [item["name"] for item in wanted],
+                "members.added": [_member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
+
+    def canonical(self, items):
+        require(len(items) <= MAX_LISTENERS, "listeners", "at most %s listeners (50 and a PROMETHEUS one)" % MAX_LISTENERS)
+        checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
+        for index, item in enumerate(checked):
+            check_pool_fits("listeners[%s]" % index, item["protocol"], item["pool"])
+        for field, what in (("name", "name"), ("protocol_port", "protocol_port")):
+            first = {}
+            for index, item in enumerate(checked):
+                if item[field] in first:
+                    raise ValidationError("listeners[%s] and listeners[%s]: each listener must have its own %s; %s is given "
+                                          "twice" % (first[item[field]], index, what, item[field]))
+                first[item[field]] = index
+        return checked
+
+    def fetch(self, get, record, params):
+        """The listeners, each with its pool, in the order of their names."""
+        held = super().fetch(get, expand(get, params, record), params)
+        held.sort(key=lambda listener: str(listener.get("name")))
+        return held
+
+    def differ(self, item, record, params):
+        held = listener_view(record)
+        wanted = wanted_listener(item, held)
+        return dict((field, value) for field, value in wanted.items() if value != held[field])
+
+    def planned(self, held, wanted, params):
+        """A name two listeners hold fails, whether declared or not: a listener is found by its name."""
+        balancer = (getattr(held, "parent", None) or {}).get("id")
+        for name, found in sorted((name, found) for name, found in by_key(held).items() if len(found) > 1)[:1]:
+            raise ValidationError("load balancer %s has %s listeners named %r (ids %s): a listener is found by its name, so rename or delete one of "
+                                  "them first" % (balancer, len(found), name, ", ".join(listener["id"] for listener in found)))
+        return super().planned(held, wanted, dict(params, parent_id=balancer))
+
+    def fixed(self, index, member, item, record, params):
+        return ("listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an existing listener; delete "
+                "the listener (leave it out with purge_listeners) and create it again, or use another name" % (
+                    index, member, item["name"], params["parent_id"], member,
+                    listener_view(record)[member], item[member], member))
+
+    # ---- the diff ----------------------------------------------------------------------------
+    def views(self, state, wanted, params):
+        """A new listener taking the port of one purged is shown with a ``note``: that one is deleted first (section 15.8)."""
+        (before, after), held = (masked(side) for side in super().views(state, wanted, params)), self.held(state or [])
+        ports = dict((listener["protocol_port"], name) for name, listener in held.items() if name not in after)
+        for name, view in after.items():
+            if name not in held and view["protocol_port"] in ports:
+                after[name] = dict(view, note="listener %r holds port %s and is deleted first (one port cannot hold two listeners): a failure "
+                                   "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
+        return before, after
+
+    shown_child = staticmethod(listener_view)
+    wanted_child = staticmethod(lambda item, record, params: wanted_listener(item, None))  # a listener created
+
+    # ---- writes ------------------------------------------------------------------------------
+    def item_body(self, item, params):
+        body = dict(listener_body(item), load_balancer_id=params["parent_id"])
+        body.pop("pools", None)
+        return body
+
+    def writes(self, plan, held, params):
+        """A delete says the members it takes with the listener's pool."""
+        writes = super().writes(plan, held, params)
+        for write, record in zip(writes, plan.deletes):
+            write.said = dict(write.said, **{"members.removed": sorted(held_members(record.get("pool") or {}))})
+        return writes
+
+    def child_writes(self, item, record, changes, held, params):
+        """A listener's create then its pool's, or its PATCH then the writes of its pool (``pool_writes``)."""
+        writes = super().child_writes(item, record, dict((key, value) for key, value in changes.items() if key != "pool"), held, params)
+        if record is not None:
+            return writes + (self.pool_writes(record, item, params) if "pool" in changes else [])
+        return writes + ([self.pool_create(item, {"members.added": [_member_key(member) for member in item["pool"]["members"] or []]}, params)]
+                         if item["pool"] is not None else [])
+
+    @staticmethod
+    def pool_create(item, said, params):
+        """A pool's create, its body made when sent: with the id of its listener, created earlier in the run or not."""
+        name = item["name"]
+        return Write("create", "POST", POOLS_PATH.format(**params), names=[item["pool"]["name"]], said=said, body_of=lambda state: dict(
+            pool_body(item["pool"]), listener_id=(find(state, name) or {}).get("id")), done=lambda found: (find(found, name) or {}).get("pool") is not None)
+
+    def pool_writes(self, listener, item, params):
+        name, pool = item["name"], listener.get("pool")
+        held = pool_view(pool)
+        wanted = wanted_pool(item["pool"], held)
+        updated = {"listeners.updated": [name]}
+        if wanted is None:
+            return [Write("delete", "DELETE", "%s/%s" % (POOLS_PATH.format(**params), pool["id"]), names=[pool["name"]], ids=[pool["id"]],
+                          said=dict(updated, **{"members.removed": sorted(held["members"])}),
+                          done=lambda found: (find(found, name) or {}).get("pool") is None)]
+        if held is None:
+            return [self.pool_create(item, dict(updated, **{"members.added": sorted(wanted["members"])}), params)]
+        monitors, asked = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else []), item["pool"]["healthmonitor"]
+        monitors.scope = dict(params, parent_id=pool["id"])
+        plan = MONITORS.planned(monitors, [asked] if asked else [], params)
+
+        def monitor_writes(part):  # said and done of the listener's pool
+            return MONITORS.nested(MONITORS.writes(part, monitors, params), updated, lambda found: [
+                monitor for monitor in [((find(found, name) or {}).get("pool") or {}).get("healthmonitor")] if monitor])
+        patch = dict((field, wanted[field]) for field in ("name", "lb_algorithm", "protocol") if held[field] != wanted[field])
+        if held["session_persistence"] != wanted["session_persistence"]:
+            persistence = item["pool"]["session_persistence"]
+            patch["session_persistence"] = _strip(persistence) if persistence is not None else None
+        if plan.creates and not monitors:  # a pool's first health monitor: in its PATCH
+            patch["healthmonitor"], plan.creates = _strip(asked), []
+        writes = monitor_writes(Plan(deletes=plan.deletes))
+        if patch:
+            writes.append(Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name],
+                                said=updated, done=lambda found, compared=list(patch): all(
+                                    pool_now(found, name).get(field) == wanted[field] for field in compared)))
+        writes += monitor_writes(Plan(updates=plan.updates))
+        if held["members"] != wanted["members"]:
+            # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
+            writes.append(Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), [member_body(member) for member in item[
+                "pool"]["members"] or []], names=[name], said=dict(updated, **{"members.added": sorted(set(wanted["members"]) - set(held["members"])),
+                                                                               "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}),
+                done=lambda found: pool_now(found, name).get("members") == wanted["members"]))
+        return writes + monitor_writes(Plan(creates=plan.creates))
 
 
 def check_l7(listeners, purge=True):
@@ -861,6 +1127,8 @@ class L7Policies(Children):
     write is ``locked`` by the load balancer: the flow sends it once the load balancer is unlocked and ``ACTIVE`` and
     reads it again after. Bodies are made when sent, from the state read then (a listener, a pool or a policy created
     earlier in the run has its id)."""
+
+    locked = True
 
     def __init__(self):
         super().__init__("l7policies", "L7 policy", L7.paths, [Member(field) for field in (
@@ -928,8 +1196,6 @@ class L7Policies(Children):
             write.body_of = lambda state, item=item, create=write.kind == "create": self.policy_body(item, state, create)
         for item in [update[0] for update in plan.updates if "rules" in update[2]] + plan.creates:
             writes += self.rule_writes(item, records.get(item["ref"]), params)
-        for write in writes:
-            write.locked = held.parent
         return writes
 
     def policy_body(self, item, state, create):
@@ -956,11 +1222,10 @@ class L7Policies(Children):
                 plan.creates.remove(new)
                 kept.append((new, old, RULES.body(new)))
         writes = RULES.writes(Plan((), kept, plan.creates), held, params) + RULES.writes(Plan(plan.deletes), held, params)  # never fewer rules
-        for write in writes:
-            write.said = self.says("create" if record is None else "update", [ref])
-            write.done = lambda state, done=write.done: done(next((found["rules"] for found in state if found["ref"] == ref), []))
-            if record is None:
-                write.body_of = lambda state, write=write, body=write.body: self.sent_to(write, state, ref, body)
+        RULES.nested(writes, self.says("create" if record is None else "update", [ref]), lambda state: next(
+            (found["rules"] for found in state if found["ref"] == ref), []))
+        for write in writes if record is None else ():
+            write.body_of = lambda state, write=write, body=write.body: self.sent_to(write, state, ref, body)
         return writes
 
     @staticmethod
@@ -1003,7 +1268,7 @@ class LoadBalancer(CloudResource):
     def members(self):
         return (Member("name"), tags_member(self.params, "tags_v2"))
 
-    parts = (Listeners(), L7Policies())  # with their pools: a set read with two listings, written one request at a time (_lb_listeners)
+    parts = (Listeners(), L7Policies())  # with their pools: read with two listings, written one request at a time
 
     @property
     def changes(self):

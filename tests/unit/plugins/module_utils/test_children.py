@@ -3,9 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The child collection part (``Children``) alone: its paths, what a replacement sends and in which order, what
 ``changes`` says of it when both writes, one or none took effect, a create-only member that fails, and a nested
-collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name, writes
-waiting for the parent, a member written by its own request, creates first, what the parent's create says, every child
-in the diff, a child as compared, the message hooks, a replacement's two writes together (no module, no HTTP)."""
+collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name,
+writes waiting for the parent, a member written by its own request, creates first, what the parent's create says,
+every child in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes
+taken first, a delete's query, the writes of children nested in a child, the view hooks in the diff of the children
+that change (no module, no HTTP)."""
 
 from __future__ import annotations
 
@@ -194,3 +196,33 @@ def test_creates_in_one_write_within_a_limit_around_one_bulk_delete_said_in_the_
         ("POST", "/p/7/add", {"schedules": ["x"]}), ("POST", "/p/7/remove", {"ids": [2]}), ("POST", "/p/7/add", {"schedules": ["y"]})]
     assert changes_of({"schedules": {"added": str, "removed": str}}, writes) == {"schedules": {"added": ["x", "y"], "removed": ["b"]}}
     assert writes[0].done([{"id": 3, "name": "x"}]) and not writes[2].done([{"id": 3, "name": "x"}])
+
+
+def test_the_deletes_taken_go_first_and_the_others_last_each_with_the_declared_query():
+    class Listeners(Children):
+        inside, order, delete_query = "listeners", ("taken", "creates", "updates", "deletes"), {"cascade": "true"}
+        taken = staticmethod(lambda record, plan: record["port"] in set(item["port"] for item in plan.creates))
+    part = Listeners("listeners", "listener", PATHS, MEMBERS, mode=lambda params: "overridden", body=dict)
+    balancer = {"id": 4, "listeners": [{"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "b", "port": 81}, {"id": 3, "name": "c", "port": 82}]}
+    writes = part.plan(part.fetch(None, balancer, {"parent": 4}), [{"name": "c", "port": 82, "size": 2}, {"name": "d", "port": 81}], {"parent": 4})
+    assert [(write.kind, write.names) for write in writes] == [("delete", ["b"]), ("create", ["d"]), ("update", ["c"]), ("delete", ["a"])]
+    assert [write.query for write in writes if write.kind == "delete"] == [{"cascade": "true"}] * 2
+    assert kids().deleting(held(), PARAMS, [1], ["a"]).query is None, "no query by default"
+
+
+def test_the_writes_of_children_nested_in_a_child_say_the_parents_words_and_are_done_by_what_it_holds_of_them():
+    part = kids(replace="delete first")
+    writes = part.nested(part.writes(part.planned(held({"id": 1, "name": "a", "port": 80, "size": 1}), [{"name": "a", "size": 2}, {"name": "b"}], PARAMS),
+                                     held({"id": 1, "name": "a", "port": 80, "size": 1}), PARAMS), {"pools.updated": ["web"]},
+                         lambda state: state["web"]["kids"])
+    assert [(write.kind, write.said) for write in writes] == [("update", {"pools.updated": ["web"]}), ("create", {"pools.updated": ["web"]})]
+    assert writes[0].done({"web": {"kids": [{"id": 1, "name": "a", "port": 80, "size": 2}]}}) and not writes[1].done({"web": {"kids": []}})
+
+
+def test_the_diff_of_the_children_that_change_shows_them_through_the_view_hooks():
+    class Shown(Children):
+        shown_child = staticmethod(lambda record: {"shown": record["name"]})
+        wanted_child = staticmethod(lambda item, record, params: {"created": item["name"]})
+    part = Shown("", "kid", PATHS, MEMBERS, mode=lambda params: "overridden")
+    before, after = part.views(held({"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "z"}), [{"name": "a", "port": 81}, {"name": "b"}], PARAMS)
+    assert before == {"a": {"shown": "a"}, "z": {"shown": "z"}} and after == {"a": {"shown": "a", "port": 81}, "b": {"created": "b"}}

@@ -138,6 +138,13 @@ def test_listener_add_change_and_purge(server):
     assert again["changed"] is False and writes(server) == []
 
 
+def test_two_listeners_of_one_name_fail_naming_both_and_nothing_is_sent(server):
+    created(server)
+    next(record for record in server.lb_listeners.values() if record["name"] == "postgres")["name"] = "http"
+    result = run(server, with_listeners(HTTP, purge_listeners=False))
+    assert result["failed"] is True and "2 listeners named 'http'" in result["msg"] and writes(server) == [], result
+
+
 def test_purge_listeners_false_keeps_the_others(server):
     created(server)
     result = run(server, with_listeners(HTTP, purge_listeners=False))
