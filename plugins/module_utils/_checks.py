@@ -53,13 +53,16 @@ def require(condition, option, rule):
         raise ValidationError("%s: %s" % (option, rule))
 
 
-def check_uuid(option, value):
-    if value is None:
-        return
+def is_uuid(value):
     try:
         uuid.UUID(str(value))
     except ValueError:
-        raise ValidationError("%s: %r is not a UUID" % (option, value))
+        return False
+    return True
+
+
+def check_uuid(option, value):
+    require(value is None or is_uuid(value), option, "%r is not a UUID" % (value,))
 
 
 def uuid_text(option, value):
@@ -81,6 +84,24 @@ def canonical_ip(value):
     if address.version == 6 and address.ipv4_mapped is not None:
         return "::ffff:%s" % address.ipv4_mapped
     return str(address)
+
+
+def checked_address(option, value):
+    """An IPv4 or IPv6 address checked (the error names the option) and canonical (``canonical_ip``); None stays None."""
+    if value is None:
+        return None
+    try:
+        return canonical_ip(value)
+    except ValueError:
+        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
+
+
+def canonical_address(value):
+    """An IP address as ``ipaddress`` prints it (a value that is none is kept as it is)."""
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
 
 
 def _bounds(low, high):
@@ -203,7 +224,6 @@ def _lookup(raw, name, option):
 
 API_TIMEOUT_RANGE = (1, 3600)
 API_RETRIES_RANGE = (0, 10)
-API_RETRIES_DEFAULT = 3
 HTTP_METHODS = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]  # a listener's, a WAAP rule's
 _HOST_LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
 _HOST_NAME = r"%s(\.%s)*\.?" % (_HOST_LABEL, _HOST_LABEL)
@@ -308,6 +328,20 @@ def gcore_argument_spec(cloud=False, waits=False):
             wait_timeout=dict(type="int", default=600),
         )
     return spec
+
+
+MASK = "********"  # as Ansible shows a no_log value
+SECRET_MEMBERS = frozenset(("encrypted_password",))  # a listener's user_list[] password hash, answered as the service holds it
+
+
+def masked(value):
+    """``value`` (a record, a list, a view) with every secret member (``SECRET_MEMBERS``, at any depth) that holds
+    something replaced by ``MASK``: it never reaches a result, a diff or a log."""
+    if isinstance(value, dict):
+        return dict((key, MASK if key in SECRET_MEMBERS and item not in (None, "") else masked(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [masked(item) for item in value]
+    return value
 
 
 def strip_none(value):

@@ -195,16 +195,16 @@ class Client:
             # verify is passed on every call: a session-level False loses to REQUESTS_CA_BUNDLE in the environment
             response = self.session.request(method, url, params=params, json=json, timeout=self.timeout, verify=self.verify)
         except Exception as exc:  # pylint: disable=broad-exception-caught  # any transport failure: shaped, scrubbed
-            raise ApiError(method, path, detail=self._scrub(self._transport_failure(exc))) from None
+            raise ApiError(method, path, detail=self.scrub(self._transport_failure(exc))) from None
         if response.status_code not in ok:
             error = ApiError.from_response(response, method, path)
-            raise ApiError(method, path, error.status, self._scrub(error.detail), self._scrub(error.body))
+            raise ApiError(method, path, error.status, self.scrub(error.detail), self.scrub(error.body))
         if response.status_code == 204 or not response.content:
             return None
         try:
             return response.json()
         except ValueError:
-            raise ApiError(method, path, response.status_code, "the answer is not JSON", self._scrub(response.text[:500])) from None
+            raise ApiError(method, path, response.status_code, "the answer is not JSON", self.scrub(response.text[:500])) from None
 
     def _transport_failure(self, exc):
         """What failed when no answer came, in words that never hold a header value."""
@@ -226,13 +226,10 @@ class Client:
     def scrub(self, value):
         """The value (a text, or a decoded body) with every form (as is, escaped, quoted) of the API key, of every other
         ``no_log`` value and of every line of one (a key the service quotes in part) replaced by ``***``."""
-        return self._scrub(value)
-
-    def _scrub(self, value):
         if isinstance(value, dict):
-            return dict((key, self._scrub(item)) for key, item in value.items())
+            return dict((key, self.scrub(item)) for key, item in value.items())
         if isinstance(value, list):
-            return [self._scrub(item) for item in value]
+            return [self.scrub(item) for item in value]
         if isinstance(value, str):
             for secret in self._secrets:
                 value = value.replace(secret, "***")

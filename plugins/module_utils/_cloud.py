@@ -21,7 +21,8 @@ setting            meaning
 kind               the ``Kind`` (in ``KINDS``) the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
-tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request
+tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request, and
+                   the ``tags`` member is compared after the declared ones (``_tags.with_tags``)
 nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find`` (an info
                    module: by id, or by its filters)
 others             the records a hand rename is looked for among when a create is planned (None: one listing
@@ -40,21 +41,19 @@ info module may turn a record into what it returns (``returned(record)``, as a r
 
 from __future__ import annotations
 
-import uuid
-
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, is_uuid, require, uuid_text
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
-from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query
+from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query, with_tags
 
 PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
 NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
 # A snapshot schedule (lifecycle policy) shows its volumes only when asked for (docs/api_reference.md section 19.5).
-LIFECYCLE_POLICY, VOLUMES_SHOWN = "/cloud/v1/lifecycle_policy/{project_id}/{region_id}/{id}", {"need_volumes": "true"}
+VOLUMES_SHOWN = {"need_volumes": "true"}
 
 
 def check_name(option, value, what=None, longest=63):
@@ -70,18 +69,18 @@ def check_name(option, value, what=None, longest=63):
 
 class Kind:
     """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``versions`` (``{operation:
-    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (a template that does not follow the rule,
-    by operation), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
-    ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped), and the
-    listing's ``total_key``; ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id
-    (a record read is given it as ``id`` too, and the result shows the record without it); ``name_length``: the
-    longest name the service takes (None: the service puts no rule on its names, which are only required not to be
-    empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers
-    (the id option an int, at least 1), not UUIDs."""
+    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (by operation, the ``path`` arguments
+    ``(suffix, version[, collection])`` of one off the rule), ``id_option``, ``plural`` (the info module's result),
+    ``name_query`` (the listing's name filter: ``(parameter, longest name it takes)``, or None), ``created_key``,
+    ``regional`` (False: project-scoped; ``owner``: the scope's path segments, a client's), the listing's ``total_key``;
+    ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id (a record read is given it
+    as ``id`` too, and the result shows the record without it); ``name_length``: the longest name the service takes
+    (None: no rule on its names, only not empty); ``list_params``: the query every listing of an info module sends;
+    ``integer_id``: the ids are integers (the id option an int, at least 1), not UUIDs."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
                  name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
-                 name_length=63, list_params=None, integer_id=False):
+                 name_length=63, list_params=None, integer_id=False, owner=None):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
         self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
@@ -90,14 +89,15 @@ class Kind:
         self.plural = plural or self.key + "s"
         self.name_query, self.created_key, self.regional, self.total_key = name_query, created_key or collection, regional, total_key
         self.scope = REGION if regional else "project {project_id}"
+        self.owner = owner or ("{project_id}/{region_id}" if regional else "{project_id}")
         self.paths = dict(list=self.path(), item=self.path("/{id}"))
         for operation, version in (versions or {}).items():
             self.paths[operation] = self.path("/{id}" if operation != "create" else "", version)
-        self.paths.update(paths or {})
+        self.paths.update((operation, self.path(*path) if isinstance(path, tuple) else path) for operation, path in (paths or {}).items())
 
-    def path(self, suffix="", version="v1"):
-        """A path of the kind: the collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
-        return "/cloud/%s/%s/%s%s" % (version, self.collection, "{project_id}/{region_id}" if self.regional else "{project_id}", suffix)
+    def path(self, suffix="", version="v1", collection=None):
+        """A path of the kind: its (or a sibling) collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
+        return "/cloud/%s/%s/%s%s" % (version, collection or self.collection, self.owner, suffix)
 
     def identified(self, record):
         """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
@@ -126,24 +126,25 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("subnet", "subnets", name_query=None),
     Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
     Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
-        create="/cloud/v2/security_groups/{project_id}/{region_id}", update="/cloud/v2/security_groups/{project_id}/{region_id}/{id}")),
+        create=("", "v2", "security_groups"), update=("/{id}", "v2", "security_groups"))),
     Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", versions={"update": "v2"}, name_query=None),
     Kind("SSH key", "ssh_keys", id_option="ssh_key_id", title="SSH key", regional=False),
     Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
-    Kind("instance", "instances", versions={"create": "v2"}),
-    Kind("load balancer", "loadbalancers", versions={"update": "v2"}),
+    Kind("instance", "instances", versions={"create": "v2"}, paths=dict(
+        check_limits=("/check_limits", "v2"), price=("/instances", "v2", "pricing"))),
+    Kind("load balancer", "loadbalancers", versions={"update": "v2"}, paths=dict(check_limits=("/check_limits",))),
     Kind("snapshot", "snapshots", name_query=None, total_key="count"),
-    Kind("image", "images", name_query=None, list_params={"private": "true"}),  # private images show only when asked for
+    Kind("image", "images", name_query=None, list_params={"private": "true"},  # private images show only when asked for
+         paths=dict(download=("", "v1", "downloadimage"))),
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
     Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
          name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
     Kind("bare metal server", "bminstances", id_option="server_id", plural="servers", created_key="instances", paths=dict(
-        action="/cloud/v2/baremetal/{project_id}/{region_id}/{id}/action", rebuild="/cloud/v1/bminstances/{project_id}/{region_id}/{id}/rebuild",
-        capacity="/cloud/v1/bmcapacity/{project_id}/{region_id}", flavors="/cloud/v1/bmflavors/{project_id}/{region_id}",
-        images="/cloud/v1/bmimages/{project_id}/{region_id}")),  # the action on SDK 0.59's path (docs/api_reference.md 19.1)
+        action=("/{id}/action", "v2", "baremetal"), rebuild=("/{id}/rebuild",), check_limits=("/check_limits",),  # action: SDK 0.59's (API 19.1)
+        capacity=("", "v1", "bmcapacity"), flavors=("", "v1", "bmflavors"), images=("", "v1", "bmimages"))),
     Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
-         paths=dict(item=LIFECYCLE_POLICY + "?need_volumes=true", update=LIFECYCLE_POLICY, delete=LIFECYCLE_POLICY)),
+         paths=dict(item=("/{id}?need_volumes=true",), update=("/{id}",), delete=("/{id}",))),
     Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
     Kind("k8s cluster", "k8s/clusters", plural="clusters", name_query=None, created_key="k8s_clusters", name_length=20, paths=dict(
         (which, "/cloud/v2/" + template) for which, template in dict(  # v2, by name (docs/api_reference.md section 19.3)
@@ -155,6 +156,7 @@ KINDS = dict((kind.key, kind) for kind in (
             check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
     Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (_lb_listeners)
     Kind("pool", "lbpools", versions={"update": "v2"}),
+    Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
     Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (_lb_listeners.L7Policies)
 ))
 K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
@@ -165,20 +167,12 @@ def k8s_version(value):
     return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
 
 
-def is_uuid(value):
-    try:
-        uuid.UUID(str(value))
-    except ValueError:
-        return False
-    return True
-
-
 def find_named(client, kind, params, value, option, required=True, query=None):
     """``(id, record or None)`` of the resource of ``kind`` that the option's ``value`` names: an id (a UUID) taken as
     given, or a name matched exactly over every page of the listing (``query``: more filters it takes). No match:
     ``(None, None)``, or (``required``) ``Refused`` naming the option; several: ``Refused`` listing their ids."""
     if is_uuid(value):
-        return str(uuid.UUID(value)), None
+        return uuid_text(option, value), None
     listing = client.paginate(kind.paths["list"].format(**params), dict(kind.query(value), **(query or {})) or None,
                               page_size=PAGE_SIZE, total_key=kind.total_key)
     matches = [kind.identified(record) for record in listing if record.get("name") == value]
@@ -212,6 +206,7 @@ class CloudResource(GcoreResourceModule):
     page_size = PAGE_SIZE
     required_to_create = ("name",)
     task_types = {}
+    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -236,6 +231,8 @@ class CloudResource(GcoreResourceModule):
         for setting, value in derived.items():
             if setting not in cls.__dict__:  # what the declaration says itself stands
                 setattr(cls, setting, value)
+        if cls.tagged and "members" in cls.__dict__:
+            cls.members = with_tags(cls.__dict__["members"])
 
     def validate(self):
         super().validate()
@@ -252,8 +249,6 @@ class CloudResource(GcoreResourceModule):
 
     def list_query(self):
         return self.kind.query(self.params["name"]) if not self.nameless else {}
-
-    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
 
     def check_create(self):
         """A create is planned: a resource of the kind carrying every declared tag under another name is warned about,

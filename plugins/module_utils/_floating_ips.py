@@ -20,22 +20,11 @@ from __future__ import annotations
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_address
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._parents import interfaces_of
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
-
-INSTANCES = KINDS["instance"].paths["list"]
-INTERFACES = INSTANCES + "/{id}/interfaces"
-
-
-def canonical_address(value):
-    """An IP address as ``ipaddress`` prints it (a value that is none is kept as it is)."""
-    try:
-        return str(ipaddress.ip_address(value))
-    except ValueError:
-        return value
 
 
 def on_port(records, port_id, fixed_ip_address=None):
@@ -90,12 +79,9 @@ def instance_port(client, params):
     ident = find_named(client, KINDS["instance"], scope, wanted, "instance", required=False)[0]
     if ident is None:
         return None
-    try:
-        interfaces = (client.get(INTERFACES.format(id=ident, **scope)) or {}).get("results") or []
-    except ApiError as exc:
-        if exc.status == 404:
-            return None
-        raise
+    interfaces = interfaces_of(client, scope, ident)
+    if interfaces is None:
+        return None
     fixed = params["fixed_ip_address"]
     if fixed is not None:
         interfaces = [interface for interface in interfaces

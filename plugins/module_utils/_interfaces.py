@@ -20,9 +20,7 @@ check mode a parent not built yet is assumed).
 
 from __future__ import annotations
 
-import ipaddress
-
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid, checked_address, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._parents import check_in_subnet, parent_id, reserved_port
 
 INTERFACE_TYPES = ("external", "subnet", "any_subnet", "reserved_fixed_ip")
@@ -67,11 +65,6 @@ def interfaces_option(required=False, named=False, trunks=False):
     """The ``interfaces`` entry of a module's argument spec (``named``: with ``network`` and ``subnet``; ``trunks``: and
     ``port_group``)."""
     return dict(type="list", elements="dict", required=required, options=CHECKED_SPEC if trunks else NAMED_SPEC if named else INTERFACE_SPEC)
-
-
-def floating_ip_option():
-    """The ``floating_ip`` entry of an argument spec (load balancer quota check)."""
-    return dict(type="dict", options=FLOATING_IP_SPEC)
 
 
 def _given(value):
@@ -140,11 +133,7 @@ def validate_interfaces(option, interfaces, at_least_one=False, named=False):
             item = original
         check_uuid("%s.network_id" % name, item.get("network_id"))
         check_uuid("%s.subnet_id" % name, item.get("subnet_id"))
-        if _given(item.get("ip_address")):
-            try:
-                ipaddress.ip_address(item["ip_address"])
-            except ValueError:
-                raise ValidationError("%s.ip_address: %r is not an IPv4 or IPv6 address" % (name, item["ip_address"]))
+        checked_address("%s.ip_address" % name, item.get("ip_address"))
         validate_floating_ip("%s.floating_ip" % name, item.get("floating_ip"))
         for group_index, group in enumerate(item.get("security_groups") or []):
             check_uuid("%s.security_groups[%d].id" % (name, group_index), group.get("id"))

@@ -9,7 +9,7 @@ This module is internal to the collection: its interface may change at any time.
 
 Addresses are compared in the form Python's ``ipaddress`` prints; ``dns_nameservers`` is an ordered list, ``host_routes``
 a set of (destination, nexthop) pairs. A create-only option that differs from the record fails before any write
-(``create_only`` in ``_writes``), naming the option, both values, and what to do.
+(``_members.create_only``), naming the option, both values, and what to do.
 """
 
 from __future__ import annotations
@@ -17,18 +17,21 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip
-from ansible_collections.gcore.platform.plugins.module_utils._tags import merge_patch, tags_member, user_tags
 
 
-def strict_network(option, value):
-    """A network address in strict CIDR notation (IPv4 or IPv6), as ``ipaddress`` prints it."""
+CIDR = "is not a valid CIDR"  # what a router's and a security group rule's messages say of text that is no network
+
+
+def strict_network(option, value, invalid="is not a network in CIDR notation"):
+    """A network address in strict CIDR notation (IPv4 or IPv6), as ``ipaddress`` prints it (``invalid``: what the
+    message says of text that is no network)."""
     try:
         return ipaddress.ip_network(value, strict=True)
     except ValueError as exc:
         try:
             loose = ipaddress.ip_network(value, strict=False)
         except ValueError:
-            raise ValidationError("%s: %r is not a network in CIDR notation (%s)" % (option, value, exc))
+            raise ValidationError("%s: %r %s (%s)" % (option, value, invalid, exc))
         raise ValidationError("%s: %r has host bits set; use the network address %s" % (option, value, loose))
 
 
@@ -90,18 +93,3 @@ def canonical_addresses(values):
 
 def canonical_gateway(value):
     return canonical_addresses([value])[0] if value else None
-
-
-def tags(params):
-    """The ``tags`` member (``_tags.tags_member``) with the diff showing the user tags wanted, not the merge patch: the
-    patch is made by ``patch_body`` for the PATCH alone (the flow's diff shows what ``differences`` holds)."""
-    member = tags_member(params)
-    member.send = lambda desired, current: desired
-    return member
-
-
-def patch_body(changes, record):
-    """The PATCH body of ``changes``: ``tags`` as the JSON merge patch from the record's user tags."""
-    if "tags" not in changes:
-        return changes
-    return dict(changes, tags=merge_patch(changes["tags"], user_tags(record)))

@@ -22,10 +22,12 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address
+from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
+INTERFACES = KINDS["instance"].path("/{id}/interfaces")
 
 
 class Assumed(str):
@@ -85,7 +87,7 @@ def reserved_port(module, network_id, ip_address, where):
     records = module.client.paginate(RESERVED_IPS.format(**params), {"ip_address": "^%s$" % re.escape(address)},
                                      page_size=PAGE_SIZE, total_key="count")
     found = [record for record in records if record.get("network_id") == network_id
-             and address in (_canonical(record.get("fixed_ip_address")), _canonical(record.get("fixed_ipv6_address")))]
+             and address in (canonical_address(record.get("fixed_ip_address")), canonical_address(record.get("fixed_ipv6_address")))]
     if found:
         return found[0]["port_id"]
     if module.check_mode:
@@ -107,11 +109,14 @@ def check_in_subnet(module, network_id, ip_address, where):
                       % (where, ip_address, network_id, ", ".join("subnet %s %s" % (record.get("name"), record.get("cidr")) for record in subnets)))
 
 
-def _canonical(value):
+def interfaces_of(client, params, ident):
+    """The network interfaces of instance ``ident`` (one read); None when there is no such instance."""
     try:
-        return str(ipaddress.ip_address(value))
-    except ValueError:
-        return value
+        return (client.get(INTERFACES.format(**dict(params, id=ident))) or {}).get("results") or []
+    except ApiError as exc:
+        if exc.status == 404:
+            return None
+        raise
 
 
 def _assumed_ip(module, what, where):

@@ -31,6 +31,8 @@ except ImportError:  # pragma: no cover - exercised by a unit test that hides th
     HAS_CRYPTOGRAPHY = False
 
 BLOCK = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----.*?-----END \1-----", re.S)
+ENCRYPTED = ("private_key: is encrypted (a passphrase protects it): the service needs the key without a passphrase (openssl "
+             "pkey -in key.pem -out plain.pem)")
 SKIPPED = ("the key matching the certificate, the validity dates, the chain's order and each block decoding were not "
            "checked: the cryptography library is not installed on the host the module runs on")
 
@@ -43,8 +45,7 @@ def labels(text):
 def check_certificate(certificate, chain, private_key):
     """Raise ValidationError for the first problem found; return the checks skipped (None when all were made)."""
     if private_key is not None and ("ENCRYPTED" in labels(private_key)[0] or re.search(r"Proc-Type:\s*4,\s*ENCRYPTED", private_key)):
-        raise ValidationError("private_key: is encrypted (a passphrase protects it): the service needs the key without a "
-                              "passphrase (openssl pkey -in key.pem -out plain.pem)")
+        raise ValidationError(ENCRYPTED)
     if not HAS_CRYPTOGRAPHY:
         return SKIPPED if (certificate, chain, private_key) != (None, None, None) else None
     leaf = certificates("certificate", certificate)
@@ -87,8 +88,7 @@ def load_key(text):
     try:
         return serialization.load_pem_private_key(text.encode("ascii"), None, default_backend())
     except TypeError:
-        raise ValidationError("private_key: is encrypted (a passphrase protects it): the service needs the key without a "
-                              "passphrase (openssl pkey -in key.pem -out plain.pem)") from None
+        raise ValidationError(ENCRYPTED) from None
     except (ValueError, UnsupportedAlgorithm, UnicodeError):
         raise ValidationError("private_key: is not a private key (the block does not decode as one; the value is not shown)") from None
 

@@ -23,26 +23,14 @@ import ipaddress
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, check_not_blank
-from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, interfaces_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 KIND = KINDS["reserved_fixed_ip"]
 DEVICES = KIND.paths["item"] + "/connected_devices"
-INTERFACES = KINDS["instance"].path("/{id}/interfaces")
 SUBNETS = KINDS["subnet"].paths["list"]
-
-
-def checked_address(option, value):
-    """An IPv4 or IPv6 address checked and canonical (None stays None)."""
-    if value is None:
-        return None
-    try:
-        return canonical_ip(value)
-    except ValueError:
-        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
 
 
 def addresses_of(record):
@@ -157,11 +145,8 @@ class VipPorts(Part):
     def port_of(self, ident, value, network_id, option, where):
         """The one port instance ``ident`` has on the network (its interfaces), else ``Refused`` naming the item."""
         module = self.module
-        try:
-            interfaces = (module.client.get(INTERFACES.format(**dict(module.params, id=ident))) or {}).get("results") or []
-        except ApiError as exc:
-            if exc.status != 404:
-                raise
+        interfaces = interfaces_of(module.client, module.params, ident)
+        if interfaces is None:
             raise Refused("%s: no instance %s in %s (nothing was sent)" % (option, value, where))
         ports = [item.get("port_id") for item in interfaces if item.get("network_id") == network_id]
         if len(ports) != 1:

@@ -23,6 +23,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Vali
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, address, strict_network
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 
 
@@ -30,14 +31,9 @@ def route_problem(index, route):
     """The validation message for one route as the user wrote it, or None when it is valid."""
     option = "routes[%s]" % index
     try:
-        destination = ipaddress.ip_network(route["destination"], strict=True)
-    except ValueError as exc:
-        try:
-            ipaddress.ip_network(route["destination"], strict=False)
-        except ValueError:
-            return "%s.destination: %r is not a valid CIDR (%s)" % (option, route["destination"], exc)
-        return "%s.destination: %r has host bits set; use the network address %s" % (
-            option, route["destination"], ipaddress.ip_network(route["destination"], strict=False))
+        destination = strict_network(option + ".destination", route["destination"], CIDR)
+    except ValidationError as exc:
+        return str(exc)
     try:
         nexthop = ipaddress.ip_address(route["nexthop"])
     except ValueError:
@@ -116,15 +112,12 @@ def check_interface(where, item):
     require(network is None or subnet is not None, where + ".network", "only with subnet (the network its name is looked up in)")
     if not assumed(item["subnet_id"]):
         check_uuid(where + ".subnet_id", item["subnet_id"])
-    address = item.get("ip_address")
-    if address is not None:
-        try:
-            address = canonical_ip(address)
-        except ValueError:
-            raise ValidationError("%s.ip_address: %r is not a valid IPv4 or IPv6 address" % (where, address))
+    ip = item.get("ip_address")
+    if ip is not None:
+        ip = address(where + ".ip_address", ip)
     if subnet is not None:
-        return {"subnet_id": None, "ip_address": address, "subnet": subnet, "network": network}
-    return {"subnet_id": item["subnet_id"] if assumed(item["subnet_id"]) else str(uuid.UUID(item["subnet_id"])), "ip_address": address}
+        return {"subnet_id": None, "ip_address": ip, "subnet": subnet, "network": network}
+    return {"subnet_id": item["subnet_id"] if assumed(item["subnet_id"]) else str(uuid.UUID(item["subnet_id"])), "ip_address": ip}
 
 
 def resolve_interfaces(module):

@@ -22,6 +22,7 @@ import ipaddress
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, strict_network
 
 # SecurityGroupProtocolEnumV2 (the v1 record may also show "any", which the bodies send as null)
 PROTOCOLS = ("ah", "dccp", "egp", "esp", "gre", "icmp", "igmp", "ipencap", "ipip", "ipv6-encap", "ipv6-frag",
@@ -45,21 +46,6 @@ RULE_OPTIONS = dict(
 )
 
 
-def _prefix_problem(where, prefix, ethertype):
-    try:
-        network = ipaddress.ip_network(prefix, strict=True)
-    except ValueError as exc:
-        try:
-            loose = ipaddress.ip_network(prefix, strict=False)
-        except ValueError:
-            return "%s.remote_ip_prefix: %r is not a valid CIDR (%s)" % (where, prefix, exc)
-        return "%s.remote_ip_prefix: %r has host bits set; use the network address %s" % (where, prefix, loose)
-    if "IPv%s" % network.version != ethertype:
-        return "%s.remote_ip_prefix: %s is an IPv%s network but the rule's ethertype is %s" % (
-            where, network, network.version, ethertype)
-    return None
-
-
 def check_rule(where, rule):
     """One rule as the user wrote it (``where``: ``rules[0]``), checked; returns its canonical form."""
     protocol = rule.get("protocol")
@@ -78,9 +64,10 @@ def check_rule(where, rule):
     if prefix is not None and group is not None:
         raise ValidationError("%s: remote_ip_prefix and remote_group_id are mutually exclusive (give one or neither)" % where)
     if prefix is not None:
-        problem = _prefix_problem(where, prefix, rule.get("ethertype") or "IPv4")
-        if problem:
-            raise ValidationError(problem)
+        network, ethertype = strict_network(where + ".remote_ip_prefix", prefix, CIDR), rule.get("ethertype") or "IPv4"
+        if "IPv%s" % network.version != ethertype:
+            raise ValidationError("%s.remote_ip_prefix: %s is an IPv%s network but the rule's ethertype is %s" % (
+                where, network, network.version, ethertype))
     if not assumed(group):
         check_uuid(where + ".remote_group_id", group)
     description = rule.get("description")

@@ -67,6 +67,16 @@ def tags_member(params, field="tags"):
     return Member("tags", read=lambda record: user_tags(record, field), want=want, send=merge_patch)
 
 
+def with_tags(declared):
+    """A tagged resource's ``members`` (a tuple or a property) with the ``tags`` member last, unless it declares one:
+    ``tags_member``, or what the module's own ``tags()`` gives (None: none in this run)."""
+    def members(module):
+        found = tuple(declared.fget(module) if isinstance(declared, property) else declared)
+        tags = None if any(member.name == "tags" for member in found) else getattr(module, "tags", lambda: tags_member(module.params))()
+        return found + ((tags,) if tags else ())
+    return property(members)
+
+
 def tag_query(tags):
     """The listing filter of the records carrying every one of ``tags`` (``tag_key_value``: one JSON object)."""
     return {"tag_key_value": json.dumps(tags, sort_keys=True, separators=(",", ":"))}

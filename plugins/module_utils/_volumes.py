@@ -2,8 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Volumes: the members and the one-by-one writes the ``volume`` module declares, and finding an instance by id or exact
-name (docs/api_reference.md sections 15.6 and 15.7).
+"""Volumes: the one table of volume types and sources, the volumes of a planned instance (``PLANNED``), and the parts
+the ``volume`` module declares (docs/api_reference.md sections 15.6 and 15.7).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -12,8 +12,6 @@ This module is internal to the collection: its interface may change at any time.
   the instance id (or null), not a list.
 - ``Extension``: the volume's size, grown with its own request (``POST .../extend`` → task), never shrunk. It is planned
   like an attachment (one write of its own, after the PATCH, waiting for the lock), through the same interface.
-- ``create_only``: a member the service cannot change: a differing value fails before any write, naming the option,
-  both values and what to do.
 """
 
 from __future__ import annotations
@@ -21,17 +19,37 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 MAX_SIZE = 102400  # GiB: the largest volume the service takes (the pricing schema's maximum, docs/api_reference.md 15.6)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 SOURCES = ["new-volume", "image", "snapshot"]
+INSTANCE_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")  # of an instance's volumes
+# The volumes of a planned instance, as a quota check and a price preview take them (``check_planned``).
+PLANNED = dict(type="list", elements="dict", options=dict(
+    source=dict(type="str", required=True, choices=list(INSTANCE_SOURCES)),
+    size=dict(type="int"),
+    type_name=dict(type="str", choices=list(TYPES)),
+    snapshot_id=dict(type="str"),
+    image_id=dict(type="str"),
+))
 ATTACHMENT_TAG = r"[^,/]{1,60}"
 ATTACHMENT_TAG_RULE = "1 to 60 characters, without ',' or '/'"
 # Statuses a volume passes through on its way to available or in-use (any other one, error* included, stops the wait).
 TRANSIENT = ("creating", "extending", "attaching", "detaching", "downloading", "reserved", "retyping", "reverting",
              "restoring-backup", "backing-up", "uploading", "awaiting-transfer", "maintenance")
+
+
+def check_planned(volumes):
+    """The volumes of a planned instance (``PLANNED``): a size at least 1, a snapshot's id, the ids UUIDs."""
+    for index, volume in enumerate(volumes or []):
+        name = "volumes[%d]" % index
+        check_range("%s.size" % name, volume["size"], low=1)
+        if volume["source"] == "snapshot" and not volume["snapshot_id"]:
+            raise ValidationError("%s.snapshot_id: required when source is snapshot" % name)
+        check_uuid("%s.snapshot_id" % name, volume["snapshot_id"])
+        check_uuid("%s.image_id" % name, volume["image_id"])
 
 
 def attached_instances(record):

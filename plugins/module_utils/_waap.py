@@ -23,6 +23,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError,
     canonical_ip,
     check_length,
+    checked_address,
     check_not_blank,
     check_pattern,
     check_range,
@@ -90,40 +91,27 @@ def action_argument_spec(kinds=None):
 
 # ---- validation (before any request) ---------------------------------------------------------
 
-def _check_ip(option, value):
-    try:
-        ipaddress.ip_address(value)
-    except ValueError:
-        raise ValidationError("%s: %r is not an IPv4 or IPv6 address" % (option, value))
-
-
-def _check_member(option, value, member):
+def _check_member(option, value, member, prefix=""):
+    """A member's value against its row of ``CONDITION_KINDS`` (``prefix`` ``item_``: one item of a list against the
+    row's ``item_*`` rules)."""
     if value is None:
         return
-    if member.get("length"):
-        check_length(option, value, *member["length"])
-    if member.get("pattern"):
-        check_pattern(option, value, member["pattern"][0], member["pattern"][1])
-    if member.get("ip"):
-        _check_ip(option, value)
-    if member.get("range"):
-        check_range(option, value, *member["range"])
-    if member["type"] == "list":
+    if member.get(prefix + "length"):
+        check_length(option, value, *member[prefix + "length"])
+    if member.get(prefix + "pattern"):
+        check_pattern(option, value, *member[prefix + "pattern"])
+    if member.get(prefix + "ip"):
+        checked_address(option, value)
+    if member.get(prefix + "range"):
+        check_range(option, value, *member[prefix + "range"])
+    if member["type"] == "list" and not prefix:
         low, high = member.get("items") or (None, None)
         size = len(value)
         if (low is not None and size < low) or (high is not None and size > high):
             bound = "%s to %s" % (low, high) if high is not None else "at least %s" % low
             raise ValidationError("%s: %s items given (must be %s)" % (option, size, bound))
         for index, item in enumerate(value):
-            item_option = "%s[%d]" % (option, index)
-            if member.get("item_length"):
-                check_length(item_option, item, *member["item_length"])
-            if member.get("item_pattern"):
-                check_pattern(item_option, item, member["item_pattern"][0], member["item_pattern"][1])
-            if member.get("item_ip"):
-                _check_ip(item_option, item)
-            if member.get("item_range"):
-                check_range(item_option, item, *member["item_range"])
+            _check_member("%s[%d]" % (option, index), item, member, "item_")
 
 
 def _given(names):

@@ -20,9 +20,8 @@ from __future__ import annotations
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._cel import parse
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._waap import action_argument_spec, normalise_action, validate_action, validate_rule_name
 from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, RuleKind
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import RULE_ACTIONS
 
@@ -107,21 +106,8 @@ class AdvancedKind(RuleKind):
     bulk = False
     toggles = True
 
-    def argument_spec(self):
-        return dict(
-            name=dict(type="str"),
-            description=dict(type="str"),
-            enabled=dict(type="bool"),
-            action=dict(type="dict", options=action_argument_spec(self.actions)),
-            source=dict(type="str"),
-            phase=dict(type="str", choices=list(PHASES)),
-        )
-
-    def validate(self, rule, prefix=""):
-        validate_rule_name(prefix + "name", rule.get("name"))
-        check_length(prefix + "description", rule.get("description"), 0, 100)
-        validate_action(prefix + "action", rule.get("action"), self.actions)
-        self.check(rule, prefix, None)
+    def own_spec(self):
+        return dict(source=dict(type="str"), phase=dict(type="str", choices=list(PHASES)))
 
     def check(self, rule, prefix, descriptor):
         source = rule.get("source")
@@ -133,20 +119,8 @@ class AdvancedKind(RuleKind):
         except ValidationError as exc:
             raise ValidationError("%ssource: %s" % (prefix, exc))
 
-    def body(self, rule):
-        body = {"name": rule["name"], "enabled": True if rule.get("enabled") is None else rule["enabled"],
-                "action": strip_none(rule["action"]), "source": rule["source"], "phase": rule.get("phase") or DEFAULT_PHASE}
-        if rule.get("description") is not None:
-            body["description"] = rule["description"]
-        return body
-
-    def gathered(self, record):
-        item = {"name": record.get("name")}
-        if record.get("description") is not None:
-            item["description"] = record["description"]
-        item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")), source=record.get("source"),
-                    phase=record.get("phase") or DEFAULT_PHASE)
-        return strip_none(item)
+    def own(self, rule, body=False):
+        return {"source": rule.get("source"), "phase": rule.get("phase") or DEFAULT_PHASE}
 
 
 ADVANCED = AdvancedKind("advanced", RULE_ACTIONS)

@@ -82,14 +82,18 @@ class RuleKind:
         return paths
 
     def argument_spec(self):
-        """The options of one rule (the single-rule module's, and a set module's ``config`` item)."""
+        """The options of one rule (the single-rule module's, and a set module's ``config`` item): the kind's own last."""
         return dict(
             name=dict(type="str"),
             description=dict(type="str"),
             enabled=dict(type="bool"),
             action=dict(type="dict", options=action_argument_spec(self.actions)),
-            conditions=dict(type="list", elements="dict", options=condition_argument_spec(self.conditions)),
+            **self.own_spec()
         )
+
+    def own_spec(self):
+        """The options of the kind's own members (what decides the action)."""
+        return dict(conditions=dict(type="list", elements="dict", options=condition_argument_spec(self.conditions)))
 
     def item_spec(self):
         """The options of one ``config`` item of a set module: a rule's, ``name`` required."""
@@ -103,6 +107,10 @@ class RuleKind:
         validate_rule_name(prefix + "name", rule.get("name"))
         check_length(prefix + "description", rule.get("description"), 0, 100)
         validate_action(prefix + "action", rule.get("action"), self.actions)
+        self.check(rule, prefix, None)
+
+    def check(self, rule, prefix, descriptor):
+        """The kind's own members of one rule checked (``descriptor``: what the service describes, where the kind has one)."""
         validate_conditions(prefix + "conditions", rule.get("conditions"), self.conditions, self.count, self.noun)
 
     def body(self, rule):
@@ -111,8 +119,8 @@ class RuleKind:
             "name": rule["name"],
             "enabled": True if rule.get("enabled") is None else rule["enabled"],
             "action": strip_none(rule["action"]),
-            "conditions": writable_conditions(normalise_conditions(rule["conditions"])),
         }
+        body.update(self.own(rule, body=True))
         if rule.get("description") is not None:
             body["description"] = rule["description"]
         return body
@@ -123,9 +131,13 @@ class RuleKind:
         item = {"name": record.get("name")}
         if record.get("description") is not None:
             item["description"] = record["description"]
-        item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")),
-                    conditions=normalise_conditions(record.get("conditions")))
+        item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")), **self.own(record))
         return strip_none(item)
+
+    def own(self, rule, body=False):
+        """The kind's own members of a rule (given as options, or a record) as a body (``body``) or a config item holds them."""
+        conditions = normalise_conditions(rule.get("conditions"))
+        return {"conditions": writable_conditions(conditions) if body else conditions}
 
 
 CUSTOM = RuleKind("custom", RULE_ACTIONS)

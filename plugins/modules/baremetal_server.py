@@ -369,13 +369,16 @@ class BaremetalServer(CloudResource):
     goes = None  # with state absent: the floating IPs that go with the server (_instance.Goes)
     interfaces = None  # the interfaces with their parents resolved to ids (a create only)
 
-    @property
-    def members(self):
+    def tags(self):
         tags = tags_member(self.params)
         tags.said = lambda desired, current: {} if current is None else {"updated": ["tags"]}
+        return tags
+
+    @property
+    def members(self):
         return (Member("name", said=lambda desired, current: {"created": [desired]} if current is None else {"updated": ["name"]}),
                 create_only("flavor", lambda record: (record.get("flavor") or {}).get("flavor_id"), self.noun),
-                create_only("ssh_key", lambda record: record.get("ssh_key_name"), self.noun), tags)
+                create_only("ssh_key", lambda record: record.get("ssh_key_name"), self.noun))
 
     @property
     def parts(self):

@@ -240,12 +240,11 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
     OtherFloatingIps,
     addresses,
-    canonical_address,
     instance_port,
     on_port,
     with_address,
@@ -281,6 +280,9 @@ class FloatingIp(CloudResource):
             return ()
         return (OtherFloatingIps(self, self.others),)
 
+    def tags(self):
+        return tags_member(self.params) if self.params["tags"] is not None else None  # shown in the diff only when given
+
     @property
     def members(self):
         params = self.params
@@ -292,8 +294,6 @@ class FloatingIp(CloudResource):
                 members.append(Member("fixed_ip_address", read=lambda record: canonical_address(record.get("fixed_ip_address"))))
         if params["unassign"]:
             members.append(Member("port_id", option="unassign", want=lambda value, record: None))
-        if params["tags"] is not None:
-            members.append(tags_member(params))
         return tuple(members)
 
     def validate(self):

@@ -125,9 +125,8 @@ floating_ips:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import canonical_address
 
 INSTANCE_RULE = "an instance ID (a UUID) or an instance name"
 

@@ -284,9 +284,7 @@ import re
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
-from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 
-DOWNLOAD = "/cloud/v1/downloadimage/{project_id}/{region_id}"
 URL = r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/]+\S*$"
 FIXED = ("architecture", "os_distro", "os_version")  # create-only, shown by the record
 CHANGED = ("os_type", "ssh_key", "hw_firmware_type", "hw_machine_type", "is_baremetal")  # the PATCH changes them
@@ -326,7 +324,7 @@ class Image(CloudResource):
 
     @property
     def paths(self):
-        return dict(self.kind.paths, create=DOWNLOAD if self.params.get("source") == "url" else self.kind.paths["list"])
+        return dict(self.kind.paths, create=self.kind.paths["download"] if self.params.get("source") == "url" else self.kind.paths["list"])
 
     @property
     def required_to_create(self):
@@ -335,7 +333,7 @@ class Image(CloudResource):
     @property
     def members(self):
         return ((Member("name"),) + tuple(create_only(option, lambda record, option=option: record.get(option), self.noun) for option in FIXED)
-                + tuple(Member(option) for option in CHANGED) + (tags(self.params),))
+                + tuple(Member(option) for option in CHANGED))
 
     def validate(self):
         super().validate()
@@ -391,9 +389,6 @@ class Image(CloudResource):
             if params[option] is not None:
                 body[option] = params[option]
         return body
-
-    def update_body(self, changes, record):
-        return patch_body(changes, record)
 
 
 def main():

@@ -786,7 +786,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     held_members, listener_body, listener_view, member_body, pool_body, pool_view, read_policies, resolve_secrets, rule_text, wanted_listener,
     wanted_pool)
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
-from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip

@@ -84,7 +84,7 @@ load_balancers:
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
 from ansible_collections.gcore.platform.plugins.module_utils._lb import read_policies
-from ansible_collections.gcore.platform.plugins.module_utils._masks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 
 
 class LoadBalancerInfo(CloudInfo):

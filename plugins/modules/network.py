@@ -224,7 +224,6 @@ diff:
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 
 
 class Network(CloudResource):
@@ -235,10 +234,7 @@ class Network(CloudResource):
 
     @property
     def members(self):
-        return (Member("name"), create_only("type", lambda record: record.get("type"), "network"), tags(self.params))
-
-    def update_body(self, changes, record):
-        return patch_body(changes, record)
+        return (Member("name"), create_only("type", lambda record: record.get("type"), "network"))
 
 
 def main():

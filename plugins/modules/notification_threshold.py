@@ -86,10 +86,12 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
 DEFAULT_THRESHOLD = 80
+PATH = KINDS["notification_threshold"].paths["item"]
 
 
 class NotificationThreshold(GcoreResourceModule):
@@ -103,9 +105,7 @@ class NotificationThreshold(GcoreResourceModule):
     # ---- the resource: one record per client, written with PUT ----------------------------
     noun = "notification threshold"
     result_key = "notification_threshold"
-    paths = dict(item="/cloud/v2/client_quotas/{client_id}/notification_threshold",
-                 create="PUT /cloud/v2/client_quotas/{client_id}/notification_threshold",
-                 update="PUT /cloud/v2/client_quotas/{client_id}/notification_threshold")
+    paths = dict(item=PATH, create="PUT " + PATH, update="PUT " + PATH)
     id_option = name_option = None
     members = (Member("threshold"),)
     read_after_update = False  # the PUT answers with the record

@@ -75,8 +75,9 @@ notification_threshold:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 
-PATH = "/cloud/v2/client_quotas/{client_id}/notification_threshold"
+PATH = KINDS["notification_threshold"].paths["item"]
 
 
 class NotificationThresholdInfo(GcoreModule):

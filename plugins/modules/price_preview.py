@@ -226,19 +226,17 @@ price:
 from decimal import Decimal, InvalidOperation
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, check_uuid, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     interfaces_body,
     interfaces_option,
     validate_interfaces,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import PLANNED, TYPES, check_planned
 
-PATH = "/cloud/v2/pricing/{project_id}/{region_id}/instances"
-K8S_PATH = KINDS["k8s_cluster"].paths["price"]
+PATHS = dict((resource, KINDS[resource].paths["price"]) for resource in ("instance", "k8s_cluster"))
 INSTANCE_OPTIONS = ("flavor", "names", "name_templates", "interfaces", "volumes")
-VOLUME_SOURCES = ["new-volume", "image", "snapshot", "apptemplate", "existing-volume"]
-VOLUME_TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 
 # The declared type of each member of the answer (InstancePricingPreviewV2ResponseSerializer).
 NUMBER_FIELDS = ("price_without_discount_per_month", "tax_percent", "total_price_per_hour", "total_price_per_month")
@@ -359,18 +357,12 @@ class PricePreview(GcoreModule):
         pools=dict(type="list", elements="dict", options=dict(
             name=dict(type="str"), flavor_id=dict(type="str", required=True), min_node_count=dict(type="int"), node_count=dict(type="int"),
             boot_volume_size=dict(type="int"), is_public_ipv4=dict(type="bool"),
-            boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]))),
+            boot_volume_type=dict(type="str", choices=sorted(TYPES)))),
         flavor=dict(type="str"),
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
         interfaces=interfaces_option(),
-        volumes=dict(type="list", elements="dict", options=dict(
-            source=dict(type="str", required=True, choices=VOLUME_SOURCES),
-            size=dict(type="int"),
-            type_name=dict(type="str", choices=VOLUME_TYPES),
-            snapshot_id=dict(type="str"),
-            image_id=dict(type="str"),
-        )),
+        volumes=PLANNED,
         max_price_per_month=dict(type="float"),
     )
     module_kwargs = dict(required_if=[("resource", "instance", ("flavor", "interfaces"))])
@@ -395,13 +387,7 @@ class PricePreview(GcoreModule):
         if not params["names"] and not params["name_templates"]:
             raise ValidationError("names or name_templates: one of them is required, with at least one item")
         validate_interfaces("interfaces", params["interfaces"], at_least_one=True)
-        for index, volume in enumerate(params["volumes"] or []):
-            name = "volumes[%d]" % index
-            check_range("%s.size" % name, volume["size"], low=1)
-            if volume["source"] == "snapshot" and not volume["snapshot_id"]:
-                raise ValidationError("%s.snapshot_id: required when source is snapshot" % name)
-            check_uuid("%s.snapshot_id" % name, volume["snapshot_id"])
-            check_uuid("%s.image_id" % name, volume["image_id"])
+        check_planned(params["volumes"])
 
     def body(self):
         params = self.params
@@ -414,7 +400,7 @@ class PricePreview(GcoreModule):
 
     def run(self):
         kubernetes = self.params["resource"] == "k8s_cluster"
-        answer = self.client.request("POST", (K8S_PATH if kubernetes else PATH).format(**self.params), json=self.body(), safe=True, ok=(200,))
+        answer = self.client.request("POST", PATHS[self.params["resource"]].format(**self.params), json=self.body(), safe=True, ok=(200,))
         try:
             price = normalize_k8s_price(answer) if kubernetes else normalize_price(answer)
         except PriceFormatError as exc:

@@ -338,8 +338,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
+    FLOATING_IP_SPEC,
     IP_FAMILIES,
-    floating_ip_option,
     interfaces_body,
     interfaces_option,
     resolve_interfaces,
@@ -347,15 +347,10 @@ from ansible_collections.gcore.platform.plugins.module_utils._interfaces import 
     validate_interfaces,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import PLANNED, check_planned
 
-VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
-VOLUME_TYPES = ("standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra")
-PATHS = {
-    "baremetal": "/cloud/v1/bminstances/{project_id}/{region_id}/check_limits",
-    "instance": "/cloud/v2/instances/{project_id}/{region_id}/check_limits",
-    "loadbalancer": "/cloud/v1/loadbalancers/{project_id}/{region_id}/check_limits",
-    "k8s_cluster": KINDS["k8s_cluster"].paths["check_limits"],
-}
+PATHS = dict((resource, KINDS[kind].paths["check_limits"]) for resource, kind in dict(
+    baremetal="bare_metal_server", instance="instance", loadbalancer="load_balancer", k8s_cluster="k8s_cluster").items())
 OPTIONS = {
     "baremetal": ("flavor", "interfaces", "names", "name_templates"),
     "instance": ("flavor", "interfaces", "names", "name_templates", "volumes"),
@@ -414,14 +409,8 @@ class QuotaCheck(GcoreModule):
         names=dict(type="list", elements="str"),
         name_templates=dict(type="list", elements="str"),
         interfaces=interfaces_option(trunks=True),
-        volumes=dict(type="list", elements="dict", options=dict(
-            source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
-            size=dict(type="int"),
-            type_name=dict(type="str", choices=list(VOLUME_TYPES)),
-            snapshot_id=dict(type="str"),
-            image_id=dict(type="str"),
-        )),
-        floating_ip=floating_ip_option(),
+        volumes=PLANNED,
+        floating_ip=dict(type="dict", options=FLOATING_IP_SPEC),
         logging=dict(type="dict", options=dict(
             enabled=dict(type="bool"),
             destination_region_id=dict(type="int"),
@@ -472,13 +461,7 @@ class QuotaCheck(GcoreModule):
             if item.get("port_group") is not None:
                 raise ValidationError("interfaces[%d].port_group: only for resource baremetal (a bare metal server's trunk "
                                       "group), not for resource instance" % index)
-        for index, volume in enumerate(self.params["volumes"] or []):
-            name = "volumes[%d]" % index
-            check_range("%s.size" % name, volume["size"], low=1)
-            if volume["source"] == "snapshot" and not volume["snapshot_id"]:
-                raise ValidationError("%s.snapshot_id: required when source is snapshot" % name)
-            check_uuid("%s.snapshot_id" % name, volume["snapshot_id"])
-            check_uuid("%s.image_id" % name, volume["image_id"])
+        check_planned(self.params["volumes"])
 
     def _validate_k8s_cluster(self):
         pools = self.params["pools"]

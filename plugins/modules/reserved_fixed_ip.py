@@ -231,7 +231,7 @@ diff:
 import ipaddress
 from functools import cached_property
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, checked_address, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
@@ -239,7 +239,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips impor
     VipPorts,
     address_query,
     check_in_subnets,
-    checked_address,
     with_address,
 )
 

@@ -125,8 +125,9 @@ reserved_fixed_ips:
       sample: {resource_id: null, resource_type: null, status: null}
 """
 
+from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import address_query, addresses_of, checked_address
+from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import address_query, addresses_of
 
 
 def network_id(module, value):

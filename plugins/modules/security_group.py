@@ -372,6 +372,14 @@ class SecurityGroup(CloudResource):
     )
     tagged = True
 
+    def tags(self):
+        return tags_member(self.params, field="tags_v2")
+
+    @property
+    def members(self):
+        return (Member("name"), Member("description", read=lambda record: _description(record.get("description")), want=_description,
+                                       send=lambda desired, current: desired or ""), rules_member(self.params))
+
     @property
     def changes(self):
         """The rules the writes create and delete (``rules_member`` says which), when the rules are managed and kept."""
@@ -386,13 +394,6 @@ class SecurityGroup(CloudResource):
         self.named_groups = remote_groups(params["rules"])
         if params["rules"] is not None and not self.named_groups:
             params["rules"][:] = check_rules(params["rules"])
-        self.members = (
-            Member("name"),
-            Member("description", read=lambda record: _description(record.get("description")), want=_description,
-                   send=lambda desired, current: desired or ""),
-            tags_member(params, field="tags_v2"),
-            rules_member(params),
-        )
 
     # ---- bodies ----------------------------------------------------------------------------
     def resolve(self):

@@ -331,9 +331,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     check_gateway,
     check_host_routes,
     check_nameservers,
-    patch_body,
     strict_network,
-    tags,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._parents import check_one_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._router import canonical_routes
@@ -380,7 +378,6 @@ class Subnet(CloudResource):
             Member("dns_nameservers", read=lambda record: canonical_addresses(record.get("dns_nameservers"))),
             Member("host_routes", read=lambda record: canonical_routes(record.get("host_routes")),
                    want=lambda value, record: canonical_routes(value)),
-            tags(self.params),
         )
 
     def validate(self):
@@ -428,9 +425,6 @@ class Subnet(CloudResource):
     def create_shown(self):
         """A create shows the network as the task names it (by name: a reviewer reads it; check mode may not have its id)."""
         return {"network": self.params["network"]} if self.params["network"] is not None else {}
-
-    def update_body(self, changes, record):
-        return patch_body(changes, record)
 
     def create_body(self):
         params = self.params

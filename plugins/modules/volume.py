@@ -334,7 +334,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Vali
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     ATTACHMENT_TAG,
     ATTACHMENT_TAG_RULE,
@@ -379,7 +378,7 @@ class Volume(CloudResource):
         kind = create_only("type_name", lambda record: record.get("volume_type"), self.noun)
         kind.created = "standard" if self.params["source"] != "snapshot" else UNSET  # a snapshot's copy: the snapshot's type
         image = create_only("image_id", lambda record: (record.get("volume_image_metadata") or {}).get("image_id"), self.noun)
-        return (Member("name"), tags_member(self.params), kind, image)
+        return (Member("name"), kind, image)
 
     @property
     def required_to_create(self):

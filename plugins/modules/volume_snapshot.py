@@ -203,7 +203,6 @@ diff:
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._networks import patch_body, tags
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 
 
@@ -219,7 +218,7 @@ class VolumeSnapshot(CloudResource):
     @property
     def members(self):
         return (Member("name"), create_only("volume", lambda record: record.get("volume_id"), self.noun, want=lambda value: self.volume_id),
-                create_only("description", lambda record: record.get("description"), self.noun), tags(self.params))
+                create_only("description", lambda record: record.get("description"), self.noun))
 
     def validate(self):
         super().validate()
@@ -247,9 +246,6 @@ class VolumeSnapshot(CloudResource):
             if params[option] is not None:
                 body[option] = params[option]
         return body
-
-    def update_body(self, changes, record):
-        return patch_body(changes, record)
 
 
 def main():

@@ -43,6 +43,7 @@ import json
 import uuid
 
 from simulator.core import ApiFailure, Request, Resource, Route, int_param, is_uuid, merge_tags, now_iso
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_object, check_str, invalid
 
 LIST = r"/cloud/v1/floatingips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -132,8 +133,7 @@ class FloatingIps(Resource):
     def list_interfaces(self, request):
         """The fallback ``GET .../instances/{p}/{r}/{id}/interfaces`` (the module docstring)."""
         self.sync()
-        instance = self.instance(int_param(request.params["project_id"], "project_id"),
-                                 int_param(request.params["region_id"], "region_id"), request.params["instance_id"])
+        instance = self.instance(*scope(request), request.params["instance_id"])
         if instance is None:
             raise ApiFailure(404, "Instance %s not found" % request.params["instance_id"])
         ports = derived_interfaces(instance)
@@ -217,26 +217,17 @@ class FloatingIps(Resource):
         """Release the lock of every floating IP whose task failed (a failed create removes it)."""
         if not self.seeded:
             self.seed()
-        for ident, record in list(self.sim.floating_ips.items()):
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-            if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                if record["task_id"] == record["creator_task_id"] and record["status"] is None:
-                    del self.sim.floating_ips[ident]
-                else:
-                    record["task_id"] = None
+        unlock_failed(self.sim, self.sim.floating_ips, lambda record, task: record["task_id"] == record["creator_task_id"] and record["status"] is None)
 
     def scope(self, request):
-        project_id = int_param(request.params["project_id"], "project_id")
-        region_id = int_param(request.params["region_id"], "region_id")
+        """The request's scope (``production.scope``), the floating IPs brought up to date first."""
+        project_id, region_id = scope(request)
         self.sync()
         return project_id, region_id
 
     def floating_ip_of(self, request):
         project_id, region_id = self.scope(request)
-        record = self.sim.floating_ips.get(request.params["floating_ip_id"])
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "Floating IP %s not found" % request.params["floating_ip_id"])
-        return record
+        return in_scope(self.sim.floating_ips, request.params["floating_ip_id"], project_id, region_id, "Floating IP")
 
     @staticmethod
     def unlocked(record):

@@ -39,7 +39,7 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, Resource, Route, merge_tags, now_iso, tag_list
 from simulator.resources.instances import IMAGE_IDS, seeded_images
-from simulator.resources.production import family, region_of, scope
+from simulator.resources.production import family, region_of, scope, settle_steps
 from simulator.validation import check_bool, check_enum, check_name, check_object, check_str, check_tags, check_uuid, invalid
 
 LIST = r"/cloud/v1/images/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -114,13 +114,7 @@ class Images(Resource):
 
     def sync(self):
         """A failed task unlocks its image in the failure status."""
-        for ident, (task_id, failure) in list(self.steps.items()):
-            task = self.sim.tasks.get(task_id)
-            record = self.find(ident)
-            if record is None or task is None or task["done"]:
-                del self.steps[ident]
-                if record is not None and (task is None or task["record"]["state"] == "ERROR"):
-                    record.update(task_id=None, status=failure or record["status"], updated_at=now_iso())
+        settle_steps(self.sim, self.steps, self.find)
 
     def shown(self, record, count=True, project_id=None, region_id=None, prices=False):
         """The record as a read shows it (a saving image counts the read)."""

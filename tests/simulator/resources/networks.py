@@ -48,7 +48,8 @@ import copy
 import ipaddress
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, merge_tags, now_iso, page, tag_list
+from simulator.core import ApiFailure, Resource, Route, is_uuid, merge_tags, now_iso, page, tag_list
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_bool, check_enum, check_name, check_object, check_tags, invalid, patch_name_and_tags
 
 NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -182,30 +183,20 @@ class Networks(Resource):
 
     def sync(self):
         """Release the lock of every record whose task failed; a failed create removes what it made."""
-        for store, remove in ((self.sim.subnets, self.remove_subnet), (self.sim.networks, self.sim.networks.pop)):
-            for ident, record in list(store.items()):
-                task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-                if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                    if record["task_id"] == record["creator_task_id"] and task and task["record"]["task_type"].startswith("create"):
-                        remove(ident)
-                    else:
-                        record["task_id"] = None
-
-    def scope(self, request):
-        return (int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id"))
+        def created(record, task):
+            return record["task_id"] == record["creator_task_id"] and task and task["record"]["task_type"].startswith("create")
+        unlock_failed(self.sim, self.sim.subnets, created, self.remove_subnet)
+        unlock_failed(self.sim, self.sim.networks, created)
 
     def in_scope(self, records, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         return [record for record in records if record["project_id"] == project_id and record["region_id"] == region_id]
 
     def one(self, store, ident, request, noun):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
-        record = store.get(ident)
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "%s %s not found" % (noun, ident))
-        return record
+        return in_scope(store, ident, project_id, region_id, noun)
 
     @staticmethod
     def unlocked(record, noun):
@@ -246,7 +237,7 @@ class Networks(Resource):
         return copy.deepcopy(self.one(self.sim.networks, request.params["network_id"], request, "Network"))
 
     def create_network(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = request.json
         check_object("body", body, ("name",), ("name", "type", "create_router", "tags"))
@@ -331,7 +322,7 @@ class Networks(Resource):
         return str(address)
 
     def create_subnet(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = request.json
         check_object("body", body, ("name", "network_id", "cidr"),

@@ -24,7 +24,8 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from simulator import control
-from simulator.core import Resource, Route, int_param
+from simulator.core import Resource, Route
+from simulator.resources.production import scope
 from simulator.resources.quota import FLAVORS, check_interfaces, server_count
 from simulator.validation import body_of, check_enum, check_int, check_list, check_object, check_str, invalid
 
@@ -84,8 +85,7 @@ class Pricing(Resource):
     }
 
     def preview(self, request):
-        int_param(request.params["project_id"], "project_id")
-        int_param(request.params["region_id"], "region_id")
+        scope(request)
         body = body_of(request, required_body=True)
         check_object("", body, {"flavor", "interfaces"}, {"flavor", "interfaces", "names", "name_templates", "volumes"})
         flavor = body["flavor"]

@@ -1,13 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What the production families share (secrets, images, snapshots, server groups, reserved fixed IPs;
-docs/api_reference.md section 16): the project/region scope of a request, a family found by its NAME, and the
-records of the one instance store. Plain functions: this module declares no resource."""
+"""What the Cloud families share (networks, routers, floating IPs, volumes, security groups and the production families
+of docs/api_reference.md section 16): the project/region scope of a request, a record found in it or 404, a family
+found by its NAME, and the records of the one instance store. Plain functions: this module declares no resource."""
 
 from __future__ import annotations
 
-from simulator.core import ApiFailure, int_param, is_uuid
+from simulator.core import ApiFailure, int_param, is_uuid, now_iso
 
 REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 SEED_PROJECT, SEED_REGION = 1, 76
@@ -53,6 +53,35 @@ def in_scope(store, ident, project_id, region_id, noun):
     if record is None or (record.get("project_id"), record.get("region_id")) != (project_id, region_id):
         raise ApiFailure(404, "%s %s not found" % (noun, ident))
     return record
+
+
+def unlock_failed(sim, store, created, remove=None, unlocked=None):
+    """The task sync of a family whose records carry their lock (``task_id``): every record of ``store`` (id -> record)
+    whose task is gone or ended in ERROR is released; a failed create (``created(record, task)``) is removed
+    (``remove(ident)``; default: from the store), any other write unlocks its record (``unlocked(record)``: what else
+    it sets then)."""
+    for ident, record in list(store.items()):
+        task = sim.tasks.get(record["task_id"]) if record["task_id"] else None
+        if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
+            if created(record, task):
+                (remove or store.pop)(ident)
+            else:
+                record["task_id"] = None
+                if unlocked:
+                    unlocked(record)
+
+
+def settle_steps(sim, steps, find):
+    """The task sync of a family that keeps its writes' tasks apart (``steps``: id -> (task id, status on failure)): a
+    step whose record went or whose task ended is forgotten; a task gone or ended in ERROR unlocks its record (``find(id)``)
+    in the step's failure status (None: the status it has)."""
+    for ident, (task_id, failure) in list(steps.items()):
+        task = sim.tasks.get(task_id)
+        record = find(ident)
+        if record is None or task is None or task["done"]:
+            del steps[ident]
+            if record is not None and (task is None or task["record"]["state"] == "ERROR"):
+                record.update(task_id=None, status=failure or record["status"], updated_at=now_iso())
 
 
 def boolean_query(request, name):

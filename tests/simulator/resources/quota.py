@@ -31,7 +31,8 @@ import ipaddress
 import re
 
 from simulator import control
-from simulator.core import Resource, Route, int_param
+from simulator.core import Resource, Route
+from simulator.resources.production import scope as scope_of
 from simulator.validation import body_of, check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 BM_PATH = r"/cloud/v1/bminstances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/check_limits"
@@ -235,11 +236,8 @@ class Quota(Resource):
         "quota_extra": ({}, control.mapping(control.anything)),
     }
 
-    def scope(self, request):
-        return int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id")
-
     def baremetal(self, request):
-        scope = self.scope(request)
+        scope = scope_of(request)
         body = body_of(request)
         check_object("", body, set(), {"flavor", "interfaces", "names", "name_templates"})
         flavor = body.get("flavor")
@@ -266,7 +264,7 @@ class Quota(Resource):
         return answer(self.sim, BM_BASES, requested, scope)
 
     def loadbalancer(self, request):
-        scope = self.scope(request)
+        scope = scope_of(request)
         body = body_of(request)
         check_object("", body, set(), {"floating_ip", "logging", "vip_ip_family", "vip_network_id", "vip_port_id"})
         requested = {"loadbalancer_count": 1}

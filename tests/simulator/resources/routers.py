@@ -39,6 +39,7 @@ import uuid
 
 from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
 from simulator.resources.networks import SEEDED_SUBNETS
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_bool, check_object, invalid
 
 LIST = r"/cloud/v1/routers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -127,11 +128,6 @@ class Routers(Resource):
         Route("POST", ONE + "/detach", "detach_subnet"),
     )
 
-    def scope(self, request):
-        project_id = int_param(request.params["project_id"], "project_id")
-        region_id = int_param(request.params["region_id"], "region_id")
-        return project_id, region_id
-
     def external_ip(self, network_id):
         network = EXTERNAL_NETWORKS[network_id]
         number = self.next_ip.get(network_id, 10)
@@ -178,22 +174,13 @@ class Routers(Resource):
 
     def sync(self):
         """Release the lock of every router whose task failed (a failed create removes the router)."""
-        for router_id, record in list(self.sim.routers.items()):
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-            if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                if record["task_id"] == record["creator_task_id"] and record["status"] == "BUILD":
-                    del self.sim.routers[router_id]
-                else:
-                    record["task_id"] = None
-                    record["status"] = "ACTIVE"
+        unlock_failed(self.sim, self.sim.routers, lambda record, task: record["task_id"] == record["creator_task_id"] and record["status"] == "BUILD",
+                      unlocked=lambda record: record.update(status="ACTIVE"))
 
     def router_of(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
-        record = self.sim.routers.get(request.params["router_id"])
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "Router %s not found" % request.params["router_id"])
-        return record
+        return in_scope(self.sim.routers, request.params["router_id"], project_id, region_id, "Router")
 
     def unlocked(self, record):
         if record["task_id"]:
@@ -201,7 +188,7 @@ class Routers(Resource):
         return record
 
     def list_routers(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
         offset = int_param(request.arg("offset", "0"), "offset", low=0)
@@ -215,7 +202,7 @@ class Routers(Resource):
         return copy.deepcopy(self.router_of(request))
 
     def create_router(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = request.json
         check_object("body", body, ("name",), ("name", "external_gateway_info", "interfaces", "routes"))

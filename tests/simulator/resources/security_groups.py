@@ -41,6 +41,7 @@ import re
 import uuid
 
 from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
+from simulator.resources.production import in_scope, scope, unlock_failed
 from simulator.validation import check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 LIST = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -166,28 +167,16 @@ class SecurityGroups(Resource):
 
     def sync(self):
         """Release the lock of every group whose task failed (a failed create removes the group)."""
-        for group_id, record in list(self.sim.security_groups.items()):
-            task = self.sim.tasks.get(record["task_id"]) if record["task_id"] else None
-            if record["task_id"] and (task is None or (task["done"] and task["record"]["state"] == "ERROR")):
-                if record.get("_creating"):
-                    del self.sim.security_groups[group_id]
-                else:
-                    record["task_id"] = None
+        unlock_failed(self.sim, self.sim.security_groups, lambda record, task: record.get("_creating"))
 
     @staticmethod
     def shown(record):
         return copy.deepcopy(dict((key, value) for key, value in record.items() if not key.startswith("_")))
 
-    def scope(self, request):
-        return int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id")
-
     def group_of(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
-        record = self.sim.security_groups.get(request.params["group_id"])
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "Security group %s not found" % request.params["group_id"])
-        return record
+        return in_scope(self.sim.security_groups, request.params["group_id"], project_id, region_id, "Security group")
 
     def unlocked(self, record):
         if record["task_id"]:
@@ -212,7 +201,7 @@ class SecurityGroups(Resource):
 
     # ---- handlers -----------------------------------------------------------------------------
     def list_groups(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         limit = int_param(request.arg("limit", str(PAGE_SIZE)), "limit", low=1, high=1000)
         offset = int_param(request.arg("offset", "0"), "offset", low=0)
@@ -256,7 +245,7 @@ class SecurityGroups(Resource):
                 and record["name"] in [group.get("name") for group in instance.get("security_groups") or []]]
 
     def create_group(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = request.json
         check_object("body", body, ("name",), ("name", "description", "rules", "tags"))

@@ -28,7 +28,7 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Resource, Route, now_iso, page, tag_list
-from simulator.resources.production import in_scope, path_uuid, region_of, scope
+from simulator.resources.production import in_scope, path_uuid, region_of, scope, settle_steps
 from simulator.validation import check_name, check_object, check_str, check_tags, check_uuid, patch_name_and_tags
 
 LIST = r"/cloud/v1/snapshots/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -78,13 +78,7 @@ class Snapshots(Resource):
         return shown
 
     def sync(self):
-        for ident, (task_id, failure) in list(self.steps.items()):
-            task = self.sim.tasks.get(task_id)
-            record = self.sim.snapshots.get(ident)
-            if record is None or task is None or task["done"]:
-                del self.steps[ident]
-                if record is not None and (task is None or task["record"]["state"] == "ERROR"):
-                    record.update(task_id=None, status=failure, updated_at=now_iso())
+        settle_steps(self.sim, self.steps, self.sim.snapshots.get)
 
     def one(self, request, unlocked=False):
         project_id, region_id = scope(request)

@@ -62,8 +62,9 @@ import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso, page, tag_list
+from simulator.core import ApiFailure, Resource, Route, is_uuid, now_iso, page, tag_list
 from simulator.resources.snapshots import snapshot as snapshot_of
+from simulator.resources.production import in_scope, scope
 from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 LIST = r"/cloud/v1/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
@@ -286,17 +287,10 @@ class Volumes(Resource):
         return copy.deepcopy(record)
 
     # ---- requests ---------------------------------------------------------------------------------
-    @staticmethod
-    def scope(request):
-        return int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id")
-
     def volume_of(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
-        record = self.sim.volumes.get(request.params["volume_id"])
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "Volume %s not found" % request.params["volume_id"])
-        return record
+        return in_scope(self.sim.volumes, request.params["volume_id"], project_id, region_id, "Volume")
 
     @staticmethod
     def unlocked(record):
@@ -305,7 +299,7 @@ class Volumes(Resource):
         return record
 
     def list_volumes(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         tests = []
         name_part, id_part, instance_id = request.arg("name_part"), request.arg("id_part"), request.arg("instance_id")
@@ -333,7 +327,7 @@ class Volumes(Resource):
         return self.shown(self.volume_of(request))
 
     def create_volume(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = request.json
         if not isinstance(body, dict):
