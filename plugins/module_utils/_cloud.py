@@ -154,10 +154,10 @@ KINDS = dict((kind.key, kind) for kind in (
             pools="k8s/clusters/{project_id}/{region_id}/{name}/pools", pool="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}",
             resize="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}/resize", create_versions="k8s/{project_id}/{region_id}/create_versions",
             check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
-    Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (_lb_listeners)
+    Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (load_balancer.Listeners)
     Kind("pool", "lbpools", versions={"update": "v2"}),
     Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
-    Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (_lb_listeners.L7Policies)
+    Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (load_balancer.L7Policies)
 ))
 K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
 
