@@ -919,10 +919,13 @@ def pool_now(found, name):
 
 # A pool's health monitor: at most one, keyed by its type (a type never changes: one of another type is deleted first and
 # created last); one of the same type is changed by a PATCH of the members that differ (docs/api_reference.md section 17).
-MONITORS = Children("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
+class Monitors(Children):
+    ident = "type"  # addressed by its type
+
+
+MONITORS = Monitors("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
     "/{parent_id}/healthmonitor")), [Member(field) for field in MONITOR_FIELDS if field != "type"], key="type", mode=lambda params: "overridden",
     body=_strip)
-MONITORS.ident = "type"
 
 
 class Listeners(Children):
