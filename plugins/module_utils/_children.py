@@ -27,7 +27,7 @@ fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` p
 parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
 wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)``
 (the ``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
-(the diff's views of a child), ``diffed(children)`` (the diff's shape), the messages ``needs`` and ``fixed``;
+(the diff's views of a child), ``diffed(children)`` (the diff's shape; ``listed``: a list), the messages ``needs``, ``fixed``;
 ``nested(writes, said, listing)`` makes children's writes those of their parent's child.
 """
 
@@ -105,9 +105,9 @@ class Held(list):
 
 
 class Children(Part):
-    """A child collection (the module docstring)."""
+    """A child collection (the module docstring); not wanted (None) with ``state=absent``."""
 
-    inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
+    inside, locked, ident, own, order, in_create, every, listed = None, False, "id", {}, None, False, False, False
     said_as, limit, delete_query, taken = {}, None, None, staticmethod(lambda record, plan: False)
     child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
 
@@ -132,9 +132,11 @@ class Children(Part):
         """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
         scope = dict(params, parent_id=record.get("id"))
         held = Held(map(self.child_of, (record.get(self.inside) or []) if self.inside else get(request(self.paths, "list", scope)[1])))
-        held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
-        held.again, held.parent = None if self.inside else held.again, record  # ``inside``: read again with the parent (``locked``)
+        held.again, held.scope, held.parent = None if self.inside else (lambda: self.fetch(get, record, params)), scope, record  # ``inside``: with it
         return held
+
+    def wanted(self, module):  # not managed while the parent goes (``state=absent``)
+        return None if module.params.get("state") == "absent" else super().wanted(module)
 
     def held(self, record):
         return dict((child.get(self.key), child) for child in record)
@@ -186,8 +188,7 @@ class Children(Part):
         if self.every:
             return self.every_view(state or [], wanted, params)
         plan = self.planned(state or [], wanted, params)  # none held: the parent is created
-        before, after = {}, {}
-        keys = by_key(plan.deletes, self.key)
+        before, after, keys = {}, {}, by_key(plan.deletes, self.key)
         for record in plan.deletes:
             name = record.get(self.key)
             before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = self.shown_child(record)
@@ -213,8 +214,8 @@ class Children(Part):
         return created_view(self.members, item) if record is None else dict(view(self.members, record), **differences(
             self.members, record, item, views=True))
 
-    def diffed(self, children):  # ``{key: view}`` in the order of the keys
-        return dict(sorted(children.items(), key=lambda pair: str(pair[0])))
+    def diffed(self, children):  # ``{key: view}`` in the order of the keys; ``listed``: the views alone, in that order
+        return [children[key] for key in sorted(children, key=str)] if self.listed else dict((key, children[key]) for key in sorted(children, key=str))
 
     def created_said(self, wanted):
         """``in_create``: what the parent's create says of the children its body carries, and of their ``own`` writes."""
@@ -270,8 +271,7 @@ class Children(Part):
         return writes
 
     def writes(self, plan, held, params):
-        params = held.scope or params
-        held_ids, create_only = set(record.get("id") for record in held), set(self.create_only)
+        params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)
         replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
         chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [
             [record] for record in plan.deletes]

@@ -276,7 +276,7 @@ class AccessRules(Children):
     create; a mode that differs (or a rule in error) is replaced, delete then create, undeclared rules are deleted; each
     write once the share is ready."""
 
-    locked = in_create = every = True
+    locked = in_create = every = listed = True
     order = ("deletes", "updates", "creates")  # a replacement's delete and create together
 
     def __init__(self):
@@ -296,9 +296,6 @@ class AccessRules(Children):
                     "once" % (first.get(key), key))
             first[key] = index
 
-    def wanted(self, module):
-        return None if module.params["state"] == "absent" else module.params.get(self.option)
-
     def child_of(self, record):
         """A rule as compared: its address (canonical) and mode (the service's ``access_to``, ``access_level``), and as read."""
         return {"id": record.get("id"), "ip_address": canonical_address("access_to", record.get("access_to")),
@@ -308,9 +305,6 @@ class AccessRules(Children):
         """A rule in error is replaced too."""
         changes = super().differ(item, record, params)
         return dict(changes, access_mode=item["access_mode"]) if record["rule"].get("state") == "error" else changes
-
-    def diffed(self, children):
-        return [children[key] for key in sorted(children)]
 
 
 ACCESS = AccessRules()

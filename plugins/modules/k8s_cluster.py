@@ -258,9 +258,6 @@ class Pools(Children):
                 check_map("%s.%s" % (where, member), item[member], TAINT if member == "taints" else None, "a taint is 'value:Effect' (Effect "
                           "NoSchedule, PreferNoSchedule or NoExecute)")
 
-    def wanted(self, module):
-        return None if module.params["state"] == "absent" else module.params["pools"]
-
     def differ(self, item, record, params):
         """The members that differ, and ``node_count`` where it differs from where the PATCH moves it (a resize)."""
         changes, after = super().differ(item, record, params), pool_after(item, record)

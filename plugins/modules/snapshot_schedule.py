@@ -336,7 +336,7 @@ class Schedules(Children):
     policy and carried by its create, added in one request and removed in one, the adds that fit the service's limit
     first."""
 
-    inside, locked, in_create, every, limit = "schedules", True, True, True, MAX_SCHEDULES
+    inside, locked, in_create, every, listed, limit = "schedules", True, True, True, True, MAX_SCHEDULES
     order, said_as = ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
 
     def __init__(self):
@@ -357,8 +357,8 @@ class Schedules(Children):
                 views.append(view)
 
     def wanted(self, module):
-        items = module.params["schedules"]
-        return None if items is None or module.params["state"] == "absent" else [self.child_of(item) for item in items]
+        items = super().wanted(module)
+        return None if items is None else [self.child_of(item) for item in items]
 
     def child_of(self, record):
         view = schedule_view(record)
@@ -371,9 +371,6 @@ class Schedules(Children):
 
     def wanted_child(self, item, record, params):
         return schedule_view(item)
-
-    def diffed(self, children):
-        return [children[key] for key in sorted(children)]
 
 
 class Volumes(Part):

@@ -226,3 +226,16 @@ def test_the_diff_of_the_children_that_change_shows_them_through_the_view_hooks(
     part = Shown("", "kid", PATHS, MEMBERS, mode=lambda params: "overridden")
     before, after = part.views(held({"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "z"}), [{"name": "a", "port": 81}, {"name": "b"}], PARAMS)
     assert before == {"a": {"shown": "a"}, "z": {"shown": "z"}} and after == {"a": {"shown": "a", "port": 81}, "b": {"created": "b"}}
+
+
+def test_children_are_not_wanted_while_their_parent_goes_and_a_listed_diff_is_sorted_by_key():
+    class Module:
+        params = {"state": "absent", "config": [{"name": "a"}]}
+    part = kids()
+    part.option = "config"
+    assert part.wanted(Module) is None
+    Module.params = dict(Module.params, state="present")
+    assert part.wanted(Module) == [{"name": "a"}]
+    assert part.diffed({"b": 2, "a": 1}) == {"a": 1, "b": 2} and list(part.diffed({"b": 2, "a": 1})) == ["a", "b"]
+    part.listed = True
+    assert part.diffed({"b": 2, "a": 1}) == [1, 2]
