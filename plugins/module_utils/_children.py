@@ -6,7 +6,7 @@
 declared identity. This module is internal to the collection: its interface may change at any time.
 
 Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk, at most
-``BULK_SIZE`` ids a call, with a ``bulk_delete`` path), updates, creates: a collection at its quota converges whenever
+``BULK_SIZE`` ids a call, with a ``bulk_delete`` path: POST unless it says), updates, creates: a collection at its quota converges whenever
 the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared
 children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
 both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
@@ -154,13 +154,12 @@ class Children(Part):
 
     def planned(self, held, wanted, params):
         """The ``Plan`` of the children; a key several children hold, or a create missing a required option, fails."""
-        mode = self.mode(params)
-        keys = set(item[self.key] for item in wanted) if mode != "deleted" else ()
+        keys = set(item[self.key] for item in wanted) if self.mode(params) != "deleted" else ()
         clashes = [self.named(name, records, params) for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0]))
                    if name in keys and len(records) > 1]
         if clashes:
             raise Refused("; ".join(clashes) + "; %s identifies a %s by its %s: rename or delete all but one" % (self.option, self.noun, self.key))
-        plan = plan_children(held, wanted, mode, lambda item, record: self.differ(item, record, params), self.key)
+        plan = plan_children(held, wanted, self.mode(params), lambda item, record: self.differ(item, record, params), self.key)
         index = dict((item[self.key], position) for position, item in enumerate(wanted))
         for item in plan.creates:
             missing = [option for option in self.required if item.get(option) is None]
@@ -340,7 +339,8 @@ class Children(Part):
 
     def deleting(self, held, params, ids, names, bulk=False):
         """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
-        method, path = ("POST", request(self.paths, "bulk_delete", params)[1]) if bulk else request(self.paths, "delete", params, ids[0])
+        method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])  # a bulk delete: POST unless declared
+        method = "POST" if bulk and " " not in self.paths["bulk_delete"] else method
         wanted = dict(zip(ids, names))
 
         def left(_accepted, value):

@@ -235,8 +235,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._children import Ch
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
-from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 # The service's schedule rules and defaults (docs/api_reference.md section 19.5).
 MAX_SCHEDULES = 10
@@ -373,10 +371,18 @@ class Schedules(Children):
         return schedule_view(item)
 
 
-class Volumes(Part):
-    """The policy's volumes: a set of ids, one add and one remove request at most."""
+class Volumes(Children):
+    """The policy's volumes: children that are volume ids, read with the policy, added in one PUT and (``purge_volumes``)
+    removed in one."""
 
-    name = option = "volumes"
+    inside, locked, ident, every, listed, order = "volumes", True, "volume_id", True, True, ("creates", "deletes")
+    said_as, shown_child = {"create": "added", "delete": "removed"}, staticmethod(lambda record: record["volume_id"])
+
+    def __init__(self):
+        policy = POLICY.replace("{id}", "{parent_id}")
+        super().__init__("volumes", "volume", {"bulk_create": "PUT %s/add_volumes_to_policy" % policy, "bulk_delete": "PUT %s/remove_volumes_from_policy"
+                         % policy}, (), option="volumes", key="volume_id", mode=lambda params: "overridden" if params["purge_volumes"] else "merged",
+                         bulk_body=lambda ids: {"volume_ids": ids})
 
     def check(self, module):
         given = []
@@ -387,35 +393,15 @@ class Volumes(Part):
                 given.index(value.lower()) if value.lower() in given else 0))
             given.append(value.lower())
 
-    def wanted(self, module):
-        """``{"ids": [...], "purge": bool}`` once ``resolve`` turned the names into ids (None: not managed)."""
-        volumes = module.params["volumes"]
-        if volumes is None or module.params["state"] == "absent":
-            return None
-        return {"ids": list(volumes), "purge": module.params["purge_volumes"]}
+    def wanted(self, module):  # once ``resolve`` turned the names into ids
+        items = super().wanted(module)
+        return None if items is None else [{"volume_id": ident} for ident in items]
 
-    def held(self, record):
-        return dict((item["volume_id"], item["volume_id"]) for item in (record or {}).get("volumes") or [])
+    def batch_body(self, items):
+        return {"volume_ids": [item["volume_id"] for item in items]}
 
-    def shown(self, items):
-        return sorted(items)
-
-    def wanted_view(self, wanted, record):
-        return sorted(set(wanted["ids"]) | (set() if wanted["purge"] else set(self.held(record))))
-
-    def plan(self, record, wanted, params):
-        """One PUT of the volumes to add, then (``purge``) one of those to remove."""
-        held, path = self.held(record), (POLICY + "%s").format(**dict(params, id=record["id"]))
-        add = [ident for ident in wanted["ids"] if ident not in held]
-        remove = [ident for ident in held if ident not in wanted["ids"]] if wanted["purge"] else []
-        writes = []
-        if add:
-            writes.append(Write("attach", "PUT", path % "/add_volumes_to_policy", {"volume_ids": add}, locked=record, said={"volumes.added": add},
-                                done=lambda found: set(add) <= set(self.held(found))))
-        if remove:
-            writes.append(Write("detach", "PUT", path % "/remove_volumes_from_policy", {"volume_ids": remove}, locked=record,
-                                said={"volumes.removed": remove}, done=lambda found: not set(remove) & set(self.held(found))))
-        return writes
+    def wanted_child(self, item, record, params):
+        return item["volume_id"]
 
 
 class SnapshotSchedule(CloudResource):

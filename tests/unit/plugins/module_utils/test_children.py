@@ -239,3 +239,12 @@ def test_children_are_not_wanted_while_their_parent_goes_and_a_listed_diff_is_so
     assert part.diffed({"b": 2, "a": 1}) == {"a": 1, "b": 2} and list(part.diffed({"b": 2, "a": 1})) == ["a", "b"]
     part.listed = True
     assert part.diffed({"b": 2, "a": 1}) == [1, 2]
+
+
+def test_a_bulk_delete_takes_its_method_from_its_template_as_a_request_does():
+    part = Children("volumes", "volume", {"bulk_create": "PUT /p/{parent_id}/add", "bulk_delete": "PUT /p/{parent_id}/remove"}, (), key="volume_id",
+                    mode=lambda params: "overridden", bulk_body=lambda ids: {"volume_ids": ids})
+    part.inside, part.ident, part.order, part.batch_body = "volumes", "volume_id", ("creates", "deletes"), lambda items: [item["volume_id"] for item in items]
+    writes = part.plan(part.fetch(None, {"id": 7, "volumes": [{"volume_id": "a"}]}, {}), [{"volume_id": "b"}], {})
+    assert [(write.method, write.path, write.body) for write in writes] == [("PUT", "/p/7/add", ["b"]), ("PUT", "/p/7/remove", {"volume_ids": ["a"]})]
+    assert changes_of({"volumes": {"created": str, "deleted": str}}, writes) == {"volumes": {"created": ["b"], "deleted": ["a"]}}
