@@ -280,7 +280,7 @@ class AccessRules(Children):
     order = ("deletes", "updates", "creates")  # a replacement's delete and create together
 
     def __init__(self):
-        rules = (KIND.paths["item"] + "/access_rule").replace("{id}", "{parent_id}")
+        rules = KIND.path("/{parent_id}/access_rule")  # under the share's item path
         super().__init__("access", "access rule", {"list": rules, "item": rules + "/{id}"}, (Member("ip_address"), Member("access_mode")),
                          option="access", key="ip_address", create_only=("access_mode",), mode=lambda params: "overridden",
                          body=lambda item: {"ip_address": item["ip_address"], "access_mode": item["access_mode"]},

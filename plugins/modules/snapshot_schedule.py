@@ -251,7 +251,7 @@ SCHEDULE_SPEC = dict(type=dict(type="str", required=True, choices=["cron", "inte
                      resource_name_template=dict(type="str"), **dict((field, dict(type="str")) for field in CRON), **PERIOD)
 CHANGES = {"created": str, "updated": str, "deleted": str, "schedules": {"added": str, "removed": str},
            "volumes": {"added": str, "removed": str}}
-POLICY = KINDS["snapshot_schedule"].paths["update"]  # the policy's own requests: POLICY + "/add_schedules", ...
+POLICY = KINDS["snapshot_schedule"].path("/{parent_id}")  # the policy's own requests (its children's): POLICY + "/add_schedules", ...
 
 
 def cron_problem(field, value):
@@ -338,8 +338,7 @@ class Schedules(Children):
     order, said_as = ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
 
     def __init__(self):
-        policy = POLICY.replace("{id}", "{parent_id}")
-        super().__init__("schedules", "schedule", {"bulk_create": "POST %s/add_schedules" % policy, "bulk_delete": policy + "/remove_schedules"}, (),
+        super().__init__("schedules", "schedule", {"bulk_create": "POST %s/add_schedules" % POLICY, "bulk_delete": POLICY + "/remove_schedules"}, (),
                          option="schedules", key="label", mode=lambda params: "overridden", bulk_body=lambda ids: {"schedule_ids": ids})
 
     def check(self, module):
@@ -379,9 +378,8 @@ class Volumes(Children):
     said_as, shown_child = {"create": "added", "delete": "removed"}, staticmethod(lambda record: record["volume_id"])
 
     def __init__(self):
-        policy = POLICY.replace("{id}", "{parent_id}")
-        super().__init__("volumes", "volume", {"bulk_create": "PUT %s/add_volumes_to_policy" % policy, "bulk_delete": "PUT %s/remove_volumes_from_policy"
-                         % policy}, (), option="volumes", key="volume_id", mode=lambda params: "overridden" if params["purge_volumes"] else "merged",
+        super().__init__("volumes", "volume", {"bulk_create": "PUT %s/add_volumes_to_policy" % POLICY, "bulk_delete": "PUT %s/remove_volumes_from_policy"
+                         % POLICY}, (), option="volumes", key="volume_id", mode=lambda params: "overridden" if params["purge_volumes"] else "merged",
                          bulk_body=lambda ids: {"volume_ids": ids})
 
     def check(self, module):
