@@ -25,10 +25,10 @@ none), each child's together (a replacement's two, its own writes), the creates 
 fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the others);
 ``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the
 parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
-wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)``
-(the ``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
-(the diff's views of a child), ``diffed(children)`` (the diff's shape; ``listed``: a list), the messages ``needs``, ``fixed``;
-``nested(writes, said, listing)`` makes children's writes those of their parent's child.
+wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``canonical(option,
+key)`` (a key given, before the check for two), ``after_create(item)`` (the ``own`` members a create leaves to their
+requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed``
+(the diff's shape; ``listed``: a list), ``needs``, ``fixed`` (messages); ``nested``: the writes of a child's children.
 """
 
 from __future__ import annotations
@@ -84,17 +84,17 @@ def plan_children(held, wanted, mode, compare, key="name"):
 def check_names(items, noun="item", option="config", key="name"):
     """Two items with one key fail naming both indices and the key; returns warnings for names with leading or
     trailing whitespace (a different name to the service)."""
-    first, twice, warnings = {}, [], []
+    first, twice, warnings, said = {}, [], [], "named" if key == "name" else "of %s" % key
     for index, item in enumerate(items):
         name = item[key]
         if name in first:
-            twice.append("%s[%s] and %s[%s] are both named %r" % (option, first[name], option, index, name))
+            twice.append("%s[%s] and %s[%s] are both %s %r" % (option, first[name], option, index, said, name))
         first.setdefault(name, index)
         if isinstance(name, str) and name != name.strip():
             warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
                             "name than %r" % (option, index, name, name.strip()))
     if twice:
-        raise ValidationError("%s: each %s must have its own name; %s" % (option, noun, "; ".join(twice)))
+        raise ValidationError("%s: each %s must have its own %s; %s" % (option, noun, key, "; ".join(twice)))
     return warnings
 
 
@@ -109,7 +109,8 @@ class Children(Part):
 
     inside, locked, ident, own, order, in_create, every, listed = None, False, "id", {}, None, False, False, False
     said_as, limit, delete_query, taken = {}, None, None, staticmethod(lambda record, plan: False)
-    child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
+    child_of, canonical = staticmethod(lambda record: record), staticmethod(lambda option, key: key)  # a child, a key given, as compared
+    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
                  replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
@@ -124,7 +125,9 @@ class Children(Part):
         return dict(CHANGES, replaced=str) if self.create_only else CHANGES
 
     def check(self, module):
-        """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
+        """Each key made ``canonical(option, key)``; two items of one key fail; a name with leading or trailing whitespace is warned about."""
+        for index, item in enumerate(module.params.get(self.option) or []):
+            item[self.key] = self.canonical("%s[%s].%s" % (self.option, index, self.key), item[self.key])
         for warning in check_names(module.params.get(self.option) or [], self.noun, self.option, self.key):
             module.module.warn(warning)
 
@@ -221,8 +224,6 @@ class Children(Part):
         said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
         return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
                                  for member, (_which, verb) in self.own.items() if self.in_create))
-
-    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
 
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
@@ -340,8 +341,7 @@ class Children(Part):
     def deleting(self, held, params, ids, names, bulk=False):
         """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
         method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])  # a bulk delete: POST unless declared
-        method = "POST" if bulk and " " not in self.paths["bulk_delete"] else method
-        wanted = dict(zip(ids, names))
+        method, wanted = "POST" if bulk and " " not in self.paths["bulk_delete"] else method, dict(zip(ids, names))
 
         def left(_accepted, value):
             if not bulk or value is not GONE:

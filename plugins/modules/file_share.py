@@ -278,6 +278,7 @@ class AccessRules(Children):
 
     locked = in_create = every = listed = True
     order = ("deletes", "updates", "creates")  # a replacement's delete and create together
+    canonical = staticmethod(canonical_address)  # then each address given once
 
     def __init__(self):
         rules = KIND.path("/{parent_id}/access_rule")  # under the share's item path
@@ -285,16 +286,6 @@ class AccessRules(Children):
                          option="access", key="ip_address", create_only=("access_mode",), mode=lambda params: "overridden",
                          body=lambda item: {"ip_address": item["ip_address"], "access_mode": item["access_mode"]},
                          gathered=lambda rule, params: {"ip_address": rule["ip_address"], "access_mode": rule["access_mode"]})
-
-    def check(self, module):
-        items = module.params.get(self.option)
-        first = {}
-        for index, item in enumerate(items or []):
-            item[self.key] = canonical_address("access[%s].ip_address" % index, item[self.key])
-            key = item[self.key]
-            require(key not in first, "access[%s]" % index, "access[%s] has the address %s already; each address may be listed "
-                    "once" % (first.get(key), key))
-            first[key] = index
 
     def child_of(self, record):
         """A rule as compared: its address (canonical) and mode (the service's ``access_to``, ``access_level``), and as read."""

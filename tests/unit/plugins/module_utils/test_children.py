@@ -248,3 +248,15 @@ def test_a_bulk_delete_takes_its_method_from_its_template_as_a_request_does():
     writes = part.plan(part.fetch(None, {"id": 7, "volumes": [{"volume_id": "a"}]}, {}), [{"volume_id": "b"}], {})
     assert [(write.method, write.path, write.body) for write in writes] == [("PUT", "/p/7/add", ["b"]), ("PUT", "/p/7/remove", {"volume_ids": ["a"]})]
     assert changes_of({"volumes": {"created": str, "deleted": str}}, writes) == {"volumes": {"created": ["b"], "deleted": ["a"]}}
+
+
+def test_a_key_is_made_canonical_before_the_check_for_two_which_names_the_key():
+    class Module:
+        params = {"access": [{"ip": "A"}, {"ip": "b"}]}
+    part, seen = Children("access", "rule", PATHS, (), key="ip", option="access"), []
+    part.canonical = lambda option, key: seen.append(option) or key.lower()
+    part.check(Module)
+    assert Module.params["access"] == [{"ip": "a"}, {"ip": "b"}] and seen == ["access[0].ip", "access[1].ip"]
+    Module.params = {"access": [{"ip": "a"}, {"ip": "A"}]}
+    with pytest.raises(ValidationError, match=r"^access: each rule must have its own ip; access\[0\] and access\[1\] are both of ip 'a'$"):
+        part.check(Module)
