@@ -6,7 +6,7 @@
 declared identity. This module is internal to the collection: its interface may change at any time.
 
 Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk, at most
-``BULK_SIZE`` ids a call, with a ``bulk_delete`` path), updates, creates: a collection at its quota converges whenever
+``BULK_SIZE`` ids a call, with a ``bulk_delete`` path: POST unless it says), updates, creates: a collection at its quota converges whenever
 the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared
 children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
 both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
@@ -25,10 +25,10 @@ none), each child's together (a replacement's two, its own writes), the creates 
 fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the others);
 ``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the
 parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
-wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``after_create(item)``
-(the ``own`` members a create leaves to their requests), ``shown_child(record)``, ``wanted_child(item, record, params)``
-(the diff's views of a child), ``diffed(children)`` (the diff's shape), the messages ``needs`` and ``fixed``;
-``nested(writes, said, listing)`` makes children's writes those of their parent's child.
+wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``canonical(option,
+key)`` (a key given, before the check for two), ``after_create(item)`` (the ``own`` members a create leaves to their
+requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed``
+(the diff's shape; ``listed``: a list), ``needs``, ``fixed`` (messages); ``nested``: the writes of a child's children.
 """
 
 from __future__ import annotations
@@ -84,17 +84,17 @@ def plan_children(held, wanted, mode, compare, key="name"):
 def check_names(items, noun="item", option="config", key="name"):
     """Two items with one key fail naming both indices and the key; returns warnings for names with leading or
     trailing whitespace (a different name to the service)."""
-    first, twice, warnings = {}, [], []
+    first, twice, warnings, said = {}, [], [], "named" if key == "name" else "of %s" % key
     for index, item in enumerate(items):
         name = item[key]
         if name in first:
-            twice.append("%s[%s] and %s[%s] are both named %r" % (option, first[name], option, index, name))
+            twice.append("%s[%s] and %s[%s] are both %s %r" % (option, first[name], option, index, said, name))
         first.setdefault(name, index)
         if isinstance(name, str) and name != name.strip():
             warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
                             "name than %r" % (option, index, name, name.strip()))
     if twice:
-        raise ValidationError("%s: each %s must have its own name; %s" % (option, noun, "; ".join(twice)))
+        raise ValidationError("%s: each %s must have its own %s; %s" % (option, noun, key, "; ".join(twice)))
     return warnings
 
 
@@ -105,11 +105,12 @@ class Held(list):
 
 
 class Children(Part):
-    """A child collection (the module docstring)."""
+    """A child collection (the module docstring); not wanted (None) with ``state=absent``."""
 
-    inside, locked, ident, own, order, in_create, every = None, False, "id", {}, None, False, False
+    inside, locked, ident, own, order, in_create, every, listed = None, False, "id", {}, None, False, False, False
     said_as, limit, delete_query, taken = {}, None, None, staticmethod(lambda record, plan: False)
-    child_of = staticmethod(lambda record: record)  # a child as read, as the part compares it
+    child_of, canonical = staticmethod(lambda record: record), staticmethod(lambda option, key: key)  # a child, a key given, as compared
+    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
                  replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
@@ -124,7 +125,9 @@ class Children(Part):
         return dict(CHANGES, replaced=str) if self.create_only else CHANGES
 
     def check(self, module):
-        """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
+        """Each key made ``canonical(option, key)``; two items of one key fail; a name with leading or trailing whitespace is warned about."""
+        for index, item in enumerate(module.params.get(self.option) or []):
+            item[self.key] = self.canonical("%s[%s].%s" % (self.option, index, self.key), item[self.key])
         for warning in check_names(module.params.get(self.option) or [], self.noun, self.option, self.key):
             module.module.warn(warning)
 
@@ -132,9 +135,11 @@ class Children(Part):
         """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
         scope = dict(params, parent_id=record.get("id"))
         held = Held(map(self.child_of, (record.get(self.inside) or []) if self.inside else get(request(self.paths, "list", scope)[1])))
-        held.again, held.scope = (lambda: self.fetch(get, record, params)), scope
-        held.again, held.parent = None if self.inside else held.again, record  # ``inside``: read again with the parent (``locked``)
+        held.again, held.scope, held.parent = None if self.inside else (lambda: self.fetch(get, record, params)), scope, record  # ``inside``: with it
         return held
+
+    def wanted(self, module):  # not managed while the parent goes (``state=absent``)
+        return None if module.params.get("state") == "absent" else super().wanted(module)
 
     def held(self, record):
         return dict((child.get(self.key), child) for child in record)
@@ -152,13 +157,12 @@ class Children(Part):
 
     def planned(self, held, wanted, params):
         """The ``Plan`` of the children; a key several children hold, or a create missing a required option, fails."""
-        mode = self.mode(params)
-        keys = set(item[self.key] for item in wanted) if mode != "deleted" else ()
+        keys = set(item[self.key] for item in wanted) if self.mode(params) != "deleted" else ()
         clashes = [self.named(name, records, params) for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0]))
                    if name in keys and len(records) > 1]
         if clashes:
             raise Refused("; ".join(clashes) + "; %s identifies a %s by its %s: rename or delete all but one" % (self.option, self.noun, self.key))
-        plan = plan_children(held, wanted, mode, lambda item, record: self.differ(item, record, params), self.key)
+        plan = plan_children(held, wanted, self.mode(params), lambda item, record: self.differ(item, record, params), self.key)
         index = dict((item[self.key], position) for position, item in enumerate(wanted))
         for item in plan.creates:
             missing = [option for option in self.required if item.get(option) is None]
@@ -186,8 +190,7 @@ class Children(Part):
         if self.every:
             return self.every_view(state or [], wanted, params)
         plan = self.planned(state or [], wanted, params)  # none held: the parent is created
-        before, after = {}, {}
-        keys = by_key(plan.deletes, self.key)
+        before, after, keys = {}, {}, by_key(plan.deletes, self.key)
         for record in plan.deletes:
             name = record.get(self.key)
             before[name if len(keys[name]) == 1 else "%s (id %s)" % (name, record.get("id"))] = self.shown_child(record)
@@ -213,16 +216,14 @@ class Children(Part):
         return created_view(self.members, item) if record is None else dict(view(self.members, record), **differences(
             self.members, record, item, views=True))
 
-    def diffed(self, children):  # ``{key: view}`` in the order of the keys
-        return dict(sorted(children.items(), key=lambda pair: str(pair[0])))
+    def diffed(self, children):  # ``{key: view}`` in the order of the keys; ``listed``: the views alone, in that order
+        return [children[key] for key in sorted(children, key=str)] if self.listed else dict((key, children[key]) for key in sorted(children, key=str))
 
     def created_said(self, wanted):
         """``in_create``: what the parent's create says of the children its body carries, and of their ``own`` writes."""
         said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
         return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
                                  for member, (_which, verb) in self.own.items() if self.in_create))
-
-    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
 
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
@@ -270,8 +271,7 @@ class Children(Part):
         return writes
 
     def writes(self, plan, held, params):
-        params = held.scope or params
-        held_ids, create_only = set(record.get("id") for record in held), set(self.create_only)
+        params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)
         replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
         chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [
             [record] for record in plan.deletes]
@@ -340,8 +340,8 @@ class Children(Part):
 
     def deleting(self, held, params, ids, names, bulk=False):
         """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
-        method, path = ("POST", request(self.paths, "bulk_delete", params)[1]) if bulk else request(self.paths, "delete", params, ids[0])
-        wanted = dict(zip(ids, names))
+        method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])  # a bulk delete: POST unless declared
+        method, wanted = "POST" if bulk and " " not in self.paths["bulk_delete"] else method, dict(zip(ids, names))
 
         def left(_accepted, value):
             if not bulk or value is not GONE:

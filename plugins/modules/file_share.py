@@ -276,28 +276,16 @@ class AccessRules(Children):
     create; a mode that differs (or a rule in error) is replaced, delete then create, undeclared rules are deleted; each
     write once the share is ready."""
 
-    locked = in_create = every = True
+    locked = in_create = every = listed = True
     order = ("deletes", "updates", "creates")  # a replacement's delete and create together
+    canonical = staticmethod(canonical_address)  # then each address given once
 
     def __init__(self):
-        rules = (KIND.paths["item"] + "/access_rule").replace("{id}", "{parent_id}")
+        rules = KIND.path("/{parent_id}/access_rule")  # under the share's item path
         super().__init__("access", "access rule", {"list": rules, "item": rules + "/{id}"}, (Member("ip_address"), Member("access_mode")),
                          option="access", key="ip_address", create_only=("access_mode",), mode=lambda params: "overridden",
                          body=lambda item: {"ip_address": item["ip_address"], "access_mode": item["access_mode"]},
                          gathered=lambda rule, params: {"ip_address": rule["ip_address"], "access_mode": rule["access_mode"]})
-
-    def check(self, module):
-        items = module.params.get(self.option)
-        first = {}
-        for index, item in enumerate(items or []):
-            item[self.key] = canonical_address("access[%s].ip_address" % index, item[self.key])
-            key = item[self.key]
-            require(key not in first, "access[%s]" % index, "access[%s] has the address %s already; each address may be listed "
-                    "once" % (first.get(key), key))
-            first[key] = index
-
-    def wanted(self, module):
-        return None if module.params["state"] == "absent" else module.params.get(self.option)
 
     def child_of(self, record):
         """A rule as compared: its address (canonical) and mode (the service's ``access_to``, ``access_level``), and as read."""
@@ -308,9 +296,6 @@ class AccessRules(Children):
         """A rule in error is replaced too."""
         changes = super().differ(item, record, params)
         return dict(changes, access_mode=item["access_mode"]) if record["rule"].get("state") == "error" else changes
-
-    def diffed(self, children):
-        return [children[key] for key in sorted(children)]
 
 
 ACCESS = AccessRules()

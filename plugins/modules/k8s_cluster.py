@@ -234,12 +234,11 @@ class Pools(Children):
     own, order = {"node_count": ("resize", "resized")}, ("creates", "updates", "deletes")
 
     def __init__(self):
-        paths = dict((which, KIND.paths[template].replace("{pool}", "{id}")) for which, template in (("create", "pools"), ("item", "pool"), (
-            "resize", "resize")))
+        pools = KIND.path("/{name}/pools", "v2")  # under the cluster's item path
         members = [Member(member) for member in POOL_PATCHED] + [Member(member, read=lambda pool, member=member: fixed_value(pool, member))
                                                                  for member in POOL_FIXED]
-        super().__init__("pools", "pool", dict(paths, resize="POST " + paths["resize"]), members, option="pools", body=pool_body,
-                         required=("flavor_id", "min_node_count"), create_only=POOL_FIXED, replace=None,
+        super().__init__("pools", "pool", {"create": pools, "item": pools + "/{id}", "resize": "POST %s/{id}/resize" % pools}, members, option="pools",
+                         body=pool_body, required=("flavor_id", "min_node_count"), create_only=POOL_FIXED, replace=None,
                          mode=lambda params: "overridden" if params["purge_pools"] else "merged")
 
     def check(self, module):
@@ -257,9 +256,6 @@ class Pools(Children):
             for member in MAPS:
                 check_map("%s.%s" % (where, member), item[member], TAINT if member == "taints" else None, "a taint is 'value:Effect' (Effect "
                           "NoSchedule, PreferNoSchedule or NoExecute)")
-
-    def wanted(self, module):
-        return None if module.params["state"] == "absent" else module.params["pools"]
 
     def differ(self, item, record, params):
         """The members that differ, and ``node_count`` where it differs from where the PATCH moves it (a resize)."""

@@ -235,8 +235,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._children import Ch
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
-from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 # The service's schedule rules and defaults (docs/api_reference.md section 19.5).
 MAX_SCHEDULES = 10
@@ -253,7 +251,7 @@ SCHEDULE_SPEC = dict(type=dict(type="str", required=True, choices=["cron", "inte
                      resource_name_template=dict(type="str"), **dict((field, dict(type="str")) for field in CRON), **PERIOD)
 CHANGES = {"created": str, "updated": str, "deleted": str, "schedules": {"added": str, "removed": str},
            "volumes": {"added": str, "removed": str}}
-POLICY = KINDS["snapshot_schedule"].paths["update"]  # the policy's own requests: POLICY + "/add_schedules", ...
+POLICY = KINDS["snapshot_schedule"].path("/{parent_id}")  # the policy's own requests (its children's): POLICY + "/add_schedules", ...
 
 
 def cron_problem(field, value):
@@ -336,12 +334,11 @@ class Schedules(Children):
     policy and carried by its create, added in one request and removed in one, the adds that fit the service's limit
     first."""
 
-    inside, locked, in_create, every, limit = "schedules", True, True, True, MAX_SCHEDULES
+    inside, locked, in_create, every, listed, limit = "schedules", True, True, True, True, MAX_SCHEDULES
     order, said_as = ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
 
     def __init__(self):
-        policy = POLICY.replace("{id}", "{parent_id}")
-        super().__init__("schedules", "schedule", {"bulk_create": "POST %s/add_schedules" % policy, "bulk_delete": policy + "/remove_schedules"}, (),
+        super().__init__("schedules", "schedule", {"bulk_create": "POST %s/add_schedules" % POLICY, "bulk_delete": POLICY + "/remove_schedules"}, (),
                          option="schedules", key="label", mode=lambda params: "overridden", bulk_body=lambda ids: {"schedule_ids": ids})
 
     def check(self, module):
@@ -357,8 +354,8 @@ class Schedules(Children):
                 views.append(view)
 
     def wanted(self, module):
-        items = module.params["schedules"]
-        return None if items is None or module.params["state"] == "absent" else [self.child_of(item) for item in items]
+        items = super().wanted(module)
+        return None if items is None else [self.child_of(item) for item in items]
 
     def child_of(self, record):
         view = schedule_view(record)
@@ -372,14 +369,18 @@ class Schedules(Children):
     def wanted_child(self, item, record, params):
         return schedule_view(item)
 
-    def diffed(self, children):
-        return [children[key] for key in sorted(children)]
 
+class Volumes(Children):
+    """The policy's volumes: children that are volume ids, read with the policy, added in one PUT and (``purge_volumes``)
+    removed in one."""
 
-class Volumes(Part):
-    """The policy's volumes: a set of ids, one add and one remove request at most."""
+    inside, locked, ident, every, listed, order = "volumes", True, "volume_id", True, True, ("creates", "deletes")
+    said_as, shown_child = {"create": "added", "delete": "removed"}, staticmethod(lambda record: record["volume_id"])
 
-    name = option = "volumes"
+    def __init__(self):
+        super().__init__("volumes", "volume", {"bulk_create": "PUT %s/add_volumes_to_policy" % POLICY, "bulk_delete": "PUT %s/remove_volumes_from_policy"
+                         % POLICY}, (), option="volumes", key="volume_id", mode=lambda params: "overridden" if params["purge_volumes"] else "merged",
+                         bulk_body=lambda ids: {"volume_ids": ids})
 
     def check(self, module):
         given = []
@@ -390,35 +391,15 @@ class Volumes(Part):
                 given.index(value.lower()) if value.lower() in given else 0))
             given.append(value.lower())
 
-    def wanted(self, module):
-        """``{"ids": [...], "purge": bool}`` once ``resolve`` turned the names into ids (None: not managed)."""
-        volumes = module.params["volumes"]
-        if volumes is None or module.params["state"] == "absent":
-            return None
-        return {"ids": list(volumes), "purge": module.params["purge_volumes"]}
+    def wanted(self, module):  # once ``resolve`` turned the names into ids
+        items = super().wanted(module)
+        return None if items is None else [{"volume_id": ident} for ident in items]
 
-    def held(self, record):
-        return dict((item["volume_id"], item["volume_id"]) for item in (record or {}).get("volumes") or [])
+    def batch_body(self, items):
+        return {"volume_ids": [item["volume_id"] for item in items]}
 
-    def shown(self, items):
-        return sorted(items)
-
-    def wanted_view(self, wanted, record):
-        return sorted(set(wanted["ids"]) | (set() if wanted["purge"] else set(self.held(record))))
-
-    def plan(self, record, wanted, params):
-        """One PUT of the volumes to add, then (``purge``) one of those to remove."""
-        held, path = self.held(record), (POLICY + "%s").format(**dict(params, id=record["id"]))
-        add = [ident for ident in wanted["ids"] if ident not in held]
-        remove = [ident for ident in held if ident not in wanted["ids"]] if wanted["purge"] else []
-        writes = []
-        if add:
-            writes.append(Write("attach", "PUT", path % "/add_volumes_to_policy", {"volume_ids": add}, locked=record, said={"volumes.added": add},
-                                done=lambda found: set(add) <= set(self.held(found))))
-        if remove:
-            writes.append(Write("detach", "PUT", path % "/remove_volumes_from_policy", {"volume_ids": remove}, locked=record,
-                                said={"volumes.removed": remove}, done=lambda found: not set(remove) & set(self.held(found))))
-        return writes
+    def wanted_child(self, item, record, params):
+        return item["volume_id"]
 
 
 class SnapshotSchedule(CloudResource):

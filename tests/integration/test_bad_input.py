@@ -703,7 +703,7 @@ FILE_SHARE_CASES = [("file_share: " + what, "file_share_info" if what.startswith
     ("access address with host bits", dict(SHARE, access=[dict(SHARE_RULE, ip_address="10.0.0.1/24")]),
      "access[0].ip_address: '10.0.0.1/24' is not an IP address or a network in CIDR notation without host bits"),
     ("access address a name", dict(SHARE, access=[dict(SHARE_RULE, ip_address="nfs-client")]), "access[0].ip_address"),
-    ("access address twice", dict(SHARE, access=[SHARE_RULE, dict(SHARE_RULE, access_mode="ro")]), "access[1]: access[0] has the address"),
+    ("access address twice", dict(SHARE, access=[SHARE_RULE, dict(SHARE_RULE, access_mode="ro")]), "access[0] and access[1] are both of ip_address"),
     ("access mode unknown", dict(SHARE, access=[dict(SHARE_RULE, access_mode="rx")]), "access_mode"),
     ("access with a vast share", {"name": "scratch", "size": 1, "type_name": "vast", "access": [SHARE_RULE]}, "access: not with type_name: vast"),
     ("settings with a standard share", dict(SHARE, type_name="standard", share_settings={"root_squash": False}),

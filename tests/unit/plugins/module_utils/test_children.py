@@ -226,3 +226,37 @@ def test_the_diff_of_the_children_that_change_shows_them_through_the_view_hooks(
     part = Shown("", "kid", PATHS, MEMBERS, mode=lambda params: "overridden")
     before, after = part.views(held({"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "z"}), [{"name": "a", "port": 81}, {"name": "b"}], PARAMS)
     assert before == {"a": {"shown": "a"}, "z": {"shown": "z"}} and after == {"a": {"shown": "a", "port": 81}, "b": {"created": "b"}}
+
+
+def test_children_are_not_wanted_while_their_parent_goes_and_a_listed_diff_is_sorted_by_key():
+    class Module:
+        params = {"state": "absent", "config": [{"name": "a"}]}
+    part = kids()
+    part.option = "config"
+    assert part.wanted(Module) is None
+    Module.params = dict(Module.params, state="present")
+    assert part.wanted(Module) == [{"name": "a"}]
+    assert part.diffed({"b": 2, "a": 1}) == {"a": 1, "b": 2} and list(part.diffed({"b": 2, "a": 1})) == ["a", "b"]
+    part.listed = True
+    assert part.diffed({"b": 2, "a": 1}) == [1, 2]
+
+
+def test_a_bulk_delete_takes_its_method_from_its_template_as_a_request_does():
+    part = Children("volumes", "volume", {"bulk_create": "PUT /p/{parent_id}/add", "bulk_delete": "PUT /p/{parent_id}/remove"}, (), key="volume_id",
+                    mode=lambda params: "overridden", bulk_body=lambda ids: {"volume_ids": ids})
+    part.inside, part.ident, part.order, part.batch_body = "volumes", "volume_id", ("creates", "deletes"), lambda items: [item["volume_id"] for item in items]
+    writes = part.plan(part.fetch(None, {"id": 7, "volumes": [{"volume_id": "a"}]}, {}), [{"volume_id": "b"}], {})
+    assert [(write.method, write.path, write.body) for write in writes] == [("PUT", "/p/7/add", ["b"]), ("PUT", "/p/7/remove", {"volume_ids": ["a"]})]
+    assert changes_of({"volumes": {"created": str, "deleted": str}}, writes) == {"volumes": {"created": ["b"], "deleted": ["a"]}}
+
+
+def test_a_key_is_made_canonical_before_the_check_for_two_which_names_the_key():
+    class Module:
+        params = {"access": [{"ip": "A"}, {"ip": "b"}]}
+    part, seen = Children("access", "rule", PATHS, (), key="ip", option="access"), []
+    part.canonical = lambda option, key: seen.append(option) or key.lower()
+    part.check(Module)
+    assert Module.params["access"] == [{"ip": "a"}, {"ip": "b"}] and seen == ["access[0].ip", "access[1].ip"]
+    Module.params = {"access": [{"ip": "a"}, {"ip": "A"}]}
+    with pytest.raises(ValidationError, match=r"^access: each rule must have its own ip; access\[0\] and access\[1\] are both of ip 'a'$"):
+        part.check(Module)

@@ -150,7 +150,7 @@ def test_access_on_an_existing_vast_share_fails_before_any_write(server):
     (dict(name="x-share", size=1, network=NET, access=[{"ip_address": "10.0.0.1", "access_mode": "ro"},
                                                        {"ip_address": "10.0.0.01", "access_mode": "rw"}]), "access[1].ip_address"),
     (dict(name="x-share", size=1, network=NET, access=[{"ip_address": "::1", "access_mode": "ro"}, {"ip_address": "0::1", "access_mode": "rw"}]),
-     "access[1]: access[0] has the address ::1 already"),
+     "access: each access rule must have its own ip_address; access[0] and access[1] are both of ip_address '::1'"),
     (dict(name="x-share", size=1, type_name="vast", share_settings={"trash_access": True, "root_squash": True}),
      "share_settings.trash_access: true needs root_squash: false"),
     (dict(file_share_id="not-a-uuid"), "file_share_id: 'not-a-uuid' is not a UUID"),
