@@ -107,11 +107,7 @@ class Fleet(GcoreModule):
 
     def member(self, name, **params):
         """One member of the fleet: an ``Instance`` run by this module (its client, waiter and warnings), named ``name``."""
-        one = Instance.__new__(Instance)
-        one.module, one.check_mode, one.client, one.tasks, one.named_ids = self.module, self.check_mode, self.client, self.tasks, self.named_ids
-        base = self.params if name is None else self.template.params
-        one.params = dict(base, name=name, instance_id=None, **params)
-        one.result, one.absent = {"changed": False}, one.params["state"] == "absent"
+        one = Instance.within(self if name is None else self.template, name=name, instance_id=None, **params)
         if name is not None:
             one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
             one.others = ()  # a hand rename is looked for once, for the fleet (``run``)

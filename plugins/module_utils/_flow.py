@@ -116,6 +116,17 @@ class Flow(GcoreModule):
                 return None
             raise
 
+    # ---- a flow inside a running module -----------------------------------------------------
+    @classmethod
+    def within(cls, run, **params):
+        """A flow of ``cls`` inside the running module ``run`` (a fleet's member): ``run``'s module, check mode, client,
+        task waiter and resolved names shared; its own params (``run``'s, with ``params``), result and ``absent``."""
+        one = cls.__new__(cls)
+        one.module, one.check_mode, one.client, one.tasks, one.named_ids = run.module, run.check_mode, run.client, run.tasks, run.named_ids
+        one.params = dict(run.params, **params)
+        one.result, one.absent = {"changed": False}, one.params.get("state", "present") == "absent"
+        return one
+
     # ---- the one apply -----------------------------------------------------------------------
     def start(self):
         self.ledger, self.conflicts, self.kept = Ledger(), 0, {}  # the writes accepted, the 409 answers met, what parts read
