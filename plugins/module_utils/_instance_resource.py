@@ -282,9 +282,3 @@ def ready_together(module, ids, deadline):
             pass  # each member's own wait then names its status
     return last
 
-
-def task_ids(accepted, value):
-    """The tasks a sent write started (accepted: its answer's; confirmed after an ambiguous failure: the lock)."""
-    if accepted:
-        return list((value[0] or {}).get("tasks") or [])
-    return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []
