@@ -10,13 +10,13 @@ A fleet is not a second flow: each member is an ``Instance`` (``_instance_resour
 (``_resource``), with what the members share done once for the fleet and the waits batched:
 
 - one listing (every page) finds every member; two instances with a member's name fail, listing their ids;
-- the names the options hold (placement group, images, snapshots, security groups) are resolved once, on a template
-  member, before any write, and every member takes them from it;
+- each member is built inside this run (``Flow.within``); the names the options hold (placement group, images,
+  snapshots, security groups) are resolved once, on a template member, before any write, and every member takes them;
 - members found on their way to ready (``BUILD`` after ``wait: false``) are waited for together (one listing per poll);
 - the creates are sent first, all of them; then their tasks are waited for together (``TaskWaiter.wait_each``), then
   the new instances' readiness together; then what a create body could not carry (a stop) per member;
 - existing members converge as ``instance`` makes one converge, each member's plan sent round by round: the n-th
-  write of every member, then their tasks together (``together``); deletes (``state: absent``, or ``purge`` scaling
+  write of every member, then their tasks together (``together``: the one flow's ``apply_together``); deletes (``state: absent``, or ``purge`` scaling
   in from the highest index) likewise;
 - with ``rolling``, the members only a new instance can change (``Instance.renewed``) and those to resize are rolled a
   batch at a time (``roll``): a replaced member's delete is planned by a member of its own (``gone``), then it is created.
