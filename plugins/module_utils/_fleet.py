@@ -110,6 +110,7 @@ class Fleet(GcoreModule):
         one = Instance.within(self if name is None else self.template, name=name, instance_id=None, **params)
         if name is not None:
             one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
+            one.placement.client = self.client  # the groups read again after a move
             one.others = ()  # a hand rename is looked for once, for the fleet (``run``)
         return one
 
