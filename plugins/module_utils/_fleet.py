@@ -10,13 +10,13 @@ A fleet is not a second flow: each member is an ``Instance`` (``_instance_resour
 (``_resource``), with what the members share done once for the fleet and the waits batched:
 
 - one listing (every page) finds every member; two instances with a member's name fail, listing their ids;
-- the names the options hold (placement group, images, snapshots, security groups) are resolved once, on a template
-  member, before any write, and every member takes them from it;
+- each member is built inside this run (``Flow.within``); the names the options hold (placement group, images,
+  snapshots, security groups) are resolved once, on a template member, before any write, and every member takes them;
 - members found on their way to ready (``BUILD`` after ``wait: false``) are waited for together (one listing per poll);
 - the creates are sent first, all of them; then their tasks are waited for together (``TaskWaiter.wait_each``), then
   the new instances' readiness together; then what a create body could not carry (a stop) per member;
 - existing members converge as ``instance`` makes one converge, each member's plan sent round by round: the n-th
-  write of every member, then their tasks together (``together``); deletes (``state: absent``, or ``purge`` scaling
+  write of every member, then their tasks together (``together``: the one flow's ``apply_together``); deletes (``state: absent``, or ``purge`` scaling
   in from the highest index) likewise;
 - with ``rolling``, the members only a new instance can change (``Instance.renewed``) and those to resize are rolled a
   batch at a time (``roll``): a replaced member's delete is planned by a member of its own (``gone``), then it is created.
@@ -35,10 +35,10 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreM
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, Unfinished, ValidationError, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
-from ansible_collections.gcore.platform.plugins.module_utils._flow import Replanned
+from ansible_collections.gcore.platform.plugins.module_utils._flow import apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._instance import flavor_of
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import (
-    Instance, boot_images, boot_volume, one_only, ready_together, task_ids)
+    Instance, boot_images, boot_volume, one_only, ready_together)
 from ansible_collections.gcore.platform.plugins.module_utils._tags import renamed, user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
@@ -107,13 +107,10 @@ class Fleet(GcoreModule):
 
     def member(self, name, **params):
         """One member of the fleet: an ``Instance`` run by this module (its client, waiter and warnings), named ``name``."""
-        one = Instance.__new__(Instance)
-        one.module, one.check_mode, one.client, one.tasks, one.named_ids = self.module, self.check_mode, self.client, self.tasks, self.named_ids
-        base = self.params if name is None else self.template.params
-        one.params = dict(base, name=name, instance_id=None, **params)
-        one.result, one.absent = {"changed": False}, one.params["state"] == "absent"
+        one = Instance.within(self if name is None else self.template, name=name, instance_id=None, **params)
         if name is not None:
             one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
+            one.placement.client = self.client  # the groups read again after a move
             one.others = ()  # a hand rename is looked for once, for the fleet (``run``)
         return one
 
@@ -268,58 +265,27 @@ class Fleet(GcoreModule):
             plans[name] = self.guarded(name, lambda: one.plan(one.record, False)) or []
 
     def together(self, names, plans, ready, members=None):
-        """The first write of each member's plan (a create, an update, a power action, a delete) sent for every member,
-        then their tasks waited for together, then (``ready``: creates) the new instances' readiness together; then the
-        next write of each member's plan, again together, until every plan is done. With ``wait: false`` nothing is
-        waited for: each member's plan is sent as ``instance`` sends it. ``members``: whose plans (default: the fleet's)."""
-        wait, sent, replanned, members = self.params["wait"], {}, {}, self.members if members is None else members
-        if not wait and not ready:
-            for name in names:
-                self.guarded(name, lambda: members[name].apply(plans[name]))
-            return
-        for name in names:
-            one, write = members[name], plans[name][0]
-            then = write.then  # followed below, once the round's tasks are waited for together
-            if write.prepare:  # a part's write: the record unlocked and ready first
-                if self.guarded(name, write.prepare) is None and name in self.failed:
-                    continue
-            try:  # sent now, its tasks waited for below with the others
-                outcome = self.guarded(name, lambda: one.attempt(write, wait=False))
-            except Replanned as again:  # a 409: its lock waited for, the member planned again from what it left
-                replanned[name], outcome = list(again.args[0]), None
-            if outcome is not None:
-                sent[name] = (then, outcome, plans[name][1:], write)
-        if not wait or not sent:
-            if replanned:
-                self.together(list(replanned), replanned, ready=False, members=members)
-            return
-        deadline = self.tasks.deadline(self.params["wait_timeout"])
-        ids = dict((name, task_ids(accepted, value)) for name, (_then, (accepted, value), _rest, _write) in sent.items())
-        tasks = self.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
-        ended = {}
-        for name, idents in ids.items():
-            states = [tasks[ident] for ident in idents]
-            bad = [task for task in states if task.get("state") != "FINISHED"]
-            if bad:
-                self.untaken.append(sent[name][3])  # accepted, but its task did not take effect: not in ``changes``
-                self.failed[name] = "task %s %s: %s" % (bad[0].get("id"), "ended in ERROR" if bad[0].get("state") == "ERROR" else
-                                                        "did not finish within wait_timeout=%ss" % self.params["wait_timeout"],
-                                                        bad[0].get("error") or "the service gave no reason")
-            else:
-                ended[name] = states
-        created = dict((name, self.created_id(name, sent[name][1], ended[name])) for name in ended) if ready else {}
+        """The members' plans sent in rounds (``_flow.apply_together``): the n-th write of every member, then their tasks
+        waited for together, then (``ready``: creates) the new instances' readiness together (one listing per poll). With
+        ``wait: false`` nothing is waited for: each member's plan is sent as ``instance`` sends it. ``members``: whose
+        plans (default: the fleet's)."""
+        members = self.members if members is None else members
+        apply_together(dict((name, (members[name], plans[name])) for name in names), ready=self.arrived if ready else None,
+                       guard=self.guarded, untaken=self.untaken_by)
+
+    def untaken_by(self, name, write, task):
+        """A member's write accepted whose task did not take effect: not in ``changes``, the member failed naming the task."""
+        self.untaken.append(write)
+        self.failed[name] = "task %s %s: %s" % (task.get("id"), "ended in ERROR" if task.get("state") == "ERROR" else
+                                                "did not finish within wait_timeout=%ss" % self.params["wait_timeout"],
+                                                task.get("error") or "the service gave no reason")
+
+    def arrived(self, ended, deadline):
+        """The new members' records once ready, read together (``ready_together``); one that went away fails."""
+        created = dict((name, self.created_id(name, outcome, finished)) for name, (_one, _write, outcome, finished) in ended.items())
         records = ready_together(self.template, dict((name, ident) for name, ident in created.items() if ident), deadline)
-        following = replanned
-        for name in ended:
-            then, (accepted, value), rest, _write = sent[name]
-            if ready and records.get(name) is None:
-                self.failed[name] = "instance %s went away before it was ready" % created[name]
-                continue
-            follow = self.guarded(name, lambda: then(False, records[name]) if ready else then(accepted, (value[0], ended[name]) if accepted else value))
-            if name not in self.failed and (follow or rest):
-                following[name] = list(follow or []) + rest
-        if following:
-            self.together(list(following), following, ready=False, members=members)
+        return dict((name, records.get(name) if records.get(name) is not None else
+                     Refused("instance %s went away before it was ready" % created[name])) for name in ended)
 
     def created_id(self, name, outcome, finished):
         accepted, value = outcome

@@ -304,34 +304,33 @@ GROUP_KIND = KINDS["placement_group"]
 
 
 class Placement(Part):
-    """The placement group an instance is in, by id (``""``: none): a part of one module run (``module``), which reads
-    the groups once before any write (``load``) and resolves ``placement_group`` (an id or an exact name) to an id.
+    """The placement group an instance is in, by id (``""``: none): a part of one instance, which reads the groups once
+    before any write (``load(module)``, with the run's client kept for reading them again) and resolves
+    ``placement_group`` (an id or an exact name) to an id; ``joined``: the instance was created in this run, its create
+    body carrying the group (``Instance.answered``).
     The instance record does not show its group: membership is read from the groups' ``instances`` (docs/api_reference.md
     section 16.5). On an existing instance a different group is reached by leaving the old one, then joining the new
     one, each a task; a new instance joins through its create body (``servergroup_id``)."""
 
     name = option = "placement_group"
-    by_name = False  # the task named the group: the diff shows its name
-
-    def __init__(self, module):
-        self.module, self.groups = module, None
+    by_name = joined = False  # the task named the group: the diff shows its name; created in this run with it
+    client = groups = None  # the run's client, the groups as read before any write
 
     def check(self, module):
         value = module.params[self.option]
         if value and not is_uuid(value):
             check_name(self.option, value, "a placement group ID (a UUID), an exact name or \"\" (none)", longest=GROUP_KIND.name_length)
 
-    def groups_now(self):
-        params = self.module.params
-        return list(self.module.client.paginate(GROUP_KIND.paths["list"].format(**params), page_size=PAGE_SIZE))
+    def groups_now(self, params):
+        return list(self.client.paginate(GROUP_KIND.paths["list"].format(**params), page_size=PAGE_SIZE))
 
-    def load(self):
+    def load(self, module):
         """The groups read, and ``placement_group`` resolved to a group id (``""``: none), before any write."""
-        params = self.module.params
+        params, self.client = module.params, module.client
         value = params[self.option]
         if value is None or params["state"] == "absent":
             return
-        self.groups = self.groups_now()
+        self.groups = self.groups_now(params)
         if value == "":
             return
         key = "servergroup_id" if is_uuid(value) else "name"
@@ -342,8 +341,8 @@ class Placement(Part):
         if len(found) > 1:
             raise Refused("%s: %s placement groups of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
                           % (self.option, len(found), where, value, ", ".join(group["servergroup_id"] for group in found)))
-        if not found and key == "name" and self.module.check_mode:  # a preview: an earlier task builds it
-            params[self.option] = assume(self.module, GROUP_KIND, value, self.option)
+        if not found and key == "name" and module.check_mode:  # a preview: an earlier task builds it
+            params[self.option] = assume(module, GROUP_KIND, value, self.option)
             return
         if not found:
             raise Refused("%s: no placement group %s %r in %s (nothing was sent)" % (
@@ -373,7 +372,7 @@ class Placement(Part):
 
     def plan(self, record, wanted, params):
         target = wanted[0][self.name]
-        if self.module.booted:  # created in this run: its create body carried the group
+        if self.joined:  # created in this run: its create body carried the group
             return []
         current = self.holding(record["id"], self.groups)
         if current == target:
@@ -386,8 +385,8 @@ class Placement(Part):
         writes, said = [], {"moved": [params.get("name")]}  # what a fleet's message says of the member
         if current:
             writes.append(Write("detach", "POST", path % "remove_from_servergroup", names=[current], locked=record, said=said,
-                                done=lambda found: self.holding(record["id"], self.groups_now()) == ""))
+                                done=lambda found: self.holding(record["id"], self.groups_now(params)) == ""))
         if target:
             writes.append(Write("attach", "POST", path % "put_into_servergroup", {"servergroup_id": target}, names=[target],
-                                locked=record, said=said, done=lambda found: self.holding(record["id"], self.groups_now()) == target))
+                                locked=record, said=said, done=lambda found: self.holding(record["id"], self.groups_now(params)) == target))
         return writes

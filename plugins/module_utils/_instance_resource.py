@@ -114,7 +114,7 @@ class Instance(CloudResource):
 
     @cached_property
     def placement(self):
-        return Placement(self)
+        return Placement()
 
     @property
     def changes(self):
@@ -139,7 +139,7 @@ class Instance(CloudResource):
     # ---- hooks ------------------------------------------------------------------------------
     def resolve(self):
         """The placement group named, resolved to its id before any write (one listing of the groups)."""
-        self.placement.load()
+        self.placement.load(self)
 
     def report(self, record):
         """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); else
@@ -235,7 +235,7 @@ class Instance(CloudResource):
 
     def answered(self, write, answer):
         if write.kind == "create":
-            self.booted = True  # a new instance has just booted: no restart
+            self.booted = self.placement.joined = True  # a new instance has just booted (no restart), in its group
 
     def returned(self, record):
         found = super().returned(record)
@@ -282,9 +282,3 @@ def ready_together(module, ids, deadline):
             pass  # each member's own wait then names its status
     return last
 
-
-def task_ids(accepted, value):
-    """The tasks a sent write started (accepted: its answer's; confirmed after an ambiguous failure: the lock)."""
-    if accepted:
-        return list((value[0] or {}).get("tasks") or [])
-    return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []

@@ -227,3 +227,12 @@ class TaskWaiter:
         except Due:
             pass  # the tasks still running are returned as read last
         return last
+
+
+def task_ids(outcome):
+    """The tasks a write sent without waiting (``Flow.attempt(wait=False)``: ``outcome``) started: its answer's when
+    accepted, else (confirmed after an ambiguous failure) the lock the state shows."""
+    accepted, value = outcome
+    if accepted:
+        return list((value[0] or {}).get("tasks") or [])
+    return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []

@@ -13,7 +13,8 @@ import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._instance import FLAVOR, POWER_STATE, Goes
-from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance, boot_images, one_only, task_ids
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import task_ids
+from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import Instance, boot_images, one_only
 
 IMAGE, OTHER = "1a6e0c3e-0000-4000-8000-000000000001", "1a6e0c3e-0000-4000-8000-000000000005"
 PARAMS = dict(project_id=1, region_id=76, name="web-1", ssh_key_name=None, interfaces=[{"type": "external"}],
@@ -63,8 +64,8 @@ def test_a_value_for_one_instance_is_refused_for_many():
 
 
 def test_the_tasks_a_write_started():
-    assert task_ids(True, ({"tasks": ["t-1"]}, [])) == ["t-1"] and task_ids(False, {"task_id": "t-2"}) == ["t-2"]
-    assert task_ids(False, {"task_id": None}) == [] and task_ids(False, "gone") == []
+    assert task_ids((True, ({"tasks": ["t-1"]}, []))) == ["t-1"] and task_ids((False, {"task_id": "t-2"})) == ["t-2"]
+    assert task_ids((False, {"task_id": None})) == [] and task_ids((False, "gone")) == []
 
 
 def test_the_power_and_flavor_settings_write_only_what_differs():
