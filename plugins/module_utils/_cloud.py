@@ -151,8 +151,7 @@ KINDS = dict((kind.key, kind) for kind in (
             list="k8s/clusters/{project_id}/{region_id}", item="k8s/clusters/{project_id}/{region_id}/{name}",
             config="k8s/clusters/{project_id}/{region_id}/{name}/config", upgrade="k8s/clusters/{project_id}/{region_id}/{name}/upgrade",
             upgrade_versions="k8s/clusters/{project_id}/{region_id}/{name}/upgrade_versions",
-            pools="k8s/clusters/{project_id}/{region_id}/{name}/pools", pool="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}",
-            resize="k8s/clusters/{project_id}/{region_id}/{name}/pools/{pool}/resize", create_versions="k8s/{project_id}/{region_id}/create_versions",
+            create_versions="k8s/{project_id}/{region_id}/create_versions",  # its pools' paths: the module's ``Pools``
             check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
     Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (load_balancer.Listeners)
     Kind("pool", "lbpools", versions={"update": "v2"}),
