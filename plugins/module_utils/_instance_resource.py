@@ -281,4 +281,3 @@ def ready_together(module, ids, deadline):
         except Refused:
             pass  # each member's own wait then names its status
     return last
-
