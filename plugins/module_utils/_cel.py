@@ -271,15 +271,13 @@ class Parser:
 
 
 def literal_fits(node, wanted):
-    if wanted == "IP":
-        if node.type != "Str":
-            return False
-        try:
-            ipaddress.ip_address(node.text)
-        except ValueError:
-            return False
-        return True
-    return node.type == {"Int": "Int", "Str": "Str", "List": "List"}[wanted]
+    if wanted != "IP" or node.type != "Str":
+        return node.type == wanted  # an IP is a string
+    try:
+        ipaddress.ip_address(node.text)
+    except ValueError:
+        return False
+    return True
 
 
 def described(node):

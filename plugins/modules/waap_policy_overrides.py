@@ -180,7 +180,7 @@ class OverrideKind(RuleKind):
     deleted (the service lets two share a name); every path on v1; one DELETE each."""
 
     members = RULE_MEMBERS[:3] + (Member("target_type"), Member("targets", read=target_ids, want=lambda value, record: sorted(set(value))),
-                                  RULE_MEMBERS[4])
+                                  RULE_MEMBERS[-1])
     required_to_create = ("target_type", "targets", "conditions")
     bulk, updates, create_only, replace, children = False, V1, ("target_type", "targets"), "create first", Overrides
 
@@ -201,8 +201,9 @@ class OverrideKind(RuleKind):
         self.check(rule, prefix, None)
 
     def own(self, rule, body=False):
-        targets = sorted(set(rule["targets"])) if body else target_ids(rule)
-        return dict({"target_type": rule.get("target_type"), "target_ids" if body else "targets": targets}, **super().own(rule))
+        """The targets as a create sends them (``target_ids``: the ids given) or as a config item holds them."""
+        targets = {"target_ids": sorted(set(rule["targets"]))} if body else {"targets": target_ids(rule)}
+        return dict(target_type=rule.get("target_type"), **targets, **super().own(rule, body))
 
 
 OVERRIDE = OverrideKind()
