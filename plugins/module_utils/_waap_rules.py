@@ -181,4 +181,3 @@ class WaapRuleSet(DomainResource):
 
     def index(self, name):
         return next(index for index, item in enumerate(self.params["config"]) if item["name"] == name)
-

@@ -113,6 +113,7 @@ class WaapCustomRuleInfo(OnDomain, GcoreModule):
                                               self.module.warn, "custom rule listing of " + self.scope.format(**self.params), MAX_OFFSET)))
         return {"custom_rules": rules, "count": len(rules)}
 
+
 def main():
     WaapCustomRuleInfo.main()
 
