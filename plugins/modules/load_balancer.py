@@ -782,7 +782,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
-    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MEMBERS_PATH, MONITOR_FIELDS, POOLS_PATH, RULES, _member_key, _strip, check_listener, expand,
+    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, _member_key, _strip, check_listener, expand,
     held_members, listener_body, listener_view, member_body, pool_body, pool_view, read_policies, resolve_secrets, rule_text, wanted_listener,
     wanted_pool)
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
@@ -791,7 +791,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._members import Mem
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, request
 
 
 LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
@@ -913,10 +913,6 @@ def find(found, name):
     return next((listener for listener in found or () if listener.get("name") == name), None)
 
 
-def pool_now(found, name):
-    return pool_view((find(found, name) or {}).get("pool")) or {}
-
-
 # A pool's health monitor: at most one, keyed by its type (a type never changes: one of another type is deleted first and
 # created last); one of the same type is changed by a PATCH of the members that differ (docs/api_reference.md section 17).
 class Monitors(Children):
@@ -926,6 +922,55 @@ class Monitors(Children):
 MONITORS = Monitors("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
     "/{parent_id}/healthmonitor")), [Member(field) for field in MONITOR_FIELDS if field != "type"], key="type", mode=lambda params: "overridden",
     body=_strip)
+
+
+class Pools(Children):
+    """A listener's pool: a child collection of at most one, keyed by its listener's name (a pool's name changes by its
+    PATCH), compared as its view (``pool_view``, ``wanted_pool``). Its members are one PUT of the whole list (members kept
+    by address and port are not recreated, section 17); its health monitor a child collection nested in it
+    (``MONITORS``): one removed or retyped goes first, one created last, a pool's first one in its PATCH."""
+
+    def __init__(self):
+        super().__init__("", "pool", dict(KINDS["pool"].paths, members="PUT " + KINDS["load_balancer"].path("/pools/{id}/members")), [],
+                         key="listener", mode=lambda params: "overridden", body=pool_body)
+
+    def differ(self, item, record, params):
+        """What the pool's PATCH sends: the compared views that differ (not its members; a health monitor only as its first)."""
+        held, sent = pool_view(record), pool_body(item)
+        wanted = wanted_pool(item, held)
+        return dict((field, sent.get(field)) for field in ("name", "lb_algorithm", "protocol", "session_persistence", "healthmonitor")
+                    if wanted[field] != held[field] and (field != "healthmonitor" or not held[field]))
+
+    def of(self, item, record, params):
+        """The writes that give the listener ``item`` (``record``: as held, None: created in this run) its pool; each says
+        the listener updated (but in its create), a create, a delete and a PUT the members added and removed."""
+        name, pool, asked = item["name"], (record or {}).get("pool"), item["pool"]
+        held, members = Held([dict(pool, listener=name)] if pool else []), [(pool_view(pool) or {}).get("members", {}),
+                                                                             (wanted_pool(asked, pool_view(pool)) or {}).get("members", {})]
+        held.scope, said = params, {"listeners.updated": [name]} if record else {}
+        writes = self.plan(held, [dict(asked, listener=name)] if asked else [], params)
+        for write in writes if writes and writes[0].kind == "create" else ():  # the id of its listener, created in this run or not
+            write.body_of = lambda state, body=write.body: dict(body, listener_id=(find(state, name) or {}).get("id"))
+        if pool and asked and members[0] != members[1]:
+            method, path = request(self.paths, "members", params, pool["id"])
+            writes.append(Write("update", method, path, [member_body(member) for member in asked["members"] or []], done=lambda listing: any(
+                held_members(found) == members[1] for found in listing)))
+        listing = lambda state: [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]  # noqa: E731
+        for write in writes:
+            self.nested([write], dict(said, **{"members.added": sorted(set(members[1]) - set(members[0])), "members.removed": sorted(
+                set(members[0]) - set(members[1]))}) if write.method != "PATCH" else said, listing)
+        if not (pool and asked):
+            return writes
+        monitors = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else [])
+        monitors.scope = dict(params, parent_id=pool["id"])
+        plan = MONITORS.planned(monitors, [asked["healthmonitor"]] if asked["healthmonitor"] else [], params)
+        before, after = (MONITORS.nested(MONITORS.writes(part, monitors, params), said, lambda state: [
+            found["healthmonitor"] for found in listing(state) if found.get("healthmonitor")]) for part in (
+            Plan(deletes=plan.deletes), Plan(updates=plan.updates, creates=plan.creates if monitors else [])))
+        return before + writes + after
+
+
+POOLS = Pools()
 
 
 class Listeners(Children):
@@ -1024,57 +1069,9 @@ class Listeners(Children):
         return writes
 
     def child_writes(self, item, record, changes, held, params):
-        """A listener's create then its pool's, or its PATCH then the writes of its pool (``pool_writes``)."""
+        """A listener's create or PATCH, then the writes of its pool (``POOLS``)."""
         writes = super().child_writes(item, record, dict((key, value) for key, value in changes.items() if key != "pool"), held, params)
-        if record is not None:
-            return writes + (self.pool_writes(record, item, params) if "pool" in changes else [])
-        return writes + ([self.pool_create(item, {"members.added": [_member_key(member) for member in item["pool"]["members"] or []]}, params)]
-                         if item["pool"] is not None else [])
-
-    @staticmethod
-    def pool_create(item, said, params):
-        """A pool's create, its body made when sent: with the id of its listener, created earlier in the run or not."""
-        name = item["name"]
-        return Write("create", "POST", POOLS_PATH.format(**params), names=[item["pool"]["name"]], said=said, body_of=lambda state: dict(
-            pool_body(item["pool"]), listener_id=(find(state, name) or {}).get("id")), done=lambda found: (find(found, name) or {}).get("pool") is not None)
-
-    def pool_writes(self, listener, item, params):
-        name, pool = item["name"], listener.get("pool")
-        held = pool_view(pool)
-        wanted = wanted_pool(item["pool"], held)
-        updated = {"listeners.updated": [name]}
-        if wanted is None:
-            return [Write("delete", "DELETE", "%s/%s" % (POOLS_PATH.format(**params), pool["id"]), names=[pool["name"]], ids=[pool["id"]],
-                          said=dict(updated, **{"members.removed": sorted(held["members"])}),
-                          done=lambda found: (find(found, name) or {}).get("pool") is None)]
-        if held is None:
-            return [self.pool_create(item, dict(updated, **{"members.added": sorted(wanted["members"])}), params)]
-        monitors, asked = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else []), item["pool"]["healthmonitor"]
-        monitors.scope = dict(params, parent_id=pool["id"])
-        plan = MONITORS.planned(monitors, [asked] if asked else [], params)
-
-        def monitor_writes(part):  # said and done of the listener's pool
-            return MONITORS.nested(MONITORS.writes(part, monitors, params), updated, lambda found: [
-                monitor for monitor in [((find(found, name) or {}).get("pool") or {}).get("healthmonitor")] if monitor])
-        patch = dict((field, wanted[field]) for field in ("name", "lb_algorithm", "protocol") if held[field] != wanted[field])
-        if held["session_persistence"] != wanted["session_persistence"]:
-            persistence = item["pool"]["session_persistence"]
-            patch["session_persistence"] = _strip(persistence) if persistence is not None else None
-        if plan.creates and not monitors:  # a pool's first health monitor: in its PATCH
-            patch["healthmonitor"], plan.creates = _strip(asked), []
-        writes = monitor_writes(Plan(deletes=plan.deletes))
-        if patch:
-            writes.append(Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name],
-                                said=updated, done=lambda found, compared=list(patch): all(
-                                    pool_now(found, name).get(field) == wanted[field] for field in compared)))
-        writes += monitor_writes(Plan(updates=plan.updates))
-        if held["members"] != wanted["members"]:
-            # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
-            writes.append(Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), [member_body(member) for member in item[
-                "pool"]["members"] or []], names=[name], said=dict(updated, **{"members.added": sorted(set(wanted["members"]) - set(held["members"])),
-                                                                               "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}),
-                done=lambda found: pool_now(found, name).get("members") == wanted["members"]))
-        return writes + monitor_writes(Plan(creates=plan.creates))
+        return writes + (POOLS.of(item, record, params) if record is None or "pool" in changes else [])
 
 
 def check_l7(listeners, purge=True):
