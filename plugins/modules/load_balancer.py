@@ -782,10 +782,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
-    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, _member_key, _strip, check_listener, expand,
-    held_members, listener_body, listener_view, member_body, pool_body, pool_view, read_policies, resolve_secrets, rule_text, wanted_listener,
+    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, _cidrs, _member_key, _strip, _users, check_listener, distinct,
+    expand, held_members, listener_body, member_body, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text,
     wanted_pool)
-from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
@@ -973,6 +972,22 @@ class Pools(Children):
 POOLS = Pools()
 
 
+# What a listener is compared by and shows in the diff, the views of the record and of the item (docs/api_reference.md section 15.8).
+LISTENER_MEMBERS = [
+    Member("protocol"),
+    Member("protocol_port"),
+    Member("connection_limit", created=None),
+    Member("allowed_cidrs", read=lambda record: _cidrs(record.get("allowed_cidrs")), want=lambda value, record: _cidrs(value), created=[]),
+    Member("insert_x_forwarded", read=lambda record: bool((record.get("insert_headers") or {}).get("X-Forwarded-For")), created=False),
+    Member("secret_id", "secret", read=lambda record: record.get("secret_id") or None, created=None),
+    Member("sni_secret_id", "sni_secrets", read=lambda record: sorted(set(record.get("sni_secret_id") or [])),
+           want=lambda value, record: sorted(set(value)), created=[]),
+    Member("user_list", read=lambda record: _users(record.get("user_list")), want=lambda value, record: _users(value), created=[]),
+    Member("pool", read=lambda record: pool_view(record.get("pool")), created=None,
+           want=lambda value, record: wanted_pool(value, pool_view((record or {}).get("pool")))),
+] + [Member(option, created=None) for option in TIMEOUTS]
+
+
 class Listeners(Children):
     """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
     (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
@@ -984,7 +999,7 @@ class Listeners(Children):
     taken = staticmethod(lambda record, plan: record.get("protocol_port") in set(item["protocol_port"] for item in plan.creates))
 
     def __init__(self):
-        super().__init__("listeners", "listener", KINDS["listener"].paths, [], option="listeners", create_only=CREATE_ONLY, replace=None,
+        super().__init__("listeners", "listener", KINDS["listener"].paths, LISTENER_MEMBERS, option="listeners", create_only=CREATE_ONLY, replace=None,
                          mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged",
                          update_body=lambda changes, record: changes)
 
@@ -1007,13 +1022,8 @@ class Listeners(Children):
         checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
         for index, item in enumerate(checked):
             check_pool_fits("listeners[%s]" % index, item["protocol"], item["pool"])
-        for field, what in (("name", "name"), ("protocol_port", "protocol_port")):
-            first = {}
-            for index, item in enumerate(checked):
-                if item[field] in first:
-                    raise ValidationError("listeners[%s] and listeners[%s]: each listener must have its own %s; %s is given "
-                                          "twice" % (first[item[field]], index, what, item[field]))
-                first[item[field]] = index
+        for field in ("name", "protocol_port"):
+            distinct("listeners", checked, "listener", field)
         return checked
 
     def fetch(self, get, record, params):
@@ -1023,9 +1033,8 @@ class Listeners(Children):
         return held
 
     def differ(self, item, record, params):
-        held = listener_view(record)
-        wanted = wanted_listener(item, held)
-        return dict((field, value) for field, value in wanted.items() if value != held[field])
+        """A pool left out is one to delete."""
+        return dict(super().differ(item, record, params), **({"pool": None} if item["pool"] is None and record.get("pool") else {}))
 
     def planned(self, held, wanted, params):
         """A name two listeners hold fails, whether declared or not: a listener is found by its name."""
@@ -1039,7 +1048,7 @@ class Listeners(Children):
         return ("listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an existing listener; delete "
                 "the listener (leave it out with purge_listeners) and create it again, or use another name" % (
                     index, member, item["name"], params["parent_id"], member,
-                    listener_view(record)[member], item[member], member))
+                    self.shown_child(record)[member], item[member], member))
 
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
@@ -1052,8 +1061,6 @@ class Listeners(Children):
                                    "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
         return before, after
 
-    shown_child = staticmethod(listener_view)
-    wanted_child = staticmethod(lambda item, record, params: wanted_listener(item, None))  # a listener created
 
     # ---- writes ------------------------------------------------------------------------------
     def item_body(self, item, params):
@@ -1314,8 +1321,8 @@ class LoadBalancer(CloudResource):
         shown = super().shown(record)
         if self.params["state"] != "absent":
             return shown
-        listeners = expand(self.client, self.params, record).get("listeners") or []  # two listings when not read yet
-        return dict(shown, listeners=masked(dict((listener.get("name"), listener_view(listener)) for listener in listeners)))
+        listeners = self.part_state(self.parts[0], record)  # two listings when not read yet
+        return dict(shown, listeners=masked(dict((listener.get("name"), self.parts[0].shown_child(listener)) for listener in listeners)))
 
     def create_body(self):
         params = self.params
