@@ -122,9 +122,6 @@ options:
         leaves neither. The diff says so in the new listener's C(note).
       - When left out, the listeners are not managed. Two items with one name, or with one port, fail naming both
         indices. At most 51 listeners (50 and a V(PROMETHEUS) one).
-      - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the load balancer is read
-        again and the request is never sent twice; when the state shows the write took effect, the module goes on
-        and warns.
     type: list
     elements: dict
     suboptions:
@@ -376,10 +373,7 @@ options:
             C(PATCH /cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}) (which always carries the action and
             its target), and one not listed is deleted with its rules (C(DELETE .../{l7policy_id})).
           - When left out, the listener's policies are not managed; V([]) deletes them all.
-          - Every write waits for its task and for the load balancer to be C(ACTIVE) again before the next is sent (the
-            service refuses a change while it is pending), and the run waits for C(ACTIVE) after its last write.
           - The pool a policy names and the member its action needs are checked before any write.
-          - After an ambiguous failure of a write the policies are read again and the request is never sent twice.
         type: list
         elements: dict
         version_added: 1.2.0
@@ -476,15 +470,14 @@ notes:
   - On an existing load balancer, its listeners and pools are read with one listing each and only the differences
     are sent (see O(listeners)); O(name) and O(tags) change with
     C(PATCH /cloud/v2/loadbalancers/{project_id}/{region_id}/{load_balancer_id}).
-  - Each write waits for its task, and for the load balancer to be unlocked again, before the next is sent (the
-    service refuses a change while the load balancer is not C(ACTIVE); such a C(409 Conflict) answer applied nothing
-    and is sent again once the load balancer is unlocked, at most 3 times and never more than O(api_retries)).
+  - Each write waits for its task, and for the load balancer to be C(ACTIVE) again, before the next is sent (the
+    service refuses a change while the load balancer is not C(ACTIVE)).
   - A load balancer whose C(provisioning_status) becomes C(ERROR) fails the module, naming its ID.
   - After the last write of a run the module waits until the load balancer is C(ACTIVE) again and returns it as read
     then, so a task that follows never meets a pending load balancer.
   - O(state=absent) deletes the load balancer with one C(DELETE /cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id});
     the service deletes its listeners and pools with it.
-  - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
+  - Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
     C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
   - Diff mode shows C(l7policies) as a mapping keyed C(listener/policy) of the L7 policies that change, each with its
     rules as text (since 1.2.0).
@@ -942,31 +935,31 @@ class Pools(Children):
 
     def of(self, item, record, params):
         """The writes that give the listener ``item`` (``record``: as held, None: created in this run) its pool; each says
-        the listener updated (but in its create), a create, a delete and a PUT the members added and removed."""
+        the listener updated (but in its create), and a create, a delete or a PUT the members it adds and removes."""
         name, pool, asked = item["name"], (record or {}).get("pool"), item["pool"]
-        held, members = Held([dict(pool, listener=name)] if pool else []), [(pool_view(pool) or {}).get("members", {}),
-                                                                             (wanted_pool(asked, pool_view(pool)) or {}).get("members", {})]
-        held.scope, said = params, {"listeners.updated": [name]} if record else {}
+        before, after = (pool_view(pool) or {}).get("members", {}), (wanted_pool(asked, pool_view(pool)) or {}).get("members", {})
+        held, said = Held([dict(pool, listener=name)] if pool else []), {"listeners.updated": [name]} if record else {}
+        held.scope = params
         writes = self.plan(held, [dict(asked, listener=name)] if asked else [], params)
         for write in writes if writes and writes[0].kind == "create" else ():  # the id of its listener, created in this run or not
             write.body_of = lambda state, body=write.body: dict(body, listener_id=(find(state, name) or {}).get("id"))
-        if pool and asked and members[0] != members[1]:
+        if pool and asked and before != after:
             method, path = request(self.paths, "members", params, pool["id"])
             writes.append(Write("update", method, path, [member_body(member) for member in asked["members"] or []], done=lambda listing: any(
-                held_members(found) == members[1] for found in listing)))
+                held_members(found) == after for found in listing)))
         listing = lambda state: [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]  # noqa: E731
+        members = dict(said, **{"members.added": sorted(set(after) - set(before)), "members.removed": sorted(set(before) - set(after))})
         for write in writes:
-            self.nested([write], dict(said, **{"members.added": sorted(set(members[1]) - set(members[0])), "members.removed": sorted(
-                set(members[0]) - set(members[1]))}) if write.method != "PATCH" else said, listing)
+            self.nested([write], said if write.method == "PATCH" else members, listing)
         if not (pool and asked):
             return writes
         monitors = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else [])
         monitors.scope = dict(params, parent_id=pool["id"])
         plan = MONITORS.planned(monitors, [asked["healthmonitor"]] if asked["healthmonitor"] else [], params)
-        before, after = (MONITORS.nested(MONITORS.writes(part, monitors, params), said, lambda state: [
+        first, last = (MONITORS.nested(MONITORS.writes(part, monitors, params), said, lambda state: [
             found["healthmonitor"] for found in listing(state) if found.get("healthmonitor")]) for part in (
-            Plan(deletes=plan.deletes), Plan(updates=plan.updates, creates=plan.creates if monitors else [])))
-        return before + writes + after
+            Plan(deletes=plan.deletes), Plan(updates=plan.updates, creates=plan.creates if monitors else [])))  # a first one: in the PATCH
+        return first + writes + last
 
 
 POOLS = Pools()
@@ -991,8 +984,7 @@ LISTENER_MEMBERS = [
 class Listeners(Children):
     """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
     (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
-    listener's pool is written by requests of its own (``child_writes``, ``pool_writes``), its health monitor a child
-    collection nested in it (``MONITORS``), its members one PUT of the whole list."""
+    listener's pool is a child collection nested in it (``POOLS``), written after the listener's own create or PATCH."""
 
     inside, locked, own, order, delete_query = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes"), {
         "delete_default_pool": "true"}
@@ -1000,31 +992,22 @@ class Listeners(Children):
 
     def __init__(self):
         super().__init__("listeners", "listener", KINDS["listener"].paths, LISTENER_MEMBERS, option="listeners", create_only=CREATE_ONLY, replace=None,
-                         mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged",
-                         update_body=lambda changes, record: changes)
-
-    def check(self, module):
-        items = module.params.get(self.option)
-        if items is not None:
-            items[:] = self.canonical(items)
-
-    def wanted(self, module):
-        """Not managed by a delete (its diff lists every listener it takes: the module's ``shown``)."""
-        return None if module.params["state"] == "absent" else super().wanted(module)
+                         mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged")
 
     def created_said(self, wanted):
         """The load balancer's create carries every listener and member declared."""
         return {"listeners.created": [item["name"] for item in wanted],
                 "members.added": [_member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
 
-    def canonical(self, items):
+    def check(self, module):
+        """Each listener checked and made canonical (``check_listener``), with the pool it takes; a name or a port twice fails."""
+        items = module.params["listeners"] or []
         require(len(items) <= MAX_LISTENERS, "listeners", "at most %s listeners (50 and a PROMETHEUS one)" % MAX_LISTENERS)
-        checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
-        for index, item in enumerate(checked):
+        for index, item in enumerate(items):
+            check_listener("listeners[%s]" % index, item)
             check_pool_fits("listeners[%s]" % index, item["protocol"], item["pool"])
         for field in ("name", "protocol_port"):
-            distinct("listeners", checked, "listener", field)
-        return checked
+            distinct("listeners", items, "listener", field)
 
     def fetch(self, get, record, params):
         """The listeners, each with its pool, in the order of their names."""
@@ -1060,7 +1043,6 @@ class Listeners(Children):
                 after[name] = dict(view, note="listener %r holds port %s and is deleted first (one port cannot hold two listeners): a failure "
                                    "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
         return before, after
-
 
     # ---- writes ------------------------------------------------------------------------------
     def item_body(self, item, params):
