@@ -42,7 +42,7 @@ MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down",
 
 # ---- checking the option ---------------------------------------------------------------------------------------
 
-def _member_key(member):
+def member_key(member):
     return "%s:%s" % (member["address"], member["protocol_port"])
 
 
@@ -96,7 +96,7 @@ def check_pool(where, pool):
     for index, member in enumerate(pool["members"] or []):
         check_member("%s.members[%s]" % (where, index), member)
     distinct(where + ".members", pool["members"] or [], "member", "address and protocol_port",
-             lambda member: _member_key(member) if member["address"] is not None else None)
+             lambda member: member_key(member) if member["address"] is not None else None)
     if pool["healthmonitor"] is not None:
         check_monitor(where + ".healthmonitor", pool["healthmonitor"])
     persistence = pool["session_persistence"]
@@ -109,7 +109,7 @@ def check_pool(where, pool):
 
 
 def check_listener(where, listener):
-    """One item of ``listeners`` checked before any request; returns it canonical (CIDRs and addresses in one form)."""
+    """One item of ``listeners`` checked before any request and made canonical (CIDRs and addresses in one form)."""
     check_name(where + ".name", listener["name"])
     check_range(where + ".protocol_port", listener["protocol_port"], 1, 65535)
     check_range(where + ".connection_limit", listener["connection_limit"], -1, 1000000)
@@ -137,7 +137,6 @@ def check_listener(where, listener):
             where + ".insert_x_forwarded", "only an HTTP or TERMINATED_HTTPS listener inserts X-Forwarded headers")
     if listener["pool"] is not None:
         check_pool(where + ".pool", listener["pool"])
-    return listener
 
 
 def _strict_cidr(option, cidr):
@@ -253,12 +252,12 @@ def resolve_member_instances(module, listeners):
         member["instance_id"] = member["instance_id"] or found[0]["id"]
     for index, item in enumerate(listeners if named else ()):
         distinct("listeners[%s].pool.members" % index, (item.get("pool") or {}).get("members") or [], "member", "address and protocol_port",
-                 _member_key)
+                 member_key)
 
 
 # ---- views: what is compared, shown in the diff, and sent --------------------------------------------------------
 
-def _cidrs(value):
+def cidr_set(value):
     return sorted(set(str(ipaddress.ip_network(cidr, strict=False)) for cidr in value or []))
 
 
@@ -288,7 +287,7 @@ def pool_view(pool):
             "session_persistence": persistence_view(pool.get("session_persistence"))}
 
 
-def _users(users):
+def user_set(users):
     """A user list as a set: ``[{username, encrypted_password}]`` sorted by username (the hash compared as given)."""
     return sorted(({"username": user.get("username"), "encrypted_password": user.get("encrypted_password")} for user in users or []),
                   key=lambda user: (user["username"] or "", user["encrypted_password"] or ""))
@@ -304,8 +303,8 @@ def wanted_pool(pool, held):
     if pool is None:
         return None
     held = held or {}
-    members = dict((_member_key(member), dict(member_view(member), subnet_id=member["subnet_id"] if member["subnet_id"]
-                                              else held.get("members", {}).get(_member_key(member), {}).get("subnet_id")))
+    members = dict((member_key(member), dict(member_view(member), subnet_id=member["subnet_id"] if member["subnet_id"]
+                                             else held.get("members", {}).get(member_key(member), {}).get("subnet_id")))
                    for member in pool["members"] or [])
     monitor = pool["healthmonitor"]
     held_monitor = held.get("healthmonitor")
@@ -319,21 +318,21 @@ def wanted_pool(pool, held):
             "healthmonitor": monitor, "session_persistence": persistence}
 
 
-def _strip(value):
+def stripped(value):
     return dict((key, item) for key, item in value.items() if item is not None)
 
 
 def member_body(member):
-    return _strip(dict((key, member[key]) for key in MEMBER_FIELDS))
+    return stripped(dict((key, member[key]) for key in MEMBER_FIELDS))
 
 
 def pool_body(pool):
     body = {"name": pool["name"], "lb_algorithm": pool["lb_algorithm"], "protocol": pool["protocol"],
             "members": [member_body(member) for member in pool["members"] or []]}
     if pool["healthmonitor"] is not None:
-        body["healthmonitor"] = _strip(pool["healthmonitor"])
+        body["healthmonitor"] = stripped(pool["healthmonitor"])
     if pool["session_persistence"] is not None:
-        body["session_persistence"] = _strip(pool["session_persistence"])
+        body["session_persistence"] = stripped(pool["session_persistence"])
     return body
 
 
@@ -342,7 +341,7 @@ def listener_body(listener):
     sent = dict(listener, secret_id=listener["secret"], sni_secret_id=listener["sni_secrets"])
     keys = ("name", "protocol", "protocol_port", "allowed_cidrs", "connection_limit", "insert_x_forwarded", "secret_id",
             "sni_secret_id", "user_list") + TIMEOUTS
-    body = _strip(dict((key, sent[key]) for key in keys))
+    body = stripped(dict((key, sent[key]) for key in keys))
     if listener["pool"] is not None:
         body["pools"] = [pool_body(listener["pool"])]
     return body

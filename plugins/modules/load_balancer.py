@@ -775,9 +775,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
-    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, _cidrs, _member_key, _strip, _users, check_listener, distinct,
-    expand, held_members, listener_body, member_body, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text,
-    wanted_pool)
+    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, check_listener, cidr_set, distinct, expand, held_members,
+    listener_body, member_body, member_key, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text, stripped,
+    user_set, wanted_pool)
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
@@ -913,7 +913,7 @@ class Monitors(Children):
 
 MONITORS = Monitors("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
     "/{parent_id}/healthmonitor")), [Member(field) for field in MONITOR_FIELDS if field != "type"], key="type", mode=lambda params: "overridden",
-    body=_strip)
+    body=stripped)
 
 
 class Pools(Children):
@@ -970,12 +970,12 @@ LISTENER_MEMBERS = [
     Member("protocol"),
     Member("protocol_port"),
     Member("connection_limit", created=None),
-    Member("allowed_cidrs", read=lambda record: _cidrs(record.get("allowed_cidrs")), want=lambda value, record: _cidrs(value), created=[]),
+    Member("allowed_cidrs", read=lambda record: cidr_set(record.get("allowed_cidrs")), want=lambda value, record: cidr_set(value), created=[]),
     Member("insert_x_forwarded", read=lambda record: bool((record.get("insert_headers") or {}).get("X-Forwarded-For")), created=False),
     Member("secret_id", "secret", read=lambda record: record.get("secret_id") or None, created=None),
     Member("sni_secret_id", "sni_secrets", read=lambda record: sorted(set(record.get("sni_secret_id") or [])),
            want=lambda value, record: sorted(set(value)), created=[]),
-    Member("user_list", read=lambda record: _users(record.get("user_list")), want=lambda value, record: _users(value), created=[]),
+    Member("user_list", read=lambda record: user_set(record.get("user_list")), want=lambda value, record: user_set(value), created=[]),
     Member("pool", read=lambda record: pool_view(record.get("pool")), created=None,
            want=lambda value, record: wanted_pool(value, pool_view((record or {}).get("pool")))),
 ] + [Member(option, created=None) for option in TIMEOUTS]
@@ -997,7 +997,7 @@ class Listeners(Children):
     def created_said(self, wanted):
         """The load balancer's create carries every listener and member declared."""
         return {"listeners.created": [item["name"] for item in wanted],
-                "members.added": [_member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
+                "members.added": [member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
 
     def check(self, module):
         """Each listener checked and made canonical (``check_listener``), with the pool it takes; a name or a port twice fails."""
