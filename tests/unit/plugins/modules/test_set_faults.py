@@ -29,6 +29,7 @@ ROUTER = "e1a7c0de-0000-4000-8000-000000000001"  # legacy-router, attached to su
 S1, S2 = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b02"
 ROUTERS = "/cloud/v1/routers/1/76/%s" % ROUTER
 
+
 def rule(name, ip):
     return {"name": name, "enabled": True, "action": {"block": {}}, "conditions": [{"ip": {"ip_address": ip}}]}
 
