@@ -18,6 +18,7 @@ task), sent before the flow's own DELETE.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_address
@@ -38,29 +39,21 @@ def with_address(records, address):
 
 
 class OtherFloatingIps(Part):
-    """The floating IPs on the port besides the one the flow deletes: planned like an attachment detached before the
-    delete (``before_delete``), one ``DELETE`` each. Each write is about its own floating IP (``module``: the floating_ip
-    module, for its paths and reads): sent once that one is unlocked and, after an ambiguous failure, read again to tell
-    whether it went. No option: never compared or shown as a member (the module's ``shown`` lists the addresses)."""
+    """The floating IPs on the port besides the one the flow deletes, deleted before it (``before_delete``): one
+    ``DELETE`` each, about its own floating IP, sent once that one is unlocked (``unlocked(record)``) and, after an
+    ambiguous failure, read again (``read(id)``, once settled) to tell whether it went. No option: never compared or shown
+    as a member (the module's ``shown`` lists the addresses)."""
 
     name = "floating_ips"
     before_delete = True
 
-    def __init__(self, module, records):
-        self.module = module
-        self.records = list(records)
+    def __init__(self, records, unlocked, read):
+        self.records, self.unlocked, self.read = list(records), unlocked, read
 
-    def plan(self, _record, _wanted, _params):
-        return [self.deleting(other) for other in self.records]
-
-    def deleting(self, other):
-        module, ident = self.module, other["id"]
-
-        def prepare():
-            if other.get(module.lock):
-                module.wait_unlocked(other)
-        return Write("delete", "DELETE", module.path("item", ident), names=[other.get("floating_ip_address")], locked=other,
-                     reread=lambda: module.settled(module.read(ident)), done=lambda found: found is None, prepare=prepare)
+    def plan(self, _record, _wanted, params):
+        return [Write("delete", "DELETE", KINDS["floating_ip"].paths["item"].format(**dict(params, id=other["id"])),
+                      names=[other.get("floating_ip_address")], locked=other, prepare=functools.partial(self.unlocked, other),
+                      reread=functools.partial(self.read, other["id"]), done=lambda found: found is None) for other in self.records]
 
 
 def addresses(records):

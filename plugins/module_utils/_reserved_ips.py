@@ -88,84 +88,47 @@ def check_instances(option, values):
 
 
 class VipPorts(Part):
-    """The instances sharing a reserved fixed IP as a virtual IP (a part of one module run, ``module``): ``load(record)``
-    reads the ports connected now (``connected``, ``{instance_id: VipPort}``) and, with the option, resolves each item
-    (an instance id or exact name) to the instance's one port on the network, before any write. Identity: the instance;
-    the write: one ``PUT …/connected_devices`` with the whole list of ports, when the set of ports differs."""
+    """The instances sharing a reserved fixed IP as a virtual IP. Held: the ports connected now (read from the VIP's
+    ``connected_devices``); wanted: each item of the option (an instance id or exact name) resolved to the instance's one
+    port on the network before any write (``resolve``). Identity: the instance; the write: one ``PUT
+    …/connected_devices`` with the whole list of ports, when the set of ports differs."""
 
     name = option = "connected_instances"
-
-    def __init__(self, module):
-        self.module = module
-        self.of = None  # the port id of the reserved IP whose connected ports were read
-        self.connected = {}
-        self.ports = None  # the wanted items, resolved: [{instance_id, port_id, label}]
+    ports = None  # the wanted items, resolved: [{instance_id, port_id, label}]
 
     def check(self, module):
         if module.params[self.option] is not None:
             check_instances(self.option, module.params[self.option])
 
-    def read_connected(self, ident):
-        module = self.module
-        found = module.client.get(DEVICES.format(**dict(module.params, id=ident))) or {}
-        return self.keep(ident, found.get("results") or [])
+    def fetch(self, get, record, params):
+        """The record, with the ports connected to it now (``connected``; none unless it is a VIP)."""
+        if record is None or not record.get("is_vip"):
+            return record and dict(record, connected=[])
+        return dict(record, connected=(get(DEVICES.format(**dict(params, id=record["id"])), one=True) or {}).get("results") or [])
 
-    def keep(self, ident, ports):
-        self.of, self.connected = ident, dict((port.get("instance_id"), port) for port in ports)
-        return ports
-
-    def names(self):
-        return sorted(str(port.get("instance_name")) for port in self.connected.values())
-
-    def load(self, record, network_id):
-        """Read the ports sharing ``record`` (a VIP), then resolve the items of the option (reads only)."""
-        module = self.module
-        params = module.params
-        self.keep(None if record is None else record["id"], [])
-        if record is not None and record.get("is_vip"):
-            self.read_connected(record["id"])
-        values = params[self.option]
-        if values is None or params["state"] == "absent":
+    def resolve(self, module, state, network_id):
+        """The items of the option resolved to ports (reads only): a port connected now is kept, another read from the
+        instance's interfaces (an instance or network check mode assumes built: the instance stands for its port)."""
+        params, held = module.params, self.held(state)
+        if params[self.option] is None or params["state"] == "absent":
             return
-        where = KIND.scope.format(**params)
-        resolved = {}
-        for index, value in enumerate(values):
+        where, resolved = KIND.scope.format(**params), {}
+        for index, value in enumerate(params[self.option]):
             option = "%s[%s]" % (self.option, index)
-            ident = parent_id(module, "instance", value, option)  # (check mode: one an earlier task creates, ``_parents``)
+            ident = parent_id(module, "instance", value, option)
             if ident in resolved:
                 raise ValidationError("%s and %s: both name instance %s; list each instance once" % (resolved[ident]["option"], option, ident))
-            held = self.connected.get(ident)
-            if held:
-                port = held["port_id"]
-            else:  # an instance or network not built yet (check mode): its port is not known, the instance stands for it
-                port = ident if assumed(ident) or assumed(network_id) else self.port_of(ident, value, network_id, option, where)
-            resolved[ident] = {"instance_id": ident, "port_id": port, "label": held["instance_name"] if held else value, "option": option}
+            item = held.get(ident) or {"instance_id": ident, "label": value, "port_id": ident if assumed(ident) or assumed(network_id)
+                                       else port_of(module, ident, value, network_id, option, where)}
+            resolved[ident] = dict(item, option=option)
         self.ports = list(resolved.values())
 
-    def port_of(self, ident, value, network_id, option, where):
-        """The one port instance ``ident`` has on the network (its interfaces), else ``Refused`` naming the item."""
-        module = self.module
-        interfaces = interfaces_of(module.client, module.params, ident)
-        if interfaces is None:
-            raise Refused("%s: no instance %s in %s (nothing was sent)" % (option, value, where))
-        ports = [item.get("port_id") for item in interfaces if item.get("network_id") == network_id]
-        if len(ports) != 1:
-            named = value if value == ident else "%s (%s)" % (value, ident)
-            raise Refused("%s: instance %s has %s on network %s, the reserved fixed IP's; it needs exactly one interface "
-                          "there to share the address (nothing was sent)" % (option, named, "ports %s" % ", ".join(ports) if ports
-                                                                             else "no port", network_id))
-        return ports[0]
-
     def wanted(self, module):
-        if module.params[self.option] is None or module.params["state"] == "absent" or self.ports is None:
-            return None
-        return self.ports
+        return None if module.params["state"] == "absent" else self.ports
 
     def held(self, record):
-        if record is None or record["id"] != self.of:
-            return {}
-        return dict((ident, {"instance_id": ident, "port_id": port.get("port_id"), "label": port.get("instance_name")})
-                    for ident, port in self.connected.items())
+        return dict((port.get("instance_id"), {"instance_id": port.get("instance_id"), "port_id": port.get("port_id"),
+                                               "label": port.get("instance_name")}) for port in (record or {}).get("connected") or [])
 
     def shown(self, items):
         return sorted(str(item["label"]) for item in items)
@@ -174,22 +137,25 @@ class VipPorts(Part):
         return self.shown(wanted)
 
     def plan(self, record, wanted, params):
-        held = self.held(record)
-        ports = [item["port_id"] for item in wanted]
+        held, ports = self.held(record), [item["port_id"] for item in wanted]
         if set(ports) == set(item["port_id"] for item in held.values()):
             return []
         listed = set(item["instance_id"] for item in wanted)
         said = {"connected_instances.added": [item["label"] for item in wanted if item["instance_id"] not in held],
                 "connected_instances.removed": [item["label"] for ident, item in held.items() if ident not in listed]}
-        module, ident = self.module, record["id"]
+        return [Write("attach", "PUT", DEVICES.format(**dict(params, id=record["id"])), {"port_ids": ports}, locked=record, said=said,
+                      done=lambda found: set(item["port_id"] for item in self.held(found).values()) == set(ports))]
 
-        def prepare():  # the reserved IP unlocked (a PUT while its task runs is refused)
-            if module.lock and (module.record or {}).get(module.lock):
-                module.record = module.wait_unlocked(module.record)
 
-        def then(accepted, value):
-            self.keep(ident, ((value[0] or {}).get("results") or []) if accepted else value)
-            module.record = module.read(ident)
-        return [Write("attach", "PUT", DEVICES.format(**dict(params, id=ident)), {"port_ids": ports}, locked=record, said=said,
-                      prepare=prepare, then=then, reread=lambda: self.read_connected(ident),
-                      done=lambda found: set(port.get("port_id") for port in found) == set(ports))]
+def port_of(module, ident, value, network_id, option, where):
+    """The one port instance ``ident`` has on the network (its interfaces), else ``Refused`` naming the item."""
+    interfaces = interfaces_of(module.client, module.params, ident)
+    if interfaces is None:
+        raise Refused("%s: no instance %s in %s (nothing was sent)" % (option, value, where))
+    ports = [item.get("port_id") for item in interfaces if item.get("network_id") == network_id]
+    if len(ports) != 1:
+        named = value if value == ident else "%s (%s)" % (value, ident)
+        raise Refused("%s: instance %s has %s on network %s, the reserved fixed IP's; it needs exactly one interface "
+                      "there to share the address (nothing was sent)" % (option, named, "ports %s" % ", ".join(ports) if ports
+                                                                         else "no port", network_id))
+    return ports[0]

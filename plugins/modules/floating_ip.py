@@ -278,7 +278,7 @@ class FloatingIp(CloudResource):
         """Deleted before the flow's own DELETE: the other floating IPs on the port (``_floating_ips.OtherFloatingIps``)."""
         if not self.others:
             return ()
-        return (OtherFloatingIps(self, self.others),)
+        return (OtherFloatingIps(self.others, self.wait_unlocked, lambda ident: self.settled(self.read(ident))),)
 
     def tags(self):
         return tags_member(self.params) if self.params["tags"] is not None else None  # shown in the diff only when given

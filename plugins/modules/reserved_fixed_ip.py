@@ -252,7 +252,7 @@ class ReservedFixedIp(CloudResource):
 
     @cached_property
     def vip_ports(self):
-        return VipPorts(self)
+        return VipPorts()
 
     @property
     def parts(self):
@@ -316,12 +316,13 @@ class ReservedFixedIp(CloudResource):
                                       "finished, which needs wait=true (nothing was sent)")
             if not assumed(self.network_id):  # (a network check mode assumes built: its subnets are not known yet)
                 check_in_subnets(self.client, params, self.network_id, params["ip_address"], self.where())
+        state = self.part_state(self.vip_ports, record)
         if record is not None or params["port_id"] is None:  # (an unknown port_id fails in the plan)
-            self.vip_ports.load(record, record["network_id"] if record else self.network_id)
-        if present and record is not None and params["is_vip"] is False and record.get("is_vip") and self.vip_ports.connected:
+            self.vip_ports.resolve(self, state, record["network_id"] if record else self.network_id)
+        if present and record is not None and params["is_vip"] is False and record.get("is_vip") and state["connected"]:
             raise Refused("is_vip: reserved fixed IP %s is shared by instances %s; the service keeps it a VIP while ports "
                           "share it: set connected_instances: [] with is_vip: true first (nothing was sent)"
-                          % (record["id"], ", ".join(self.vip_ports.names())))
+                          % (record["id"], ", ".join(self.vip_ports.shown(self.vip_ports.held(state).values()))))
 
     def create_body(self):
         params = self.params
@@ -332,8 +333,8 @@ class ReservedFixedIp(CloudResource):
 
     def returned(self, record):
         found = super().returned(record)
-        held = found is not None and self.vip_ports.of == found.get("port_id") and found.get("is_vip")
-        self.result["connected_instances"] = self.vip_ports.names() if held else []
+        held = self.vip_ports.held(self.part_state(self.vip_ports, record) if found is not None else None)
+        self.result["connected_instances"] = self.vip_ports.shown(held.values())
         return found
 
 
