@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """Parents named by name: the network of a subnet, the network and subnet of an interface, the group a rule names, the
-instance a volume or a floating IP goes to (issue 35); the active image a name gives (``active_images``).
+instance a volume or a floating IP goes to (issue 35); the active image a name gives (``active_images``); a reserved
+fixed IP, which has no name, by its address on its network (``with_address``, docs/api_reference.md section 16.6).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
 
@@ -76,18 +77,29 @@ def check_one_of(params, where, pairs):
             raise ValidationError("%s%s and %s are mutually exclusive (give the id or the name)" % (where, ident, name))
 
 
+def addresses_of(record):
+    """The addresses a reserved fixed IP holds, canonical: one is identified by its address on its network."""
+    return [canonical_ip(value) for value in (record.get("fixed_ip_address"), record.get("fixed_ipv6_address")) if value]
+
+
+def address_query(address):
+    """The reserved fixed IP listing's ``ip_address`` filter for exactly ``address`` (a regular expression, IPv4 only)."""
+    return {"ip_address": "^%s$" % re.escape(address)} if ipaddress.ip_address(address).version == 4 else {}
+
+
+def with_address(records, network_id, address):
+    return [record for record in records if record.get("network_id") == network_id and address in addresses_of(record)]
+
+
 def reserved_port(module, network_id, ip_address, where):
-    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page,
-    filtered by the address); none fails naming the option (check mode: assumed built by an earlier task)."""
+    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page);
+    none fails naming the option (check mode: assumed built by an earlier task)."""
     what = "%s on network %s" % (ip_address, network_id)
     if assumed(network_id):
         return _assumed_ip(module, what, where)
-    params = module.params
-    address = str(ipaddress.ip_address(ip_address))
-    records = module.client.paginate(RESERVED_IPS.format(**params), {"ip_address": "^%s$" % re.escape(address)},
-                                     page_size=PAGE_SIZE, total_key="count")
-    found = [record for record in records if record.get("network_id") == network_id
-             and address in (canonical_address(record.get("fixed_ip_address")), canonical_address(record.get("fixed_ipv6_address")))]
+    params, address = module.params, canonical_ip(ip_address)
+    found = with_address(module.client.paginate(RESERVED_IPS.format(**params), address_query(address), page_size=PAGE_SIZE,
+                                                total_key="count"), network_id, address)
     if found:
         return found[0]["port_id"]
     if module.check_mode:
