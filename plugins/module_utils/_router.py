@@ -23,25 +23,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Vali
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, address, strict_network
+from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
-
-
-def route_problem(index, route):
-    """The validation message for one route as the user wrote it, or None when it is valid."""
-    option = "routes[%s]" % index
-    try:
-        destination = strict_network(option + ".destination", route["destination"], CIDR)
-    except ValidationError as exc:
-        return str(exc)
-    try:
-        nexthop = ipaddress.ip_address(route["nexthop"])
-    except ValueError:
-        return "%s.nexthop: %r is not a valid IP address" % (option, route["nexthop"])
-    if destination.version != nexthop.version:
-        return "%s.nexthop: %s is an IPv%s address but the destination %s is IPv%s" % (
-            option, nexthop, nexthop.version, destination, destination.version)
-    return None
 
 
 def canonical_route(route):

@@ -387,8 +387,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._router import (
     canonical_routes,
     create_interfaces,
     resolve_interfaces,
-    route_problem,
 )
+from ansible_collections.gcore.platform.plugins.module_utils._networks import check_routes
 
 
 class Router(CloudResource):
@@ -417,10 +417,7 @@ class Router(CloudResource):
     def validate(self):
         super().validate()
         params = self.params
-        for index, route in enumerate(params["routes"] or []):
-            problem = route_problem(index, route)
-            if problem:
-                raise ValidationError(problem)
+        check_routes("routes", params["routes"])
         gateway = params["external_gateway_info"]
         if gateway:
             check_uuid("external_gateway_info.network_id", gateway["network_id"])
