@@ -29,8 +29,6 @@ PROTOCOLS = ("ah", "dccp", "egp", "esp", "gre", "icmp", "igmp", "ipencap", "ipip
              "ipv6-icmp", "ipv6-nonxt", "ipv6-opts", "ipv6-route", "ospf", "pgm", "rsvp", "sctp", "tcp", "udp",
              "udplite", "vrrp")
 PORT_PROTOCOLS = ("tcp", "udp", "sctp", "dccp", "udplite")
-FIELDS = ("direction", "ethertype", "protocol", "port_range_min", "port_range_max", "remote_ip_prefix", "remote_group_id",
-          "description")
 DESCRIPTION_MAX = 255
 
 RULE_OPTIONS = dict(
@@ -109,9 +107,9 @@ def check_rules(rules):
     checked = [check_rule("rules[%s]" % index, rule) for index, rule in enumerate(rules)]
     first = {}
     for index, rule in enumerate(checked):
-        key = identity(rule)
+        key = label(rule)
         if key in first:
-            raise ValidationError("rules[%s] and rules[%s]: the same rule is listed twice (%s)" % (first[key], index, label(rule)))
+            raise ValidationError("rules[%s] and rules[%s]: the same rule is listed twice (%s)" % (first[key], index, key))
         first[key] = index
     return checked
 
@@ -133,10 +131,6 @@ def canonical(rule):
             "port_range_min": low, "port_range_max": high, "remote_ip_prefix": prefix,
             "remote_group_id": group.lower() if isinstance(group, str) and not assumed(group) else group,
             "description": rule.get("description") or None}
-
-
-def identity(rule):
-    return tuple(rule[field] for field in FIELDS if field != "description")
 
 
 def label(rule):
