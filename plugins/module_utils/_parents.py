@@ -94,16 +94,15 @@ def with_address(records, network_id, address):
 def reserved_port(module, network_id, ip_address, where):
     """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page);
     none fails naming the option (check mode: assumed built by an earlier task)."""
-    what = "%s on network %s" % (ip_address, network_id)
-    if assumed(network_id):
-        return _assumed_ip(module, what, where)
-    params, address = module.params, canonical_ip(ip_address)
-    found = with_address(module.client.paginate(RESERVED_IPS.format(**params), address_query(address), page_size=PAGE_SIZE,
-                                                total_key="count"), network_id, address)
+    what, params, address = "%s on network %s" % (ip_address, network_id), module.params, canonical_ip(ip_address)
+    found = [] if assumed(network_id) else with_address(module.client.paginate(
+        RESERVED_IPS.format(**params), address_query(address), page_size=PAGE_SIZE, total_key="count"), network_id, address)
     if found:
         return found[0]["port_id"]
-    if module.check_mode:
-        return _assumed_ip(module, what, where)
+    if module.check_mode or assumed(network_id):
+        module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
+                           "none yet)" % (where, what, module.noun))
+        return Assumed("reserved fixed IP", what)
     raise Refused("%s: no reserved fixed IP holds %s in project %s, region %s (reserve the address first, or give the "
                   "reserved fixed IP's port id; nothing was sent)" % (where, what, params["project_id"], params["region_id"]))
 
@@ -129,12 +128,6 @@ def interfaces_of(client, params, ident):
         if exc.status == 404:
             return None
         raise
-
-
-def _assumed_ip(module, what, where):
-    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
-                       "none yet)" % (where, what, module.noun))
-    return Assumed("reserved fixed IP", what)
 
 
 def resolve_vip(module):
