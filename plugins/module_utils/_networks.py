@@ -77,6 +77,14 @@ def check_routes(option, routes, invalid=CIDR):
                                   % (where, nexthop, nexthop.version, destination, destination.version))
 
 
+def canonical_routes(routes):
+    """Routes as a sorted list of unique canonical ``{destination, nexthop}`` dicts (as ``ipaddress`` prints them, an
+    IPv4-mapped nexthop with its dotted tail): two lists are the same set of routes exactly when these are equal."""
+    pairs = set((str(ipaddress.ip_network(route["destination"], strict=False)), canonical_ip(route["nexthop"])) for route in routes or [])
+    ordered = sorted(pairs, key=lambda pair: (ipaddress.ip_network(pair[0]).version, pair))
+    return [{"destination": destination, "nexthop": nexthop} for destination, nexthop in ordered]
+
+
 def canonical_cidr(value):
     try:
         return str(ipaddress.ip_network(value, strict=False)) if value else value

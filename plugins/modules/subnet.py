@@ -328,13 +328,13 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     canonical_addresses,
     canonical_cidr,
     canonical_gateway,
+    canonical_routes,
     check_gateway,
     check_routes,
     check_nameservers,
     strict_network,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._parents import check_one_of, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._router import canonical_routes
 
 DISABLE = "disable"
 

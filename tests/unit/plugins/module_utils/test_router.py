@@ -12,21 +12,16 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import Refu
 from ansible_collections.gcore.platform.plugins.module_utils._client import Client
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._networks import check_routes
-from ansible_collections.gcore.platform.plugins.module_utils._router import (
-    MEMBERS,
-    canonical_routes,
-    desired_gateway,
-    gateway_view,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._networks import canonical_routes, check_routes
+from ansible_collections.gcore.platform.plugins.modules.router import Router, desired_gateway, gateway_view
 
 
 def router_view(held):
-    return view(MEMBERS, held)
+    return view(Router.members, held)
 
 
 def router_changes(held, name=None, routes=None, gateway=None):
-    return differences(MEMBERS, held, {"name": name, "routes": routes, "external_gateway_info": gateway})
+    return differences(Router.members, held, {"name": name, "routes": routes, "external_gateway_info": gateway})
 
 
 NET_1 = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"
