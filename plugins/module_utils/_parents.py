@@ -25,7 +25,7 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named, is_uuid
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
 INTERFACES = KINDS["instance"].path("/{id}/interfaces")
@@ -43,6 +43,15 @@ class Assumed(str):
 def assumed(value):
     """Whether ``value`` (an id) is a parent that check mode assumes an earlier task creates."""
     return isinstance(value, Assumed)
+
+
+def id_or_name(option, value, noun):
+    """``value`` naming a ``noun`` before it is looked up: an id (a UUID, returned lower-case) or a name (checked, as
+    ``_cloud.check_name`` checks one); None stays None."""
+    if value is None or is_uuid(value):
+        return value and value.lower()
+    check_name(option, value, "%s ID (a UUID) or %s name" % ((("an " if noun[0] in "aeiou" else "a ") + noun,) * 2))
+    return value
 
 
 def parent_id(module, kind, value, option, query=None):

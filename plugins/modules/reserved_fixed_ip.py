@@ -232,9 +232,9 @@ import ipaddress
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_not_blank, checked_address, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, assumed, interfaces_of, parent_id, with_address
+from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, assumed, id_or_name, interfaces_of, parent_id, with_address
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
@@ -281,10 +281,7 @@ class VipPorts(Part):
         for index, value in enumerate(values):
             where = "%s[%s]" % (self.option, index)
             check_not_blank(where, value)
-            if is_uuid(value):
-                values[index] = value = value.lower()
-            else:
-                check_name(where, value, "an instance ID (a UUID) or an instance name")
+            values[index] = value = id_or_name(where, value, "instance")
             if value in first:
                 raise ValidationError("%s[%s] and %s: each instance must be listed once; %s is given twice" % (self.option, first[value], where, value))
             first[value] = index
@@ -384,11 +381,7 @@ class ReservedFixedIp(CloudResource):
         super().validate()
         params = self.params
         params["ip_address"] = checked_address("ip_address", params["ip_address"])
-        if params["network"] is not None:
-            if is_uuid(params["network"]):
-                params["network"] = params["network"].lower()
-            else:
-                check_name("network", params["network"], "a network ID (a UUID) or a network name")
+        params["network"] = id_or_name("network", params["network"], "network")
         require(params["port_id"] is not None or (params["network"] is not None and params["ip_address"] is not None),
                 "network" if params["ip_address"] is not None else "ip_address" if params["network"] is not None else "port_id",
                 "give port_id, or network with ip_address (a reserved fixed IP is found by its ID or by its address on its network)")

@@ -331,8 +331,8 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, id_or_name
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     ATTACHMENT_TAG,
@@ -400,9 +400,7 @@ class Volume(CloudResource):
         check_length("image_name", params["image_name"], 1, 255)
         absent = params["state"] == "absent"
         require(not absent or instance is None, "instance", "only with state=present (a deleted volume is detached first)")
-        if instance:
-            if not is_uuid(instance):
-                check_name("instance", instance, "an instance ID (a UUID) or an instance name")
+        id_or_name("instance", instance or None, "instance")
         require(params["attachment_tag"] is None or instance, "attachment_tag", "only with a non-empty instance")
         check_pattern("attachment_tag", params["attachment_tag"], ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
 
