@@ -405,8 +405,10 @@ class Volume(CloudResource):
         check_pattern("attachment_tag", params["attachment_tag"], ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
 
     def resolve(self):
-        """``instance`` as the one instance id it names (a name is looked up over every page: before any write)."""
-        ATTACHMENT.wanted(self)  # check mode: one not built yet is assumed
+        """``instance`` resolved to the one instance id it names before any request about the volume (a name over every
+        page, once per run: ``_parents.parent_id``, which the attachment's ``wanted`` asks again; check mode: one not built
+        yet is assumed)."""
+        ATTACHMENT.wanted(self)
 
     def report(self, record):
         """A volume's own rule: with ``wait=false`` at most one task is started (a later one would need its result)."""
