@@ -174,8 +174,8 @@ def resource_classes():
     found = []
     for info in sorted(pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__), key=lambda info: info.name):
         module = importlib.import_module("simulator.resources." + info.name)
-        found += [value for value in vars(module).values()
-                  if isinstance(value, type) and issubclass(value, Resource) and value.__module__ == module.__name__]
+        found += [value for value in vars(module).values() if isinstance(value, type) and issubclass(value, Resource)
+                  and value.__module__ == module.__name__ and value.NAME]  # a base (no NAME) is not a family
     return found
 
 
