@@ -106,9 +106,9 @@ class Collection(Resource):
     """A plain Cloud collection as a declaration, in the words of the modules' kinds table (``Kind``); a subclass sets:
 
     - ``NOUN`` (in messages: ``"<NOUN> <id> not found"``), ``COLLECTION`` (the path segment), ``VERSIONS``
-      (``{operation: "v2"}`` where one of ``list``, ``create``, ``get``, ``update``, ``delete`` is not at v1),
-      ``REGIONAL`` (False: ``/{project_id}`` only), ``ACTIONS``: ``(method, suffix, handler[, version])`` more routes
-      of the collection (``"/{id}/extend"``);
+      (``{operation: "v2"}`` where one of ``list``, ``create``, ``get``, ``update``, ``delete`` is not at v1; or
+      ``(version, collection)`` where it is in another collection), ``REGIONAL`` (False: ``/{project_id}`` only),
+      ``ACTIONS``: ``(method, suffix, handler[, version[, collection]])``, more routes (``"/{id}/extend"``);
     - ``ID_KEY`` (the record member holding the id), ``ID_PARAM`` (its path member), ``ID_CHECK`` (``"uuid"`` or
       ``"int"``: 422 otherwise; None: any text);
     - ``NAME_QUERY``: the listing's name filter ``(parameter, longest value or None)``, matching a part of the name;
@@ -138,16 +138,18 @@ class Collection(Resource):
         cls.STATE = cls.__dict__.get("STATE", (cls.NAME,))
         generic = (("GET", "", "list", "listing"), ("POST", "", "create", "create"), ("GET", "/{id}", "get", "read"),
                    ("PATCH", "/{id}", "update", "update"), ("DELETE", "/{id}", "delete", "delete"))
-        cls.ROUTES = tuple(Route(method, cls.path(suffix, cls.VERSIONS.get(operation, "v1")), handler)
+        versions = dict((operation, version if isinstance(version, tuple) else (version,)) for operation, version in cls.VERSIONS.items())
+        cls.ROUTES = tuple(Route(method, cls.path(suffix, *versions.get(operation, ("v1",))), handler)
                            for method, suffix, operation, handler in generic if getattr(cls, handler, None)) + tuple(
             Route(method, cls.path(suffix, *version), handler) for method, suffix, handler, *version in cls.ACTIONS
         ) + tuple(cls.__dict__.get("ROUTES", ()))
 
     @classmethod
-    def path(cls, suffix="", version="v1"):
-        """A path regex of the collection at ``version``, then ``suffix`` (``{id}``: the record's id)."""
+    def path(cls, suffix="", version="v1", collection=None):
+        """A path regex of the collection (or a sibling ``collection``) at ``version``, then ``suffix`` (``{id}``: the
+        record's id)."""
         owner = r"/(?P<project_id>[^/]+)" + (r"/(?P<region_id>[^/]+)" if cls.REGIONAL else "")
-        return "/cloud/%s/%s%s%s" % (version, cls.COLLECTION, owner, suffix.replace("{id}", "(?P<%s>[^/]+)" % cls.ID_PARAM))
+        return "/cloud/%s/%s%s%s" % (version, collection or cls.COLLECTION, owner, suffix.replace("{id}", "(?P<%s>[^/]+)" % cls.ID_PARAM))
 
     @property
     def store(self):
