@@ -16,7 +16,7 @@ def test_every_resource_is_a_declaration():
     assert {cls.NAME for cls in classes} == {"baremetal", "file_shares", "floating_ips", "images", "instances", "k8s",
                                              "l7policies", "lifecycle_policies", "load_balancers", "networks", "pricing",
                                              "quota", "reserved_fixed_ips", "routers", "secrets", "security_groups",
-                                             "server_groups", "snapshots", "ssh_keys", "storage", "tasks", "thresholds",
+                                             "server_groups", "snapshots", "ssh_keys", "storage", "subnets", "tasks", "thresholds",
                                              "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
