@@ -105,8 +105,8 @@ def boolean_query(request, name):
 class Collection(Resource):
     """A plain Cloud collection as a declaration, in the words of the modules' kinds table (``Kind``); a subclass sets:
 
-    - ``NOUN`` (in messages: ``"<NOUN> <id> not found"``), ``COLLECTION`` (the path segment), ``VERSIONS``
-      (``{operation: "v2"}`` where one of ``list``, ``create``, ``get``, ``update``, ``delete`` is not at v1; or
+    - ``NOUN`` (in messages: ``"<NOUN> <id> not found"``), ``COLLECTION`` (the path segment), ``VERSION`` (its
+      version, v1 by default), ``VERSIONS`` (``{operation: "v2"}`` where one of ``list``, ``create``, ``get``, ``update``, ``delete`` is not at v1; or
       ``(version, collection)`` where it is in another collection), ``REGIONAL`` (False: ``/{project_id}`` only),
       ``ACTIONS``: ``(method, suffix, handler[, version[, collection]])``, more routes (``"/{id}/extend"``);
     - ``ID_KEY`` (the record member holding the id), ``ID_PARAM`` (its path member), ``ID_CHECK`` (``"uuid"`` or
@@ -124,6 +124,7 @@ class Collection(Resource):
     """
 
     NOUN = COLLECTION = ID_PARAM = TASK = None
+    VERSION = "v1"
     VERSIONS = {}
     REGIONAL = True
     ACTIONS = ()
@@ -139,17 +140,17 @@ class Collection(Resource):
         generic = (("GET", "", "list", "listing"), ("POST", "", "create", "create"), ("GET", "/{id}", "get", "read"),
                    ("PATCH", "/{id}", "update", "update"), ("DELETE", "/{id}", "delete", "delete"))
         versions = dict((operation, version if isinstance(version, tuple) else (version,)) for operation, version in cls.VERSIONS.items())
-        cls.ROUTES = tuple(Route(method, cls.path(suffix, *versions.get(operation, ("v1",))), handler)
+        cls.ROUTES = tuple(Route(method, cls.path(suffix, *versions.get(operation, ())), handler)
                            for method, suffix, operation, handler in generic if getattr(cls, handler, None)) + tuple(
             Route(method, cls.path(suffix, *version), handler) for method, suffix, handler, *version in cls.ACTIONS
         ) + tuple(cls.__dict__.get("ROUTES", ()))
 
     @classmethod
-    def path(cls, suffix="", version="v1", collection=None):
-        """A path regex of the collection (or a sibling ``collection``) at ``version``, then ``suffix`` (``{id}``: the
-        record's id)."""
+    def path(cls, suffix="", version=None, collection=None):
+        """A path regex of the collection (or a sibling ``collection``) at ``version`` (``VERSION``), then ``suffix``
+        (``{id}``: the record's id)."""
         owner = r"/(?P<project_id>[^/]+)" + (r"/(?P<region_id>[^/]+)" if cls.REGIONAL else "")
-        return "/cloud/%s/%s%s%s" % (version, collection or cls.COLLECTION, owner, suffix.replace("{id}", "(?P<%s>[^/]+)" % cls.ID_PARAM))
+        return "/cloud/%s/%s%s%s" % (version or cls.VERSION, collection or cls.COLLECTION, owner, suffix.replace("{id}", "(?P<%s>[^/]+)" % cls.ID_PARAM))
 
     @property
     def store(self):
@@ -190,8 +191,12 @@ class Collection(Resource):
         ident = self.ident(request)
         self.sync()
         record = in_scope(self.store, ident, project_id, region_id, self.NOUN)
-        if unlocked and record.get("task_id"):
-            raise ApiFailure(409, "%s %s is locked by task %s; try again when it has finished" % (self.NOUN, ident, record["task_id"]))
+        return self.unlocked(record) if unlocked else record
+
+    def unlocked(self, record):
+        """The record, or 409 while a task holds it."""
+        if record.get("task_id"):
+            raise ApiFailure(409, "%s %s is locked by task %s; try again when it has finished" % (self.NOUN, record[self.ID_KEY], record["task_id"]))
         return record
 
     def begin(self, record, step, apply, data=None):
