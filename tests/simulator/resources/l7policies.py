@@ -29,7 +29,8 @@ from __future__ import annotations
 import copy
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route
+from simulator.core import ApiFailure, Resource, Route, page
+from simulator.resources import production
 from simulator.resources.load_balancers import NAME_PATTERN, P, REGIONS, activate, validated
 from simulator.validation import f, invalid
 
@@ -89,7 +90,7 @@ class L7Policies(Resource):
         return [record for record in self.sim.l7policies.values() if (record["project_id"], record["region_id"]) == scope]
 
     def policy_of(self, request):
-        scope = self.lbs.scope(request)
+        scope = production.scope(request)
         found = next((record for record in self.live(scope) if record["id"] == request.params["policy_id"]), None)
         if found is None:
             raise ApiFailure(404, "L7 policy %s not found" % request.params["policy_id"])
@@ -144,13 +145,13 @@ class L7Policies(Resource):
 
     # ---- policies ------------------------------------------------------------------------------
     def list_policies(self, request):
-        return self.lbs.page(request, [self.view(record) for record in self.live(self.lbs.scope(request))])
+        return page(request, [self.view(record) for record in self.live(production.scope(request))])
 
     def get_policy(self, request):
         return self.view(self.policy_of(request)[0])
 
     def create_policy(self, request):
-        scope = self.lbs.scope(request)
+        scope = production.scope(request)
         body = validated(request.json, CREATE_POLICY)
         self.live(scope)
         listener = self.sim.lb_listeners.get(body["listener_id"])
@@ -223,7 +224,7 @@ class L7Policies(Resource):
 
     def list_rules(self, request):
         policy = self.policy_of(request)[0]
-        return self.lbs.page(request, [self.rule_view(rule, policy) for rule in policy["rules"]])
+        return page(request, [self.rule_view(rule, policy) for rule in policy["rules"]])
 
     def get_rule(self, request):
         rule, policy, _lb = self.rule_of(request)
