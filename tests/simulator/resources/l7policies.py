@@ -36,12 +36,12 @@ from simulator.resources.production import Collection
 from simulator.validation import f, invalid
 
 RULE = "/{id}/rules/(?P<rule_id>[^/]+)"
-ACTIONS = {"REDIRECT_TO_POOL": "redirect_pool_id", "REDIRECT_TO_URL": "redirect_url", "REDIRECT_PREFIX": "redirect_prefix", "REJECT": None}
+TARGETS = {"REDIRECT_TO_POOL": "redirect_pool_id", "REDIRECT_TO_URL": "redirect_url", "REDIRECT_PREFIX": "redirect_prefix", "REJECT": None}
 RULE_TYPES = ["COOKIE", "FILE_TYPE", "HEADER", "HOST_NAME", "PATH", "SSL_CONN_HAS_CERT", "SSL_DN_FIELD", "SSL_VERIFY_RESULT"]
 COMPARE_TYPES = ["CONTAINS", "ENDS_WITH", "EQUAL_TO", "REGEX", "STARTS_WITH"]
 L7_PROTOCOLS = ("HTTP", "TERMINATED_HTTPS")
 POLICY_FIELDS = {
-    "action": f("str", True, enum=sorted(ACTIONS)), "name": f("str", pattern=NAME_PATTERN), "position": f("int", gt=0),
+    "action": f("str", True, enum=sorted(TARGETS)), "name": f("str", pattern=NAME_PATTERN), "position": f("int", gt=0),
     "redirect_pool_id": f("str"), "redirect_url": f("str"), "redirect_prefix": f("str"),
     "redirect_http_code": f("int", enum=[301, 302, 303, 307, 308]), "tags": f("list", items=f("str")),
 }
@@ -102,7 +102,7 @@ class L7Policies(Collection):
     # ---- checks --------------------------------------------------------------------------------
     def checked_policy(self, body, lb, listener_id):
         """Only the action's target and (for a URL or a prefix) ``redirect_http_code``; a pool of the load balancer."""
-        target = ACTIONS[body["action"]]
+        target = TARGETS[body["action"]]
         if target and body.get(target) is None:
             invalid(target, "field required")
         for member in ("redirect_pool_id", "redirect_url", "redirect_prefix", "redirect_http_code"):
