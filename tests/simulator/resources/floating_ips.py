@@ -43,11 +43,10 @@ import json
 import uuid
 
 from simulator.core import ApiFailure, Request, Route, is_uuid, merge_tags, now_iso
-from simulator.resources.production import Collection, scope, unlock_failed
+from simulator.resources.production import REGIONS, Collection, instances as instances_of, scope, unlock_failed
 from simulator.validation import check_object, check_str, invalid
 
 INTERFACES = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<instance_id>[^/]+)/interfaces"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 NAMESPACE = uuid.UUID("7a1e4c2b-5d3f-4e6a-9b8c-0d1e2f3a4b5c")
 POOL = ipaddress.ip_network("203.0.113.0/24")
 # The members of the instance a floating IP names (InstanceInFloatingSerializer: every one required), and of its flavor.
@@ -91,11 +90,6 @@ def derived_interfaces(instance):
             port["ip_assignments"].append({"ip_address": entry["addr"],
                                            "subnet_id": entry.get("subnet_id") or str(uuid.uuid5(NAMESPACE, "subnet/" + network))})
     return list(found.values())
-
-
-def instances_of(sim):
-    value = getattr(sim, "instances", None) or []
-    return list(value.values()) if isinstance(value, dict) else list(value)
 
 
 class FloatingIps(Collection):

@@ -90,7 +90,7 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, Response, Route, int_param, is_uuid, merge_tags, now_iso
 from simulator.resources.floating_ips import derived_interfaces
-from simulator.resources.production import Collection
+from simulator.resources.production import REGIONS, Collection
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
 from simulator.resources.reserved_fixed_ips import reserved_of
@@ -134,7 +134,6 @@ FALLBACK_GROUPS = [("5ec0a11e-0000-4000-8000-000000000001", "legacy-sg"), ("5ec0
                    ("5ec0a11e-0000-4000-8000-000000000003", "shared-sg")]
 HAS_GROUP_FAMILY = importlib.util.find_spec("simulator.resources.security_groups") is not None
 FIXED_NETWORK = "instances-net"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 PAIRS = [(1, 76), (1, 1), (2, 76), (2, 1)]
 FORBIDDEN_PROJECT = 3
 STATUS_QUERY = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE",

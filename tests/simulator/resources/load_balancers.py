@@ -62,7 +62,7 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, Response, Route, now_iso, page
 from simulator.resources import production
-from simulator.resources.production import Collection, in_scope
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, in_scope
 from simulator.resources.reserved_fixed_ips import reserved_of
 from simulator.resources.secrets import known as secret_known
 from simulator.validation import Invalid, check_fields, f, invalid
@@ -81,8 +81,6 @@ MEMBER_ORDERS = ("address.asc", "address.desc", "created_at.asc", "created_at.de
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-SEED_PROJECT, SEED_REGION = 1, 76
 LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "PROMETHEUS", "TCP", "TERMINATED_HTTPS", "UDP"]
 POOL_PROTOCOLS = ["HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP", "UDP"]
 ALGORITHMS = ["LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"]

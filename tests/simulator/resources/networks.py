@@ -49,11 +49,9 @@ import ipaddress
 import uuid
 
 from simulator.core import ApiFailure, is_uuid, merge_tags, now_iso, tag_list
-from simulator.resources.production import Collection, family, scope, unlock_failed
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, family, scope, unlock_failed
 from simulator.validation import check_bool, check_enum, check_name, check_object, check_tags, invalid, patch_name_and_tags
 
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-SEED_PROJECT, SEED_REGION = 1, 76
 MTU = 1450
 
 # (network id, name, [(subnet id, name, cidr)])

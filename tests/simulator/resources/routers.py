@@ -39,11 +39,10 @@ import uuid
 
 from simulator.core import ApiFailure, is_uuid, now_iso
 from simulator.resources.networks import SEEDED_SUBNETS
-from simulator.resources.production import Collection, scope, unlock_failed
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, scope, unlock_failed
 from simulator.validation import check_bool, check_object, invalid
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 
 # External networks the gateways may use (the first is the region's default one).
 PUBLIC_NETWORK_ID = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"
@@ -62,7 +61,6 @@ SEEDED = [
     {"id": "e1a7c0de-0000-4000-8000-000000000003", "name": "shared-edge", "gateway": (PUBLIC_2_NETWORK_ID, False),
      "routes": [], "subnets": []},
 ]
-SEED_PROJECT, SEED_REGION = 1, 76
 
 
 def check_name(value, field="name"):

@@ -41,19 +41,17 @@ import re
 import uuid
 
 from simulator.core import ApiFailure, now_iso
-from simulator.resources.production import Collection, scope, unlock_failed
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, scope, unlock_failed
 from simulator.validation import check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
 TAG_KEY = re.compile(r"^[^\s=]+$")
 TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 PROTOCOLS = ("ah", "dccp", "egp", "esp", "gre", "icmp", "igmp", "ipencap", "ipip", "ipv6-encap", "ipv6-frag", "ipv6-icmp",
              "ipv6-nonxt", "ipv6-opts", "ipv6-route", "ospf", "pgm", "rsvp", "sctp", "tcp", "udp", "udplite", "vrrp")
 PORT_PROTOCOLS = ("tcp", "udp", "sctp", "dccp", "udplite")
 RULE_FIELDS = ("direction", "ethertype", "protocol", "port_range_min", "port_range_max", "remote_ip_prefix",
                "remote_group_id", "description")
-SEED_PROJECT, SEED_REGION = 1, 76
 LEGACY_ID = "5ec0a11e-0000-4000-8000-000000000001"
 SHARED_IDS = ["5ec0a11e-0000-4000-8000-000000000002", "5ec0a11e-0000-4000-8000-000000000003"]
 

@@ -64,15 +64,13 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, is_uuid, now_iso, tag_list
 from simulator.resources.snapshots import snapshot as snapshot_of
-from simulator.resources.production import Collection, scope
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, instances as instance_store, scope
 from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
 TYPES = ("cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra")
 SOURCES = ("new-volume", "image", "snapshot")
 COMMON = ("name", "source", "size", "type_name", "instance_id_to_attach_to", "attachment_tag", "lifecycle_policy_ids", "tags")
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-SEED_PROJECT, SEED_REGION = 1, 76
 ATTACHABLE = ("ACTIVE", "SHUTOFF")  # instance statuses a volume can be attached to
 
 # Images a volume can be made from: id -> {name, min_disk GiB} (the instance family's ``sim.images`` are accepted too).
@@ -100,12 +98,6 @@ STEPS = {
     "detach": ("detaching", "available", None),
     "delete": ("deleting", None, "error_deleting"),
 }
-
-
-def instance_store(sim):
-    """Every instance record of the one instance store (``sim.instances``: a list, or a dict by id)."""
-    store = getattr(sim, "instances", None) or []
-    return list(store.values()) if isinstance(store, dict) else list(store)
 
 
 def volumes_of(sim):
