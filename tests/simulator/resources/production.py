@@ -106,9 +106,10 @@ class Collection(Resource):
     """A plain Cloud collection as a declaration, in the words of the modules' kinds table (``Kind``); a subclass sets:
 
     - ``NOUN`` (in messages: ``"<NOUN> <id> not found"``), ``COLLECTION`` (the path segment), ``VERSION`` (its
-      version, v1 by default), ``VERSIONS`` (``{operation: "v2"}`` where one of ``list``, ``create``, ``get``, ``update``, ``delete`` is not at v1; or
-      ``(version, collection)`` where it is in another collection), ``REGIONAL`` (False: ``/{project_id}`` only),
-      ``ACTIONS``: ``(method, suffix, handler[, version[, collection]])``, more routes (``"/{id}/extend"``);
+      version, v1 by default), ``VERSIONS`` (``{operation: "v2"}`` where one of ``list``, ``create``, ``get``,
+      ``update``, ``delete`` is at another version; or ``(version, collection)`` where it is in another collection),
+      ``REGIONAL`` (False: ``/{project_id}`` only), ``ACTIONS``: more routes, ``(method, suffix, handler[, version[,
+      collection]])`` (``"/{id}/extend"``);
     - ``ID_KEY`` (the record member holding the id), ``ID_PARAM`` (its path member), ``ID_CHECK`` (``"uuid"`` or
       ``"int"``: 422 otherwise; None: any text);
     - ``NAME_QUERY``: the listing's name filter ``(parameter, longest value or None)``, matching a part of the name;
