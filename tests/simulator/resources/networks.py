@@ -37,9 +37,9 @@ the subnets a router attaches (``routers.py``) are these.
 - A PATCH or DELETE of a locked record (``task_id`` set) answers 409. Unknown body members answer 422 (the published
   schemas do not forbid them; the simulator is strict so that a misspelt member is seen).
 
-State: ``sim.networks`` and ``sim.subnets`` (id -> record). Seeded (project 1, region 76): three networks
-``router-net-1..3`` with one subnet each (``router-subnet-1..3``, 192.168.10/20/30.0/24: the subnets the router stories
-attach), and two networks both named ``twin-net``.
+Two families (``Networks``, ``Subnets``). State: ``sim.networks`` and ``sim.subnets`` (id -> record). Seeded (project 1,
+region 76): three networks ``router-net-1..3`` with one subnet each (``router-subnet-1..3``, 192.168.10/20/30.0/24: the
+subnets the router stories attach), and two networks both named ``twin-net``.
 """
 
 from __future__ import annotations
