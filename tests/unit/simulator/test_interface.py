@@ -83,3 +83,22 @@ def test_state_shows_what_each_resource_declares():
                                               "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes", "waap_domains", "waap_policy_modes",
                                               "waap_settings"]
+
+
+def test_a_plain_cloud_collection_is_a_declaration_its_routes_and_lookups_come_from():
+    from simulator.resources.production import Collection  # pylint: disable=import-outside-toplevel
+    from simulator.resources.secrets import Secrets  # pylint: disable=import-outside-toplevel
+    collection, one = "/cloud/v1/secrets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)", "/(?P<secret_id>[^/]+)"
+    assert [(route.method, route.pattern.pattern, route.handler) for route in Secrets.ROUTES] == [
+        ("GET", "^%s$" % collection, "listing"), ("POST", "^%s$" % collection.replace("v1", "v2"), "create"),
+        ("GET", "^%s%s$" % (collection, one), "read"), ("DELETE", "^%s%s$" % (collection, one), "delete"),
+        ("POST", "^%s$" % collection, "create_v1")]
+    sim = Simulator()
+    assert sim.call("PATCH", "/cloud/v1/secrets/1/76/%s" % seeds()["secrets"]["seed_cert"], {})[0] == 405
+    families = [resource for resource in sim.resources if isinstance(resource, Collection)]
+    assert len(families) == 19
+    for family in families:  # an unknown record of the scope: 404 with the noun (an integer id: 422 for a uuid)
+        path = family.path("/{id}").replace("(?P<project_id>[^/]+)", "1").replace("(?P<region_id>[^/]+)", "76")
+        status, body = sim.call("GET", path.replace("(?P<%s>[^/]+)" % family.ID_PARAM, "0b7c6a52-61f4-4c1a-9f0e-000000000000"))
+        assert (status, body["message"].split(":")[0]) == ((422, family.ID_PARAM) if family.ID_CHECK == "int" else
+                                                            (404, "%s 0b7c6a52-61f4-4c1a-9f0e-000000000000 not found" % family.NOUN)), family.NAME
