@@ -49,7 +49,7 @@ import uuid
 
 from simulator import control
 from simulator.core import ApiFailure, Response, now_iso, page, tag_list
-from simulator.resources.production import Collection, in_scope, path_uuid, region_of, scope
+from simulator.resources.production import Collection, in_scope, path_uuid, region_of, scope, settle_steps
 from simulator.validation import check_bool, check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 STANDARD = ("name", "protocol", "size", "network", "access", "type_name", "volume_type", "tags")
@@ -57,9 +57,6 @@ VAST = ("name", "protocol", "size", "share_settings", "type_name", "volume_type"
 VAST_SETTINGS = ("allowed_characters", "path_length", "root_squash", "trash_access")
 VOLUME_TYPES = {"standard": "default_share_type", "vast": "vast_share_type"}
 VAST_NETWORK = ("0faa5700-0000-4000-8000-00000000a571", "vast-service-network", "0faa5700-0000-4000-8000-00000000b571", "vast-service-subnet")
-# A step's status while it runs, and the status it leaves on failure.
-STEPS = {"create": ("creating", "error"), "extend": ("extending", "extending_error"), "update": (None, None),
-         "delete": ("deleting", "error_deleting")}
 SEED_NETWORK, SEED_SUBNET = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"
 SEEDED = [("f11e5a7e-0000-4000-8000-000000000001", "share-1", [("10.0.0.0/24", "rw")]),
           ("f11e5a7e-0000-4000-8000-000000000002", "twin-share", []),
@@ -79,6 +76,8 @@ def check_rule(loc, rule):
 class FileShares(Collection):
     NAME, NOUN, COLLECTION, TASK, NAME_QUERY = "file_shares", "File share", "file_shares", "file_share", ("name", None)
     VERSIONS = {"update": "v3"}  # the v1 PATCH is deprecated
+    STEPS = {"create": ("creating", None, "error"), "extend": ("extending", None, "extending_error"), "update": (None, None, None),
+             "delete": ("deleting", None, "error_deleting")}
     ACTIONS = (("PATCH", "/{id}", "patch_v1"), ("POST", "/{id}/extend", "extend_share"), ("GET", "/{id}/access_rule", "list_rules"),
                ("POST", "/{id}/access_rule", "create_rule"), ("DELETE", "/{id}/access_rule/(?P<access_rule_id>[^/]+)", "delete_rule"))
     STATE = ("file_shares", "access_rules")
@@ -127,14 +126,7 @@ class FileShares(Collection):
         return record
 
     def sync(self):
-        for ident, (task_id, failure) in list(self.steps.items()):
-            task, record = self.sim.tasks.get(task_id), self.sim.file_shares.get(ident)
-            if record is None or task is None or task["done"]:
-                del self.steps[ident]
-                if record is not None and (task is None or task["record"]["state"] == "ERROR"):
-                    record["task_id"] = None
-                    if failure:
-                        record["status"] = failure
+        settle_steps(self.sim, self.steps, self.sim.file_shares.get)
 
     def shown(self, record, _request=None):
         left = self.settling.get(record["id"], 0)
@@ -148,21 +140,6 @@ class FileShares(Collection):
         if available and record["status"] != "available":
             raise ApiFailure(400, "File share %s is %s; it must be available" % (record["id"], record["status"]))
         return record
-
-    def begin(self, record, step, apply, data=None):
-        during, failure = STEPS[step]
-
-        def finish():
-            record["task_id"] = None
-            return apply()
-
-        task_id = self.sim.start_task("%s_file_share" % step, apply=finish, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=data)
-        record["task_id"] = task_id
-        if during:
-            record["status"] = during
-        self.steps[record["id"]] = (task_id, failure)
-        return task_id
 
     def set_status(self, body):
         control.record({"file_share_id": control.text, "status": control.text}, required=("file_share_id", "status"))("file_share_status", body)

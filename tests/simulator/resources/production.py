@@ -88,7 +88,12 @@ def settle_steps(sim, steps, find):
         if record is None or task is None or task["done"]:
             del steps[ident]
             if record is not None and (task is None or task["record"]["state"] == "ERROR"):
-                record.update(task_id=None, status=failure or record["status"], updated_at=now_iso())
+                record.update(task_id=None, status=failure or record["status"], **stamped(record))
+
+
+def stamped(record):
+    """``updated_at`` now, for a record that has the member."""
+    return {"updated_at": now_iso()} if "updated_at" in record else {}
 
 
 def boolean_query(request, name):
@@ -114,7 +119,9 @@ class Collection(Resource):
       ``"int"``: 422 otherwise; None: any text);
     - ``NAME_QUERY``: the listing's name filter ``(parameter, longest value or None)``, matching a part of the name;
       ``PAGE``: the listing's default ``limit`` (None: the listing has no pages);
-    - ``TASK``: the noun of the family's task types (``delete_<TASK>``; None: no task, a delete answers 204).
+    - ``TASK``: the noun of the family's task types (``delete_<TASK>``; None: no task, a delete answers 204);
+      ``STEPS``: ``{step: (status while its task runs, status it leaves, status it fails in)}`` (None: as it is), the
+      tasks kept in ``steps`` (id -> (task id, failure status)) for ``sync`` (``settle_steps``).
 
     The routes: ``GET`` of the collection (``listing``: the scope's records that every ``filters`` test passes,
     ``ordered``, paged, each ``shown``), ``GET`` of a record (``read``), ``DELETE`` (``delete``: ``refuse_delete``
@@ -133,6 +140,7 @@ class Collection(Resource):
     ID_CHECK = "uuid"
     NAME_QUERY = None
     PAGE = 1000
+    STEPS = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -201,10 +209,24 @@ class Collection(Resource):
         return record
 
     def begin(self, record, step, apply, data=None):
-        """Start the ``<step>`` task of a record (its lock, if it carries one); ``apply`` runs when it finishes."""
-        task_id = self.sim.start_task("%s_%s" % (step, self.TASK), apply=apply, project_id=record["project_id"], region_id=record["region_id"], data=data)
+        """Start the ``<step>`` task of a record: locked (if it carries a lock) and in the step's status while it runs;
+        when it finishes, unlocked, in the step's status after, and ``apply`` runs."""
+        during, after, failure = self.STEPS.get(step, (None, None, None))
+
+        def finish():
+            if "task_id" in record:
+                record.update(task_id=None, **stamped(record))
+            if after:
+                record["status"] = after
+            return apply()
+
+        task_id = self.sim.start_task("%s_%s" % (step, self.TASK), apply=finish, project_id=record["project_id"], region_id=record["region_id"], data=data)
         if "task_id" in record:
             record["task_id"] = task_id
+        if during:
+            record["status"] = during
+        if self.STEPS:
+            self.steps[record[self.ID_KEY]] = (task_id, failure)
         return task_id
 
     def listing(self, request):

@@ -32,7 +32,6 @@ from simulator.resources.production import Collection, in_scope, region_of, scop
 from simulator.validation import check_name, check_object, check_str, check_tags, check_uuid, patch_name_and_tags
 
 SNAPSHOTTABLE = ("available", "in-use")
-STEPS = {"create": ("creating", "available", "error"), "delete": ("deleting", None, "error_deleting")}
 
 
 def snapshot(sim, ident):
@@ -46,6 +45,7 @@ def snapshot(sim, ident):
 
 class Snapshots(Collection):
     NAME, NOUN, COLLECTION, TASK, TASK_TYPES = "snapshots", "Snapshot", "snapshots", "snapshot", ("create_snapshot", "delete_snapshot")
+    STEPS = {"create": ("creating", "available", "error"), "delete": ("deleting", None, "error_deleting")}
     CONTROLS = {"snapshot_status": "set_status"}
 
     def reset(self):
@@ -67,21 +67,6 @@ class Snapshots(Collection):
 
     def sync(self):
         settle_steps(self.sim, self.steps, self.sim.snapshots.get)
-
-    def begin(self, record, step, apply, data=None):
-        during, after, failure = STEPS[step]
-
-        def finish():
-            record.update(task_id=None, updated_at=now_iso())
-            if after:
-                record["status"] = after
-            return apply()
-
-        task_id = self.sim.start_task("%s_snapshot" % step, apply=finish, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=data)
-        record.update(task_id=task_id, status=during)
-        self.steps[record["id"]] = (task_id, failure)
-        return task_id
 
     def filters(self, request):
         tests = []
