@@ -90,7 +90,7 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, Response, Route, int_param, is_uuid, merge_tags, now_iso
 from simulator.resources.floating_ips import derived_interfaces
-from simulator.resources.production import REGIONS, Collection
+from simulator.resources.production import REGIONS, Collection, family
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
 from simulator.resources.reserved_fixed_ips import reserved_of
@@ -503,8 +503,8 @@ class Instances(Collection):
         one) a record built from the port's ``{id, name}``."""
         network = (getattr(self.sim, "networks", None) or {}).get(short["id"])
         if network is not None:
-            family = next(resource for resource in self.sim.resources if resource.NAME == "networks")
-            return dict(copy.deepcopy(network), subnets=[family.subnet_view(self.sim.subnets[ident])
+            networks = family(self.sim, "networks")
+            return dict(copy.deepcopy(network), subnets=[networks.subnet_view(self.sim.subnets[ident])
                                                          for ident in network["subnets"] if ident in self.sim.subnets])
         external = short.get("external", short["name"] == "external")
         return {"id": short["id"], "name": short["name"], "external": external, "shared": external, "default": False,
@@ -522,7 +522,7 @@ class Instances(Collection):
 
     def volume_family(self):
         """The volumes resource, when the simulator has it."""
-        return next((resource for resource in self.sim.resources if resource.NAME == "volumes"), None)
+        return family(self.sim, "volumes")
 
     def volumes_for(self, body, name, project_id, region_id):
         """The new instance's ``volumes`` (``[{id, delete_on_termination}]``). With the volume family, every volume but an
@@ -561,7 +561,7 @@ class Instances(Collection):
 
     def floating_family(self):
         """The floating IPs resource, when the simulator has it."""
-        return next((resource for resource in self.sim.resources if resource.NAME == "floating_ips"), None)
+        return family(self.sim, "floating_ips")
 
     def floating_for(self, port, item, project_id, region_id):
         """The floating IP an interface asks for at create: a new one, or an existing one moved to its port. With the

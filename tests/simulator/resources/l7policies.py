@@ -62,7 +62,7 @@ class L7Policies(Collection):
 
     @property
     def lbs(self):
-        return next(resource for resource in self.sim.resources if resource.NAME == "load_balancers")
+        return production.family(self.sim, "load_balancers")
 
     # ---- lookups -------------------------------------------------------------------------------
     def sync(self):

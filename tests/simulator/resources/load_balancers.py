@@ -508,9 +508,6 @@ class LoadBalancers(Collection):
         return {"tasks": [task_id]}
 
     # ---- what a body refers to ------------------------------------------------------------------------
-    def family(self, name):
-        return next((resource for resource in self.sim.resources if resource.NAME == name), None)
-
     def check_vip(self, body, scope):
         """The VIP's network (``vip_network_id``, or the network of ``vip_subnet_id``): each must exist in the
         project and region (404 as the service answers); None for a public VIP."""
@@ -557,7 +554,7 @@ class LoadBalancers(Collection):
 
     def assign_floating_ip(self, lb, floating, task_id):
         """The load balancer's floating IP on its VIP port: a new one of the floating IPs family, or ``floating``."""
-        family = self.family("floating_ips")
+        family = production.family(self.sim, "floating_ips")
         if floating == "new":
             floating = family.new_record(str(uuid.uuid4()), family.new_address(), lb["project_id"], lb["region_id"], task_id=task_id)
             floating["task_id"] = None

@@ -181,7 +181,7 @@ class Networks(Collection):
         users = [("instance", ident) for ident, ports in (getattr(self.sim, "instance_ports", None) or {}).items()
                  if any(port["network_id"] == network_id or subnet_id in [item["subnet_id"] for item in port["ip_assignments"]]
                         for port in ports)]
-        balancers = next((resource for resource in self.sim.resources if resource.NAME == "load_balancers"), None)
+        balancers = family(self.sim, "load_balancers")
         if balancers is not None and network_id is not None:
             users += [("load balancer", ident) for ident in balancers.on_network(network_id)]
         return users
@@ -352,8 +352,7 @@ class Subnets(Collection):
 
     def router_port(self, subnet, address):
         """A router port in ``subnet`` at ``address`` (the router resource makes them; see routers.py)."""
-        routers = next(resource for resource in self.sim.resources if resource.NAME == "routers")
-        return routers.interface_record(subnet["id"], address)
+        return family(self.sim, "routers").interface_record(subnet["id"], address)
 
     def update(self, request):
         record = self.one(request, unlocked=True)

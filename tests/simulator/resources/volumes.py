@@ -64,7 +64,7 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, is_uuid, now_iso, tag_list
 from simulator.resources.snapshots import snapshot as snapshot_of
-from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, instances as instance_store, scope
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, family, instances as instance_store, scope
 from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
@@ -102,7 +102,7 @@ STEPS = {
 
 def volumes_of(sim):
     """The volume family of ``sim`` (``Volumes``): what the instance family calls to add or remove volumes."""
-    return next(resource for resource in sim.resources if resource.NAME == Volumes.NAME)
+    return family(sim, Volumes.NAME)
 
 
 def boolean_query(request, name):
