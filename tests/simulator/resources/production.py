@@ -120,8 +120,9 @@ class Collection(Resource):
     - ``NAME_QUERY``: the listing's name filter ``(parameter, longest value or None)``, matching a part of the name;
       ``PAGE``: the listing's default ``limit`` (None: the listing has no pages);
     - ``TASK``: the noun of the family's task types (``delete_<TASK>``; None: no task, a delete answers 204);
-      ``STEPS``: ``{step: (status while its task runs, status it leaves, status it fails in)}`` (None: as it is), the
-      tasks kept in ``steps`` (id -> (task id, failure status)) for ``sync`` (``settle_steps``).
+      ``STEPS``: ``{step: (status while its task runs, status it leaves, status it fails in)}`` (None: as it is; the
+      status before, for a failure), the tasks kept in ``steps`` (id -> (task id, failure status)) for ``sync``
+      (``settle_steps``).
 
     The routes: ``GET`` of the collection (``listing``: the scope's records that every ``filters`` test passes,
     ``ordered``, paged, each ``shown``), ``GET`` of a record (``read``), ``DELETE`` (``delete``: ``refuse_delete``
@@ -221,12 +222,12 @@ class Collection(Resource):
             return apply()
 
         task_id = self.sim.start_task("%s_%s" % (step, self.TASK), apply=finish, project_id=record["project_id"], region_id=record["region_id"], data=data)
+        if self.STEPS:
+            self.steps[record[self.ID_KEY]] = (task_id, failure or record["status"])
         if "task_id" in record:
             record["task_id"] = task_id
         if during:
             record["status"] = during
-        if self.STEPS:
-            self.steps[record[self.ID_KEY]] = (task_id, failure)
         return task_id
 
     def listing(self, request):

@@ -64,7 +64,7 @@ import uuid
 from simulator import control
 from simulator.core import ApiFailure, is_uuid, now_iso, tag_list
 from simulator.resources.snapshots import snapshot as snapshot_of
-from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, family, instances as instance_store, scope
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, family, instances as instance_store, scope, settle_steps
 from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
 ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
@@ -116,7 +116,7 @@ def boolean_query(request, name):
 
 
 class Volumes(Collection):
-    NAME, NOUN, COLLECTION, TASK, ID_CHECK, NAME_QUERY = "volumes", "Volume", "volumes", "volume", None, ("name_part", None)
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK, NAME_QUERY, STEPS = "volumes", "Volume", "volumes", "volume", None, ("name_part", None), STEPS
     ACTIONS = (("POST", "/{id}/extend", "extend_volume"), ("POST", "/{id}/attach", "attach_volume", "v2"),
                ("POST", "/{id}/detach", "detach_volume", "v2"))
     TASK_TYPES = tuple("%s_volume" % step for step in STEPS)
@@ -135,7 +135,7 @@ class Volumes(Collection):
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
         super().reset()
-        self.steps = {}  # volume id -> (step, task id, status before): the step whose task locks it
+        self.steps = {}  # volume id -> (task id, status on failure): the step whose task locks it (Collection.begin)
         self.settling = {}  # volume id -> (final status, reads left showing the step's status)
         self.devices = 0
         for ident, name, size, kind, tags, read_only, instance_name in SEEDED:
@@ -218,14 +218,7 @@ class Volumes(Collection):
     def sync(self):
         """Bring the volumes up to date: a failed step's task unlocks its volume (in the step's failure status), and a
         volume whose instance went away is detached."""
-        for ident, (step, task_id, before) in list(self.steps.items()):
-            task = self.sim.tasks.get(task_id)
-            record = self.sim.volumes.get(ident)
-            if record is None:
-                self.steps.pop(ident)
-            elif task is None or (task["done"] and task["record"]["state"] == "ERROR"):
-                self.steps.pop(ident)
-                record.update(task_id=None, status=STEPS[step][2] or before, updated_at=now_iso())
+        settle_steps(self.sim, self.steps, self.sim.volumes.get)
         attached = [record for record in self.sim.volumes.values() if record["attachments"]]
         if attached:
             present = set(record.get("id") for record in instance_store(self.sim))
@@ -234,25 +227,16 @@ class Volumes(Collection):
                     self.detach_from(record)
 
     def begin(self, record, step, apply, data=None):
-        """Start the step's task on ``record``: locked and in the step's status until it finishes (``apply``)."""
-        before = record["status"]
-
-        def finish():
-            self.steps.pop(record["id"], None)
+        """The step's task (``Collection.begin``); a create's volume shows ``creating`` for ``volume_settle_reads`` reads more."""
+        def settling():
             created = apply()
-            if record["id"] in self.sim.volumes:
-                record.update(task_id=None, updated_at=now_iso())
-                shown = self.sim.config["volume_settle_reads"]
-                if shown and step == "create":
-                    self.settling[record["id"]] = (record["status"], shown)
-                    record["status"] = STEPS[step][0]
+            reads = self.sim.config["volume_settle_reads"]
+            if reads and step == "create" and record["id"] in self.sim.volumes:
+                self.settling[record["id"]] = (record["status"], reads)
+                record["status"] = STEPS[step][0]
             return created
 
-        task_id = self.sim.start_task("%s_volume" % step, apply=finish, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=data)
-        self.steps[record["id"]] = (step, task_id, before)
-        record.update(task_id=task_id, status=STEPS[step][0])
-        return task_id
+        return super().begin(record, step, settling, data)
 
     def shown(self, record, _request=None):
         """The record as a read shows it (a settling volume counts the read)."""
