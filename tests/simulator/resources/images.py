@@ -73,6 +73,7 @@ def check_common(body):
 
 class Images(Collection):
     NAME, NOUN, COLLECTION, TASK, ID_CHECK = "images", "Image", "images", "image", None
+    STEPS = {"delete": ("deleting", None, None)}  # a failed delete leaves the status it had
     ACTIONS = (("POST", "", "download_image", "v1", "downloadimage"),)
     TASK_TYPES = ("download_image", "upload_volume_to_image", "delete_image")
     SETTINGS = {"image_saving_reads": (1, control.integer(low=0))}
@@ -276,12 +277,6 @@ class Images(Collection):
                      if (volume.get("volume_image_metadata") or {}).get("image_id") == record["id"]]
             if users:
                 raise ApiFailure(400, "Image %s is in cow format and volume %s was made from it" % (record["id"], users[0]))
-
-    def begin(self, record, step, apply, data=None):
-        """The delete's task: ``deleting`` until it ends (a failure leaves the status it had)."""
-        self.steps[record["id"]] = (super().begin(record, step, apply, data), record["status"])
-        record["status"] = "deleting"
-        return record["task_id"]
 
     def removed(self, record):
         self.sim.images[:] = [item for item in self.sim.images if item["id"] != record["id"]]
