@@ -117,6 +117,7 @@ class Networks(Collection):
         "subnets": dict((subnet_name.replace("-", "_"), subnet_id)
                         for _network_id, _name, subnets in SEEDED for subnet_id, subnet_name, _cidr in subnets),
     }
+
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
         """Both stores: the seeded networks have their subnets (``Subnets`` keeps what is made here)."""
