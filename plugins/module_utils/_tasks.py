@@ -2,7 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one waiter: asynchronous cloud tasks, and a record while it shows a waiting value (``watch``).
+"""The one waiter: asynchronous cloud tasks, a record while it shows a waiting value (``watch``), and many flows' writes
+sent in rounds, their tasks waited for together (``apply_together``).
 
 Many tasks, one poll: a round of polls for more than one task reads the task listing once (``GET /cloud/v1/tasks``,
 filtered by the project and region of the run's tasks and by the creation time of the first task the run waited for,
@@ -42,6 +43,10 @@ class TaskFailed(TaskError):
 
 class TaskTimeout(TaskError):
     """A task did not end within wait_timeout."""
+
+
+class Replanned(Exception):
+    """A write met a 409 and the lock was waited for: ``args[0]``, the writes planned again, replace the rest of the plan."""
 
 
 class Due(Exception):
@@ -236,3 +241,51 @@ def task_ids(outcome):
     if accepted:
         return list((value[0] or {}).get("tasks") or [])
     return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []
+
+
+def apply_together(plans, ready=None, guard=lambda key, action: action(), untaken=lambda key, write, task: None):
+    """Many flows of one run sent in rounds (``plans``: ``{key: (flow, plan)}``): the first write of every plan
+    (``attempt(wait=False)``), all their tasks waited for together (``wait_each``; ``untaken(key, write, task)``: one not
+    FINISHED stops its flow), each followed (what its ``then`` returns; ``ready(ended, deadline)``: ``{key: record, or
+    the error of one gone}`` of creates read ready together, each followed from its record), the rest of its plan the
+    next round. Without ``wait`` each plan is sent as ``apply`` sends it (``ready``: its first write).
+    ``guard(key, action)``: one flow's step, None when it failed (``guard`` keeps why) while the others go on."""
+    wait, sent, following = all(flow.params.get("wait", True) for flow, _plan in plans.values()), {}, {}
+    for key, (flow, plan) in plans.items():
+        write = plan[0]
+        if not wait and not ready:
+            guard(key, lambda: flow.apply(plan))
+        elif write.prepare is None or guard(key, lambda: (write.prepare(), True)[1]):  # the record unlocked and ready first
+            try:
+                sent[key] = (flow, write, guard(key, lambda: flow.attempt(write, wait=False)))
+            except Replanned as again:  # a 409: its lock waited for, the flow planned again from what it left
+                following[key] = (flow, list(again.args[0]))
+    sent = dict((key, sent[key]) for key in sent if sent[key][2] is not None)
+    if wait and sent:
+        some = next(iter(sent.values()))[0]
+        deadline = some.tasks.deadline(some.params["wait_timeout"])
+        ids = dict((key, task_ids(outcome)) for key, (_flow, _write, outcome) in sent.items())
+        tasks = some.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
+        ended = {}
+        for key, idents in ids.items():
+            bad = [tasks[ident] for ident in idents if tasks[ident].get("state") != "FINISHED"]
+            if bad:
+                untaken(key, sent[key][1], bad[0])
+            else:
+                ended[key] = sent[key] + ([tasks[ident] for ident in idents],)
+        records = ready(ended, deadline) if ready else {}
+        for key, (flow, write, outcome, finished) in ended.items():
+            rest = plans[key][1][1:]
+            follow = guard(key, lambda: _followed(write, (False, records[key]) if ready else outcome, finished))
+            if follow is not None and (follow or rest):
+                following[key] = (flow, follow + rest)
+    if following:
+        apply_together(following, guard=guard, untaken=untaken)
+
+
+def _followed(write, outcome, finished):
+    """What follows ``write`` sent by ``attempt(wait=False)``, its tasks ``finished``: the writes its ``then`` returns."""
+    accepted, value = outcome
+    if isinstance(value, Exception):  # a create gone before it was ready
+        raise value
+    return list((write.then(accepted, (value[0], list(finished)) if accepted else value) if write.then else None) or [])
