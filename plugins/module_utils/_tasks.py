@@ -189,35 +189,22 @@ class TaskWaiter:
         return ids
 
     def wait(self, task_ids, timeout):
-        """Return the finished task records, in the order of ``task_ids``."""
-        pending = list(task_ids)
-        finished = {}
-        last = {}
+        """The finished task records, in the order of ``task_ids`` (``wait_each``, stopping at the first ERROR); a task in
+        ERROR raises ``TaskFailed``, one still running after ``timeout`` seconds ``TaskTimeout``."""
+        last = self.wait_each(task_ids, self.deadline(timeout), stop="ERROR")
+        for task_id in sorted(task_ids, key=lambda task_id: last[task_id].get("state") != "ERROR"):
+            task = last[task_id]
+            if task.get("state") == "ERROR":
+                raise TaskFailed("Task %s ended in ERROR: %s" % (task_id, task.get("error") or "the service gave no reason"), task)
+            if task.get("state") != "FINISHED":
+                raise TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
+                                  % (task_id, timeout, task.get("state")), task)
+        return [last[task_id] for task_id in task_ids]
 
-        def step():
-            tasks = self.read(pending)
-            for task_id in list(pending):
-                task = last[task_id] = tasks[task_id]
-                state = task.get("state")
-                if state == "FINISHED":
-                    finished[task_id] = task
-                    pending.remove(task_id)
-                elif state == "ERROR":
-                    raise TaskFailed("Task %s ended in ERROR: %s" % (task_id, task.get("error") or "the service gave no reason"), task)
-            return not pending
-
-        def timed_out():
-            task = last[pending[0]]
-            return TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
-                               % (pending[0], timeout, task.get("state")), task)
-
-        self.poll(step, self.deadline(timeout), timed_out)
-        return [finished[task_id] for task_id in task_ids]
-
-    def wait_each(self, task_ids, deadline):
+    def wait_each(self, task_ids, deadline, stop=None):
         """Wait for many tasks together, each to its own end: ``{id: task as read last}`` once every one is FINISHED
-        or ERROR, or at ``deadline`` (a task still running then is returned as read last). Never raises for a task's
-        state: a fleet reports each member's task by itself."""
+        or ERROR (or one is in the state ``stop``), or at ``deadline`` (a task still running then is returned as read
+        last). Never raises for a task's state: a fleet reports each member's task by itself."""
         last, pending = {}, list(dict.fromkeys(task_ids))
 
         def step():
@@ -225,7 +212,7 @@ class TaskWaiter:
             for task_id in list(pending):
                 if last[task_id].get("state") in ("FINISHED", "ERROR"):
                     pending.remove(task_id)
-            return not pending
+            return not pending or any(task.get("state") == stop for task in last.values())
 
         try:
             self.poll(step, deadline, Due)
