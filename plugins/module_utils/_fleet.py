@@ -7,18 +7,12 @@
 This module is internal to the collection: its interface may change at any time.
 
 A fleet is a resource on the one flow (``_resource``): the project's instances, a ``container`` found by one listing
-(``find``: every page; two instances with a member's name fail, listing their ids), whose one part (``Crew``) is its
-members, each an ``Instance`` (``_instance_resource``) planned as ``instance`` plans one, inside this run
-(``Flow.within``). What the members share is done once: the names the options hold (placement group, images,
-snapshots, security groups) are resolved on a template member before any write; members found on their way to ready
-are waited for together. The members' plans are one step of the fleet's plan (``Rounds``), sent in rounds
-(``_tasks.apply_together``: the n-th write of every member, then their tasks and the new instances' readiness
-together): the creates first, then the existing members converging, then, with ``rolling``, the members only a new
-instance can change (``Instance.renewed``) and those to resize, a batch at a time (a replaced member's delete planned
-by a member of its own, ``gone``), then the deletes (``state: absent``, or ``purge`` scaling in from the highest index).
-
-A member that fails leaves the others: the task fails naming the members done and those that failed; ``changed`` is
-true once any write was accepted.
+(``find``), whose one part (``Crew``) is its members, each an ``Instance`` (``_instance_resource``) within this run
+(``Flow.within``) planned as ``instance`` plans one, what they share resolved once on a template member before any
+write. Their plans are one step of the fleet's plan (``Rounds``), sent in rounds (``_tasks.apply_together``): the
+creates, the existing members converging, with ``rolling`` the members to replace (``Instance.renewed``) or resize a
+batch at a time, then the deletes (``state: absent``, or ``purge`` scaling in from the highest index). A member that
+fails leaves the others: the task fails naming the members done and those that failed.
 """
 
 from __future__ import annotations
@@ -48,8 +42,8 @@ def _side(shown):
 
 
 class Crew(Part):
-    """The members of a fleet, its one part: planned before any write (``Fleet.report``), shown in the diff by member
-    (``sides``: ``({name: before}, {name: after})``), sent as one step of rounds (``step``, None: nothing to send)."""
+    """A fleet's one part, its members: planned before any write (``Fleet.report``), shown by member (``sides``: the
+    diff's ``({name: before}, {name: after})``), sent as one step (``Rounds``; None: nothing to send)."""
 
     name = "instances"
 
@@ -149,7 +143,7 @@ class Fleet(GcoreResourceModule):
         if name is not None:
             one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
             one.placement.client = self.client  # the groups read again after a move
-            one.others = ()  # a hand rename is looked for once, for the fleet (``run``)
+            one.others = ()  # a hand rename is looked for once, for the fleet (``planned``)
         return one
 
     @property
@@ -176,17 +170,15 @@ class Fleet(GcoreResourceModule):
         scaled = params["names"] is None and params["purge"]
         found, self.listed = {}, list(self.template.listing())
         for record in self.listed:
-            name = record.get("name")
-            if name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]:
-                tags = user_tags(record)
-                unlike = [why for why, differs in (
-                    ("its flavor is %r, not %r" % (flavor_of(record), params["flavor"]), params["flavor"] not in (None, flavor_of(record))),
-                    ("it lacks the fleet's tags", any(tags.get(key) != value for key, value in (params["tags"] or {}).items()))) if differs]
-                if unlike:
-                    self.module.warn("purge: instance %s (%s) is kept: %s, so it is not taken for a member of this fleet"
-                                     % (name, record.get("id"), " and ".join(unlike)))
-                    continue
-            if name in wanted or (scaled and (self.index_of(name) or 0) > params["count"]):
+            name, tags = record.get("name"), user_tags(record)
+            spare = name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]  # one to scale in
+            unlike = [why for why, differs in (
+                ("its flavor is %r, not %r" % (flavor_of(record), params["flavor"]), params["flavor"] not in (None, flavor_of(record))),
+                ("it lacks the fleet's tags", any(tags.get(key) != value for key, value in (params["tags"] or {}).items()))) if differs]
+            if spare and unlike:
+                self.module.warn("purge: instance %s (%s) is kept: %s, so it is not taken for a member of this fleet"
+                                 % (name, record.get("id"), " and ".join(unlike)))
+            elif name in wanted or spare:
                 found.setdefault(name, []).append(record)
         twice = [name for name, records in found.items() if len(records) > 1]
         if twice:

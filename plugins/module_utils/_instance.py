@@ -33,19 +33,16 @@ from ansible_collections.gcore.platform.plugins.module_utils._attachments import
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
-from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE, TYPES
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import ATTACHMENT_TAG, ATTACHMENT_TAG_RULE, INSTANCE_SOURCES, MAX_SIZE, TYPES
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = KINDS["instance"].paths["list"]
 FLOATING_IPS = KINDS["floating_ip"].paths["list"]
 ACTION = KINDS["instance"].path("/{id}/action", "v2")
-VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
-VOLUME_TYPES = TYPES
 STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")  # every status an instance shows
 BAREMETAL_STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "REBOOT", "REBUILD", "RESCUE", "SHUTOFF", "SUSPENDED")  # a bare metal server's
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
-ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")
 # source -> (the fields it has, the fields it requires); ``image_name`` and ``snapshot_name`` are ours: resolved to ids
 VOLUME_FIELDS = {
@@ -56,10 +53,10 @@ VOLUME_FIELDS = {
     "existing-volume": (("volume_id", "boot_index") + COMMON, ("volume_id",)),
 }
 VOLUME_SPEC = dict(
-    source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
+    source=dict(type="str", required=True, choices=list(INSTANCE_SOURCES)),
     size=dict(type="int"),
     name=dict(type="str"),
-    type_name=dict(type="str", choices=list(VOLUME_TYPES)),
+    type_name=dict(type="str", choices=list(TYPES)),
     image_id=dict(type="str"),
     image_name=dict(type="str"),
     snapshot_id=dict(type="str"),
@@ -89,7 +86,7 @@ def check_volumes(volumes):
         for field in VOLUME_SPEC:
             if field == "source" or item.get(field) is None or field in allowed:
                 continue
-            having = [other for other in VOLUME_SOURCES if field in VOLUME_FIELDS[other][0]]
+            having = [other for other in INSTANCE_SOURCES if field in VOLUME_FIELDS[other][0]]
             raise ValidationError("%s.%s: not allowed for source %s (only for source %s)" % (where, field, source, " or ".join(having)))
         for field in required:
             if item.get(field) is None:
@@ -107,8 +104,7 @@ def check_volumes(volumes):
         check_name("%s.name" % where, item.get("name"))
         check_length("%s.image_name" % where, item.get("image_name"), 1, 255)
         check_length("%s.apptemplate_id" % where, item.get("apptemplate_id"), 1, 255)
-        check_pattern("%s.attachment_tag" % where, item.get("attachment_tag"), ATTACHMENT_TAG,
-                      "1 to 60 characters, neither ',' nor '/'")
+        check_pattern("%s.attachment_tag" % where, item.get("attachment_tag"), ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
         if source == "snapshot" and item.get("type_name") not in (None,) + SNAPSHOT_TYPES:
             raise ValidationError("%s.type_name: a snapshot volume is standard or ssd_hiiops, not %s" % (where, item["type_name"]))
         check_tags(item.get("tags"), "%s.tags" % where)
@@ -221,9 +217,10 @@ def _resize_write(record, wanted, params):
 
 
 def _power_wanted(module):
-    """The status the state asks for (``REBOOT``: a restart); none for a new instance, which has just booted."""
+    """The status the state asks for (``REBOOT``: a restart); none for an instance created in this run (its ledger holds
+    the create), which has just booted."""
     state = module.params["state"]
-    if state not in POWER or (state == "restarted" and module.booted):
+    if state not in POWER or (state == "restarted" and any(write.kind == "create" for write in module.ledger.writes())):
         return None
     return "REBOOT" if state == "restarted" else POWER[state]
 

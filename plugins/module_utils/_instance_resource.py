@@ -103,7 +103,6 @@ class Instance(CloudResource):
     tagged = True
     required_to_create = ("name", "flavor", "volumes", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
-    booted = False  # the instance was created in this run (a restart is not needed)
     goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
     boots = None  # {instance id: boot volume} read for a whole fleet at once (``boot_images``), else read per instance
 
@@ -235,7 +234,7 @@ class Instance(CloudResource):
 
     def answered(self, write, answer):
         if write.kind == "create":
-            self.booted = self.placement.joined = True  # a new instance has just booted (no restart), in its group
+            self.placement.joined = True  # a new instance is in its group
 
     def returned(self, record):
         found = super().returned(record)
