@@ -161,32 +161,19 @@ def flavor_of(record):
 
 
 class Setting(Part):
-    """One setting of an instance changed by a request of its own (a ``Part``).
+    """One setting of an instance changed by a request of its own (a ``Part``): ``name``, the diff member; ``option``,
+    the option that asks for it; ``wanted(module)``: the value the task asks for (None: not managed); ``read(record)``:
+    the value the record shows; ``write(record, wanted, params)``: the one ``Write`` that makes it ``wanted`` (None:
+    the record already satisfies it)."""
 
-    ``name``: the diff member; ``option``: the option that asks for it; ``wants(module)``: the value the task asks
-    for (None: not managed); ``read(record)``: the value the record shows; ``write(record, wanted, params)``: the one
-    ``Write`` that makes it ``wanted`` (None when the record already satisfies it).
-    """
+    def __init__(self, name, option, wanted, read, write):
+        self.name, self.option, self.wanted, self.read, self.write = name, option, wanted, read, write
 
-    def __init__(self, name, option, wants, read, write):
-        self.name, self.option, self.wants, self.read, self.write = name, option, wants, read, write
-
-    def wanted(self, module):
-        value = self.wants(module)
-        return None if value is None else [{self.name: value}]
-
-    def held(self, record):
-        return {} if record is None else {self.name: {self.name: self.read(record)}}
-
-    def shown(self, items):
-        return items[0][self.name] if items else None
-
-    def wanted_view(self, wanted, record):
-        return wanted[0][self.name]
+    def views(self, state, wanted, params):
+        return (None if state is None else self.read(state)), wanted
 
     def plan(self, record, wanted, params):
-        write = self.write(record, wanted[0][self.name], params)
-        return [write] if write is not None else []
+        return [write for write in [self.write(record, wanted, params)] if write is not None]
 
 
 def _power_write(record, wanted, params):
@@ -348,27 +335,21 @@ class Placement(Part):
 
     def wanted(self, module):
         value = module.params[self.option]
-        return None if value is None or module.params["state"] == "absent" or self.groups is None else [{self.name: value}]
+        return None if value is None or module.params["state"] == "absent" or self.groups is None else value
 
     def holding(self, ident, groups):
         return next((group["servergroup_id"] for group in groups if any(
             item.get("instance_id") == ident for item in group.get("instances") or [])), "")
 
-    def held(self, record):
-        return {} if record is None else {self.name: {self.name: self.holding(record["id"], self.groups or [])}}
-
-    def shown(self, items):
-        return self.named(items[0][self.name]) if items else None
-
-    def wanted_view(self, wanted, record):
-        return self.named(wanted[0][self.name])
+    def views(self, state, wanted, params):
+        return (None if state is None else self.named(self.holding(state["id"], self.groups or []))), self.named(wanted)
 
     def named(self, ident):
         """A group as the task gave it: its name where the task named one, else its id."""
         return next((group.get("name") for group in self.groups or [] if self.by_name and group["servergroup_id"] == ident), ident)
 
     def plan(self, record, wanted, params):
-        target = wanted[0][self.name]
+        target = wanted
         if self.joined:  # created in this run: its create body carried the group
             return []
         current = self.holding(record["id"], self.groups)
