@@ -136,11 +136,12 @@ class Flow(GcoreModule):
             self.result["changes"] = changes_of(self.changes, writes)
 
     def apply(self, plan):
-        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next. Stops at the first failure."""
+        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next; a ``rounds`` step is sent
+        by the flows it holds (``send(ledger)``: in the ledger once one of them wrote). Stops at the first failure."""
         plan = list(plan)
         while plan:
             write = plan.pop(0)
-            if write.kind == "rounds":  # many flows' plans, sent by them (a fleet's members: ``_fleet.Rounds``)
+            if write.kind == "rounds":  # many flows' plans (a fleet's members: ``_fleet.Rounds``)
                 write.send(self.ledger)
                 continue
             if write.prepare:
