@@ -217,9 +217,9 @@ class Fleet(GcoreResourceModule):
             if record is not None:
                 one.report(record)  # what the lookup found (a new member's names were resolved once, above)
             self.plans[name], one.record = one.plan(record, one.params["state"] == "absent"), record
-        self.creates = [name for name, plan in self.plans.items() if plan and plan[0].kind == "create" and name not in self.renew]
-        if self.creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
-            renamed(self.template, self.listed, ", ".join(self.creates), lambda record: record.get("name") in names or (
+        creates = [name for name, plan in self.plans.items() if plan and plan[0].kind == "create" and name not in self.renew]
+        if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
+            renamed(self.template, self.listed, ", ".join(creates), lambda record: record.get("name") in names or (
                 params["names"] is None and self.index_of(record.get("name")) is not None))
         resized = params["rolling"] and params["allow_resize"] and not self.absent  # a resize is rolled too
         self.rolled = [name for name in names if name in self.renew or (
@@ -237,11 +237,17 @@ class Fleet(GcoreResourceModule):
         return before, after
 
     def deliver(self):
-        """The creates together, the existing members converged together, the roll, the deletes together."""
+        """The members not rolled sent together (``send_batch``), then the roll's batches in turn, each once the one before it
+        is ready again (``pause`` seconds apart; a batch with a failure stops the roll), then the deletes together."""
         deletes = [name for name, plan in self.plans.items() if plan and plan[-1].kind == "delete"]
-        self.together(self.creates, ready=True)
-        self.converge([name for name in self.plans if name not in self.creates + deletes + self.rolled])
-        self.roll()
+        self.send_batch([name for name in self.plans if name not in deletes + self.rolled])
+        for number, batch in enumerate(self.batches):
+            if number and self.params["rolling"]["pause"]:
+                time.sleep(self.params["rolling"]["pause"])
+            self.send_batch(batch)
+            if any(name in self.failed for name in batch):
+                self.stopped = number
+                break
         self.together(deletes, ready=False)
 
     def renewals(self, existing):
@@ -267,27 +273,17 @@ class Fleet(GcoreResourceModule):
         gone.before, _after = gone.views(record, True)
         return None
 
-    def converge(self, existing):
-        """Existing members' plans sent in rounds (``together``), then each member read until ready again."""
+    def send_batch(self, names):
+        """Members sent together: the deletes of those replaced, then the creates (their readiness read together), then
+        the others converging, each read until ready again."""
+        self.together([name for name in names if name in self.gone], ready=False, gone=True)
+        self.together([name for name in names if self.plans[name] and self.plans[name][0].kind == "create"], ready=True)
+        existing = [name for name in names if not (self.plans[name] and self.plans[name][0].kind == "create")]
         self.together(existing, ready=False)
         for name in existing:
             one = self.ones[name]
             if name not in self.failed and one.ledger and one.exists_after(one.record):
                 self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
-
-    def roll(self):
-        """The batches in turn, each once the one before it is ready again (``pause`` seconds apart): its replaced
-        members deleted together, then created again together, its resized members converged together. A batch with a
-        failure stops the roll."""
-        for number, batch in enumerate(self.batches):
-            if number and self.params["rolling"]["pause"]:
-                time.sleep(self.params["rolling"]["pause"])
-            replaced = [name for name in batch if name in self.gone]
-            self.together(replaced, ready=False, gone=True)
-            self.together([name for name in replaced if name not in self.failed], ready=True)
-            self.converge([name for name in batch if name not in self.gone])
-            if any(name in self.failed for name in batch):
-                return setattr(self, "stopped", number)
 
     def member_record(self, name, one, found):
         """A member's record settled as ``instance`` settles it; one the service could not finish (ERROR) fails the
