@@ -263,7 +263,7 @@ def apply_together(plans, ready=None, guard=lambda key, action: action(), untake
         records = ready(ended, deadline) if ready else {}
         for key, (flow, write, outcome, finished) in ended.items():
             rest = plans[key][1][1:]
-            follow = guard(key, lambda: _followed(write, (False, records[key]) if ready else outcome, finished))
+            follow = guard(key, lambda: _followed(write, (False, records.get(key)) if ready else outcome, finished))
             if follow is not None and (follow or rest):
                 following[key] = (flow, follow + rest)
     if following:
