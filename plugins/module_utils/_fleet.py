@@ -27,9 +27,9 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import check
 from ansible_collections.gcore.platform.plugins.module_utils._instance import flavor_of
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import (
     Instance, boot_images, boot_volume, one_only, ready_together)
-from ansible_collections.gcore.platform.plugins.module_utils._tags import renamed, user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._tags import renamed, user_tags
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError, apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
