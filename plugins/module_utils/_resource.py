@@ -198,7 +198,7 @@ class GcoreResourceModule(Flow):
                 return []
             self.check_create()
             return [self.creating()]
-        if absent:  # what must be detached first, then the delete
+        if absent and not self.container:  # what must be detached first, then the delete (a container stays)
             return [self.part_write(part, write, record) for part in self.parts if part.before_delete
                     for write in part.plan(self.part_state(part, record), [], self.params)] + [self.deleting(record)]
         attached = [self.part_write(part, write, record) for part, wanted in self.managed()

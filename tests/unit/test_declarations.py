@@ -339,7 +339,7 @@ CORE_LINES = 1884
 
 # Engines that still run modules beside the resource flow, each to become a resource with parts on the one flow;
 # the test below fails on any other, and once one of these has gone (then it leaves this list).
-ENGINES_LEFT = {"_fleet.Fleet.run"}
+ENGINES_LEFT = set()
 
 
 def test_one_flow_runs_every_state_module():
