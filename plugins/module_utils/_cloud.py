@@ -52,8 +52,6 @@ PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
 NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
-# A snapshot schedule (lifecycle policy) shows its volumes only when asked for (docs/api_reference.md section 19.5).
-VOLUMES_SHOWN = {"need_volumes": "true"}
 
 
 def check_name(option, value, what=None, longest=63):
@@ -68,19 +66,18 @@ def check_name(option, value, what=None, longest=63):
 
 
 class Kind:
-    """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``versions`` (``{operation:
-    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (by operation, the ``path`` arguments
-    ``(suffix, version[, collection])`` of one off the rule), ``id_option``, ``plural`` (the info module's result),
-    ``name_query`` (the listing's name filter: ``(parameter, longest name it takes)``, or None), ``created_key``,
-    ``regional`` (False: project-scoped; ``owner``: the scope's path segments, a client's), the listing's ``total_key``;
-    ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id (a record read is given it
-    as ``id`` too, and the result shows the record without it); ``name_length``: the longest name the service takes
-    (None: no rule on its names, only not empty); ``list_params``: the query every listing of an info module sends;
-    ``integer_id``: the ids are integers (the id option an int, at least 1), not UUIDs."""
+    """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``paths`` (by operation, the
+    ``path`` arguments ``(suffix, version[, collection])`` of one off the rule: another API version, suffix or
+    collection), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
+    ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped; ``owner``:
+    the scope's path segments, a client's), the listing's ``total_key``; ``id_aliases``: the id option's aliases;
+    ``id_key``: the record member holding the id (a record read is given it as ``id`` too, and the result shows the
+    record without it); ``name_length``: the longest name the service takes (None: no rule on its names, only not
+    empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers."""
 
-    def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
-                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
-                 name_length=63, list_params=None, integer_id=False, owner=None):
+    def __init__(self, noun, collection, id_option=None, title=None, plural=None, paths=None, name_query=("name", 63),
+                 created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id", name_length=63, list_params=None,
+                 integer_id=False, owner=None):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
         self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
@@ -91,9 +88,7 @@ class Kind:
         self.scope = REGION if regional else "project {project_id}"
         self.owner = owner or ("{project_id}/{region_id}" if regional else "{project_id}")
         self.paths = dict(list=self.path(), item=self.path("/{id}"))
-        for operation, version in (versions or {}).items():
-            self.paths[operation] = self.path("/{id}" if operation != "create" else "", version)
-        self.paths.update((operation, self.path(*path) if isinstance(path, tuple) else path) for operation, path in (paths or {}).items())
+        self.paths.update((operation, self.path(*path)) for operation, path in (paths or {}).items())
 
     def path(self, suffix="", version="v1", collection=None):
         """A path of the kind: its (or a sibling) collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
@@ -119,71 +114,6 @@ class Kind:
         if name is None or self.name_query is None or len(name) > self.name_query[1]:
             return {}
         return {self.name_query[0]: name}
-
-
-KINDS = dict((kind.key, kind) for kind in (
-    Kind("network", "networks", versions={"update": "v2"}, name_query=("name", 61)),
-    Kind("subnet", "subnets", name_query=None),
-    Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
-    Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
-        create=("", "v2", "security_groups"), update=("/{id}", "v2", "security_groups"))),
-    Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", versions={"update": "v2"}, name_query=None),
-    Kind("SSH key", "ssh_keys", id_option="ssh_key_id", title="SSH key", regional=False),
-    Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
-    Kind("instance", "instances", versions={"create": "v2"}, paths=dict(
-        check_limits=("/check_limits", "v2"), price=("/instances", "v2", "pricing"))),
-    Kind("load balancer", "loadbalancers", versions={"update": "v2"}, paths=dict(check_limits=("/check_limits",))),
-    Kind("snapshot", "snapshots", name_query=None, total_key="count"),
-    Kind("image", "images", name_query=None, list_params={"private": "true"},  # private images show only when asked for
-         paths=dict(download=("", "v1", "downloadimage"))),
-    Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
-    Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
-    Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
-         name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
-    Kind("bare metal server", "bminstances", id_option="server_id", plural="servers", created_key="instances", paths=dict(
-        action=("/{id}/action", "v2", "baremetal"), rebuild=("/{id}/rebuild",), check_limits=("/check_limits",),  # action: SDK 0.59's (API 19.1)
-        capacity=("", "v1", "bmcapacity"), flavors=("", "v1", "bmflavors"), images=("", "v1", "bmimages"))),
-    Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
-         paths=dict(item=("/{id}?need_volumes=true",), update=("/{id}",), delete=("/{id}",))),
-    Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
-    Kind("k8s cluster", "k8s/clusters", plural="clusters", name_query=None, created_key="k8s_clusters", name_length=20, paths=dict(
-        (which, "/cloud/v2/" + template) for which, template in dict(  # v2, by name (docs/api_reference.md section 19.3)
-            list="k8s/clusters/{project_id}/{region_id}", item="k8s/clusters/{project_id}/{region_id}/{name}",
-            config="k8s/clusters/{project_id}/{region_id}/{name}/config", upgrade="k8s/clusters/{project_id}/{region_id}/{name}/upgrade",
-            upgrade_versions="k8s/clusters/{project_id}/{region_id}/{name}/upgrade_versions",
-            create_versions="k8s/{project_id}/{region_id}/create_versions",  # its pools' paths: the module's ``Pools``
-            check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
-    Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (load_balancer.Listeners)
-    Kind("pool", "lbpools", versions={"update": "v2"}),
-    Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
-    Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (load_balancer.L7Policies)
-))
-K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
-
-
-def k8s_version(value):
-    """A Kubernetes version compared without its leading ``v``, numerically (``v1.31.10`` is above ``1.31.9``)."""
-    return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
-
-
-def find_named(client, kind, params, value, option, required=True, query=None):
-    """``(id, record or None)`` of the resource of ``kind`` that the option's ``value`` names: an id (a UUID) taken as
-    given, or a name matched exactly over every page of the listing (``query``: more filters it takes). No match:
-    ``(None, None)``, or (``required``) ``Refused`` naming the option; several: ``Refused`` listing their ids."""
-    if is_uuid(value):
-        return uuid_text(option, value), None
-    listing = client.paginate(kind.paths["list"].format(**params), dict(kind.query(value), **(query or {})) or None,
-                              page_size=PAGE_SIZE, total_key=kind.total_key)
-    matches = [kind.identified(record) for record in listing if record.get("name") == value]
-    where = kind.scope.format(**params)
-    if len(matches) > 1:
-        raise Refused("%s: %s %ss of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
-                      % (option, len(matches), kind.noun, where, value, ", ".join(str(record.get("id")) for record in matches)))
-    if matches:
-        return matches[0]["id"], matches[0]
-    if required:
-        raise Refused("%s: no %s is named %r in %s (nothing was sent)" % (option, kind.noun, value, where))
-    return None, None
 
 
 class CloudResource(GcoreResourceModule):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_address
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import interfaces_of
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write

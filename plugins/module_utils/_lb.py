@@ -38,7 +38,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import check_member_instance
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 
 KIND = KINDS["instance"]

@@ -24,7 +24,8 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
 INTERFACES = KINDS["instance"].path("/{id}/interfaces")

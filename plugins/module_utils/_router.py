@@ -21,7 +21,7 @@ import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_ip, check_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, address, strict_network
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id

@@ -237,7 +237,8 @@ import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member

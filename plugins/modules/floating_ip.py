@@ -241,7 +241,8 @@ diff:
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
     OtherFloatingIps,
     addresses,

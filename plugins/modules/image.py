@@ -282,7 +282,8 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
 
 URL = r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/]+\S*$"

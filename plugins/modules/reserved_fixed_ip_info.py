@@ -126,7 +126,8 @@ reserved_fixed_ips:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import address_query, addresses_of
 
 

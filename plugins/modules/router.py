@@ -380,7 +380,8 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._router import (
     INTERFACES,
     MEMBERS,

@@ -344,7 +344,8 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._rules import (
     RULE_OPTIONS,
