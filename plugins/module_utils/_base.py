@@ -6,9 +6,8 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-``GcoreModule`` builds the AnsibleModule (common options included), validates input before any
-request, builds the client once, and shapes results and errors: ``execute`` is the one place a run ends.
-The flow of the idempotent modules built on it is ``Flow`` in ``_writes.py``.
+``GcoreModule`` builds the AnsibleModule (common options included), validates input before any request, builds the
+client once, and shapes results and errors: ``execute`` is the one place a run ends (the flow built on it: ``_flow``).
 
 =============== ======================================================================================
 setting         meaning

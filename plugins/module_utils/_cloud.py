@@ -2,23 +2,19 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A Gcore Cloud resource as a declaration: its ``Kind`` says where it lives and what its ids and names look like;
-``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them) derive the rest.
+"""A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its
+ids and names look like; ``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them)
+derive the rest: the paths, scope, page size, name filter and created key; the options ``state``, the id option (a UUID
+made canonical, or an integer), ``name`` (checked against the Cloud name rule) and, ``tagged``, the tags (checked).
 
 This module is internal to the collection: its interface may change at any time.
 
-A kind is declared once, in ``KINDS`` below, and read by both modules of a resource (``network`` and
-``network_info`` hold ``kind = KINDS["network"]``). From its noun, its collection and the API version of each
-operation come the paths (``/cloud/{version}/{collection}/{project_id}/{region_id}[/{id}]``), the scope named in
-messages, the id option (``<noun>_id``, a UUID sent lower-case), the name rule, the page size, the name filter the
-listing takes, and the member of a finished create task's ``created_resources`` holding the new id.
-
-A resource module adds only what differs (settings beyond ``GcoreResourceModule``'s, ``_resource``):
+Settings beyond ``GcoreResourceModule``'s (``_resource``):
 
 =================  ===========================================================================================
 setting            meaning
 =================  ===========================================================================================
-kind               the ``Kind`` (in ``KINDS``) the module manages or reads
+kind               the ``Kind`` the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
 tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request, and
@@ -34,16 +30,13 @@ filters            (an info module) the listing filters it takes besides the id 
 order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
                    in the reverse of the service's order (None: the service's order)
 =================  ===========================================================================================
-
-A resource module also declares the members it compares (``members``) and its parts (``parts``, ``_parts``); an
-info module may turn a record into what it returns (``returned(record)``, as a resource module does).
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, is_uuid, require, uuid_text
+from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query, with_tags
@@ -102,12 +95,18 @@ class Kind:
         """The record as the service shows it (without the ``id`` that ``identified`` gave it)."""
         return record if record is None or self.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
 
-    def check_id(self, params):
-        """The id option checked: a UUID kept in its canonical form, or an integer id at least 1."""
+    def identity(self, named):
+        """The options that identify a resource of the kind: the id option and (``named``) ``name``."""
+        return dict([(self.id_option, dict(self.id_spec))] + ([("name", dict(type="str"))] if named else []))
+
+    def check(self, params, named):
+        """The identity options checked: the id (a UUID kept in its canonical form, or an integer at least 1) and the name."""
         if self.id_spec["type"] == "int":
             check_range(self.id_option, params[self.id_option], low=1)
         else:
             canonical_uuid(params, self.id_option)
+        if named:
+            check_name("name", params["name"], longest=self.name_length)
 
     def query(self, name):
         """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
@@ -117,35 +116,28 @@ class Kind:
 
 
 class CloudResource(GcoreResourceModule):
-    """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring).
-
-    Derived from the kind: the options ``state`` (``states``), the id option, ``name`` and, with ``tagged``, ``tags``
-    and ``purge_tags``; the paths, scope, lock, page size, name filter and created key; the id checked and made
-    canonical, the name checked against the Cloud name rule, the tags checked."""
+    """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring)."""
 
     kind = None
-    options = {}  # the module's own options (besides the derived ones)
+    options = {}
     states = ("present", "absent")
     tagged = False
-    nameless = False  # True: the resource has no name (found by its id, or as the module's ``find`` says)
-    create_options = ()  # the options the create body carries as given (when given)
-    uuid_options = ()  # more options holding a UUID, made canonical
+    nameless = False
+    create_options = ()
+    uuid_options = ()
     cloud = waits = asynchronous = True
     lock = "task_id"
     page_size = PAGE_SIZE
     required_to_create = ("name",)
     task_types = {}
-    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
+    others = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is None:
             return
-        spec = dict(state=dict(type="str", choices=list(cls.states), default="present"))
-        spec[kind.id_option] = dict(kind.id_spec)
-        if not cls.nameless:
-            spec["name"] = dict(type="str")
+        spec = dict(state=dict(type="str", choices=list(cls.states), default="present"), **kind.identity(not cls.nameless))
         if not kind.regional:
             spec["project_id"] = gcore_argument_spec(cloud=True)["project_id"]
         spec.update(cls.options)
@@ -168,11 +160,9 @@ class CloudResource(GcoreResourceModule):
         params = self.params
         if not self.kind.regional:
             check_range("project_id", params["project_id"], low=1)
-        self.kind.check_id(params)
+        self.kind.check(params, not self.nameless)
         for option in self.uuid_options:
             canonical_uuid(params, option)
-        if not self.nameless:
-            check_name("name", params["name"], longest=self.kind.name_length)
         if self.tagged:
             check_tags(params["tags"])
 
@@ -248,15 +238,14 @@ class CloudInfo(GcoreModule):
     kind = None
     filters = ()
     order = None
-    nameless = False  # True: the resource has no name of the user's (no ``name`` option)
+    nameless = False
     cloud = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is not None:
-            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec))] + ([] if cls.nameless else [("name", dict(type="str"))]),
-                                     **dict((item.option, item.spec) for item in cls.filters))
+            cls.argument_spec = dict(kind.identity(not cls.nameless), **dict((item.option, item.spec) for item in cls.filters))
             if not cls.nameless:
                 cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
                     cls.module_kwargs.get("mutually_exclusive", [])))
@@ -264,9 +253,7 @@ class CloudInfo(GcoreModule):
     def validate(self):
         super().validate()
         params = self.params
-        self.kind.check_id(params)
-        if not self.nameless:
-            check_name("name", params["name"], longest=self.kind.name_length)
+        self.kind.check(params, not self.nameless)
         for item in self.filters:
             if params[item.option] is not None:
                 params[item.option] = item.check(item.option, params[item.option])

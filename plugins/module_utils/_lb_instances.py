@@ -13,8 +13,8 @@ This module is internal to the collection: its interface may change at any time.
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, check_not_blank
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, check_not_blank, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, interfaces_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part

@@ -235,9 +235,9 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, is_uuid, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id

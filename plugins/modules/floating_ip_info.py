@@ -125,8 +125,8 @@ floating_ips:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 INSTANCE_RULE = "an instance ID (a UUID) or an instance name"

@@ -281,8 +281,8 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
 

@@ -231,8 +231,8 @@ diff:
 import ipaddress
 from functools import cached_property
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, checked_address, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, checked_address, is_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id

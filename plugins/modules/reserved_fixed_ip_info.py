@@ -125,8 +125,8 @@ reserved_fixed_ips:
       sample: {resource_id: null, resource_type: null, status: null}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import address_query, addresses_of
 

@@ -330,8 +330,8 @@ diff:
       instance_id: 169942e0-9b53-42df-95ef-1a8b6525c2bd
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, is_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only

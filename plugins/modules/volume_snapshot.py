@@ -200,8 +200,8 @@ diff:
     after: {state: present, name: db-data-2-0, tags: {reason: upgrade}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
