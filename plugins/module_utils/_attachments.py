@@ -24,16 +24,15 @@ class Attachments(Part):
     attached again); ``attach``/``detach``: ``(method, path template)`` of the requests, whose bodies are
     ``attach_body(item)``/``detach_body(item)``; ``check_item(where, item)``: one item of the option checked (raises
     ValidationError) and canonical (what the create body cannot carry is attached once the resource exists);
-    ``before_delete``: every held item is detached before the resource is deleted (the service refuses otherwise);
     ``said``: ``(what an attach says, what a detach says)``, the ``changes`` keys of their items, or None."""
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
-                 check_item=None, before_delete=False, said=None):
+                 check_item=None, said=None):
         self.name, self.option, self.key = name, option or name, key
         self.items, self.same, self.check_item = items, same or _satisfies, check_item or (lambda where, item: item)
         self.attach, self.attach_body = attach, attach_body or (lambda item: item)
         self.detach, self.detach_body = detach, detach_body or (lambda item: {key: item[key]})
-        self.before_delete, self.said = before_delete, said
+        self.said = said
 
     def check(self, module):
         items = module.params.get(self.option)

@@ -40,7 +40,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE
 
 BULK_SIZE = 100  # ids in one bulk delete
 CHANGES = {"created": str, "updated": str, "deleted": str, "deleted_ids": id_order}  # names, and the ids deleted
-MODES = ("merged", "replaced", "overridden", "deleted")
 
 
 class Plan:
@@ -228,13 +227,10 @@ class Children(Part):
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
 
-    def plan(self, record, wanted, params):
-        """The writes: deletes (bulk), updates, creates; a replacement's two writes in the declared order."""
-        return self.arranged(self.planned(record, wanted, params), record, params)
-
-    def arranged(self, plan, held, params):
-        """The writes of ``plan``: in the default order, or child by child in the groups of ``order``. ``locked``: each
-        waits for the parent."""
+    def plan(self, held, wanted, params):
+        """The writes: deletes (bulk), updates, creates, a replacement's two in the declared order (``writes``), or child
+        by child in the groups of ``order``. ``locked``: each waits for the parent."""
+        plan = self.planned(held, wanted, params)
         room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
             "taken": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if self.taken(record, plan)]), held, params),
@@ -340,8 +336,8 @@ class Children(Part):
 
     def deleting(self, held, params, ids, names, bulk=False):
         """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
-        method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])  # a bulk delete: POST unless declared
-        method, wanted = "POST" if bulk and " " not in self.paths["bulk_delete"] else method, dict(zip(ids, names))
+        method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])
+        wanted = dict(zip(ids, names))
 
         def left(_accepted, value):
             if not bulk or value is not GONE:

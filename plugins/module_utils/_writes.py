@@ -22,7 +22,7 @@ from __future__ import annotations
 ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # the state of a delete that found the resource already gone
-METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
+METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE", "bulk_create": "POST", "bulk_delete": "POST"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
 UNSURE = "it may have been applied, but could not be confirmed (not sent again)"  # an unconfirmed write, as a message says it
 
@@ -58,7 +58,7 @@ class Write:
 def request(paths, which, params, ident=None):
     """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``, ``delete``: the ``item`` path, ``create``:
     the ``list`` path, when not declared), filled from ``params`` and ``{id}``; a template may start with its method
-    (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete, else GET)."""
+    (``"PUT /cloud/..."``; default: ``METHODS``, else GET)."""
     template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
     method, _sep, path = template.rpartition(" ")
     return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))
