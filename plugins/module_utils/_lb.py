@@ -194,7 +194,7 @@ class _ReadOnce:
 def resolve_secrets(module, listeners):
     """Each listener's ``secret`` and ``sni_secrets`` turned into ids, before any write: an id is taken as given, a name
     matched exactly over every page of the secrets (one listing, however many names); an unknown or ambiguous name
-    fails, naming the option (``_cloud.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
+    fails, naming the option (``_kinds.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
     reader, assumed = _ReadOnce(module.client), {}
 
     def secret_id(value, option):

@@ -8,7 +8,7 @@ instance a volume or a floating IP goes to (issue 35); the active image a name g
 This module is internal to the collection: its interface may change at any time.
 
 ``parent_id(module, kind, value, option)`` turns an option's value into the id of the resource it names, before the
-first write: an id (a UUID) as given, or an exact name over every page of one listing (``_cloud.find_named``; each
+first write: an id (a UUID) as given, or an exact name over every page of one listing (``_kinds.find_named``; each
 name is looked up once per run). A name that matches several fails listing their ids; one that matches nothing fails
 naming the option, but in check mode: a preview of a stack that does not exist yet assumes an earlier task of the
 play creates that parent. The module then warns, naming the parent, and goes on with an ``Assumed`` id in its place:
@@ -46,7 +46,7 @@ def assumed(value):
 
 
 def parent_id(module, kind, value, option, query=None):
-    """The id of the ``kind`` (a ``_cloud.KINDS`` key) that ``option``'s ``value`` names (see the module docstring);
+    """The id of the ``kind`` (a ``_kinds.KINDS`` key) that ``option``'s ``value`` names (see the module docstring);
     ``query``: more filters of the listing (a subnet within a network). None stays None."""
     if value is None or assumed(value):
         return value
