@@ -5,8 +5,8 @@
 """A child collection as a part (``Children``, ``_parts``): records of their own, with ids, under a parent, keyed by a
 declared identity. This module is internal to the collection: its interface may change at any time.
 
-Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk, at most
-``BULK_SIZE`` ids a call, with a ``bulk_delete`` path: POST unless it says), updates, creates: a collection at its quota converges whenever
+Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk on a
+``bulk_delete`` path, at most ``BULK_SIZE`` ids a call), updates, creates: a collection at its quota converges whenever
 the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared
 children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
 both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
@@ -201,7 +201,6 @@ class Children(Part):
         return before, after
 
     def every_view(self, held, wanted, params):
-        """``every``: each child held, and each child as it will be (those held that stay, and those wanted)."""
         gone, records = set(id(record) for record in self.planned(held, wanted, params).deletes), by_key(held, self.key)
         before = dict((record.get(self.key), self.shown_child(record)) for record in held)
         after = dict((record.get(self.key), self.shown_child(record)) for record in held if id(record) not in gone)
@@ -219,7 +218,6 @@ class Children(Part):
         return [children[key] for key in sorted(children, key=str)] if self.listed else dict((key, children[key]) for key in sorted(children, key=str))
 
     def created_said(self, wanted):
-        """``in_create``: what the parent's create says of the children its body carries, and of their ``own`` writes."""
         said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
         return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
                                  for member, (_which, verb) in self.own.items() if self.in_create))
@@ -228,8 +226,6 @@ class Children(Part):
         return [self.gathered(record, params) for record in held]
 
     def plan(self, held, wanted, params):
-        """The writes: deletes (bulk), updates, creates, a replacement's two in the declared order (``writes``), or child
-        by child in the groups of ``order``. ``locked``: each waits for the parent."""
         plan = self.planned(held, wanted, params)
         room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
@@ -243,7 +239,6 @@ class Children(Part):
         return writes
 
     def making(self, items, held, params):
-        """The creates of ``items``, each with its ``own`` writes; one write of them all on a ``bulk_create`` path."""
         names = [item[self.key] for item in items]
         if "bulk_create" in self.paths and items:
             method, path = request(self.paths, "bulk_create", held.scope or params)
@@ -255,8 +250,7 @@ class Children(Part):
         return [self.body(item) for item in items]
 
     def child_writes(self, item, record, changes, held, params):
-        """One child's create (``record`` None) or update (its members not ``own``), then each ``own`` member in
-        ``changes`` written by a request of its own."""
+        """One child's create (``record`` None) or update, then its ``own`` members in ``changes``."""
         rest, name = dict((member, value) for member, value in changes.items() if member not in self.own), item[self.key]
         writes = self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
         for member, (which, verb) in [(member, declared) for member, declared in self.own.items() if member in changes]:

@@ -91,10 +91,6 @@ class Kind:
         """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
         return record if record is None or self.id_key == "id" else dict(record, id=record.get(self.id_key))
 
-    def unidentified(self, record):
-        """The record as the service shows it (without the ``id`` that ``identified`` gave it)."""
-        return record if record is None or self.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
-
     def identity(self, named):
         """The options that identify a resource of the kind: the id option and (``named``) ``name``."""
         return dict([(self.id_option, dict(self.id_spec))] + ([("name", dict(type="str"))] if named else []))
@@ -211,8 +207,9 @@ class CloudResource(GcoreResourceModule):
             return iter(())  # under a parent check mode assumes an earlier task builds (``_parents.Assumed``): none yet
         return (self.kind.identified(record) for record in super().listing(params))
 
-    def returned(self, record):
-        return self.kind.unidentified(super().returned(record))
+    def returned(self, record):  # as the service shows it: without the ``id`` that ``Kind.identified`` gave it
+        record = super().returned(record)
+        return record if record is None or self.kind.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
 
     def create_body(self):
         params = self.params
