@@ -4,8 +4,9 @@
 
 """A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its
 ids and names look like; ``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them)
-derive the rest: the paths, scope, page size, name filter and created key; the options ``state``, the id option (a UUID
-made canonical, or an integer), ``name`` (checked against the Cloud name rule) and, ``tagged``, the tags (checked).
+derive the rest: the paths (``/cloud/v1/{collection}/{project_id}/{region_id}[/{id}]``, others declared off the rule),
+scope, page size, name filter and created key; the options ``state``, the id option (``<noun>_id``: a UUID made
+canonical, or an integer), ``name`` (checked against the Cloud name rule) and, ``tagged``, the tags (checked).
 
 This module is internal to the collection: its interface may change at any time.
 
