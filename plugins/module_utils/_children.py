@@ -21,10 +21,10 @@ take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member wr
 (``{member: value}``, said ``verb``) right after the child's create (``ident`` a member of the item) or update (with
 ``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
 none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
-(body ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``: the creates that
-fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the others);
-``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the
-parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
+(body: the subclass's ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``:
+the creates that fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the
+others); ``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``,
+the parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
 wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``canonical(option,
 key)`` (a key given, before the check for two), ``after_create(item)`` (the ``own`` members a create leaves to their
 requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed``
@@ -117,11 +117,6 @@ class Children(Part):
         self.name, self.noun, self.paths, self.members, self.scope, self.key, self.option = name, noun, paths, members, scope, key, option
         self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
         self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
-
-    @property
-    def changes(self):
-        """The shape of the ``changes`` its writes say (``replaced`` with ``create_only``)."""
-        return dict(CHANGES, replaced=str) if self.create_only else CHANGES
 
     def check(self, module):
         """Each key made ``canonical(option, key)``; two items of one key fail; a name with leading or trailing whitespace is warned about."""
@@ -245,9 +240,6 @@ class Children(Part):
             return [Write("create", method, path, self.batch_body(items), names=names, said=self.says("create", names), reread=held.again,
                           done=lambda listing: set(names) <= set(found.get(self.key) for found in listing))]
         return [write for item in items for write in self.child_writes(item, None, self.after_create(item), held, params)]
-
-    def batch_body(self, items):
-        return [self.body(item) for item in items]
 
     def child_writes(self, item, record, changes, held, params):
         """One child's create (``record`` None) or update, then its ``own`` members in ``changes``."""
