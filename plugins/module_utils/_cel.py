@@ -2,20 +2,23 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A parse of a WAAP advanced rule's CEL expression, before any write (``parse``; docs/api_reference.md section 18.5).
+"""The check of a WAAP advanced rule's CEL expression before any write (``check_source``), and its comparison
+(``normalised_source``); docs/api_reference.md section 18.5.
 
 This module is internal to the collection: its interface may change at any time.
 
-A small recursive-descent parser of CEL's grammar (``? :``, ``||``/``or``, ``&&``/``and``, comparisons and ``in``,
-``+ - * / %``, ``!``/``not``/``-``, member selection, calls, indexes, list and map literals, single-quoted strings,
-numbers, ``true``/``false``/``null``). What it refuses, naming the position (0-based) and what was expected: an
-operator without its operands, text left after the expression, an identifier alone (only an object's attribute, a
-literal, a call or a variable a macro such as ``exists(h, ...)`` binds is a value), a call of what is not a function.
-With the service's descriptor (``{object: {attribute: {type, args}}}``) also: an object or an attribute it does not
-list, an object not followed by one of its attributes, a ``Function`` attribute not called or called with another
-number of arguments, a ``Var`` or ``Dict`` attribute called, a ``Dict`` (a map) not indexed (``request.headers['x']``;
-``'x' in request.headers`` and methods on it are allowed), and a literal argument whose type is not the one the
-descriptor lists (``Int``, ``Str``, ``IP``, ``List``). The service judges the rest (types of expressions, built-ins).
+First the brackets and strings: balanced parentheses, brackets and braces, string literals in single quotes (a double
+quote outside one is refused). Then a small recursive-descent parser of CEL's grammar (``? :``, ``||``/``or``,
+``&&``/``and``, comparisons and ``in``, ``+ - * / %``, ``!``/``not``/``-``, member selection, calls, indexes, list and
+map literals, single-quoted strings, numbers, ``true``/``false``/``null``). What it refuses, naming the position
+(0-based) and what was expected: an operator without its operands, text left after the expression, an identifier alone
+(only an object's attribute, a literal, a call or a variable a macro such as ``exists(h, ...)`` binds is a value), a
+call of what is not a function. With the service's descriptor (``descriptor_map``: ``{object: {attribute: {type,
+args}}}``, read once a run) also: an object or an attribute it does not list, an object not followed by one of its
+attributes, a ``Function`` attribute not called or called with another number of arguments, a ``Var`` or ``Dict``
+attribute called, a ``Dict`` (a map) not indexed (``request.headers['x']``; ``'x' in request.headers`` and methods on it
+are allowed), and a literal argument whose type is not the one the descriptor lists (``Int``, ``Str``, ``IP``,
+``List``). The service judges the rest (types of expressions, built-ins).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ RELATIONS = ("==", "!=", "<", "<=", ">", ">=", "in")
 # CEL's standard functions called by name (methods such as startsWith are called on a value and left to the service)
 FUNCTIONS = ("bool", "bytes", "double", "duration", "dyn", "has", "int", "matches", "size", "string", "timestamp", "type", "uint")
 MACROS = ("all", "exists", "exists_one", "filter", "map")
+OPENING, CLOSING = "([{", ")]}"
 WANTED = {"Int": "an integer", "Str": "a string in single quotes", "IP": "an IP address in single quotes", "List": "a list ([...])"}
 
 
@@ -267,15 +271,13 @@ class Parser:
 
 
 def literal_fits(node, wanted):
-    if wanted == "IP":
-        if node.type != "Str":
-            return False
-        try:
-            ipaddress.ip_address(node.text)
-        except ValueError:
-            return False
-        return True
-    return node.type == {"Int": "Int", "Str": "Str", "List": "List"}[wanted]
+    if wanted != "IP" or node.type != "Str":
+        return node.type == wanted  # an IP is a string
+    try:
+        ipaddress.ip_address(node.text)
+    except ValueError:
+        return False
+    return True
 
 
 def described(node):
@@ -285,6 +287,59 @@ def described(node):
             "Null": "null"}.get(node.type, "a %s" % node.type)
 
 
-def parse(source, descriptor=None):
+def strings_and_brackets(source):
+    """The spans of the single-quoted strings of ``source``; raises ValidationError for an unbalanced bracket, a double
+    quote or an unterminated string, naming the position."""
+    stack, spans, index = [], [], 0
+    while index < len(source):
+        char = source[index]
+        if char == "'":
+            end = index + 1
+            while end < len(source) and source[end] != "'":
+                end += 2 if source[end] == "\\" else 1
+            if end >= len(source):
+                raise ValidationError("the string opened at position %d is not closed" % index)
+            spans.append((index, end))
+            index = end
+        elif char == '"':
+            raise ValidationError("position %d: a double-quoted string; string literals take single quotes ('text')" % index)
+        elif char in OPENING:
+            stack.append((char, index))
+        elif char in CLOSING:
+            if not stack or OPENING.index(stack[-1][0]) != CLOSING.index(char):
+                raise ValidationError("position %d: %r closes nothing that is open" % (index, char))
+            stack.pop()
+        index += 1
+    if stack:
+        raise ValidationError("position %d: %r is never closed" % (stack[-1][1], stack[-1][0]))
+    return spans
+
+
+def check_source(source, descriptor=None):
     """Raise ValidationError for the first thing the module docstring lists; ``descriptor`` None: the syntax only."""
+    strings_and_brackets(source)
     Parser(source, descriptor).parse()
+
+
+def descriptor_map(answer):
+    """The descriptor's tree as ``{object: {attribute: attr}}``."""
+    return dict((obj["name"], dict((attr["name"], attr) for attr in obj.get("attrs") or []))
+                for obj in (answer or {}).get("objects") or [])
+
+
+def normalised_source(source):
+    """The expression with its whitespace outside strings collapsed (a reformatted expression is the same one)."""
+    if source is None:
+        return None
+
+    def code(text):
+        return re.sub(r" ?([()\[\],.]) ?", r"\1", re.sub(r"\s+", " ", text))
+    try:
+        spans = strings_and_brackets(source)
+    except ValidationError:
+        spans = []  # an expression the check refuses: compared with its strings as code
+    parts, last = [], 0
+    for low, high in spans:
+        parts += [code(source[last:low]), source[low:high + 1]]
+        last = high + 1
+    return "".join(parts + [code(source[last:])]).strip()

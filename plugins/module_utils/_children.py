@@ -118,6 +118,11 @@ class Children(Part):
         self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
         self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
 
+    @property
+    def changes(self):
+        """The shape of the ``changes`` its writes say (``replaced`` with ``create_only``)."""
+        return dict(CHANGES, replaced=str) if self.create_only else CHANGES
+
     def check(self, module):
         """Each key made ``canonical(option, key)``; two items of one key fail; a name with leading or trailing whitespace is warned about."""
         for index, item in enumerate(module.params.get(self.option) or []):

@@ -2,80 +2,72 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A load balancer's listeners, their pools, members and health monitors: checks, views, bodies, reading.
+"""A load balancer's listeners, their pools and L7 policies: the checks of the option, the views compared and shown in
+the diff, the bodies sent, and the reading. This module is internal to the collection: its interface may change at any time.
 
-This module is internal to the collection: its interface may change at any time.
-
-The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): the listeners and pools are
-read with one listing each (``GET /cloud/v1/lblisteners/{p}/{r}?load_balancer_id=`` and ``GET
-/cloud/v1/lbpools/{p}/{r}?load_balancer_id=&details=true``) and set into the record (``expand``), each listener with its
-``pool`` (or None). A view (``listener_view``, ``pool_view``) is what is compared and shown in the diff: members as a
-mapping keyed ``address:port``, a health monitor and a session persistence as their compared members. The set and its
-writes are the load_balancer module's part (``Listeners``, a child collection), which says ``changes`` by listener name
-and member ``address:port``. A listener's certificates (``secret``, ``sni_secrets``: ids or exact names) are turned into
-ids before any write (``resolve_secrets``: one listing of the secrets, docs/api_reference.md section 16.2); in check
-mode a name no secret has yet is one an earlier task creates (``_parents.assume``).
-
-The listeners' L7 policies (docs/api_reference.md section 19.4): ``read_policies`` sets each listener's ``l7policies``
-(one listing of the region's policies, one of each policy's rules), ``RULES`` declares a policy's rules as a child
-collection; the policies themselves are the load_balancer module's part (``L7Policies``).
+The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): ``expand`` sets them into it
+with one listing of the listeners and one of the pools, each listener with its ``pool`` (or None); ``read_policies``
+each listener's ``l7policies`` with their rules (section 19.4). A pool's view (``pool_view``, ``wanted_pool``: what
+is compared and shown in the diff) keys its members ``address:port``. Before any write, names become ids: a listener's certificates (``secret``, ``sni_secrets``:
+ids or exact names, one listing of the secrets, section 16.2) and a member's ``instance`` (its fixed address in the
+member's ``subnet_id``, else in the VIP subnet, else its one private address); in check mode a name that matches
+nothing is one an earlier task creates (``_parents.assume``).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-import uuid
 
+from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    ValidationError,
-    canonical_ip,
-    check_length,
-    check_pattern,
-    check_range,
-    check_uuid,
-    require,
-)
+    Refused, ValidationError, canonical_ip, check_length, check_pattern, check_range, is_uuid, require, uuid_text)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import check_member_instance
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 
 URL_PATH_PATTERN = r"^/([^/?#%][^?#%]*)?$"
 DEFAULT_CONNECTION_LIMIT = 100000  # a listener's connection_limit when not given, or given as -1
+INSTANCE = KINDS["instance"]
 MAX_LISTENERS = 51  # the create body's maxItems (50 and a Prometheus listener)
 CREATE_ONLY = ("protocol", "protocol_port", "insert_x_forwarded")
 TIMEOUTS = ("timeout_client_data", "timeout_member_connect", "timeout_member_data")
-LISTENER_PATCHED = ("allowed_cidrs", "connection_limit") + TIMEOUTS + ("secret_id", "sni_secret_id", "user_list")
 TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a certificate (section 16.2)
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MEMBER_FIELDS = ("address", "protocol_port", "weight", "subnet_id", "instance_id", "backup", "admin_state_up")  # sent
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
 
-LISTENERS_PATH, POOLS_PATH = KINDS["listener"].paths["list"], KINDS["pool"].paths["list"]
-MEMBERS_PATH = KINDS["load_balancer"].path("/pools/{pool_id}/members")
-
 
 # ---- checking the option ---------------------------------------------------------------------------------------
 
-def _member_key(member):
+def member_key(member):
     return "%s:%s" % (member["address"], member["protocol_port"])
 
 
 def check_member(where, member):
-    check_member_instance(where, member)
-    try:
-        member["address"] = canonical_ip(member["address"]) if member["address"] is not None else None
-    except ValueError:
-        raise ValidationError("%s.address: %r is not a valid IPv4 or IPv6 address" % (where, member["address"]))
+    require((member["address"] is None) != (member["instance"] is None), where,
+            "give exactly one of address and instance (the instance's address is the member's)")
+    if member["instance"] is not None and not is_uuid(member["instance"]):
+        check_name(where + ".instance", member["instance"], "an instance ID (a UUID) or an exact instance name")
+    if member["address"] is not None:
+        member["address"] = address(where + ".address", member["address"])
     check_range(where + ".protocol_port", member["protocol_port"], 1, 65535)
     check_range(where + ".weight", member["weight"], 1, 256)
     for option in ("subnet_id", "instance_id"):
-        check_uuid("%s.%s" % (where, option), member[option])
-        if member[option] is not None:
-            member[option] = str(uuid.UUID(member[option]))
+        member[option] = uuid_text("%s.%s" % (where, option), member[option])
+
+
+def distinct(where, items, noun, field, key=None):
+    """Two ``items`` of one ``key`` (default: their ``field``; None: not compared) fail naming both."""
+    first = {}
+    for index, item in enumerate(items):
+        value = key(item) if key else item[field]
+        require(value is None or value not in first, "%s[%s] and %s[%s]" % (where, first.get(value), where, index),
+                "each %s must have its own %s; %s is given twice" % (noun, field, value))
+        first[value] = index
 
 
 def check_monitor(where, monitor):
@@ -102,14 +94,10 @@ def check_codes(option, value):
 
 def check_pool(where, pool):
     check_name(where + ".name", pool["name"])
-    first = {}
     for index, member in enumerate(pool["members"] or []):
         check_member("%s.members[%s]" % (where, index), member)
-        key = _member_key(member)
-        if key in first and member["address"] is not None:
-            raise ValidationError("%s.members[%s] and %s.members[%s]: each member must have its own address and "
-                                  "protocol_port; %s is given twice" % (where, first[key], where, index, key))
-        first[key] = index
+    distinct(where + ".members", pool["members"] or [], "member", "address and protocol_port",
+             lambda member: member_key(member) if member["address"] is not None else None)
     if pool["healthmonitor"] is not None:
         check_monitor(where + ".healthmonitor", pool["healthmonitor"])
     persistence = pool["session_persistence"]
@@ -122,7 +110,7 @@ def check_pool(where, pool):
 
 
 def check_listener(where, listener):
-    """One item of ``listeners`` checked before any request; returns it canonical (CIDRs and addresses in one form)."""
+    """One item of ``listeners`` checked before any request and made canonical (CIDRs and addresses in one form)."""
     check_name(where + ".name", listener["name"])
     check_range(where + ".protocol_port", listener["protocol_port"], 1, 65535)
     check_range(where + ".connection_limit", listener["connection_limit"], -1, 1000000)
@@ -150,7 +138,6 @@ def check_listener(where, listener):
             where + ".insert_x_forwarded", "only an HTTP or TERMINATED_HTTPS listener inserts X-Forwarded headers")
     if listener["pool"] is not None:
         check_pool(where + ".pool", listener["pool"])
-    return listener
 
 
 def _strict_cidr(option, cidr):
@@ -212,9 +199,66 @@ def resolve_secrets(module, listeners):
             item["sni_secrets"] = sorted(set(ids), key=ids.index)  # a set: each id once, in the order given
 
 
+def _fixed(record):
+    """``[(subnet_id, address)]`` of the instance's fixed addresses."""
+    assigned = [(item.get("subnet_id"), item.get("ip_address")) for item in record.get("fixed_ip_assignments") or []]
+    return assigned or [(entry.get("subnet_id"), entry.get("addr")) for entries in (record.get("addresses") or {}).values()
+                        for entry in entries or [] if entry.get("type") == "fixed"]
+
+
+def member_address(where, record, subnet):
+    """The instance's address for a member in ``subnet`` (None: its one private address)."""
+    fixed = _fixed(record)
+    if subnet is not None:
+        found = [address for subnet_id, address in fixed if subnet_id == subnet]
+        what = "in subnet %s" % subnet
+    else:
+        private = set(address_lists(record.get("addresses"))["private_ipv4"])
+        found = [address for _subnet, address in fixed if address in private]
+        what = "private (give the member's subnet_id, or the load balancer's vip_subnet_id, to choose)"
+    found = list(dict.fromkeys(found))
+    if len(found) != 1:
+        raise Refused("%s.instance: instance %s (%s) has %s addresses %s%s; a member needs exactly one (nothing was sent)" % (
+            where, record.get("id"), record.get("name"), len(found), what, " (%s)" % ", ".join(found) if found else ""))
+    return canonical_ip(found[0])
+
+
+def resolve_member_instances(module, listeners):
+    """Every member given by ``instance`` gets its ``address`` (and ``instance_id``), before any write: ids read one by
+    one, names from one listing of every page, matched exactly (none or several fail naming the member; in check mode a
+    name that matches none is assumed built by an earlier task, and stands for the member's address and instance_id)."""
+    client, params = module.client, module.params
+    named = [("listeners[%s].pool.members[%s]" % (index, number), member) for index, item in enumerate(listeners or [])
+             for number, member in enumerate((item.get("pool") or {}).get("members") or []) if member.get("instance") is not None]
+    listing, assumed = None, {}
+    for where, member in named:
+        value = member["instance"]
+        if is_uuid(value):
+            record = client.get_or_none(INSTANCE.paths["item"].format(**dict(params, id=value.lower())))
+            found = [record] if record is not None else []
+        else:
+            if listing is None:
+                listing = list(client.paginate(INSTANCE.paths["list"].format(**params), page_size=PAGE_SIZE))
+            found = [record for record in listing if record.get("name") == value]
+        if not found and module.check_mode and not is_uuid(value):
+            if value not in assumed:  # one warning for each instance assumed
+                assumed[value] = assume(module, INSTANCE, value, where + ".instance")
+            member["address"], member["instance_id"] = assumed[value], member["instance_id"] or assumed[value]
+            continue
+        if len(found) != 1:
+            raise Refused("%s.instance: %s instances of %s %s %r%s (nothing was sent)" % (
+                where, len(found), INSTANCE.scope.format(**params), "have the id" if is_uuid(value) else "are named", value,
+                " (ids %s)" % ", ".join(record["id"] for record in found) if found else ""))
+        member["address"] = member_address(where, found[0], member["subnet_id"] or params.get("vip_subnet_id"))
+        member["instance_id"] = member["instance_id"] or found[0]["id"]
+    for index, item in enumerate(listeners if named else ()):
+        distinct("listeners[%s].pool.members" % index, (item.get("pool") or {}).get("members") or [], "member", "address and protocol_port",
+                 member_key)
+
+
 # ---- views: what is compared, shown in the diff, and sent --------------------------------------------------------
 
-def _cidrs(value):
+def cidr_set(value):
     return sorted(set(str(ipaddress.ip_network(cidr, strict=False)) for cidr in value or []))
 
 
@@ -244,20 +288,10 @@ def pool_view(pool):
             "session_persistence": persistence_view(pool.get("session_persistence"))}
 
 
-def _users(users):
+def user_set(users):
     """A user list as a set: ``[{username, encrypted_password}]`` sorted by username (the hash compared as given)."""
     return sorted(({"username": user.get("username"), "encrypted_password": user.get("encrypted_password")} for user in users or []),
                   key=lambda user: (user["username"] or "", user["encrypted_password"] or ""))
-
-
-def listener_view(listener):
-    view = {"protocol": listener.get("protocol"), "protocol_port": listener.get("protocol_port"),
-            "allowed_cidrs": _cidrs(listener.get("allowed_cidrs")), "connection_limit": listener.get("connection_limit"),
-            "insert_x_forwarded": bool((listener.get("insert_headers") or {}).get("X-Forwarded-For")),
-            "secret_id": listener.get("secret_id") or None, "sni_secret_id": sorted(set(listener.get("sni_secret_id") or [])),
-            "user_list": _users(listener.get("user_list")), "pool": pool_view(listener.get("pool"))}
-    view.update((option, listener.get(option)) for option in TIMEOUTS)
-    return view
 
 
 def _given(wanted, held, fields):
@@ -270,8 +304,8 @@ def wanted_pool(pool, held):
     if pool is None:
         return None
     held = held or {}
-    members = dict((_member_key(member), dict(member_view(member), subnet_id=member["subnet_id"] if member["subnet_id"]
-                                              else held.get("members", {}).get(_member_key(member), {}).get("subnet_id")))
+    members = dict((member_key(member), dict(member_view(member), subnet_id=member["subnet_id"] if member["subnet_id"]
+                                             else held.get("members", {}).get(member_key(member), {}).get("subnet_id")))
                    for member in pool["members"] or [])
     monitor = pool["healthmonitor"]
     held_monitor = held.get("healthmonitor")
@@ -285,37 +319,21 @@ def wanted_pool(pool, held):
             "healthmonitor": monitor, "session_persistence": persistence}
 
 
-def wanted_listener(listener, held):
-    """The view a listener item asks for, given the view held (None when it is created)."""
-    asked = dict(listener, secret_id=listener["secret"])
-    for view, option, canonical in (("allowed_cidrs", "allowed_cidrs", _cidrs), ("sni_secret_id", "sni_secrets", lambda ids: sorted(set(ids))),
-                                    ("user_list", "user_list", _users)):
-        asked[view] = canonical(listener[option]) if listener[option] is not None else None
-    shown = _given(asked, held, ("protocol", "protocol_port", "allowed_cidrs", "connection_limit", "insert_x_forwarded",
-                                 "secret_id", "sni_secret_id", "user_list") + TIMEOUTS)
-    if held is None:
-        for view in ("allowed_cidrs", "sni_secret_id", "user_list"):
-            shown[view] = shown[view] or []
-        shown["insert_x_forwarded"] = bool(shown["insert_x_forwarded"])
-    shown["pool"] = wanted_pool(listener["pool"], (held or {}).get("pool"))
-    return shown
-
-
-def _strip(value):
+def stripped(value):
     return dict((key, item) for key, item in value.items() if item is not None)
 
 
 def member_body(member):
-    return _strip(dict((key, member[key]) for key in MEMBER_FIELDS))
+    return stripped(dict((key, member[key]) for key in MEMBER_FIELDS))
 
 
 def pool_body(pool):
     body = {"name": pool["name"], "lb_algorithm": pool["lb_algorithm"], "protocol": pool["protocol"],
             "members": [member_body(member) for member in pool["members"] or []]}
     if pool["healthmonitor"] is not None:
-        body["healthmonitor"] = _strip(pool["healthmonitor"])
+        body["healthmonitor"] = stripped(pool["healthmonitor"])
     if pool["session_persistence"] is not None:
-        body["session_persistence"] = _strip(pool["session_persistence"])
+        body["session_persistence"] = stripped(pool["session_persistence"])
     return body
 
 
@@ -324,7 +342,7 @@ def listener_body(listener):
     sent = dict(listener, secret_id=listener["secret"], sni_secret_id=listener["sni_secrets"])
     keys = ("name", "protocol", "protocol_port", "allowed_cidrs", "connection_limit", "insert_x_forwarded", "secret_id",
             "sni_secret_id", "user_list") + TIMEOUTS
-    body = _strip(dict((key, sent[key]) for key in keys))
+    body = stripped(dict((key, sent[key]) for key in keys))
     if listener["pool"] is not None:
         body["pools"] = [pool_body(listener["pool"])]
     return body
@@ -332,14 +350,14 @@ def listener_body(listener):
 
 # ---- reading -------------------------------------------------------------------------------------------------------
 
-def expand(client, params, record):
-    """The listener records, each with its ``pool`` (or None), set into a load balancer record (two listings, by a Client or
-    a part's reader ``get(path, query)``)."""
+def expand(get, params, record):
+    """The listener records, each with its ``pool`` (or None), set into a load balancer record (``get(path, query)``:
+    every page of a listing; two listings)."""
     if record is None or all("protocol" in listener for listener in record.get("listeners") or []):  # expanded already
         return record
-    query, paginate = {"load_balancer_id": record["id"]}, getattr(client, "paginate", None)
-    get = (lambda path, query: list(paginate(path, query, page_size=PAGE_SIZE))) if paginate else client
-    listeners, pools = get(LISTENERS_PATH.format(**params), dict(query)), get(POOLS_PATH.format(**params), dict(query, details="true"))
+    query = {"load_balancer_id": record["id"]}
+    listeners, pools = get(KINDS["listener"].paths["list"].format(**params), dict(query)), get(KINDS["pool"].paths["list"].format(
+        **params), dict(query, details="true"))
     for listener in listeners:
         listener["pool"] = next((pool for pool in pools if {"id": listener["id"]} in (pool.get("listeners") or [])), None)
     record["listeners"] = listeners
@@ -359,12 +377,10 @@ def rule_text(rule):
                              rule.get("compare_type"), rule.get("value"))
 
 
-def read_policies(client, params, record):
+def read_policies(get, params, record):
     """The load balancer ``record`` expanded (``expand``), each listener with ``l7policies``: its policies in position
     order, each with its ``rules`` read (one listing of the region's policies: it has no filter; one of each policy's rules)."""
-    paginate = getattr(client, "paginate", None)
-    get = (lambda path: list(paginate(path, None, page_size=PAGE_SIZE))) if paginate else client
-    record = expand(client, params, record)
+    record = expand(get, params, record)
     if record is None:
         return None
     listeners = dict((listener["id"], dict(listener, l7policies=[])) for listener in record["listeners"])

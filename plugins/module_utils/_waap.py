@@ -307,11 +307,6 @@ def action_to_send(desired, current):
                 for kind, members in desired.items())
 
 
-def same_description(desired, current):
-    """A missing, null and empty description are one value."""
-    return (desired or "") == (current or "")
-
-
 def list_params(params, names):
     """The list-filter query of a WAAP list: only the filters given, booleans as lower-case text."""
     query = {}

@@ -6,12 +6,9 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-A domain is never created or deleted here: it is found by ``domain_id`` or by its exact name (compared
-case-insensitively, every page of ``GET /waap/v2/domains``), and a name matching none or several fails before any
-write. ``DomainResource`` is a ``container``: what the modules manage are its parts, each read once (``Part.fetch``):
-its rules of one kind (``Children``: ``_waap_rules``), its status and settings (``waap_domain``) and its policies
-(``waap_policies``, both ``Values``); an accepted write's answer updates what was read (``Part.answered``: no read
-afterwards); after an ambiguous failure the part is read again and a write is never sent twice.
+A domain is never created or deleted here: it is found by ``domain_id`` or by its exact name, and a name matching none
+or several fails before any write. ``DomainResource`` is a ``container``: what the modules manage are its parts, its
+rules of one kind (``_waap_rules``), its status and settings (``waap_domain``) or its policies (``waap_policies``).
 """
 
 from __future__ import annotations
@@ -34,21 +31,12 @@ def read_domain(get, path, params):
 
 
 class OnDomain:
-    """The declaration shared by every module about one WAAP domain: the ``domain_id`` option checked, the scope of its
-    messages, the WAAP paging; with a ``kind`` (a ``RuleKind``), the kind's paths, members and required options.
-    ``find_domain()``: the domain's id, ``domain_id`` or the one domain an exact name names (``domain``, or the
-    ``name`` of ``waap_domain``), resolved before any write. Comes first among a module's bases."""
+    """What every module about one WAAP domain declares: the ``domain_id`` option checked, the scope of its messages,
+    the WAAP paging. Comes first among a module's bases."""
 
-    kind = None
     scope = "domain {domain_id}"
     page_size = PAGE_SIZE
     max_offset = MAX_OFFSET
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        kind = vars(cls).get("kind")
-        if kind is not None:
-            cls.paths, cls.members, cls.required_to_create = kind.paths(), kind.members, kind.required_to_create
 
     def validate(self):
         super().validate()

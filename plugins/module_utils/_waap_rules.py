@@ -2,22 +2,21 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The kinds of rule a WAAP domain holds, where a domain's things live, and a domain's rules as a list compared by
-exact name.
+"""The kinds of rule a WAAP domain holds, and a domain's rules of one kind as a set compared by exact name.
 
 This module is internal to the collection: its interface may change at any time.
 
-- ``RuleKind``: one kind of rule (``CUSTOM``, ``FIREWALL``; ``_waap_advanced`` adds ``ADVANCED``): its paths, the
-  options of one rule, their validation, the members compared, the create body and the ``gathered`` shape. Reads and
-  creates are on v1, updates, toggles and bulk deletes on v2 (docs/api_reference.md section 18.7).
-- ``WaapRuleSet``: a domain's rules of one kind as a resource: the domain holding them as a child collection
-  (``Children``, ``_children``).
+- ``RuleKind``: one kind of rule (``CUSTOM``, ``FIREWALL``; the advanced rules and the policy overrides are declared in
+  their modules): its paths, the options of one rule, their validation, the members compared, the create body and the
+  ``config`` shape. Reads and creates are on v1, updates, toggles and bulk deletes on v2 (docs/api_reference.md
+  section 18.7).
+- ``WaapRuleSet``: the module of a set: the domain holding the rules as a child collection (``kind.children``).
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, require, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DomainResource
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     action_argument_spec,
@@ -27,7 +26,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     normalise_action,
     normalise_conditions,
     same_conditions,
-    same_description,
     validate_action,
     validate_conditions,
     validate_rule_name,
@@ -44,7 +42,7 @@ V2 = "/waap/v2/domains/{domain_id}/"
 # A changed conditions list is sent whole, so it must be writable; an unchanged one is never sent (the round trip).
 RULE_MEMBERS = (
     Member("name"),
-    Member("description", read=lambda record: record.get("description") or "", same=same_description, reset=""),
+    Member("description", read=lambda record: record.get("description") or "", reset=""),
     Member("enabled", created=True, reset=True),
     Member("action", read=lambda record: normalise_action(record.get("action")), want=lambda value, record: normalise_action(value),
            same=action_matches, send=action_to_send),
@@ -55,14 +53,17 @@ RULE_MEMBERS = (
 
 
 class RuleKind:
-    """One kind of rule of a WAAP domain: ``name`` (``custom``), ``actions`` (the action kinds it takes), ``conditions``
-    (the condition kinds; None: every kind) and ``count`` (how many conditions, low and high)."""
+    """One kind of rule of a WAAP domain: ``name`` (``custom``), ``actions`` (the action kinds it takes; none: no
+    action), ``conditions`` (the condition kinds; None: every kind) and ``count`` (how many conditions, low and high).
+    Its rules are a ``children`` part (``_children``): ``create_only`` members only a replacement changes, ``replace``
+    says how."""
 
     members = RULE_MEMBERS
     required_to_create = ("action", "conditions")
     bulk = True  # deleted in bulk (else one DELETE each)
     toggles = False  # an enabled-only change through the toggle
-    create_only = ()  # members only a replacement changes
+    updates = V2  # the version updates are sent to
+    create_only, replace, children = (), None, Children
 
     def __init__(self, name, actions, conditions=None, count=(1, 5)):
         self.name, self.actions, self.conditions, self.count = name, actions, conditions, count
@@ -71,10 +72,10 @@ class RuleKind:
         self.result_key = "%s_rules" % name
 
     def paths(self):
-        """Reads and creates on v1; updates, toggles (``toggles``: an ``enabled``-only change) and bulk deletes
-        (``bulk``) on v2 (docs/api_reference.md section 18.7)."""
+        """Reads and creates on v1; updates (``updates``), toggles (``toggles``) and bulk deletes (``bulk``) on v2
+        (docs/api_reference.md section 18.7)."""
         v1, v2 = V1 + self.collection, V2 + self.collection
-        paths = dict(list=v1, item=v1 + "/{id}", update=v2 + "/{id}")
+        paths = dict(list=v1, item=v1 + "/{id}", update=self.updates + self.collection + "/{id}")
         if self.bulk:
             paths["bulk_delete"] = v2 + "/bulk_delete"
         if self.toggles:
@@ -83,13 +84,10 @@ class RuleKind:
 
     def argument_spec(self):
         """The options of one rule (the single-rule module's, and a set module's ``config`` item): the kind's own last."""
-        return dict(
-            name=dict(type="str"),
-            description=dict(type="str"),
-            enabled=dict(type="bool"),
-            action=dict(type="dict", options=action_argument_spec(self.actions)),
-            **self.own_spec()
-        )
+        spec = dict(name=dict(type="str"), description=dict(type="str"), enabled=dict(type="bool"))
+        if self.actions:
+            spec["action"] = dict(type="dict", options=action_argument_spec(self.actions))
+        return dict(spec, **self.own_spec())
 
     def own_spec(self):
         """The options of the kind's own members (what decides the action)."""
@@ -97,9 +95,7 @@ class RuleKind:
 
     def item_spec(self):
         """The options of one ``config`` item of a set module: a rule's, ``name`` required."""
-        item = self.argument_spec()
-        item["name"] = dict(type="str", required=True)
-        return item
+        return dict(self.argument_spec(), name=dict(type="str", required=True))
 
     def validate(self, rule, prefix=""):
         """Every documented limit of one rule given as options; errors name ``prefix`` + the option
@@ -113,31 +109,33 @@ class RuleKind:
         """The kind's own members of one rule checked (``descriptor``: what the service describes, where the kind has one)."""
         validate_conditions(prefix + "conditions", rule.get("conditions"), self.conditions, self.count, self.noun)
 
-    def body(self, rule):
-        """The create body of one rule given as options."""
-        body = {
-            "name": rule["name"],
-            "enabled": True if rule.get("enabled") is None else rule["enabled"],
-            "action": strip_none(rule["action"]),
-        }
-        body.update(self.own(rule, body=True))
-        if rule.get("description") is not None:
-            body["description"] = rule["description"]
-        return body
+    def shape(self, rule, body=False):
+        """A rule (given as options, or a record) as a ``config`` item holds it (no id, the service's defaults written
+        out, null members left out: given back as ``config`` it compares equal), or as a create ``body``."""
+        item = dict(name=rule.get("name"), description=rule.get("description"), enabled=rule.get("enabled"))
+        if self.actions:
+            item["action"] = normalise_action(rule.get("action"))
+        return strip_none(dict(item, **self.own(rule, body)))
 
-    def gathered(self, record):
-        """One rule as read, in the shape of a ``config`` item: no id, the service's defaults written out, null members
-        left out. Given back as ``config`` it compares equal to the rule."""
-        item = {"name": record.get("name")}
-        if record.get("description") is not None:
-            item["description"] = record["description"]
-        item.update(enabled=record.get("enabled"), action=normalise_action(record.get("action")), **self.own(record))
-        return strip_none(item)
+    def body(self, rule):
+        """The create body of one rule given as options (``enabled`` unless it says)."""
+        return dict(self.shape(rule, body=True), enabled=rule.get("enabled") is not False)
 
     def own(self, rule, body=False):
         """The kind's own members of a rule (given as options, or a record) as a body (``body``) or a config item holds them."""
         conditions = normalise_conditions(rule.get("conditions"))
         return {"conditions": writable_conditions(conditions) if body else conditions}
+
+    def gathered(self, record, where):
+        """The rule as a config item, valid as config (the round trip): a rule the module cannot represent fails here,
+        naming it, never in a later run that feeds it back."""
+        item = self.shape(record)
+        try:
+            self.validate(item)
+        except ValidationError as exc:
+            raise Refused("%s %r (id %s) of %s cannot be represented as a config item: %s"
+                          % (self.noun.capitalize(), record.get("name"), record.get("id"), where, exc))
+        return item
 
 
 CUSTOM = RuleKind("custom", RULE_ACTIONS)
@@ -156,11 +154,11 @@ class WaapRuleSet(DomainResource):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.kind
-        cls.noun, cls.result_key, cls.members, cls.required_to_create = kind.noun, kind.result_key, (), ()
-        cls.changes = dict(CHANGES, replaced=str) if kind.create_only else CHANGES  # what the rules' writes say
-        cls.parts = (Children("", kind.noun, cls.paths, kind.members, scope=cls.scope, required=kind.required_to_create,
-                              create_only=kind.create_only, body=kind.body, bulk_body=lambda ids: {"rule_ids": ids},
-                              gathered=lambda record, params: gathered_item(kind, record, cls.scope.format(**params))),)
+        cls.noun, cls.result_key, cls.paths = kind.noun, kind.result_key, kind.paths()
+        cls.parts = (kind.children("", kind.noun, cls.paths, kind.members, scope=cls.scope, required=kind.required_to_create,
+                                   create_only=kind.create_only, replace=kind.replace, body=kind.body, bulk_body=lambda ids: {"rule_ids": ids},
+                                   gathered=lambda record, params: kind.gathered(record, cls.scope.format(**params))),)
+        cls.changes = cls.parts[0].changes  # what the rules' writes say
         cls.argument_spec = dict(
             domain_id=dict(type="int", required=not cls.named_domain),
             config=dict(type="list", elements="dict", options=kind.item_spec()),
@@ -183,15 +181,3 @@ class WaapRuleSet(DomainResource):
 
     def index(self, name):
         return next(index for index, item in enumerate(self.params["config"]) if item["name"] == name)
-
-
-def gathered_item(kind, record, where):
-    """The rule in the config shape, valid as config (the round trip): a rule the module cannot represent fails
-    here, naming it, never in a later run that feeds it back."""
-    item = kind.gathered(record)
-    try:
-        kind.validate(item)
-    except ValidationError as exc:
-        raise Refused("%s %r (id %s) of %s cannot be represented as a config item: %s"
-                      % (kind.noun.capitalize(), record.get("name"), record.get("id"), where, exc))
-    return item

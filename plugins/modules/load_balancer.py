@@ -122,9 +122,6 @@ options:
         leaves neither. The diff says so in the new listener's C(note).
       - When left out, the listeners are not managed. Two items with one name, or with one port, fail naming both
         indices. At most 51 listeners (50 and a V(PROMETHEUS) one).
-      - After an ambiguous failure of a write (a 5xx, a timeout or a dropped connection) the load balancer is read
-        again and the request is never sent twice; when the state shows the write took effect, the module goes on
-        and warns.
     type: list
     elements: dict
     suboptions:
@@ -376,10 +373,7 @@ options:
             C(PATCH /cloud/v1/l7policies/{project_id}/{region_id}/{l7policy_id}) (which always carries the action and
             its target), and one not listed is deleted with its rules (C(DELETE .../{l7policy_id})).
           - When left out, the listener's policies are not managed; V([]) deletes them all.
-          - Every write waits for its task and for the load balancer to be C(ACTIVE) again before the next is sent (the
-            service refuses a change while it is pending), and the run waits for C(ACTIVE) after its last write.
           - The pool a policy names and the member its action needs are checked before any write.
-          - After an ambiguous failure of a write the policies are read again and the request is never sent twice.
         type: list
         elements: dict
         version_added: 1.2.0
@@ -476,15 +470,14 @@ notes:
   - On an existing load balancer, its listeners and pools are read with one listing each and only the differences
     are sent (see O(listeners)); O(name) and O(tags) change with
     C(PATCH /cloud/v2/loadbalancers/{project_id}/{region_id}/{load_balancer_id}).
-  - Each write waits for its task, and for the load balancer to be unlocked again, before the next is sent (the
-    service refuses a change while the load balancer is not C(ACTIVE); such a C(409 Conflict) answer applied nothing
-    and is sent again once the load balancer is unlocked, at most 3 times and never more than O(api_retries)).
+  - Each write waits for its task, and for the load balancer to be C(ACTIVE) again, before the next is sent (the
+    service refuses a change while the load balancer is not C(ACTIVE)).
   - A load balancer whose C(provisioning_status) becomes C(ERROR) fails the module, naming its ID.
   - After the last write of a run the module waits until the load balancer is C(ACTIVE) again and returns it as read
     then, so a task that follows never meets a pending load balancer.
   - O(state=absent) deletes the load balancer with one C(DELETE /cloud/v1/loadbalancers/{project_id}/{region_id}/{load_balancer_id});
     the service deletes its listeners and pools with it.
-  - Check mode sends no write. Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
+  - Diff mode shows C(listeners) as a mapping by listener name, each with its C(pool), whose
     C(members) are a mapping keyed C(address:port); only the listeners that change are shown.
   - Diff mode shows C(l7policies) as a mapping keyed C(listener/policy) of the L7 policies that change, each with its
     rules as text (since 1.2.0).
@@ -783,16 +776,15 @@ from ansible_collections.gcore.platform.plugins.module_utils._children import Ch
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
-    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MEMBERS_PATH, MONITOR_FIELDS, POOLS_PATH, RULES, _member_key, _strip, check_listener, expand,
-    held_members, listener_body, listener_view, member_body, pool_body, pool_view, read_policies, resolve_secrets, rule_text, wanted_listener,
-    wanted_pool)
-from ansible_collections.gcore.platform.plugins.module_utils._lb_instances import resolve_member_instances
+    CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, check_listener, cidr_set, distinct, expand, held_members,
+    listener_body, member_body, member_key, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text, stripped,
+    user_set, wanted_pool)
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, request
 
 
 LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "TCP", "UDP", "TERMINATED_HTTPS", "PROMETHEUS"]
@@ -914,10 +906,6 @@ def find(found, name):
     return next((listener for listener in found or () if listener.get("name") == name), None)
 
 
-def pool_now(found, name):
-    return pool_view((find(found, name) or {}).get("pool")) or {}
-
-
 # A pool's health monitor: at most one, keyed by its type (a type never changes: one of another type is deleted first and
 # created last); one of the same type is changed by a PATCH of the members that differ (docs/api_reference.md section 17).
 class Monitors(Children):
@@ -926,51 +914,101 @@ class Monitors(Children):
 
 MONITORS = Monitors("", "health monitor", dict(list=KINDS["pool"].path("/{parent_id}/healthmonitor"), item=KINDS["pool"].path(
     "/{parent_id}/healthmonitor")), [Member(field) for field in MONITOR_FIELDS if field != "type"], key="type", mode=lambda params: "overridden",
-    body=_strip)
+    body=stripped)
+
+
+class Pools(Children):
+    """A listener's pool: a child collection of at most one, keyed by its listener's name (a pool's name changes by its
+    PATCH), compared as its view (``pool_view``, ``wanted_pool``). Its members are one PUT of the whole list (members kept
+    by address and port are not recreated, section 17); its health monitor a child collection nested in it
+    (``MONITORS``): one removed or retyped goes first, one created last, a pool's first one in its PATCH."""
+
+    def __init__(self):
+        super().__init__("", "pool", dict(KINDS["pool"].paths, members="PUT " + KINDS["load_balancer"].path("/pools/{id}/members")), [],
+                         key="listener", mode=lambda params: "overridden", body=pool_body)
+
+    def differ(self, item, record, params):
+        """What the pool's PATCH sends: the compared views that differ (not its members; a health monitor only as its first)."""
+        held, sent = pool_view(record), pool_body(item)
+        wanted = wanted_pool(item, held)
+        return dict((field, sent.get(field)) for field in ("name", "lb_algorithm", "protocol", "session_persistence", "healthmonitor")
+                    if wanted[field] != held[field] and (field != "healthmonitor" or not held[field]))
+
+    def of(self, item, record, params):
+        """The writes that give the listener ``item`` (``record``: as held, None: created in this run) its pool; each says
+        the listener updated (but in its create), and a create, a delete or a PUT the members it adds and removes."""
+        name, pool, asked = item["name"], (record or {}).get("pool"), item["pool"]
+        before, after = (pool_view(pool) or {}).get("members", {}), (wanted_pool(asked, pool_view(pool)) or {}).get("members", {})
+        held, said = Held([dict(pool, listener=name)] if pool else []), {"listeners.updated": [name]} if record else {}
+        held.scope = params
+        writes = self.plan(held, [dict(asked, listener=name)] if asked else [], params)
+        for write in writes if writes and writes[0].kind == "create" else ():  # the id of its listener, created in this run or not
+            write.body_of = lambda state, body=write.body: dict(body, listener_id=(find(state, name) or {}).get("id"))
+        if pool and asked and before != after:
+            method, path = request(self.paths, "members", params, pool["id"])
+            writes.append(Write("update", method, path, [member_body(member) for member in asked["members"] or []], done=lambda listing: any(
+                held_members(found) == after for found in listing)))
+        listing = lambda state: [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]  # noqa: E731
+        members = dict(said, **{"members.added": sorted(set(after) - set(before)), "members.removed": sorted(set(before) - set(after))})
+        for write in writes:
+            self.nested([write], said if write.method == "PATCH" else members, listing)
+        if not (pool and asked):
+            return writes
+        monitors = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else [])
+        monitors.scope = dict(params, parent_id=pool["id"])
+        plan = MONITORS.planned(monitors, [asked["healthmonitor"]] if asked["healthmonitor"] else [], params)
+        first, last = (MONITORS.nested(MONITORS.writes(part, monitors, params), said, lambda state: [
+            found["healthmonitor"] for found in listing(state) if found.get("healthmonitor")]) for part in (
+            Plan(deletes=plan.deletes), Plan(updates=plan.updates, creates=plan.creates if monitors else [])))  # a first one: in the PATCH
+        return first + writes + last
+
+
+POOLS = Pools()
+
+
+# What a listener is compared by and shows in the diff, the views of the record and of the item (docs/api_reference.md section 15.8).
+LISTENER_MEMBERS = [
+    Member("protocol"),
+    Member("protocol_port"),
+    Member("connection_limit", created=None),
+    Member("allowed_cidrs", read=lambda record: cidr_set(record.get("allowed_cidrs")), want=lambda value, record: cidr_set(value), created=[]),
+    Member("insert_x_forwarded", read=lambda record: bool((record.get("insert_headers") or {}).get("X-Forwarded-For")), created=False),
+    Member("secret_id", "secret", read=lambda record: record.get("secret_id") or None, created=None),
+    Member("sni_secret_id", "sni_secrets", read=lambda record: sorted(set(record.get("sni_secret_id") or [])),
+           want=lambda value, record: sorted(set(value)), created=[]),
+    Member("user_list", read=lambda record: user_set(record.get("user_list")), want=lambda value, record: user_set(value), created=[]),
+    Member("pool", read=lambda record: pool_view(record.get("pool")), created=None,
+           want=lambda value, record: wanted_pool(value, pool_view((record or {}).get("pool")))),
+] + [Member(option, created=None) for option in TIMEOUTS]
 
 
 class Listeners(Children):
     """A load balancer's listeners as a child collection keyed by name, inside the record once read with two listings
     (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
-    listener's pool is written by requests of its own (``child_writes``, ``pool_writes``), its health monitor a child
-    collection nested in it (``MONITORS``), its members one PUT of the whole list."""
+    listener's pool is a child collection nested in it (``POOLS``), written after the listener's own create or PATCH."""
 
     inside, locked, own, order, delete_query = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes"), {
         "delete_default_pool": "true"}
     taken = staticmethod(lambda record, plan: record.get("protocol_port") in set(item["protocol_port"] for item in plan.creates))
 
     def __init__(self):
-        super().__init__("listeners", "listener", KINDS["listener"].paths, [], option="listeners", create_only=CREATE_ONLY, replace=None,
-                         mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged",
-                         update_body=lambda changes, record: changes)
-
-    def check(self, module):
-        items = module.params.get(self.option)
-        if items is not None:
-            items[:] = self.canonical(items)
-
-    def wanted(self, module):
-        """Not managed by a delete (its diff lists every listener it takes: the module's ``shown``)."""
-        return None if module.params["state"] == "absent" else super().wanted(module)
+        super().__init__("listeners", "listener", KINDS["listener"].paths, LISTENER_MEMBERS, option="listeners", create_only=CREATE_ONLY, replace=None,
+                         mode=lambda params: "overridden" if params.get("purge_listeners", True) else "merged")
 
     def created_said(self, wanted):
         """The load balancer's create carries every listener and member declared."""
         return {"listeners.created": [item["name"] for item in wanted],
-                "members.added": [_member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
+                "members.added": [member_key(member) for item in wanted for member in ((item["pool"] or {}).get("members") or [])]}
 
-    def canonical(self, items):
+    def check(self, module):
+        """Each listener checked and made canonical (``check_listener``), with the pool it takes; a name or a port twice fails."""
+        items = module.params["listeners"] or []
         require(len(items) <= MAX_LISTENERS, "listeners", "at most %s listeners (50 and a PROMETHEUS one)" % MAX_LISTENERS)
-        checked = [check_listener("listeners[%s]" % index, item) for index, item in enumerate(items)]
-        for index, item in enumerate(checked):
+        for index, item in enumerate(items):
+            check_listener("listeners[%s]" % index, item)
             check_pool_fits("listeners[%s]" % index, item["protocol"], item["pool"])
-        for field, what in (("name", "name"), ("protocol_port", "protocol_port")):
-            first = {}
-            for index, item in enumerate(checked):
-                if item[field] in first:
-                    raise ValidationError("listeners[%s] and listeners[%s]: each listener must have its own %s; %s is given "
-                                          "twice" % (first[item[field]], index, what, item[field]))
-                first[item[field]] = index
-        return checked
+        for field in ("name", "protocol_port"):
+            distinct("listeners", items, "listener", field)
 
     def fetch(self, get, record, params):
         """The listeners, each with its pool, in the order of their names."""
@@ -979,9 +1017,8 @@ class Listeners(Children):
         return held
 
     def differ(self, item, record, params):
-        held = listener_view(record)
-        wanted = wanted_listener(item, held)
-        return dict((field, value) for field, value in wanted.items() if value != held[field])
+        """A pool left out is one to delete."""
+        return dict(super().differ(item, record, params), **({"pool": None} if item["pool"] is None and record.get("pool") else {}))
 
     def planned(self, held, wanted, params):
         """A name two listeners hold fails, whether declared or not: a listener is found by its name."""
@@ -995,7 +1032,7 @@ class Listeners(Children):
         return ("listeners[%s].%s: listener %r of load balancer %s has %s %r, not %r, and %s cannot change on an existing listener; delete "
                 "the listener (leave it out with purge_listeners) and create it again, or use another name" % (
                     index, member, item["name"], params["parent_id"], member,
-                    listener_view(record)[member], item[member], member))
+                    self.shown_child(record)[member], item[member], member))
 
     # ---- the diff ----------------------------------------------------------------------------
     def views(self, state, wanted, params):
@@ -1007,9 +1044,6 @@ class Listeners(Children):
                 after[name] = dict(view, note="listener %r holds port %s and is deleted first (one port cannot hold two listeners): a failure "
                                    "between that delete and this create leaves neither" % (ports[view["protocol_port"]], view["protocol_port"]))
         return before, after
-
-    shown_child = staticmethod(listener_view)
-    wanted_child = staticmethod(lambda item, record, params: wanted_listener(item, None))  # a listener created
 
     # ---- writes ------------------------------------------------------------------------------
     def item_body(self, item, params):
@@ -1025,57 +1059,9 @@ class Listeners(Children):
         return writes
 
     def child_writes(self, item, record, changes, held, params):
-        """A listener's create then its pool's, or its PATCH then the writes of its pool (``pool_writes``)."""
+        """A listener's create or PATCH, then the writes of its pool (``POOLS``)."""
         writes = super().child_writes(item, record, dict((key, value) for key, value in changes.items() if key != "pool"), held, params)
-        if record is not None:
-            return writes + (self.pool_writes(record, item, params) if "pool" in changes else [])
-        return writes + ([self.pool_create(item, {"members.added": [_member_key(member) for member in item["pool"]["members"] or []]}, params)]
-                         if item["pool"] is not None else [])
-
-    @staticmethod
-    def pool_create(item, said, params):
-        """A pool's create, its body made when sent: with the id of its listener, created earlier in the run or not."""
-        name = item["name"]
-        return Write("create", "POST", POOLS_PATH.format(**params), names=[item["pool"]["name"]], said=said, body_of=lambda state: dict(
-            pool_body(item["pool"]), listener_id=(find(state, name) or {}).get("id")), done=lambda found: (find(found, name) or {}).get("pool") is not None)
-
-    def pool_writes(self, listener, item, params):
-        name, pool = item["name"], listener.get("pool")
-        held = pool_view(pool)
-        wanted = wanted_pool(item["pool"], held)
-        updated = {"listeners.updated": [name]}
-        if wanted is None:
-            return [Write("delete", "DELETE", "%s/%s" % (POOLS_PATH.format(**params), pool["id"]), names=[pool["name"]], ids=[pool["id"]],
-                          said=dict(updated, **{"members.removed": sorted(held["members"])}),
-                          done=lambda found: (find(found, name) or {}).get("pool") is None)]
-        if held is None:
-            return [self.pool_create(item, dict(updated, **{"members.added": sorted(wanted["members"])}), params)]
-        monitors, asked = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else []), item["pool"]["healthmonitor"]
-        monitors.scope = dict(params, parent_id=pool["id"])
-        plan = MONITORS.planned(monitors, [asked] if asked else [], params)
-
-        def monitor_writes(part):  # said and done of the listener's pool
-            return MONITORS.nested(MONITORS.writes(part, monitors, params), updated, lambda found: [
-                monitor for monitor in [((find(found, name) or {}).get("pool") or {}).get("healthmonitor")] if monitor])
-        patch = dict((field, wanted[field]) for field in ("name", "lb_algorithm", "protocol") if held[field] != wanted[field])
-        if held["session_persistence"] != wanted["session_persistence"]:
-            persistence = item["pool"]["session_persistence"]
-            patch["session_persistence"] = _strip(persistence) if persistence is not None else None
-        if plan.creates and not monitors:  # a pool's first health monitor: in its PATCH
-            patch["healthmonitor"], plan.creates = _strip(asked), []
-        writes = monitor_writes(Plan(deletes=plan.deletes))
-        if patch:
-            writes.append(Write("update", "PATCH", KINDS["pool"].paths["update"].format(**dict(params, id=pool["id"])), patch, names=[name],
-                                said=updated, done=lambda found, compared=list(patch): all(
-                                    pool_now(found, name).get(field) == wanted[field] for field in compared)))
-        writes += monitor_writes(Plan(updates=plan.updates))
-        if held["members"] != wanted["members"]:
-            # the whole member set in one PUT: members kept by address and port are not recreated (section 17)
-            writes.append(Write("update", "PUT", MEMBERS_PATH.format(pool_id=pool["id"], **params), [member_body(member) for member in item[
-                "pool"]["members"] or []], names=[name], said=dict(updated, **{"members.added": sorted(set(wanted["members"]) - set(held["members"])),
-                                                                               "members.removed": sorted(set(held["members"]) - set(wanted["members"]))}),
-                done=lambda found: pool_now(found, name).get("members") == wanted["members"]))
-        return writes + monitor_writes(Plan(creates=plan.creates))
+        return writes + (POOLS.of(item, record, params) if record is None or "pool" in changes else [])
 
 
 def check_l7(listeners, purge=True):
@@ -1318,8 +1304,8 @@ class LoadBalancer(CloudResource):
         shown = super().shown(record)
         if self.params["state"] != "absent":
             return shown
-        listeners = expand(self.client, self.params, record).get("listeners") or []  # two listings when not read yet
-        return dict(shown, listeners=masked(dict((listener.get("name"), listener_view(listener)) for listener in listeners)))
+        listeners = self.part_state(self.parts[0], record)  # two listings when not read yet
+        return dict(shown, listeners=masked(dict((listener.get("name"), self.parts[0].shown_child(listener)) for listener in listeners)))
 
     def create_body(self):
         params = self.params

@@ -82,7 +82,7 @@ load_balancers:
             members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudInfo
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import read_policies
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
@@ -92,7 +92,7 @@ class LoadBalancerInfo(CloudInfo):
     kind = KINDS["load_balancer"]
 
     def returned(self, record):
-        return masked(read_policies(self.client, self.params, record))
+        return masked(read_policies(lambda path, query=None: list(self.client.paginate(path, query, page_size=PAGE_SIZE)), self.params, record))
 
 
 def main():

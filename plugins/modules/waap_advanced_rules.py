@@ -120,8 +120,46 @@ diff:
                                   source: "request.headers['user-agent'] == 'legacy-app/1.0'"}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._waap_advanced import ADVANCED, DESCRIPTOR, descriptor_map
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._cel import check_source, descriptor_map, normalised_source
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, require
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, RuleKind, WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import RULE_ACTIONS
+
+DESCRIPTOR = "/waap/v1/advanced-rules/descriptor"
+PHASES = ("access", "header_filter", "body_filter")
+DEFAULT_PHASE = "access"
+
+
+class AdvancedKind(RuleKind):
+    """Advanced rules (docs/api_reference.md section 18.5): ``source`` (a CEL expression, ``_cel``) and ``phase`` instead
+    of conditions; no bulk delete; the toggle for an ``enabled``-only change."""
+
+    members = RULE_MEMBERS[:4] + (
+        Member("source", same=lambda desired, current: normalised_source(desired) == normalised_source(current)),
+        Member("phase", read=lambda record: record.get("phase") or DEFAULT_PHASE, created=DEFAULT_PHASE, reset=DEFAULT_PHASE),
+    )
+    required_to_create = ("action", "source")
+    bulk, toggles = False, True
+
+    def own_spec(self):
+        return dict(source=dict(type="str"), phase=dict(type="str", choices=list(PHASES)))
+
+    def check(self, rule, prefix, descriptor):
+        source = rule.get("source")
+        if source is None:
+            return
+        require(source.strip(), prefix + "source", "must hold an expression")
+        try:
+            check_source(source, descriptor)
+        except ValidationError as exc:
+            raise ValidationError("%ssource: %s" % (prefix, exc))
+
+    def own(self, rule, body=False):
+        return {"source": rule.get("source"), "phase": rule.get("phase") or DEFAULT_PHASE}
+
+
+ADVANCED = AdvancedKind("advanced", RULE_ACTIONS)
 
 
 class WaapAdvancedRules(WaapRuleSet):

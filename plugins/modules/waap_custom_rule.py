@@ -204,7 +204,7 @@ class WaapCustomRule(OnDomain, GcoreResourceModule):
     module_kwargs = dict(required_one_of=[["id", "name"]])
 
     # ---- the resource ----------------------------------------------------------------------
-    kind = CUSTOM
+    paths, members, required_to_create = CUSTOM.paths(), CUSTOM.members, CUSTOM.required_to_create
     noun = "rule"
     title = "Custom rule"
     result_key = "custom_rule"

@@ -88,16 +88,16 @@ custom_rules:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
 from ansible_collections.gcore.platform.plugins.module_utils._client import cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._waap import list_params
+from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import OnDomain
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import CUSTOM
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import MAX_OFFSET, ORDERING, PAGE_SIZE, RULE_ACTIONS
 
-PATH = "/waap/v1/domains/%s/custom-rules"
 FILTERS = ("name", "description", "action", "enabled", "ordering")
 
 
-class WaapCustomRuleInfo(GcoreModule):
+class WaapCustomRuleInfo(OnDomain, GcoreModule):
     argument_spec = dict(
         domain_id=dict(type="int", required=True),
         name=dict(type="str"),
@@ -107,14 +107,10 @@ class WaapCustomRuleInfo(GcoreModule):
         ordering=dict(type="str", choices=ORDERING),
     )
 
-    def validate(self):
-        super().validate()
-        check_range("domain_id", self.params["domain_id"], low=1)
-
     def run(self):
-        rules = list(self.client.paginate(PATH % self.params["domain_id"], list_params(self.params, FILTERS),
-                                          page_size=PAGE_SIZE, max_offset=MAX_OFFSET,
-                                          on_cap=cap_warning(self.module.warn, "custom rule listing of domain %s" % self.params["domain_id"], MAX_OFFSET)))
+        rules = list(self.client.paginate(CUSTOM.paths()["list"].format(**self.params), list_params(self.params, FILTERS),
+                                          page_size=PAGE_SIZE, max_offset=MAX_OFFSET, on_cap=cap_warning(
+                                              self.module.warn, "custom rule listing of " + self.scope.format(**self.params), MAX_OFFSET)))
         return {"custom_rules": rules, "count": len(rules)}
 
 

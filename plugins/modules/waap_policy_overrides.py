@@ -144,11 +144,96 @@ diff:
                                 conditions: [{url: {url: /admin/sql, match_type: Contains, negation: false}}]}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._waap_overrides import WaapOverrideSet
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children, by_key
+from ansible_collections.gcore.platform.plugins.module_utils._members import Member
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, V1, RuleKind, WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import OVERRIDE_CONDITIONS, TARGET_TYPES
+
+RULE_TARGETS = V1 + "policy-override-targets/owasp-top-threats"  # the rule ids a ``rule`` override may target
 
 
-class WaapPolicyOverrides(WaapOverrideSet):
+def target_ids(record):
+    """The ids an override's ``targets`` link to (the one sent: ``detector_id`` or ``rule_id``), sorted, once each."""
+    key = "rule_id" if record.get("target_type") == "rule" else "detector_id"
+    return sorted(set(target.get(key) for target in record.get("targets") or [] if target.get(key) is not None))
+
+
+class Overrides(Children):
+    """Two overrides of a declared name, one holding the declared targets, are what a replacement interrupted before
+    its delete left: the other one is deleted."""
+
+    def planned(self, held, wanted, params):
+        items, left = dict((item[self.key], item) for item in wanted), []
+        for name, records in by_key(held, self.key).items() if self.mode(params) != "deleted" else ():
+            kept = [record for record in records if name in items and not set(self.create_only) & set(self.differ(items[name], record, params))]
+            if len(records) > 1 and len(kept) == 1:
+                left += [record for record in records if record is not kept[0]]
+        plan = super().planned([record for record in held if not any(record is gone for gone in left)], wanted, params)
+        plan.deletes += left
+        return plan
+
+
+class OverrideKind(RuleKind):
+    """An override (docs/api_reference.md section 18.4): no action; what it suppresses, ``target_type`` and ``targets``,
+    which the update does not take: a difference replaces the override, the new one created before the old one is
+    deleted (the service lets two share a name); every path on v1; one DELETE each."""
+
+    members = RULE_MEMBERS[:3] + (Member("target_type"), Member("targets", read=target_ids, want=lambda value, record: sorted(set(value))),
+                                  RULE_MEMBERS[-1])
+    required_to_create = ("target_type", "targets", "conditions")
+    bulk, updates, create_only, replace, children = False, V1, ("target_type", "targets"), "create first", Overrides
+
+    def __init__(self):
+        super().__init__("override", (), OVERRIDE_CONDITIONS)
+        self.collection, self.noun, self.result_key = "default-rule-overrides", "policy override", "policy_overrides"
+
+    def own_spec(self):
+        return dict(target_type=dict(type="str", choices=list(TARGET_TYPES)), targets=dict(type="list", elements="int"), **super().own_spec())
+
+    def validate(self, rule, prefix=""):
+        require(rule.get("name") is None or rule["name"].strip(), prefix + "name", "must not be empty or only whitespace")
+        require(rule.get("target_type") in (None,) + TARGET_TYPES, prefix + "target_type",
+                "must be one of %s, not %r" % (", ".join(TARGET_TYPES), rule.get("target_type")))
+        require(rule.get("targets") != [], prefix + "targets", "at least one detector or rule id is required")
+        for index, ident in enumerate(rule.get("targets") or []):
+            check_range("%stargets[%d]" % (prefix, index), ident, low=1)
+        self.check(rule, prefix, None)
+
+    def own(self, rule, body=False):
+        """The targets as a create sends them (``target_ids``: the ids given) or as a config item holds them."""
+        targets = {"target_ids": sorted(set(rule["targets"]))} if body else {"targets": target_ids(rule)}
+        return dict(target_type=rule.get("target_type"), **targets, **super().own(rule, body))
+
+
+OVERRIDE = OverrideKind()
+
+
+class WaapPolicyOverrides(WaapRuleSet):
+    kind = OVERRIDE
     named_domain = True
+
+    def report(self, record):
+        """Before any write (check mode too): the ``rule`` targets of every override to create (a replacement's too) are
+        rule ids the domain's OWASP Top Threats listing shows (read once, only then); detector ids have no listing."""
+        super().report(record)
+        part, params = self.parts[0], self.params
+        if part.mode(params) in ("deleted", "gathered"):
+            return
+        plan = part.planned(self.part_state(part, record), part.wanted(self), params)
+        made = [(item, item) for item in plan.creates] + [(item, part.replacement(item, held, params)) for item, held, changes in plan.updates
+                                                          if set(part.create_only) & set(changes)]
+        wanted = [(item, made) for item, made in made if made.get("target_type") == "rule"]
+        if not wanted:
+            return
+        known = set(target.get("id") for target in self.pages(RULE_TARGETS.format(**params)))
+        for item, made in wanted:
+            unknown = sorted(set(ident for ident in made["targets"] if ident not in known))
+            if unknown:
+                raise ValidationError("config[%d].targets: %s %s not among the rule ids the domain's OWASP Top Threats targets "
+                                      "list (%s), which a target_type=rule override takes (nothing was sent)" % (
+                                          self.index(item["name"]), ", ".join(str(ident) for ident in unknown),
+                                          "is" if len(unknown) == 1 else "are", ", ".join(str(ident) for ident in sorted(known)) or "none"))
 
 
 def main():

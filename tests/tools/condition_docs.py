@@ -145,8 +145,9 @@ def render():
     from collection_link import collections_path  # pylint: disable=import-outside-toplevel
 
     sys.path.insert(0, collections_path())
-    from ansible_collections.gcore.platform.plugins.module_utils import (  # pylint: disable=import-outside-toplevel
-        _waap_advanced, _waap_overrides, _waap_rules, _waap_tables)
+    from ansible_collections.gcore.platform.plugins.module_utils import _waap_rules, _waap_tables  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gcore.platform.plugins.modules import (  # pylint: disable=import-outside-toplevel
+        waap_advanced_rules, waap_policy_overrides)
     sys.path.insert(0, str(ROOT / "tests" / "tools"))
     import waap_docs  # pylint: disable=import-outside-toplevel
 
@@ -155,8 +156,8 @@ def render():
     tree["options"]["action"] = {"suboptions": action_suboptions(waap, _waap_rules.CUSTOM.argument_spec()["action"]["options"])}
     text = HEADER + _dump(tree) + FOOTER
     for attribute, kind, comment in SET_FRAGMENTS:
-        rule_kind = {"custom": _waap_rules.CUSTOM, "firewall": _waap_rules.FIREWALL, "advanced": _waap_advanced.ADVANCED,
-                     "override": _waap_overrides.OVERRIDE}[kind]
+        rule_kind = {"custom": _waap_rules.CUSTOM, "firewall": _waap_rules.FIREWALL, "advanced": waap_advanced_rules.ADVANCED,
+                     "override": waap_policy_overrides.OVERRIDE}[kind]
         text += '\n    # %s\n    %s = r"""\n' % (comment, attribute) + _dump(config_item(waap, rule_kind)) + FOOTER
     return text
 

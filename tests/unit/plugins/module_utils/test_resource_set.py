@@ -85,7 +85,7 @@ class RuleSet(GcoreResourceModule):
 
     @property
     def changes(self):
-        return None if self.params["state"] == "gathered" else _children.CHANGES  # no member is create-only
+        return None if self.params["state"] == "gathered" else self.parts[0].changes
 
     def find(self):
         return {"id": self.params["domain_id"]}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._waap_advanced import check_source, normalised_source
+from ansible_collections.gcore.platform.plugins.module_utils._cel import check_source, normalised_source
 from ansible_collections.gcore.platform.plugins.modules import waap_advanced_rules
 
 import harness

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._waap_advanced import check_source, descriptor_map
+from ansible_collections.gcore.platform.plugins.module_utils._cel import check_source, descriptor_map
 from ansible_collections.gcore.platform.plugins.modules import waap_advanced_rules
 import simulator.resources.waap  # noqa: F401  pylint: disable=unused-import  # the WAAP family first (it imports the advanced rules)
 from simulator.resources.waap_advanced import DESCRIPTOR
