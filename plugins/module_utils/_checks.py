@@ -166,34 +166,23 @@ def check_numbers(spec, raw, params, prefix=""):
     Only the options that are numbers or hold some are walked (a list of a thousand rules costs what its numbers cost).
     """
     for name, option in _numeric(spec):
-        kind = option.get("type", "str")
-        given = _lookup(raw, name, option)
-        value = (params or {}).get(name)
-        label = prefix + name
-        if kind in ("int", "float"):
-            if isinstance(given, bool) or isinstance(value, bool):
-                raise ValidationError("%s: a boolean (%s) was given where a number is required" % (label, given))
-            if kind == "float":
-                check_number(label, value)
-            else:
-                check_int64(label, value)
-        elif kind == "list" and option.get("elements") in ("int", "float") and isinstance(value, list):
-            for index, item in enumerate(value):
-                raw_item = given[index] if isinstance(given, list) and index < len(given) else item
-                if isinstance(raw_item, bool) or isinstance(item, bool):
-                    raise ValidationError("%s[%d]: a boolean (%s) was given where a number is required" % (label, index, raw_item))
-                check_number("%s[%d]" % (label, index), item)
-                if option["elements"] == "int":
-                    check_int64("%s[%d]" % (label, index), item)
-        elif option.get("options"):
-            if kind == "dict" and isinstance(value, dict):
-                check_numbers(option["options"], given if isinstance(given, dict) else {}, value, label + ".")
-            elif kind == "list" and isinstance(value, list):
-                for index, item in enumerate(value):
-                    raw_item = given[index] if isinstance(given, list) and index < len(given) else {}
-                    if isinstance(item, dict):
-                        check_numbers(option["options"], raw_item if isinstance(raw_item, dict) else {}, item,
-                                      "%s[%d]." % (label, index))
+        _check_value(prefix + name, option, option.get("type", "str"), _lookup(raw, name, option), (params or {}).get(name))
+
+
+def _check_value(label, option, kind, given, value):
+    """One value of ``kind`` (the option's type, or its ``elements`` for an item of a list) as given and converted."""
+    if kind in ("int", "float"):
+        if isinstance(given, bool) or isinstance(value, bool):
+            raise ValidationError("%s: a boolean (%s) was given where a number is required" % (label, given))
+        check_number(label, value)
+        if kind == "int":
+            check_int64(label, value)
+    elif kind == "list" and isinstance(value, list):
+        for index, item in enumerate(value):
+            raw_item = given[index] if isinstance(given, list) and index < len(given) else item
+            _check_value("%s[%d]" % (label, index), option, option.get("elements"), raw_item, item)
+    elif kind == "dict" and option.get("options") and isinstance(value, dict):
+        check_numbers(option["options"], given if isinstance(given, dict) else {}, value, label + ".")
 
 
 _NUMERIC = {}  # id(spec) -> (spec, its options that are numbers or hold some)

@@ -63,15 +63,26 @@ def check_nameservers(option, values):
     return result
 
 
-def check_host_routes(option, routes):
-    """Each ``{destination: strict CIDR, nexthop: IP}`` of one IP version."""
-    for index, route in enumerate(routes):
+def check_routes(option, routes, invalid=CIDR):
+    """Each route (a router's, a subnet's host route) ``{destination: strict CIDR, nexthop: IP}`` of one IP version."""
+    for index, route in enumerate(routes or []):
         where = "%s[%d]" % (option, index)
-        destination = strict_network(where + ".destination", route["destination"])
-        nexthop = ipaddress.ip_address(address(where + ".nexthop", route["nexthop"]))
+        destination = strict_network(where + ".destination", route["destination"], invalid)
+        try:
+            nexthop = ipaddress.ip_address(route["nexthop"])
+        except ValueError:
+            raise ValidationError("%s.nexthop: %r is not a valid IP address" % (where, route["nexthop"]))
         if destination.version != nexthop.version:
             raise ValidationError("%s.nexthop: %s is an IPv%s address but the destination %s is IPv%s"
                                   % (where, nexthop, nexthop.version, destination, destination.version))
+
+
+def canonical_routes(routes):
+    """Routes as a sorted list of unique canonical ``{destination, nexthop}`` dicts (as ``ipaddress`` prints them, an
+    IPv4-mapped nexthop with its dotted tail): two lists are the same set of routes exactly when these are equal."""
+    pairs = set((str(ipaddress.ip_network(route["destination"], strict=False)), canonical_ip(route["nexthop"])) for route in routes or [])
+    ordered = sorted(pairs, key=lambda pair: (ipaddress.ip_network(pair[0]).version, pair))
+    return [{"destination": destination, "nexthop": nexthop} for destination, nexthop in ordered]
 
 
 def canonical_cidr(value):

@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 """Parents named by name: the network of a subnet, the network and subnet of an interface, the group a rule names, the
-instance a volume or a floating IP goes to (issue 35); the active image a name gives (``active_images``).
+instance a volume or a floating IP goes to (issue 35); the active image a name gives (``active_images``); a reserved
+fixed IP, which has no name, by its address on its network (``with_address``, docs/api_reference.md section 16.6).
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -22,9 +23,9 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
@@ -43,6 +44,15 @@ class Assumed(str):
 def assumed(value):
     """Whether ``value`` (an id) is a parent that check mode assumes an earlier task creates."""
     return isinstance(value, Assumed)
+
+
+def id_or_name(option, value, noun):
+    """``value`` naming a ``noun`` before it is looked up: an id (a UUID, returned lower-case) or a name (checked, as
+    ``_cloud.check_name`` checks one); None stays None."""
+    if value is None or is_uuid(value):
+        return value and value.lower()
+    check_name(option, value, "%s ID (a UUID) or %s name" % ((("an " if noun[0] in "aeiou" else "a ") + noun,) * 2))
+    return value
 
 
 def parent_id(module, kind, value, option, query=None):
@@ -77,22 +87,32 @@ def check_one_of(params, where, pairs):
             raise ValidationError("%s%s and %s are mutually exclusive (give the id or the name)" % (where, ident, name))
 
 
+def addresses_of(record):
+    """The addresses a reserved fixed IP holds, canonical: one is identified by its address on its network."""
+    return [canonical_ip(value) for value in (record.get("fixed_ip_address"), record.get("fixed_ipv6_address")) if value]
+
+
+def address_query(address):
+    """The reserved fixed IP listing's ``ip_address`` filter for exactly ``address`` (a regular expression, IPv4 only)."""
+    return {"ip_address": "^%s$" % re.escape(address)} if ipaddress.ip_address(address).version == 4 else {}
+
+
+def with_address(records, network_id, address):
+    return [record for record in records if record.get("network_id") == network_id and address in addresses_of(record)]
+
+
 def reserved_port(module, network_id, ip_address, where):
-    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page,
-    filtered by the address); none fails naming the option (check mode: assumed built by an earlier task)."""
-    what = "%s on network %s" % (ip_address, network_id)
-    if assumed(network_id):
-        return _assumed_ip(module, what, where)
-    params = module.params
-    address = str(ipaddress.ip_address(ip_address))
-    records = module.client.paginate(RESERVED_IPS.format(**params), {"ip_address": "^%s$" % re.escape(address)},
-                                     page_size=PAGE_SIZE, total_key="count")
-    found = [record for record in records if record.get("network_id") == network_id
-             and address in (canonical_address(record.get("fixed_ip_address")), canonical_address(record.get("fixed_ipv6_address")))]
+    """The ``port_id`` of the reserved fixed IP holding ``ip_address`` on the network (one listing, every page);
+    none fails naming the option (check mode: assumed built by an earlier task)."""
+    what, params, address = "%s on network %s" % (ip_address, network_id), module.params, canonical_ip(ip_address)
+    found = [] if assumed(network_id) else with_address(module.client.paginate(
+        RESERVED_IPS.format(**params), address_query(address), page_size=PAGE_SIZE, total_key="count"), network_id, address)
     if found:
         return found[0]["port_id"]
-    if module.check_mode:
-        return _assumed_ip(module, what, where)
+    if module.check_mode or assumed(network_id):
+        module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
+                           "none yet)" % (where, what, module.noun))
+        return Assumed("reserved fixed IP", what)
     raise Refused("%s: no reserved fixed IP holds %s in project %s, region %s (reserve the address first, or give the "
                   "reserved fixed IP's port id; nothing was sent)" % (where, what, params["project_id"], params["region_id"]))
 
@@ -118,12 +138,6 @@ def interfaces_of(client, params, ident):
         if exc.status == 404:
             return None
         raise
-
-
-def _assumed_ip(module, what, where):
-    module.module.warn("%s: check mode assumes that an earlier task creates the reserved fixed IP %s for this %s (there is "
-                       "none yet)" % (where, what, module.noun))
-    return Assumed("reserved fixed IP", what)
 
 
 def resolve_vip(module):

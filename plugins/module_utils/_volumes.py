@@ -18,6 +18,7 @@ from __future__ import annotations
 
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
@@ -64,14 +65,21 @@ class SingleAttachment(Attachments):
 
     before_delete = True  # detached before the volume is deleted (the service refuses otherwise)
 
-    def __init__(self, wanted, attach, detach):
+    def __init__(self, attach, detach):
         super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option="instance",
                          attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
                          same=lambda desired, current: desired["instance_id"] == current["instance_id"])
-        self.wanted = wanted
 
     def check(self, module):
-        """The instance is checked by the module (an id or a name, resolved before any write)."""
+        """The instance is checked by the module."""
+
+    def wanted(self, module):
+        """``[{instance_id, attachment_tag}]`` (the instance an id, or a name resolved once: ``_parents.parent_id``), ``[]``
+        for ``""`` (detached), None when not given."""
+        instance = module.params["instance"]
+        if not instance:
+            return None if instance is None else []
+        return [{"instance_id": parent_id(module, "instance", instance, "instance"), "attachment_tag": module.params["attachment_tag"]}]
 
     def plan(self, record, wanted, params):
         held = self.held(record)

@@ -237,10 +237,10 @@ import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, is_uuid, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import Extension
 
@@ -382,8 +382,7 @@ class FileShare(CloudResource):
         params = self.params
         check_range("size", params["size"], low=1)
         for option in ("network", "subnet"):
-            if params[option] is not None and not is_uuid(params[option]):
-                check_name(option, params[option], "a %s ID (a UUID) or a %s name" % (option, option))
+            id_or_name(option, params[option], option)
         require(params["subnet"] is None or params["network"] is not None, "subnet", "only with network (the subnet is one of its subnets)")
         vast = params["type_name"] == "vast"
         for option in ("network", "access"):

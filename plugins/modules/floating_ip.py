@@ -238,23 +238,37 @@ diff:
     after: {state: present, port_id: 5daac328-24a0-5761-b2a4-61c9f3c1e8d0}
 """
 
+import functools
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
-from ansible_collections.gcore.platform.plugins.module_utils._floating_ips import (
-    OtherFloatingIps,
-    addresses,
-    instance_port,
-    on_port,
-    with_address,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import interfaces_of, parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 NOT_FOUND = object()  # the instance given was not found
+
+
+class OtherFloatingIps(Part):
+    """The floating IPs on the port besides the one the flow deletes, deleted before it (``before_delete``): one
+    ``DELETE`` each, about its own floating IP, sent once that one is unlocked (``unlocked(record)``) and, after an
+    ambiguous failure, read again (``read(id)``, once settled) to tell whether it went. No option: never compared or shown
+    as a member (the module's ``shown`` lists the addresses)."""
+
+    name = "floating_ips"
+    before_delete = True
+
+    def __init__(self, records, unlocked, read):
+        self.records, self.unlocked, self.read = list(records), unlocked, read
+
+    def plan(self, _record, _wanted, params):
+        return [Write("delete", "DELETE", KINDS["floating_ip"].paths["item"].format(**dict(params, id=other["id"])),
+                      names=[other.get("floating_ip_address")], locked=other, prepare=functools.partial(self.unlocked, other),
+                      reread=functools.partial(self.read, other["id"]), done=lambda found: found is None) for other in self.records]
 
 
 class FloatingIp(CloudResource):
@@ -276,10 +290,10 @@ class FloatingIp(CloudResource):
 
     @property
     def parts(self):
-        """Deleted before the flow's own DELETE: the other floating IPs on the port (``_floating_ips.OtherFloatingIps``)."""
+        """Deleted before the flow's own DELETE: the other floating IPs on the port (``OtherFloatingIps``)."""
         if not self.others:
             return ()
-        return (OtherFloatingIps(self, self.others),)
+        return (OtherFloatingIps(self.others, self.wait_unlocked, lambda ident: self.settled(self.read(ident))),)
 
     def tags(self):
         return tags_member(self.params) if self.params["tags"] is not None else None  # shown in the diff only when given
@@ -318,39 +332,50 @@ class FloatingIp(CloudResource):
         require(not params["unassign"] or params["floating_ip_id"] is not None or params["address"] is not None, "unassign",
                 "needs floating_ip_id or address")
 
-    def target(self):
-        """The port the task is about (resolved once): port_id, or the instance's port; NOT_FOUND when the instance is not."""
-        if self.port is None:
-            params = self.params
-            if params["port_id"] is not None:
-                self.port = params["port_id"]
-            elif params["instance"] is not None:
-                found = instance_port(self.client, params)
-                if found is None and params["state"] == "present" and self.check_mode:  # a preview: built by an earlier task
-                    self.port = parent_id(self, "instance", params["instance"], "instance")
-                    return self.port
-                if found is None and params["state"] == "present":
-                    raise Refused("instance: no instance %r in %s" % (params["instance"], self.where()))
-                self.port = found[1] if found else NOT_FOUND
-        return self.port
-
     def resolve(self):
-        self.target()
+        """The port the task is about: port_id, or the instance's (``instance_port``)."""
+        params = self.params
+        self.port = params["port_id"] if params["instance"] is None else self.instance_port(params["instance"])
+
+    def instance_port(self, name):
+        """The port of the instance (an id, or an exact name over every page of the listing): its first interface, or the
+        one holding ``fixed_ip_address``. No such instance: NOT_FOUND, but to create one (check mode: one an earlier task
+        creates, standing for its port). An instance without such an interface raises ``Refused``."""
+        params, where = self.params, self.where()
+        ident = find_named(self.client, KINDS["instance"], params, name, "instance", required=False)[0]
+        interfaces = None if ident is None else interfaces_of(self.client, params, ident)
+        if interfaces is None and params["state"] == "present":
+            if not self.check_mode:
+                raise Refused("instance: no instance %r in %s" % (name, where))
+            return parent_id(self, "instance", name, "instance")
+        if interfaces is None:
+            return NOT_FOUND
+        fixed = params["fixed_ip_address"]
+        if fixed is not None:
+            interfaces = [interface for interface in interfaces
+                          if any(canonical_address(item.get("ip_address")) == fixed for item in interface.get("ip_assignments") or [])]
+            if not interfaces:
+                raise Refused("fixed_ip_address: instance %s of %s has no interface with the address %s" % (name, where, fixed))
+        if not interfaces:
+            raise Refused("instance: instance %s of %s has no network interface to assign a floating IP to" % (name, where))
+        return interfaces[0]["port_id"]
 
     def find(self):
-        """By address, or by the port it is assigned to (floating IPs have no name: ``_floating_ips``)."""
+        """By address (every page, compared as ``ipaddress`` prints it), or by the port it is assigned to (floating IPs have no name)."""
         params = self.params
         present = params["state"] == "present"
         port = self.port
         if params["address"] is not None:
-            matches = with_address(self.listing(), params["address"])
+            matches = [record for record in self.listing() if canonical_address(record.get("floating_ip_address")) == params["address"]]
             if not matches and present:
                 raise Refused("address: no floating IP of %s has the address %s, and an address cannot be chosen: leave "
                               "address out to create one" % (self.where(), params["address"]))
             return matches[0] if matches else None
         if port is None or port is NOT_FOUND:
             return None
-        matches = on_port(self.listing(), port, params["fixed_ip_address"])
+        fixed = params["fixed_ip_address"]
+        matches = [record for record in self.listing() if record.get("port_id") == port
+                   and (fixed is None or canonical_address(record.get("fixed_ip_address")) == fixed)]
         if not present:  # every one on the port is deleted: the first by the flow, the others before it
             self.others = matches[1:]
         return matches[0] if matches else None
@@ -360,7 +385,9 @@ class FloatingIp(CloudResource):
         shown = super().shown(record)
         params = self.params
         if params["state"] == "absent" and params["floating_ip_id"] is None and params["address"] is None:
-            shown["floating_ip_addresses"] = addresses([record] + list(self.others))
+            found = sorted((ipaddress.ip_address(item["floating_ip_address"]) for item in [record] + list(self.others)),
+                           key=lambda address: (address.version, address))
+            shown["floating_ip_addresses"] = [str(address) for address in found]
         return shown
 
     def create_body(self):

@@ -125,11 +125,10 @@ floating_ips:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-
-INSTANCE_RULE = "an instance ID (a UUID) or an instance name"
+from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
 
 
 def instance_id(module, value):
@@ -155,7 +154,7 @@ class FloatingIpInfo(CloudInfo):
         Filter("address", dict(type="str"), lambda value: {}, lambda record, value: canonical_address(record.get("floating_ip_address")) == value,
                check=check_address),
         Filter("instance", dict(type="str"), lambda value: {}, _assigned_to,
-               check=lambda option, value: value.lower() if is_uuid(value) else check_name(option, value, INSTANCE_RULE) or value,
+               check=lambda option, value: id_or_name(option, value, "instance"),
                resolve=instance_id),
         Filter("status", dict(type="str", choices=["ACTIVE", "DOWN", "ERROR"]), lambda value: {"status": value},
                lambda record, value: record.get("status") == value),

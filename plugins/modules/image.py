@@ -281,9 +281,10 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
 
 URL = r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/]+\S*$"
@@ -347,8 +348,7 @@ class Image(CloudResource):
             raise ValidationError("%s: required with source=%s (the image is made from it)" % (params["source"], params["source"]))
         if params["url"] is not None and not re.match(URL, params["url"]):
             raise ValidationError("url: is not a URL (scheme://host/path); the value is not shown (it may hold credentials)")
-        if params["volume"] and not is_uuid(params["volume"]):
-            check_name("volume", params["volume"], "a volume ID (a UUID) or a volume name")
+        id_or_name("volume", params["volume"] or None, "volume")
         for option in ("os_distro", "os_version"):
             if params[option] is not None and not 1 <= len(params[option]) <= 255:
                 raise ValidationError("%s: length %s is out of range (must be 1 to 255)" % (option, len(params[option])))

@@ -144,6 +144,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._members import Mem
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import TYPES as VOLUME_TYPES
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 KIND = KINDS["k8s_cluster"]
@@ -154,7 +155,7 @@ POOL_FIXED = ("flavor_id", "boot_volume_size", "boot_volume_type", "servergroup_
 POOL_SPEC = dict(
     name=dict(type="str", required=True), flavor_id=dict(type="str"), is_public_ipv4=dict(type="bool"), auto_healing_enabled=dict(type="bool"),
     min_node_count=dict(type="int"), max_node_count=dict(type="int"), node_count=dict(type="int"), boot_volume_size=dict(type="int"),
-    boot_volume_type=dict(type="str", choices=["cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra"]),
+    boot_volume_type=dict(type="str", choices=list(VOLUME_TYPES)),
     servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]),
     **dict((member, dict(type="dict")) for member in MAPS))
 BLOCKS = ("cni", "authentication", "logging", "add_ons")

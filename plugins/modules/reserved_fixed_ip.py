@@ -231,21 +231,125 @@ diff:
 import ipaddress
 from functools import cached_property
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, checked_address, is_uuid, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_not_blank, checked_address, require
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import (
-    VipPorts,
-    address_query,
-    check_in_subnets,
-    with_address,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, assumed, id_or_name, interfaces_of, parent_id, with_address
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+
+KIND = KINDS["reserved_fixed_ip"]
+DEVICES = KIND.paths["item"] + "/connected_devices"  # the instances' ports sharing a VIP (docs/api_reference.md 16.6)
+
+
+def check_in_subnets(client, params, network_id, address, where):
+    """Refuse (before any write) an address that none of the network's subnets holds, or a subnet's network, broadcast or
+    gateway address; an unknown network is named as such."""
+    scope = dict(project_id=params["project_id"], region_id=params["region_id"])
+    subnets = list(client.paginate(KINDS["subnet"].paths["list"].format(**scope), {"network_id": network_id}, page_size=PAGE_SIZE))
+    if not subnets and client.get_or_none(KINDS["network"].paths["item"].format(id=network_id, **scope)) is None:
+        raise Refused("network: no network %s in %s (nothing was sent)" % (network_id, where))
+    wanted = ipaddress.ip_address(address)
+    cidrs = [ipaddress.ip_network(subnet["cidr"], strict=False) for subnet in subnets if subnet.get("cidr")]
+    holding = [cidr for cidr in cidrs if wanted.version == cidr.version and wanted in cidr]
+    if not holding:
+        raise Refused("ip_address: %s is in none of the subnets of network %s (%s); give an address of one of them "
+                      "(nothing was sent)" % (address, network_id, ", ".join(str(cidr) for cidr in cidrs) or "it has none"))
+    cidr = holding[0]
+    if cidr.version == 4 and cidr.prefixlen < 31 and wanted in (cidr.network_address, cidr.broadcast_address):
+        raise Refused("ip_address: %s is the %s address of subnet %s and cannot be reserved (nothing was sent)" % (
+            address, "network" if wanted == cidr.network_address else "broadcast", cidr))
+    gateways = [subnet for subnet in subnets if subnet.get("gateway_ip") and subnet.get("cidr")
+                and ipaddress.ip_network(subnet["cidr"], strict=False) == cidr and ipaddress.ip_address(subnet["gateway_ip"]) == wanted]
+    if gateways:
+        raise Refused("ip_address: %s is the gateway address of subnet %s (%s) and cannot be reserved (nothing was sent)" % (
+            address, gateways[0].get("name") or gateways[0].get("id"), cidr))
+
+
+class VipPorts(Part):
+    """The instances sharing a reserved fixed IP as a virtual IP. Held: the ports connected now (read from the VIP's
+    ``connected_devices``); wanted: each item of the option (an instance id or exact name) resolved to the instance's one
+    port on the network before any write (``resolve``). Identity: the instance; the write: one ``PUT
+    …/connected_devices`` with the whole list of ports, when the set of ports differs."""
+
+    name = option = "connected_instances"
+    ports = None  # the wanted items, resolved: [{instance_id, port_id, label}]
+
+    def check(self, module):
+        """Each item an instance id (made lower-case) or name, listed once."""
+        values, first = module.params[self.option] or [], {}
+        for index, value in enumerate(values):
+            where = "%s[%s]" % (self.option, index)
+            check_not_blank(where, value)
+            values[index] = value = id_or_name(where, value, "instance")
+            if value in first:
+                raise ValidationError("%s[%s] and %s: each instance must be listed once; %s is given twice" % (self.option, first[value], where, value))
+            first[value] = index
+
+    def fetch(self, get, record, params):
+        """The record, with the ports connected to it now (``connected``; none unless it is a VIP)."""
+        if record is None or not record.get("is_vip"):
+            return record and dict(record, connected=[])
+        return dict(record, connected=(get(DEVICES.format(**dict(params, id=record["id"])), one=True) or {}).get("results") or [])
+
+    def resolve(self, module, state, network_id):
+        """The items of the option resolved to ports (reads only): a port connected now is kept, another read from the
+        instance's interfaces (an instance or network check mode assumes built: the instance stands for its port)."""
+        params, held = module.params, self.held(state)
+        if params[self.option] is None or params["state"] == "absent":
+            return
+        where, resolved = KIND.scope.format(**params), {}
+        for index, value in enumerate(params[self.option]):
+            option = "%s[%s]" % (self.option, index)
+            ident = parent_id(module, "instance", value, option)
+            if ident in resolved:
+                raise ValidationError("%s and %s: both name instance %s; list each instance once" % (resolved[ident]["option"], option, ident))
+            item = held.get(ident) or {"instance_id": ident, "label": value, "port_id": ident if assumed(ident) or assumed(network_id)
+                                       else port_of(module, ident, value, network_id, option, where)}
+            resolved[ident] = dict(item, option=option)
+        self.ports = list(resolved.values())
+
+    def wanted(self, module):
+        return None if module.params["state"] == "absent" else self.ports
+
+    def held(self, record):
+        return dict((port.get("instance_id"), {"instance_id": port.get("instance_id"), "port_id": port.get("port_id"),
+                                               "label": port.get("instance_name")}) for port in (record or {}).get("connected") or [])
+
+    def shown(self, items):
+        return sorted(str(item["label"]) for item in items)
+
+    def wanted_view(self, wanted, record):
+        return self.shown(wanted)
+
+    def plan(self, record, wanted, params):
+        held, ports = self.held(record), [item["port_id"] for item in wanted]
+        if set(ports) == set(item["port_id"] for item in held.values()):
+            return []
+        listed = set(item["instance_id"] for item in wanted)
+        said = {"connected_instances.added": [item["label"] for item in wanted if item["instance_id"] not in held],
+                "connected_instances.removed": [item["label"] for ident, item in held.items() if ident not in listed]}
+        return [Write("attach", "PUT", DEVICES.format(**dict(params, id=record["id"])), {"port_ids": ports}, locked=record, said=said,
+                      done=lambda found: set(item["port_id"] for item in self.held(found).values()) == set(ports))]
+
+
+def port_of(module, ident, value, network_id, option, where):
+    """The one port instance ``ident`` has on the network (its interfaces), else ``Refused`` naming the item."""
+    interfaces = interfaces_of(module.client, module.params, ident)
+    if interfaces is None:
+        raise Refused("%s: no instance %s in %s (nothing was sent)" % (option, value, where))
+    ports = [item.get("port_id") for item in interfaces if item.get("network_id") == network_id]
+    if len(ports) != 1:
+        named = value if value == ident else "%s (%s)" % (value, ident)
+        raise Refused("%s: instance %s has %s on network %s, the reserved fixed IP's; it needs exactly one interface "
+                      "there to share the address (nothing was sent)" % (option, named, "ports %s" % ", ".join(ports) if ports
+                                                                         else "no port", network_id))
+    return ports[0]
 
 
 class ReservedFixedIp(CloudResource):
-    kind = KINDS["reserved_fixed_ip"]
+    kind = KIND
     options = dict(network=dict(type="str"), ip_address=dict(type="str"), is_vip=dict(type="bool"),
                    connected_instances=dict(type="list", elements="str"))
     nameless = True  # found by its id, or by its address on the network
@@ -253,7 +357,7 @@ class ReservedFixedIp(CloudResource):
 
     @cached_property
     def vip_ports(self):
-        return VipPorts(self)
+        return VipPorts()
 
     @property
     def parts(self):
@@ -278,11 +382,7 @@ class ReservedFixedIp(CloudResource):
         super().validate()
         params = self.params
         params["ip_address"] = checked_address("ip_address", params["ip_address"])
-        if params["network"] is not None:
-            if is_uuid(params["network"]):
-                params["network"] = params["network"].lower()
-            else:
-                check_name("network", params["network"], "a network ID (a UUID) or a network name")
+        params["network"] = id_or_name("network", params["network"], "network")
         require(params["port_id"] is not None or (params["network"] is not None and params["ip_address"] is not None),
                 "network" if params["ip_address"] is not None else "ip_address" if params["network"] is not None else "port_id",
                 "give port_id, or network with ip_address (a reserved fixed IP is found by its ID or by its address on its network)")
@@ -317,12 +417,13 @@ class ReservedFixedIp(CloudResource):
                                       "finished, which needs wait=true (nothing was sent)")
             if not assumed(self.network_id):  # (a network check mode assumes built: its subnets are not known yet)
                 check_in_subnets(self.client, params, self.network_id, params["ip_address"], self.where())
+        state = self.part_state(self.vip_ports, record)
         if record is not None or params["port_id"] is None:  # (an unknown port_id fails in the plan)
-            self.vip_ports.load(record, record["network_id"] if record else self.network_id)
-        if present and record is not None and params["is_vip"] is False and record.get("is_vip") and self.vip_ports.connected:
+            self.vip_ports.resolve(self, state, record["network_id"] if record else self.network_id)
+        if present and record is not None and params["is_vip"] is False and record.get("is_vip") and state["connected"]:
             raise Refused("is_vip: reserved fixed IP %s is shared by instances %s; the service keeps it a VIP while ports "
                           "share it: set connected_instances: [] with is_vip: true first (nothing was sent)"
-                          % (record["id"], ", ".join(self.vip_ports.names())))
+                          % (record["id"], ", ".join(self.vip_ports.shown(self.vip_ports.held(state).values()))))
 
     def create_body(self):
         params = self.params
@@ -333,8 +434,8 @@ class ReservedFixedIp(CloudResource):
 
     def returned(self, record):
         found = super().returned(record)
-        held = found is not None and self.vip_ports.of == found.get("port_id") and found.get("is_vip")
-        self.result["connected_instances"] = self.vip_ports.names() if held else []
+        held = self.vip_ports.held(self.part_state(self.vip_ports, record) if found is not None else None)
+        self.result["connected_instances"] = self.vip_ports.shown(held.values())
         return found
 
 

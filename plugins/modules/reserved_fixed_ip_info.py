@@ -125,10 +125,10 @@ reserved_fixed_ips:
       sample: {resource_id: null, resource_type: null, status: null}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-from ansible_collections.gcore.platform.plugins.module_utils._reserved_ips import address_query, addresses_of
+from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, addresses_of, id_or_name
 
 
 def network_id(module, value):
@@ -136,10 +136,7 @@ def network_id(module, value):
 
 
 def network_check(option, value):
-    if is_uuid(value):
-        return value.lower()
-    check_name(option, value, "a network ID (a UUID) or a network name")
-    return value
+    return id_or_name(option, value, "network")
 
 
 def flag(option, test):

@@ -232,10 +232,10 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_pattern, check_range, is_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
+from ansible_collections.gcore.platform.plugins.module_utils._parents import assume, id_or_name
 
 # The service's schedule rules and defaults (docs/api_reference.md section 19.5).
 MAX_SCHEDULES = 10
@@ -386,8 +386,7 @@ class Volumes(Children):
     def check(self, module):
         given = []
         for index, value in enumerate(module.params["volumes"] or []):
-            if not is_uuid(value):
-                check_name("volumes[%s]" % index, value, "a volume ID (a UUID) or a volume name")
+            id_or_name("volumes[%s]" % index, value, "volume")
             require(value.lower() not in given, "volumes[%s]" % index, "given twice (volumes[%s] too)" % (
                 given.index(value.lower()) if value.lower() in given else 0))
             given.append(value.lower())

@@ -329,13 +329,13 @@ from ansible_collections.gcore.platform.plugins.module_utils._networks import (
     canonical_addresses,
     canonical_cidr,
     canonical_gateway,
+    canonical_routes,
     check_gateway,
-    check_host_routes,
+    check_routes,
     check_nameservers,
     strict_network,
 )
 from ansible_collections.gcore.platform.plugins.module_utils._parents import check_one_of, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._router import canonical_routes
 
 DISABLE = "disable"
 
@@ -404,8 +404,7 @@ class Subnet(CloudResource):
                 "not with connect_to_network_router false")
         if params["dns_nameservers"] is not None:
             params["dns_nameservers"] = check_nameservers("dns_nameservers", params["dns_nameservers"])
-        if params["host_routes"] is not None:
-            check_host_routes("host_routes", params["host_routes"])
+        check_routes("host_routes", params["host_routes"], "is not a network in CIDR notation")
 
     def wanted_gateway(self, value, record):
         """The canonical gateway (None for ``disable``); one outside the existing subnet's range fails before any write."""

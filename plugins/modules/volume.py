@@ -330,10 +330,10 @@ diff:
       instance_id: 169942e0-9b53-42df-95ef-1a8b6525c2bd
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, is_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, id_or_name
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
     ATTACHMENT_TAG,
@@ -349,7 +349,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._volumes import (
 ITEM = KINDS["volume"].paths["item"]
 V2_ITEM = KINDS["volume"].path("/{id}", "v2")
 # The instance the volume is attached to, and its size: writes of their own (docs/api_reference.md section 15.6).
-ATTACHMENT = SingleAttachment(lambda module: module.attachment, ("POST", V2_ITEM + "/attach"), ("POST", V2_ITEM + "/detach"))
+ATTACHMENT = SingleAttachment(("POST", V2_ITEM + "/attach"), ("POST", V2_ITEM + "/detach"))
 EXTENSION = Extension(ITEM + "/extend")
 
 
@@ -372,7 +372,6 @@ class Volume(CloudResource):
     read_after_update = False  # the PATCH answers the volume, synchronously (docs/api_reference.md section 15.6)
     ready = ("status", ("available", "in-use"), TRANSIENT)
     parts = (EXTENSION, ATTACHMENT)  # grown first, then detached and attached
-    attachment = None  # the instance the volume is to be attached to: [{instance_id, attachment_tag}], [] (none), None
 
     @property
     def members(self):
@@ -389,7 +388,6 @@ class Volume(CloudResource):
         super().validate()
         params = self.params
         instance = params["instance"]
-        self.attachment = [] if instance == "" else None  # a named instance: resolved before any write (resolve)
         check_range("size", params["size"], 1, MAX_SIZE)
         source = params["source"]
         for option, needs in (("image_id", "image"), ("snapshot_id", "snapshot")):
@@ -403,18 +401,15 @@ class Volume(CloudResource):
         check_length("image_name", params["image_name"], 1, 255)
         absent = params["state"] == "absent"
         require(not absent or instance is None, "instance", "only with state=present (a deleted volume is detached first)")
-        if instance:
-            if not is_uuid(instance):
-                check_name("instance", instance, "an instance ID (a UUID) or an instance name")
+        id_or_name("instance", instance or None, "instance")
         require(params["attachment_tag"] is None or instance, "attachment_tag", "only with a non-empty instance")
         check_pattern("attachment_tag", params["attachment_tag"], ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
 
     def resolve(self):
-        """``instance`` as the one instance id it names (a name is looked up over every page: before any write)."""
-        instance = self.params["instance"]
-        if instance:
-            ident = parent_id(self, "instance", instance, "instance")  # check mode: one not built yet is assumed
-            self.attachment = [{"instance_id": ident, "attachment_tag": self.params["attachment_tag"]}]
+        """``instance`` resolved to the one instance id it names before any request about the volume (a name over every
+        page, once per run: ``_parents.parent_id``, which the attachment's ``wanted`` asks again; check mode: one not built
+        yet is assumed)."""
+        ATTACHMENT.wanted(self)
 
     def report(self, record):
         """A volume's own rule: with ``wait=false`` at most one task is started (a later one would need its result)."""
@@ -433,8 +428,9 @@ class Volume(CloudResource):
 
     def create_body(self):
         body = super().create_body()
-        if self.attachment:
-            body["instance_id_to_attach_to"] = self.attachment[0]["instance_id"]
+        attached = ATTACHMENT.wanted(self)
+        if attached:
+            body["instance_id_to_attach_to"] = attached[0]["instance_id"]
             if self.params["attachment_tag"] is not None:
                 body["attachment_tag"] = self.params["attachment_tag"]
         return body

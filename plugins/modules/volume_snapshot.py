@@ -200,11 +200,11 @@ diff:
     after: {state: present, name: db-data-2-0, tags: {reason: upgrade}}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
+from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name, parent_id
 
 
 class VolumeSnapshot(CloudResource):
@@ -224,8 +224,7 @@ class VolumeSnapshot(CloudResource):
     def validate(self):
         super().validate()
         params = self.params
-        if params["volume"] and not is_uuid(params["volume"]):
-            check_name("volume", params["volume"], "a volume ID (a UUID) or a volume name")
+        id_or_name("volume", params["volume"] or None, "volume")
         if params["snapshot_id"] is None and not params["volume"]:
             raise ValidationError("volume: required to find a snapshot by name (snapshots are listed by volume)")
         if params["description"] is not None and len(params["description"]) > 255:

@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The frame of the Gcore API simulator: HTTP server, routing, auth, errors, faults, tasks, request log.
 
-Resources live in ``simulator.resources.*``: each module there declares one ``Resource`` subclass (its
-routes, settings, seeds and state; see ``Resource``), and every one is loaded. Request bodies are checked
+Resources live in ``simulator.resources.*``: each module there declares ``Resource`` subclasses (their
+routes, settings, seeds and state; see ``Resource``; a plain Cloud collection declares itself as a
+``production.Collection``, which makes its routes and common handlers), and every one is loaded. Request bodies are checked
 with ``simulator.validation``. The simulator answers as the published API does (paths, shapes, status
 codes, server-filled defaults, asynchronous tasks, pagination, validation errors, auth failures).
 
@@ -174,8 +175,8 @@ def resource_classes():
     found = []
     for info in sorted(pkgutil.iter_modules(importlib.import_module("simulator.resources").__path__), key=lambda info: info.name):
         module = importlib.import_module("simulator.resources." + info.name)
-        found += [value for value in vars(module).values()
-                  if isinstance(value, type) and issubclass(value, Resource) and value.__module__ == module.__name__]
+        found += [value for value in vars(module).values() if isinstance(value, type) and issubclass(value, Resource)
+                  and value.__module__ == module.__name__ and value.NAME]  # a base (no NAME) is not a family
     return found
 
 

@@ -46,16 +46,13 @@ import copy
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, now_iso, page
+from simulator.core import ApiFailure, now_iso, page
 from simulator.resources.instances import NAMESPACE, image_record
-from simulator.resources.production import boolean_query, family, path_uuid, region_of, scope
+from simulator.resources.production import Collection, boolean_query, family, path_uuid, region_of, scope
 from simulator.resources.quota import FLAVORS, check_interfaces
 from simulator.validation import body_of, check_bool, check_int, check_object, check_str, check_tags, check_uuid, invalid, patch_name_and_tags
 
-BASE = r"/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-LIST = r"/cloud/v1/bminstances" + BASE
-ONE = LIST + r"/(?P<server_id>[^/]+)"
-ACTIONS = ("start", "stop", "reboot", "reboot_hard")
+POWER_ACTIONS = ("start", "stop", "reboot", "reboot_hard")
 STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "REBOOT", "REBUILD", "RESCUE", "SHUTOFF", "SUSPENDED")
 CREATE_FIELDS = ("flavor", "interfaces", "image_id", "apptemplate_id", "app_config", "name", "name_template", "ssh_key_name",
                  "password", "username", "user_data", "tags", "ddos_profile")
@@ -87,26 +84,18 @@ def image_tags(image):
             for key, member in (("image_id", "id"), ("image_name", "name"), ("os_distro", "os_distro"), ("os_version", "os_version"))]
 
 
-class Baremetal(Resource):
-    NAME = "baremetal"
+class Baremetal(Collection):
+    """Bare metal servers, records of the one instance store: the collection's declaration gives their routes."""
+
+    NAME, NOUN, COLLECTION, TASK, ID_PARAM = "baremetal", "Bare metal server", "bminstances", "bm", "server_id"
+    ACTIONS = (("POST", "/{id}/rebuild", "rebuild"), ("POST", "/{id}/action", "action", "v2"),
+               ("POST", "/{id}/action", "action", "v2", "baremetal"), ("GET", "", "list_flavors", "v1", "bmflavors"),
+               ("GET", "", "list_images", "v1", "bmimages"), ("GET", "", "capacity", "v1", "bmcapacity"))
     STATE = ("baremetal_ids", "bm_images")
-    TASK_TYPES = ("create_bm", "delete_bm", "rebuild_bm") + tuple("%s_bm" % action for action in ACTIONS)
+    TASK_TYPES = ("create_bm", "delete_bm", "rebuild_bm") + tuple("%s_bm" % action for action in POWER_ACTIONS)
     SETTINGS = {"baremetal_capacity": ({}, control.mapping(control.integer(low=0)))}
     SEEDS = {"images": dict((name, ident) for name, (ident, _os, _status) in IMAGES.items()), "flavors": sorted(BM_FLAVORS),
              "servers": {SEED_SERVER: str(uuid.uuid5(NAMESPACE, "baremetal/" + SEED_SERVER))}}
-    ROUTES = (
-        Route("GET", LIST, "list_servers"),
-        Route("POST", LIST, "create_server"),
-        Route("GET", ONE, "get_server"),
-        Route("PATCH", ONE, "patch_server"),
-        Route("DELETE", ONE, "delete_server"),
-        Route("POST", ONE + "/rebuild", "rebuild"),
-        Route("POST", r"/cloud/v2/bminstances" + BASE + r"/(?P<server_id>[^/]+)/action", "action"),
-        Route("POST", r"/cloud/v2/baremetal" + BASE + r"/(?P<server_id>[^/]+)/action", "action"),
-        Route("GET", r"/cloud/v1/bmflavors" + BASE, "list_flavors"),
-        Route("GET", r"/cloud/v1/bmimages" + BASE, "list_images"),
-        Route("GET", r"/cloud/v1/bmcapacity" + BASE, "capacity"),
-    )
 
     def reset(self):
         self.sim.bm_images = []
@@ -137,7 +126,7 @@ class Baremetal(Resource):
         return [record for record in self.sim.instances if record["id"] in self.sim.baremetal_ids
                 and (project_id is None or (record["project_id"], record["region_id"]) == (project_id, region_id))]
 
-    def server_of(self, request, unlocked=False):
+    def one(self, request, unlocked=False):
         project_id, region_id = self.scope(request)
         ident = path_uuid(request, "server_id")
         record = next((record for record in self.servers(project_id, region_id) if record["id"] == ident), None)
@@ -161,7 +150,7 @@ class Baremetal(Resource):
         return record
 
     # ---- reads --------------------------------------------------------------------------------
-    def list_servers(self, request):
+    def listing(self, request):
         project_id, region_id = self.scope(request)
         status = request.query.pop("status", [None])[-1]  # the bare metal statuses (BareMetalStatusQueryChoices), not the VM ones
         if status is not None and status not in STATUSES:
@@ -174,9 +163,6 @@ class Baremetal(Resource):
             if value is not None:
                 tests.append(lambda record, value=value, test=test: test(value, record))
         return page(request, [record for record in self.servers(project_id, region_id) if all(test(record) for test in tests)])
-
-    def get_server(self, request):
-        return copy.deepcopy(self.server_of(request))
 
     def free(self, region_id):
         """``{flavor: free servers}`` of the region: the capacity less the servers of each flavor there."""
@@ -243,7 +229,7 @@ class Baremetal(Resource):
             except (binascii.Error, ValueError):
                 invalid("user_data", "user_data must be base64-encoded")
 
-    def create_server(self, request):
+    def create(self, request):
         project_id, region_id = self.scope(request)
         body = body_of(request)
         check_object("", body, ("flavor", "interfaces"), CREATE_FIELDS)
@@ -322,13 +308,13 @@ class Baremetal(Resource):
         self.sim.instance_ports[record["id"]] = ports
         return ports, floatings
 
-    def patch_server(self, request):
-        record = self.server_of(request, unlocked=True)
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         patch_name_and_tags(record, body_of(request)).pop("updated_at", None)
         return copy.deepcopy(record)
 
-    def delete_server(self, request):
-        record = self.server_of(request, unlocked=True)
+    def delete(self, request):
+        record = self.one(request, unlocked=True)
         every = boolean_query(request, "all_floating_ips")
         listed = [item for item in (request.arg("floating_ip_ids") or "").split(",") if item]
         if every and listed:
@@ -355,7 +341,7 @@ class Baremetal(Resource):
         return {"tasks": [record["task_id"]]}
 
     def rebuild(self, request):
-        record = self.server_of(request, unlocked=True)
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         check_object("", body, (), ("image_id", "user_data"))
         if "image_id" in body:
@@ -368,10 +354,10 @@ class Baremetal(Resource):
                                            lambda: {"status": status, "vm_state": vm_state, "task_state": None, "tags": tags})
 
     def action(self, request):
-        record = self.server_of(request, unlocked=True)
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         action = body.get("action")
-        if action not in ACTIONS:
+        if action not in POWER_ACTIONS:
             raise ApiFailure(400, "Wrong action")
         check_object("", body, ("action",), ("action", "activate_profile") if action == "start" else ("action",))
         if body.get("activate_profile") is not None:

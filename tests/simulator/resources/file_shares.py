@@ -48,23 +48,15 @@ import ipaddress
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Response, Route, now_iso, page, tag_list
-from simulator.resources.production import in_scope, path_uuid, region_of, scope
+from simulator.core import ApiFailure, Response, now_iso, page, tag_list
+from simulator.resources.production import Collection, in_scope, path_uuid, region_of, scope, settle_steps
 from simulator.validation import check_bool, check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
-LIST = r"/cloud/v1/file_shares/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<file_share_id>[^/]+)"
-V3_ONE = r"/cloud/v3/file_shares/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<file_share_id>[^/]+)"
-RULES = ONE + r"/access_rule"
-RULE = RULES + r"/(?P<access_rule_id>[^/]+)"
 STANDARD = ("name", "protocol", "size", "network", "access", "type_name", "volume_type", "tags")
 VAST = ("name", "protocol", "size", "share_settings", "type_name", "volume_type", "tags")
 VAST_SETTINGS = ("allowed_characters", "path_length", "root_squash", "trash_access")
 VOLUME_TYPES = {"standard": "default_share_type", "vast": "vast_share_type"}
 VAST_NETWORK = ("0faa5700-0000-4000-8000-00000000a571", "vast-service-network", "0faa5700-0000-4000-8000-00000000b571", "vast-service-subnet")
-# A step's status while it runs, and the status it leaves on failure.
-STEPS = {"create": ("creating", "error"), "extend": ("extending", "extending_error"), "update": (None, None),
-         "delete": ("deleting", "error_deleting")}
 SEED_NETWORK, SEED_SUBNET = "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3a01", "5d0c2e7a-9f41-4b1e-8c3a-7e6f5d4c3b01"
 SEEDED = [("f11e5a7e-0000-4000-8000-000000000001", "share-1", [("10.0.0.0/24", "rw")]),
           ("f11e5a7e-0000-4000-8000-000000000002", "twin-share", []),
@@ -81,28 +73,21 @@ def check_rule(loc, rule):
         invalid(loc + ".ip_address", "value is not a valid IPv4 or IPv6 address or network")
 
 
-class FileShares(Resource):
-    NAME = "file_shares"
+class FileShares(Collection):
+    NAME, NOUN, COLLECTION, TASK, NAME_QUERY = "file_shares", "File share", "file_shares", "file_share", ("name", None)
+    VERSIONS = {"update": "v3"}  # the v1 PATCH is deprecated
+    STEPS = {"create": ("creating", None, "error"), "extend": ("extending", None, "extending_error"), "update": (None, None, None),
+             "delete": ("deleting", None, "error_deleting")}
+    ACTIONS = (("PATCH", "/{id}", "patch_v1"), ("POST", "/{id}/extend", "extend_share"), ("GET", "/{id}/access_rule", "list_rules"),
+               ("POST", "/{id}/access_rule", "create_rule"), ("DELETE", "/{id}/access_rule/(?P<access_rule_id>[^/]+)", "delete_rule"))
     STATE = ("file_shares", "access_rules")
     SEEDS = {"file_shares": {"share_1": SEEDED[0][0]}, "twin_share": [ident for ident, name, _rules in SEEDED if name == "twin-share"]}
     TASK_TYPES = ("create_file_share", "extend_file_share", "update_file_share", "delete_file_share")
     SETTINGS = {"file_share_settle_reads": (0, control.integer(low=0))}
     CONTROLS = {"file_share_status": "set_status"}
-    ROUTES = (
-        Route("GET", LIST, "list_shares"),
-        Route("POST", LIST, "create_share"),
-        Route("GET", ONE, "get_share"),
-        Route("PATCH", ONE, "patch_share_v1"),
-        Route("DELETE", ONE, "delete_share"),
-        Route("PATCH", V3_ONE, "patch_share"),
-        Route("POST", ONE + r"/extend", "extend_share"),
-        Route("GET", RULES, "list_rules"),
-        Route("POST", RULES, "create_rule"),
-        Route("DELETE", RULE, "delete_rule"),
-    )
 
     def reset(self):
-        self.sim.file_shares, self.sim.access_rules = {}, {}
+        self.sim.file_shares, self.sim.access_rules = {}, {}  # the access rules: share id -> [rule]
         self.steps, self.settling = {}, {}  # share id -> (task id, failure status); share id -> reads left
         for ident, name, rules in SEEDED:
             record = self.make(1, 76, ident, name, 10, "standard", self.network_of(SEED_NETWORK, SEED_SUBNET), {}, None)
@@ -141,16 +126,9 @@ class FileShares(Resource):
         return record
 
     def sync(self):
-        for ident, (task_id, failure) in list(self.steps.items()):
-            task, record = self.sim.tasks.get(task_id), self.sim.file_shares.get(ident)
-            if record is None or task is None or task["done"]:
-                del self.steps[ident]
-                if record is not None and (task is None or task["record"]["state"] == "ERROR"):
-                    record["task_id"] = None
-                    if failure:
-                        record["status"] = failure
+        settle_steps(self.sim, self.steps, self.sim.file_shares.get)
 
-    def shown(self, record):
+    def shown(self, record, _request=None):
         left = self.settling.get(record["id"], 0)
         if left:
             self.settling[record["id"]] = left - 1
@@ -158,29 +136,10 @@ class FileShares(Resource):
         return copy.deepcopy(record)
 
     def one(self, request, unlocked=False, available=False):
-        project_id, region_id = scope(request)
-        self.sync()
-        record = in_scope(self.sim.file_shares, path_uuid(request, "file_share_id"), project_id, region_id, "File share")
-        if unlocked and record["task_id"]:
-            raise ApiFailure(409, "File share %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
+        record = super().one(request, unlocked)
         if available and record["status"] != "available":
             raise ApiFailure(400, "File share %s is %s; it must be available" % (record["id"], record["status"]))
         return record
-
-    def start(self, record, step, apply, data=None):
-        during, failure = STEPS[step]
-
-        def finish():
-            record["task_id"] = None
-            return apply()
-
-        task_id = self.sim.start_task("%s_file_share" % step, apply=finish, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=data)
-        record["task_id"] = task_id
-        if during:
-            record["status"] = during
-        self.steps[record["id"]] = (task_id, failure)
-        return {"tasks": [task_id]}
 
     def set_status(self, body):
         control.record({"file_share_id": control.text, "status": control.text}, required=("file_share_id", "status"))("file_share_status", body)
@@ -191,20 +150,13 @@ class FileShares(Resource):
         return copy.deepcopy(record)
 
     # ---- shares -------------------------------------------------------------------------------
-    def list_shares(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        name, type_name = request.arg("name"), request.arg("type_name")
+    def filters(self, request):
+        type_name = request.arg("type_name")
         if type_name is not None:
             check_enum("type_name", type_name, ("standard", "vast", "ddn"))
-        found = [record for record in self.sim.file_shares.values() if (record["project_id"], record["region_id"]) == (project_id, region_id)
-                 and (name is None or name in record["name"]) and (type_name is None or record["type_name"] == type_name)]
-        return page(request, found, show=self.shown)
+        return [lambda record: type_name is None or record["type_name"] == type_name]
 
-    def get_share(self, request):
-        return self.shown(self.one(request))
-
-    def create_share(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -262,15 +214,14 @@ class FileShares(Resource):
                 self.settling[record["id"]] = self.sim.config["file_share_settle_reads"]
             return {"file_shares": [record["id"]]}
 
-        answer = self.start(record, "create", apply, data=body)
-        record["creator_task_id"] = answer["tasks"][0]
-        return answer
+        record["creator_task_id"] = self.begin(record, "create", apply, data=body)
+        return {"tasks": [record["creator_task_id"]]}
 
-    def patch_share_v1(self, request):
+    def patch_v1(self, request):
         """Deprecated (use v3): synchronous, name and tags."""
         return copy.deepcopy(patch_name_and_tags(self.one(request, unlocked=True), request.json))
 
-    def patch_share(self, request):
+    def update(self, request):
         record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, (), ("name", "tags", "share_settings"))
@@ -293,7 +244,7 @@ class FileShares(Resource):
             patch_name_and_tags(record, dict((key, value) for key, value in body.items() if key != "share_settings"))
             if settings:
                 record["share_settings"].update(settings)
-        return self.start(record, "update", apply, data=body)
+        return {"tasks": [self.begin(record, "update", apply, data=body)]}
 
     def extend_share(self, request):
         record = self.one(request, unlocked=True, available=True)
@@ -305,15 +256,11 @@ class FileShares(Resource):
 
         def apply():
             record.update(size=body["size"], status="available")
-        return self.start(record, "extend", apply, data=body)
+        return {"tasks": [self.begin(record, "extend", apply, data=body)]}
 
-    def delete_share(self, request):
-        record = self.one(request, unlocked=True)
-
-        def apply():
-            self.sim.file_shares.pop(record["id"], None)
-            self.sim.access_rules.pop(record["id"], None)
-        return self.start(record, "delete", apply)
+    def removed(self, record):
+        self.sim.file_shares.pop(record["id"], None)
+        self.sim.access_rules.pop(record["id"], None)
 
     # ---- access rules -------------------------------------------------------------------------
     def list_rules(self, request):

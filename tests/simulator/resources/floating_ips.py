@@ -42,15 +42,11 @@ import ipaddress
 import json
 import uuid
 
-from simulator.core import ApiFailure, Request, Resource, Route, int_param, is_uuid, merge_tags, now_iso
-from simulator.resources.production import in_scope, scope, unlock_failed
+from simulator.core import ApiFailure, Request, Route, is_uuid, merge_tags, now_iso
+from simulator.resources.production import REGIONS, Collection, instances as instances_of, scope, unlock_failed
 from simulator.validation import check_object, check_str, invalid
 
-LIST = r"/cloud/v1/floatingips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<floating_ip_id>[^/]+)"
-PATCH = r"/cloud/v2/floatingips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<floating_ip_id>[^/]+)"
 INTERFACES = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<instance_id>[^/]+)/interfaces"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 NAMESPACE = uuid.UUID("7a1e4c2b-5d3f-4e6a-9b8c-0d1e2f3a4b5c")
 POOL = ipaddress.ip_network("203.0.113.0/24")
 # The members of the instance a floating IP names (InstanceInFloatingSerializer: every one required), and of its flavor.
@@ -96,26 +92,14 @@ def derived_interfaces(instance):
     return list(found.values())
 
 
-def instances_of(sim):
-    value = getattr(sim, "instances", None) or []
-    return list(value.values()) if isinstance(value, dict) else list(value)
-
-
-class FloatingIps(Resource):
-    NAME = "floating_ips"
-    STATE = ("floating_ips",)
+class FloatingIps(Collection):
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK = "floating_ips", "Floating IP", "floatingips", "floating_ip", None
+    VERSIONS = {"update": "v2"}
     TASK_TYPES = ("create_floating_ip", "update_floating_ip", "delete_floating_ip")
     SEEDS = {
         "floating_ips": dict((address, str(uuid.uuid5(NAMESPACE, "fip/" + address))) for address, *_rest in SEEDED),
         "pool": str(POOL),
     }
-    ROUTES = (
-        Route("GET", LIST, "list_floating_ips"),
-        Route("POST", LIST, "create_floating_ip"),
-        Route("GET", ONE, "get_floating_ip"),
-        Route("DELETE", ONE, "delete_floating_ip"),
-        Route("PATCH", PATCH, "patch_floating_ip"),
-    )
 
     def __init__(self, sim):
         super().__init__(sim)
@@ -176,7 +160,7 @@ class FloatingIps(Resource):
     def reset(self):
         self.serve_interfaces()
         self.next_host = FIRST_FREE
-        self.sim.floating_ips = {}
+        super().reset()
         self.seeded = False  # the seeds are placed on their ports at the first request (the instances reset after this)
 
     def seed(self):
@@ -219,23 +203,10 @@ class FloatingIps(Resource):
             self.seed()
         unlock_failed(self.sim, self.sim.floating_ips, lambda record, task: record["task_id"] == record["creator_task_id"] and record["status"] is None)
 
-    def scope(self, request):
-        """The request's scope (``production.scope``), the floating IPs brought up to date first."""
-        project_id, region_id = scope(request)
-        self.sync()
-        return project_id, region_id
+    def read(self, request):
+        return copy.deepcopy(self.one(request))  # a listing shows more (``shown``)
 
-    def floating_ip_of(self, request):
-        project_id, region_id = self.scope(request)
-        return in_scope(self.sim.floating_ips, request.params["floating_ip_id"], project_id, region_id, "Floating IP")
-
-    @staticmethod
-    def unlocked(record):
-        if record["task_id"]:
-            raise ApiFailure(409, "Floating IP %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
-        return record
-
-    def detailed(self, record):
+    def shown(self, record, _request=None):
         found = self.port(record["project_id"], record["region_id"], record["port_id"]) if record["port_id"] else None
         instance = None
         if found:
@@ -315,10 +286,7 @@ class FloatingIps(Resource):
                               if not (entry.get("type") == "floating" and entry.get("addr") == record["floating_ip_address"])]
 
     # ---- handlers -----------------------------------------------------------------------------
-    def list_floating_ips(self, request):
-        project_id, region_id = self.scope(request)
-        limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
+    def filters(self, request):
         status = request.arg("status")
         if status is not None and status not in STATUSES:
             invalid("status", "value is not one of %s" % ", ".join(STATUSES), root=("query",))
@@ -334,18 +302,13 @@ class FloatingIps(Resource):
 
         def matches(record):
             tags = dict((tag["key"], tag["value"]) for tag in record["tags"])
-            return (record["project_id"] == project_id and record["region_id"] == region_id
-                    and (status is None or record["status"] == status) and all(key in tags for key in keys)
-                    and all(tags.get(key) == value for key, value in pairs.items()))
+            return (status is None or record["status"] == status) and all(key in tags for key in keys) \
+                and all(tags.get(key) == value for key, value in pairs.items())
+        return [matches]
 
-        found = [record for record in self.sim.floating_ips.values() if matches(record)]
-        return {"count": len(found), "results": [self.detailed(record) for record in found[offset:offset + limit]]}
-
-    def get_floating_ip(self, request):
-        return copy.deepcopy(self.floating_ip_of(request))
-
-    def create_floating_ip(self, request):
-        project_id, region_id = self.scope(request)
+    def create(self, request):
+        project_id, region_id = scope(request)
+        self.sync()
         body = request.json if request.raw_body else {}
         self.check_body(body, creating=True)
         port_id = fixed = None
@@ -373,8 +336,8 @@ class FloatingIps(Resource):
         self.sim.floating_ips[ident] = record
         return {"tasks": [task_id]}
 
-    def patch_floating_ip(self, request):
-        record = self.unlocked(self.floating_ip_of(request))
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         body = request.json if request.raw_body else {}
         self.check_body(body, creating=False)
         port_id, fixed = record["port_id"], record["fixed_ip_address"]
@@ -405,18 +368,8 @@ class FloatingIps(Resource):
                     self.show_on_instance(record)
             record.update(tags=tags, task_id=None, updated_at=now_iso())
 
-        task_id = self.sim.start_task("update_floating_ip", apply=apply, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=body)
-        record["task_id"] = task_id
-        return {"tasks": [task_id]}
+        return {"tasks": [self.begin(record, "update", apply, data=body)]}
 
-    def delete_floating_ip(self, request):
-        record = self.unlocked(self.floating_ip_of(request))
-
-        def apply():
-            if self.sim.floating_ips.pop(record["id"], None) is not None:
-                self.hide_on_instance(record)
-
-        task_id = self.sim.start_task("delete_floating_ip", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
-        record["task_id"] = task_id
-        return {"tasks": [task_id]}
+    def removed(self, record):
+        if self.sim.floating_ips.pop(record["id"], None) is not None:
+            self.hide_on_instance(record)

@@ -37,14 +37,11 @@ import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, merge_tags, now_iso, tag_list
+from simulator.core import ApiFailure, merge_tags, now_iso, tag_list
 from simulator.resources.instances import IMAGE_IDS, seeded_images
-from simulator.resources.production import family, region_of, scope, settle_steps
+from simulator.resources.production import Collection, family, region_of, scope, settle_steps
 from simulator.validation import check_bool, check_enum, check_name, check_object, check_str, check_tags, check_uuid, invalid
 
-LIST = r"/cloud/v1/images/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<image_id>[^/]+)"
-DOWNLOAD = r"/cloud/v1/downloadimage/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 VISIBILITY = ("private", "public", "shared")
 ARCHITECTURES = ("aarch64", "x86_64")
 OS_TYPES = ("linux", "windows")
@@ -74,21 +71,14 @@ def check_common(body):
         check_tags("tags", body["tags"])
 
 
-class Images(Resource):
+class Images(Collection):
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK = "images", "Image", "images", "image", None
+    STEPS = {"delete": ("deleting", None, None)}  # a failed delete leaves the status it had
+    ACTIONS = (("POST", "", "download_image", "v1", "downloadimage"),)
     TASK_TYPES = ("download_image", "upload_volume_to_image", "delete_image")
-    NAME = "images"
-    STATE = ("images",)
     SETTINGS = {"image_saving_reads": (1, control.integer(low=0))}
     SEEDS = {"images": IMAGE_IDS}
     CONTROLS = {"image_status": "set_status"}
-    ROUTES = (
-        Route("GET", LIST, "list_images"),
-        Route("POST", LIST, "create_from_volume"),
-        Route("POST", DOWNLOAD, "download_image"),
-        Route("GET", ONE, "get_image"),
-        Route("PATCH", ONE, "patch_image"),
-        Route("DELETE", ONE, "delete_image"),
-    )
 
     def reset(self):
         self.sim.images = seeded_images()
@@ -116,7 +106,7 @@ class Images(Resource):
         """A failed task unlocks its image in the failure status."""
         settle_steps(self.sim, self.steps, self.find)
 
-    def shown(self, record, count=True, project_id=None, region_id=None, prices=False):
+    def shown(self, record, _request=None, count=True, project_id=None, region_id=None, prices=False):
         """The record as a read shows it (a saving image counts the read)."""
         saving = self.saving.get(record["id"])
         if saving is not None and count:
@@ -138,13 +128,14 @@ class Images(Resource):
     def visible(self, record, project_id, region_id):
         return record["visibility"] != "private" or (record["project_id"], record["region_id"]) == (project_id, region_id)
 
-    def one(self, request, owned=False):
+    def one(self, request, unlocked=False):
+        """The image (a public one too); ``unlocked``: the project's own (403 otherwise), no task holding it (409)."""
         project_id, region_id = scope(request)
         self.sync()
         record = self.find(request.params["image_id"])
         if record is None or not self.visible(record, project_id, region_id):
             raise ApiFailure(404, "Image %s not found" % request.params["image_id"])
-        if owned:
+        if unlocked:
             if record["visibility"] != "private":
                 raise ApiFailure(403, "Image %s is %s: only the project's own images can be changed" % (record["id"], record["visibility"]))
             if record["task_id"]:
@@ -152,7 +143,7 @@ class Images(Resource):
         return record
 
     # ---- reads ----------------------------------------------------------------------------------
-    def list_images(self, request):
+    def listing(self, request):
         project_id, region_id = scope(request)
         self.sync()
         visibility = request.arg("visibility")
@@ -169,14 +160,14 @@ class Images(Resource):
         for pair in request.query.get("tag_key_value") or []:
             tests.append(lambda record, pair=pair: any("%s=%s" % (tag["key"], tag["value"]) == pair for tag in record["tags"]))
         prices = (request.arg("include_prices") or "").lower() == "true"
-        found = [self.shown(record, True, project_id, region_id, prices) for record in self.sim.images
+        found = [self.shown(record, None, True, project_id, region_id, prices) for record in self.sim.images
                  if all(test(record) for test in tests)]
         return {"count": len(found), "results": found}
 
-    def get_image(self, request):
+    def read(self, request):
         record = self.one(request)
         project_id, region_id = scope(request)
-        return self.shown(record, True, project_id, region_id, (request.arg("include_prices") or "").lower() == "true")
+        return self.shown(record, None, True, project_id, region_id, (request.arg("include_prices") or "").lower() == "true")
 
     # ---- creates --------------------------------------------------------------------------------
     def new_record(self, body, project_id, region_id, disk_format, min_disk, distro, version):
@@ -234,7 +225,8 @@ class Images(Resource):
         record = self.new_record(body, project_id, region_id, disk_format, 0, body.get("os_distro"), body.get("os_version"))
         return self.start(record, "download_image", DOWNLOADED_SIZE, body)
 
-    def create_from_volume(self, request):
+    def create(self, request):
+        """An image of a bootable volume."""
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -257,8 +249,8 @@ class Images(Resource):
         return self.start(record, "upload_volume_to_image", volume["size"] * 1024 ** 3, body)
 
     # ---- changes --------------------------------------------------------------------------------
-    def patch_image(self, request):
-        record = self.one(request, owned=True)
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("", body, (), PATCH_FIELDS)
         if "name" in body:
@@ -277,25 +269,18 @@ class Images(Resource):
             merge_tags(record, body["tags"])
         record["updated_at"] = now_iso()
         project_id, region_id = scope(request)
-        return self.shown(record, True, project_id, region_id)
+        return self.shown(record, None, True, project_id, region_id)
 
-    def delete_image(self, request):
-        record = self.one(request, owned=True)
+    def refuse_delete(self, record):
         if record["cow_format"]:
             users = [volume["id"] for volume in (getattr(self.sim, "volumes", None) or {}).values()
                      if (volume.get("volume_image_metadata") or {}).get("image_id") == record["id"]]
             if users:
                 raise ApiFailure(400, "Image %s is in cow format and volume %s was made from it" % (record["id"], users[0]))
-        before = record["status"]
 
-        def apply():
-            self.sim.images[:] = [item for item in self.sim.images if item["id"] != record["id"]]
-            self.saving.pop(record["id"], None)
-
-        task_id = self.sim.start_task("delete_image", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
-        record.update(task_id=task_id, status="deleting")
-        self.steps[record["id"]] = (task_id, before)
-        return {"tasks": [task_id]}
+    def removed(self, record):
+        self.sim.images[:] = [item for item in self.sim.images if item["id"] != record["id"]]
+        self.saving.pop(record["id"], None)
 
 
 def images_of(sim):

@@ -88,8 +88,9 @@ import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Response, Route, int_param, is_uuid, merge_tags, now_iso
+from simulator.core import ApiFailure, Response, Route, int_param, is_uuid, merge_tags, now_iso
 from simulator.resources.floating_ips import derived_interfaces
+from simulator.resources.production import REGIONS, Collection, family
 from simulator.resources.quota import FLAVORS as QUOTA_FLAVORS
 from simulator.resources.quota import check_interfaces
 from simulator.resources.reserved_fixed_ips import reserved_of
@@ -99,11 +100,7 @@ from simulator.resources.snapshots import snapshot
 from simulator.resources.volumes import SNAPSHOTS
 from simulator.validation import body_of, check_bool, check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
-LIST = r"/cloud/v1/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<instance_id>[^/]+)"
-CREATE = r"/cloud/v2/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ACTION = CREATE + r"/(?P<instance_id>[^/]+)/action"
-FLAVOR_LIST = r"/cloud/v1/flavors/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
+CHECK_LIMITS = r"/cloud/v2/instances/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/check_limits"
 GROUPS = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
 TEMPLATE_PATTERN = re.compile(r"^[a-zA-Z0-9{][a-zA-Z 0-9._\-}{]{1,61}[a-zA-Z0-9._}]$")
@@ -111,7 +108,7 @@ TAG_KEY = re.compile(r"^[^\s=]+$")
 TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
 ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
 VOLUME_TYPES = ("cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra")
-ACTIONS = ("start", "stop", "reboot", "reboot_hard", "suspend", "resume")
+POWER_ACTIONS = ("start", "stop", "reboot", "reboot_hard", "suspend", "resume")
 CREATE_FIELDS = ("flavor", "interfaces", "volumes", "name", "name_template", "ssh_key_name", "password", "username",
                  "user_data", "security_groups", "servergroup_id", "allow_app_ports", "configuration", "tags")
 # source -> (required, allowed) members of an instance volume (CreateInstanceVolumeSerializer)
@@ -137,7 +134,6 @@ FALLBACK_GROUPS = [("5ec0a11e-0000-4000-8000-000000000001", "legacy-sg"), ("5ec0
                    ("5ec0a11e-0000-4000-8000-000000000003", "shared-sg")]
 HAS_GROUP_FAMILY = importlib.util.find_spec("simulator.resources.security_groups") is not None
 FIXED_NETWORK = "instances-net"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 PAIRS = [(1, 76), (1, 1), (2, 76), (2, 1)]
 FORBIDDEN_PROJECT = 3
 STATUS_QUERY = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE",
@@ -319,11 +315,15 @@ def check_name(loc, value, pattern=NAME_PATTERN):
         invalid(loc, "string does not match pattern %s" % pattern.pattern)
 
 
-class Instances(Resource):
-    NAME = "instances"
-    STATE = ("instances",)
+class Instances(Collection):
+    NAME, NOUN, COLLECTION, ID_CHECK = "instances", "Instance", "instances", None
+    VERSIONS = {"create": "v2"}
+    ACTIONS = (("POST", "/{id}/action", "action", "v2"), ("POST", "/{id}/changeflavor", "change_flavor"),
+               ("POST", "/{id}/addsecuritygroup", "add_group"), ("POST", "/{id}/delsecuritygroup", "remove_group"),
+               ("GET", "/{id}/interfaces", "interfaces"), ("POST", "/{id}/put_into_servergroup", "put_into_group"),
+               ("POST", "/{id}/remove_from_servergroup", "remove_from_group"), ("GET", "", "list_flavors", "v1", "flavors"))
     TASK_TYPES = ("create_vm", "boot_instance", "delete_vm", "resize_vm", "put_into_servergroup", "remove_from_servergroup") + tuple(
-        "%s_vm" % action for action in ACTIONS)
+        "%s_vm" % action for action in POWER_ACTIONS)
     SETTINGS = {
         "instances_forbidden_projects": ([FORBIDDEN_PROJECT], control.listing(control.integer(low=1))),
         "instances_boot_held": (False, control.boolean),
@@ -339,22 +339,8 @@ class Instances(Resource):
         "flavors": sorted(VM_FLAVORS),
     }
     CONTROLS = {"instances": "seed_instances", "instance_address": "add_address"}
-    ROUTES = (
-        Route("GET", LIST, "list_instances"),
-        Route("POST", CREATE + r"/check_limits", "check_limits", read_only=True),
-        Route("POST", CREATE, "create_instance"),
-        Route("GET", ONE, "get_instance"),
-        Route("PATCH", ONE, "patch_instance"),
-        Route("DELETE", ONE, "delete_instance"),
-        Route("POST", ACTION, "action"),
-        Route("POST", ONE + "/changeflavor", "change_flavor"),
-        Route("POST", ONE + "/addsecuritygroup", "add_group"),
-        Route("POST", ONE + "/delsecuritygroup", "remove_group"),
-        Route("GET", ONE + "/interfaces", "interfaces"),
-        Route("POST", ONE + "/put_into_servergroup", "put_into_group"),
-        Route("POST", ONE + "/remove_from_servergroup", "remove_from_group"),
-        Route("GET", FLAVOR_LIST, "list_flavors"),
-    ) + (() if HAS_GROUP_FAMILY else (Route("GET", GROUPS, "list_groups"),))
+    ROUTES = (Route("POST", CHECK_LIMITS, "check_limits", read_only=True),) + (
+        () if HAS_GROUP_FAMILY else (Route("GET", GROUPS, "list_groups"),))
 
     def reset(self):
         self.sim.instances = [instance_record(name, project_id, region_id, status, flavor, addresses, tags, groups)
@@ -452,19 +438,14 @@ class Instances(Resource):
     def find(self, ident):
         return next((record for record in self.sim.instances if record["id"] == ident), None)
 
-    def instance_of(self, request):
+    def one(self, request, unlocked=False):
+        """The instance of the scope (403 for a forbidden project; 404), ``unlocked``: 409 while a task holds it."""
         project_id, region_id = self.scope(request)
         self.sync()
         record = self.find(request.params["instance_id"])
         if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
             raise ApiFailure(404, "Instance %s not found" % request.params["instance_id"])
-        return record
-
-    def unlocked(self, request):
-        record = self.instance_of(request)
-        if record["task_id"]:
-            raise ApiFailure(409, "Instance %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
-        return record
+        return self.unlocked(record) if unlocked else record
 
     def group_names(self, project_id, region_id):
         """Security groups of the scope, ``[(id, name)]``: the security groups family's, else the fallback seeds."""
@@ -475,7 +456,7 @@ class Instances(Resource):
         return list(FALLBACK_GROUPS) if (project_id, region_id) == (1, 76) else []
 
     # ---- reads --------------------------------------------------------------------------------
-    def list_instances(self, request):
+    def listing(self, request):
         project_id, region_id = self.scope(request)
         self.sync()
         limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
@@ -487,9 +468,6 @@ class Instances(Resource):
         if tests:
             matches = [record for record in matches if all(test(record) for test in tests)]
         return {"count": len(matches), "results": copy.deepcopy(matches[offset:offset + limit])}
-
-    def get_instance(self, request):
-        return copy.deepcopy(self.instance_of(request))
 
     def list_flavors(self, request):
         self.scope(request)
@@ -510,7 +488,7 @@ class Instances(Resource):
         return {"count": len(matches), "results": matches[offset:offset + limit]}
 
     def interfaces(self, request):
-        record = self.instance_of(request)
+        record = self.one(request)
         ports = copy.deepcopy(self.ports_of(record))
         floating = getattr(self.sim, "floating_ips", None)
         for port in ports:
@@ -525,8 +503,8 @@ class Instances(Resource):
         one) a record built from the port's ``{id, name}``."""
         network = (getattr(self.sim, "networks", None) or {}).get(short["id"])
         if network is not None:
-            family = next(resource for resource in self.sim.resources if resource.NAME == "networks")
-            return dict(copy.deepcopy(network), subnets=[family.subnet_view(self.sim.subnets[ident])
+            networks = family(self.sim, "networks")
+            return dict(copy.deepcopy(network), subnets=[networks.subnet_view(self.sim.subnets[ident])
                                                          for ident in network["subnets"] if ident in self.sim.subnets])
         external = short.get("external", short["name"] == "external")
         return {"id": short["id"], "name": short["name"], "external": external, "shared": external, "default": False,
@@ -544,7 +522,7 @@ class Instances(Resource):
 
     def volume_family(self):
         """The volumes resource, when the simulator has it."""
-        return next((resource for resource in self.sim.resources if resource.NAME == "volumes"), None)
+        return family(self.sim, "volumes")
 
     def volumes_for(self, body, name, project_id, region_id):
         """The new instance's ``volumes`` (``[{id, delete_on_termination}]``). With the volume family, every volume but an
@@ -583,7 +561,7 @@ class Instances(Resource):
 
     def floating_family(self):
         """The floating IPs resource, when the simulator has it."""
-        return next((resource for resource in self.sim.resources if resource.NAME == "floating_ips"), None)
+        return family(self.sim, "floating_ips")
 
     def floating_for(self, port, item, project_id, region_id):
         """The floating IP an interface asks for at create: a new one, or an existing one moved to its port. With the
@@ -663,7 +641,7 @@ class Instances(Resource):
             invalid("name", "either name or name_template must be specified")
         return groups
 
-    def create_instance(self, request):
+    def create(self, request):
         project_id, region_id = self.scope(request)
         self.sync()
         body = body_of(request)
@@ -788,8 +766,8 @@ class Instances(Resource):
         return found["id"]
 
     # ---- changes ------------------------------------------------------------------------------
-    def patch_instance(self, request):
-        record = self.unlocked(request)
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         check_object("", body, (), ("name", "tags"))
         if "name" in body:
@@ -802,8 +780,8 @@ class Instances(Resource):
             merge_tags(record, body["tags"])
         return copy.deepcopy(record)
 
-    def delete_instance(self, request):
-        record = self.unlocked(request)
+    def delete(self, request):
+        record = self.one(request, unlocked=True)
         flag = request.arg("delete_floatings")
         if flag is not None and flag not in ("true", "false"):
             invalid("delete_floatings", "value could not be parsed to a boolean")
@@ -852,10 +830,10 @@ class Instances(Resource):
         return {"tasks": [task_id]}
 
     def action(self, request):
-        record = self.unlocked(request)
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         action = body.get("action")
-        if action not in ACTIONS:
+        if action not in POWER_ACTIONS:
             raise ApiFailure(400, "Wrong action")
         check_object("", body, ("action",), ("action", "activate_profile") if action == "start" else ("action",))
         if "activate_profile" in body and body["activate_profile"] is not None:
@@ -870,7 +848,7 @@ class Instances(Resource):
                                  lambda: {"status": status, "vm_state": VM_STATES.get(status, status.lower()), "task_state": None})
 
     def change_flavor(self, request):
-        record = self.unlocked(request)
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         check_object("", body, ("flavor_id",), ("flavor_id",))
         check_str("flavor_id", body["flavor_id"])
@@ -886,7 +864,7 @@ class Instances(Resource):
         ``port_id`` meaning every port) and the instance's groups. A port the instance does not have is a 404, as
         is a group the project does not have. The simulator keeps an instance's groups instance-wide: a per-port
         change changes them for the instance."""
-        record = self.unlocked(request)
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         check_object("", body, (), ("name", "ports_security_group_names"))
         if "name" not in body and "ports_security_group_names" not in body:
@@ -930,7 +908,7 @@ class Instances(Resource):
         return Response(204)
 
     def put_into_group(self, request):
-        record = self.unlocked(request)
+        record = self.one(request, unlocked=True)
         body = body_of(request)
         check_object("", body, ("servergroup_id",), ("servergroup_id",))
         check_str("servergroup_id", body["servergroup_id"])
@@ -943,7 +921,7 @@ class Instances(Resource):
                                  lambda: groups.join(body["servergroup_id"], record) or {"task_state": None})
 
     def remove_from_group(self, request):
-        record = self.unlocked(request)
+        record = self.one(request, unlocked=True)
         body_of(request)
         groups = groups_of(self.sim)
         if groups.group_holding(record["id"]) is None:

@@ -46,14 +46,14 @@ import uuid
 from decimal import Decimal
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, int_param, now_iso, page
+from simulator.core import ApiFailure, Route, now_iso, page
+from simulator.resources.production import Collection, scope
 from simulator.resources.quota import DEFAULT_LIMITS, FLAVORS
 from simulator.validation import body_of, check_bool, check_enum, check_int, check_list, check_object, check_str, invalid
 
 SCOPE = r"(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
 LIST = r"/cloud/v2/k8s/clusters/" + SCOPE
-ONE = LIST + r"/(?P<cluster_name>[^/]+)"
-POOL = ONE + r"/pools/(?P<pool_name>[^/]+)"
+POOL = "/{id}/pools/(?P<pool_name>[^/]+)"
 NAME = re.compile(r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$")
 VERSIONS = ("v1.30.6", "v1.31.1", "v1.31.2", "v1.32.1")
 VOLUME_TYPES = ("cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra")
@@ -161,31 +161,20 @@ def check_settings(body):
     check_block("ddos_profile", body.get("ddos_profile"), ("enabled", "fields", "profile_template", "profile_template_name"))
 
 
-class K8sClusters(Resource):
-    NAME = "k8s"
-    STATE = ("k8s_clusters",)
+class K8sClusters(Collection):
+    NAME, NOUN, COLLECTION, VERSION, ID_KEY, ID_PARAM, ID_CHECK = "k8s", "K8s cluster", "k8s/clusters", "v2", "name", "cluster_name", None
+    ACTIONS = (("GET", "/{id}/config", "kubeconfig"), ("GET", "/{id}/upgrade_versions", "upgrade_versions"),
+               ("POST", "/{id}/upgrade", "upgrade"), ("GET", "/{id}/pools", "list_pools"), ("POST", "/{id}/pools", "create_pool"),
+               ("GET", POOL, "get_pool"), ("PATCH", POOL, "patch_pool"), ("DELETE", POOL, "delete_pool"),
+               ("POST", POOL + "/resize", "resize_pool"), ("GET", "/create_versions", "create_versions", "v2", "k8s"))
+    STATE = ("k8s_clusters",)  # by "<project>/<region>/<name>"
     TASK_TYPES = TASKS
     SETTINGS = {"k8s_settle_reads": (1, control.integer(low=0))}
     CONTROLS = {"k8s_status": "set_status"}
-    ROUTES = (
-        Route("GET", r"/cloud/v2/k8s/" + SCOPE + r"/create_versions", "create_versions"),
+    ROUTES = (  # reads that POST (none a write)
         Route("POST", LIST + r"/check_limits", "check_limits", read_only=True),
         Route("POST", LIST + r"/pools/check_limits", "check_pool_limits", read_only=True),
         Route("POST", r"/cloud/v2/pricing/" + SCOPE + r"/k8s/clusters", "price", read_only=True),
-        Route("GET", LIST, "list_clusters"),
-        Route("POST", LIST, "create_cluster"),
-        Route("GET", ONE, "get_cluster"),
-        Route("PATCH", ONE, "patch_cluster"),
-        Route("DELETE", ONE, "delete_cluster"),
-        Route("GET", ONE + r"/config", "kubeconfig"),
-        Route("GET", ONE + r"/upgrade_versions", "upgrade_versions"),
-        Route("POST", ONE + r"/upgrade", "upgrade"),
-        Route("GET", ONE + r"/pools", "list_pools"),
-        Route("POST", ONE + r"/pools", "create_pool"),
-        Route("GET", POOL, "get_pool"),
-        Route("PATCH", POOL, "patch_pool"),
-        Route("DELETE", POOL, "delete_pool"),
-        Route("POST", POOL + r"/resize", "resize_pool"),
     )
 
     def reset(self):
@@ -207,12 +196,8 @@ class K8sClusters(Resource):
         return copy.deepcopy(record)
 
     # ---- records ------------------------------------------------------------------------------------
-    @staticmethod
-    def scope(request):
-        return int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id")
-
     def key(self, request, name=None):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         return "%s/%s/%s" % (project_id, region_id, name or request.params["cluster_name"])
 
     def sync(self):
@@ -225,12 +210,12 @@ class K8sClusters(Resource):
                 if undo:
                     undo()
 
-    def cluster_of(self, request):
+    def one(self, request, unlocked=False):
         self.sync()
         record = self.sim.k8s_clusters.get(self.key(request))
         if record is None:
             raise ApiFailure(404, "K8s cluster %s not found" % request.params["cluster_name"])
-        return record
+        return self.unlocked(record) if unlocked else record
 
     def pool_of(self, record, name):
         pool = next((item for item in record["pools"] if item["name"] == name), None)
@@ -240,13 +225,12 @@ class K8sClusters(Resource):
 
     def writable(self, record, pool=None):
         """A write needs the cluster unlocked (409) and ready (409 "Cluster or pool is not ready")."""
-        if record["task_id"]:
-            raise ApiFailure(409, "K8s cluster %s is locked by task %s; try again when it has finished" % (record["name"], record["task_id"]))
+        self.unlocked(record)
         if record["status"] != "Provisioned" or any(item["status"] != "Running" and item is not pool for item in record["pools"]):
             raise ApiFailure(409, "Cluster or pool is not ready")
         return record
 
-    def shown(self, record):
+    def shown(self, record, _request=None):
         """The record as a read shows it: a settling cluster or pool counts the read."""
         settling = self.settling.get(self.key_of(record)) or {}
         for name, (status, left) in list(settling.items()):
@@ -305,15 +289,15 @@ class K8sClusters(Resource):
 
     # ---- versions and the kubeconfig ----------------------------------------------------------------
     def create_versions(self, request):
-        self.scope(request)
+        scope(request)
         return page(request, [{"version": item} for item in VERSIONS])
 
     def upgrade_versions(self, request):
-        record = self.cluster_of(request)
+        record = self.one(request)
         return page(request, [{"version": item} for item in upgrades(record["version"])])
 
     def kubeconfig(self, request):
-        record = self.cluster_of(request)
+        record = self.one(request)
         if record["status"] not in ("Provisioned",):
             raise ApiFailure(409, "Cluster or pool is not ready")
         host = "https://%s.k8s.sim.invalid:6443" % record["id"]
@@ -324,17 +308,14 @@ class K8sClusters(Resource):
                 "client_key": secret, "created_at": record["created_at"], "expires_at": "2027-12-01T00:00:00Z"}
 
     # ---- clusters -----------------------------------------------------------------------------------
-    def list_clusters(self, request):
-        project_id, region_id = self.scope(request)
+    def listing(self, request):
+        project_id, region_id = scope(request)
         self.sync()
         found = [record for record in self.sim.k8s_clusters.values() if (record["_project_id"], record["_region_id"]) == (project_id, region_id)]
         return page(request, found, show=self.shown)
 
-    def get_cluster(self, request):
-        return self.shown(self.cluster_of(request))
-
-    def create_cluster(self, request):
-        project_id, region_id = self.scope(request)
+    def create(self, request):
+        project_id, region_id = scope(request)
         self.sync()
         body = body_of(request, required_body=True)
         check_object("", body, ("name", "keypair", "version", "pools"), CREATE)
@@ -414,8 +395,8 @@ class K8sClusters(Resource):
         return {"enabled": bool(value.get("enabled")), "destination_region_id": value.get("destination_region_id"),
                 "topic_name": value.get("topic_name"), "retention_policy": value.get("retention_policy")}
 
-    def patch_cluster(self, request):
-        record = self.writable(self.cluster_of(request))
+    def update(self, request):
+        record = self.writable(self.one(request))
         body = body_of(request, required_body=True)
         check_object("", body, (), PATCHED)
         check_settings(body)
@@ -436,10 +417,8 @@ class K8sClusters(Resource):
             self.settle(record, None, "Provisioning", "Provisioned")
         return self.start(record, "update_k8s_cluster", apply, data=body)
 
-    def delete_cluster(self, request):
-        record = self.cluster_of(request)
-        if record["task_id"]:
-            raise ApiFailure(409, "K8s cluster %s is locked by task %s; try again when it has finished" % (record["name"], record["task_id"]))
+    def delete(self, request):
+        record = self.one(request, unlocked=True)
         before = record["status"]
         record["status"] = "Deleting"
 
@@ -452,7 +431,7 @@ class K8sClusters(Resource):
         return self.start(record, "delete_k8s_cluster", apply, undo)
 
     def upgrade(self, request):
-        record = self.writable(self.cluster_of(request))
+        record = self.writable(self.one(request))
         body = body_of(request, required_body=True)
         check_object("", body, ("version",), ("version",))
         check_str("version", body["version"])
@@ -472,15 +451,15 @@ class K8sClusters(Resource):
 
     # ---- pools --------------------------------------------------------------------------------------
     def list_pools(self, request):
-        record = self.shown(self.cluster_of(request))
+        record = self.shown(self.one(request))
         return page(request, record["pools"])
 
     def get_pool(self, request):
-        record = self.shown(self.cluster_of(request))
+        record = self.shown(self.one(request))
         return self.pool_of(record, request.params["pool_name"])
 
     def create_pool(self, request):
-        record = self.writable(self.cluster_of(request))
+        record = self.writable(self.one(request))
         body = body_of(request, required_body=True)
         check_pool("", body, [item["name"] for item in record["pools"]])
         pool = self.new_pool(body)
@@ -494,7 +473,7 @@ class K8sClusters(Resource):
         return self.start(record, "create_k8s_pool", apply, undo, data=body, created={"k8s_pools": [pool["id"]]})
 
     def patch_pool(self, request):
-        record = self.cluster_of(request)
+        record = self.one(request)
         pool = self.pool_of(record, request.params["pool_name"])
         self.writable(record)
         body = body_of(request, required_body=True)
@@ -517,7 +496,7 @@ class K8sClusters(Resource):
         return copy.deepcopy(pool)
 
     def resize_pool(self, request):
-        record = self.cluster_of(request)
+        record = self.one(request)
         pool = self.pool_of(record, request.params["pool_name"])
         self.writable(record)
         body = body_of(request, required_body=True)
@@ -537,7 +516,7 @@ class K8sClusters(Resource):
         return self.start(record, "resize_k8s_pool", apply, undo, data=body)
 
     def delete_pool(self, request):
-        record = self.cluster_of(request)
+        record = self.one(request)
         pool = self.pool_of(record, request.params["pool_name"])
         self.writable(record, pool if pool["status"] == "Error" else None)
         if len(record["pools"]) == 1:
@@ -592,7 +571,7 @@ class K8sClusters(Resource):
         return result
 
     def check_limits(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = body_of(request)
         check_object("", body, (), ("pools", "logging"))
@@ -603,13 +582,13 @@ class K8sClusters(Resource):
         return self.exceeded(requested, project_id, region_id)
 
     def check_pool_limits(self, request):
-        project_id, region_id = self.scope(request)
+        project_id, region_id = scope(request)
         self.sync()
         body = body_of(request, required_body=True)
         return self.exceeded(self.requested([body], "body"), project_id, region_id)
 
     def price(self, request):
-        self.scope(request)
+        scope(request)
         body = body_of(request, required_body=True)
         check_object("", body, ("pools",), ("pools",))
         instances, volumes, ips = [], [], []

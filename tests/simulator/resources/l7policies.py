@@ -29,20 +29,19 @@ from __future__ import annotations
 import copy
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route
-from simulator.resources.load_balancers import NAME_PATTERN, P, REGIONS, activate, validated
+from simulator.core import ApiFailure, page
+from simulator.resources import production
+from simulator.resources.load_balancers import NAME_PATTERN, REGIONS, activate, validated
+from simulator.resources.production import Collection
 from simulator.validation import f, invalid
 
-POLICIES = r"/cloud/v1/l7policies" + P
-POLICY = POLICIES + r"/(?P<policy_id>[^/]+)"
-RULES = POLICY + r"/rules"
-RULE = RULES + r"/(?P<rule_id>[^/]+)"
-ACTIONS = {"REDIRECT_TO_POOL": "redirect_pool_id", "REDIRECT_TO_URL": "redirect_url", "REDIRECT_PREFIX": "redirect_prefix", "REJECT": None}
+RULE = "/{id}/rules/(?P<rule_id>[^/]+)"
+TARGETS = {"REDIRECT_TO_POOL": "redirect_pool_id", "REDIRECT_TO_URL": "redirect_url", "REDIRECT_PREFIX": "redirect_prefix", "REJECT": None}
 RULE_TYPES = ["COOKIE", "FILE_TYPE", "HEADER", "HOST_NAME", "PATH", "SSL_CONN_HAS_CERT", "SSL_DN_FIELD", "SSL_VERIFY_RESULT"]
 COMPARE_TYPES = ["CONTAINS", "ENDS_WITH", "EQUAL_TO", "REGEX", "STARTS_WITH"]
 L7_PROTOCOLS = ("HTTP", "TERMINATED_HTTPS")
 POLICY_FIELDS = {
-    "action": f("str", True, enum=sorted(ACTIONS)), "name": f("str", pattern=NAME_PATTERN), "position": f("int", gt=0),
+    "action": f("str", True, enum=sorted(TARGETS)), "name": f("str", pattern=NAME_PATTERN), "position": f("int", gt=0),
     "redirect_pool_id": f("str"), "redirect_url": f("str"), "redirect_prefix": f("str"),
     "redirect_http_code": f("int", enum=[301, 302, 303, 307, 308]), "tags": f("list", items=f("str")),
 }
@@ -55,44 +54,26 @@ RULE_FIELDS = {
 UPDATE_RULE = dict((name, dict(spec, required=False)) for name, spec in RULE_FIELDS.items())
 
 
-class L7Policies(Resource):
-    NAME = "l7policies"
-    STATE = ("l7policies",)
+class L7Policies(Collection):
+    NAME, NOUN, COLLECTION, ID_PARAM, ID_CHECK = "l7policies", "L7 policy", "l7policies", "policy_id", None
+    ACTIONS = (("GET", "/{id}/rules", "list_rules"), ("POST", "/{id}/rules", "create_rule"), ("GET", RULE, "get_rule"),
+               ("PUT", RULE, "put_rule"), ("DELETE", RULE, "delete_rule"))
     TASK_TYPES = ("create_l7policy", "update_l7policy", "delete_l7policy", "create_l7rule", "put_l7rule", "delete_l7rule")
-    ROUTES = (
-        Route("GET", POLICIES, "list_policies"),
-        Route("POST", POLICIES, "create_policy"),
-        Route("GET", POLICY, "get_policy"),
-        Route("PATCH", POLICY, "patch_policy"),
-        Route("DELETE", POLICY, "delete_policy"),
-        Route("GET", RULES, "list_rules"),
-        Route("POST", RULES, "create_rule"),
-        Route("GET", RULE, "get_rule"),
-        Route("PUT", RULE, "put_rule"),
-        Route("DELETE", RULE, "delete_rule"),
-    )
-
-    def reset(self):
-        self.sim.l7policies = {}
 
     @property
     def lbs(self):
-        return next(resource for resource in self.sim.resources if resource.NAME == "load_balancers")
+        return production.family(self.sim, "load_balancers")
 
     # ---- lookups -------------------------------------------------------------------------------
-    def live(self, scope):
-        """The policies of ``scope`` whose listener is still there (a listener's delete takes its policies)."""
+    def sync(self):
+        """The load balancers' tasks settled; the policies whose listener is gone go (a listener's delete takes them)."""
         self.lbs.sync()
         for ident, record in list(self.sim.l7policies.items()):
             if record["listener_id"] not in self.sim.lb_listeners:
                 del self.sim.l7policies[ident]
-        return [record for record in self.sim.l7policies.values() if (record["project_id"], record["region_id"]) == scope]
 
     def policy_of(self, request):
-        scope = self.lbs.scope(request)
-        found = next((record for record in self.live(scope) if record["id"] == request.params["policy_id"]), None)
-        if found is None:
-            raise ApiFailure(404, "L7 policy %s not found" % request.params["policy_id"])
+        found = self.one(request)
         return found, self.sim.load_balancers[self.sim.lb_listeners[found["listener_id"]]["load_balancer_id"]]
 
     def rule_of(self, request):
@@ -112,7 +93,7 @@ class L7Policies(Resource):
         for number, record in enumerate(others, 1):
             record["position"] = number
 
-    def view(self, record):
+    def shown(self, record, _request=None):
         shown = copy.deepcopy(record)
         shown["rules"] = [{"id": rule["id"], "project_id": record["project_id"], "region_id": record["region_id"], "region": record["region"]}
                           for rule in record["rules"]]
@@ -121,7 +102,7 @@ class L7Policies(Resource):
     # ---- checks --------------------------------------------------------------------------------
     def checked_policy(self, body, lb, listener_id):
         """Only the action's target and (for a URL or a prefix) ``redirect_http_code``; a pool of the load balancer."""
-        target = ACTIONS[body["action"]]
+        target = TARGETS[body["action"]]
         if target and body.get(target) is None:
             invalid(target, "field required")
         for member in ("redirect_pool_id", "redirect_url", "redirect_prefix", "redirect_http_code"):
@@ -143,16 +124,10 @@ class L7Policies(Resource):
         return rule
 
     # ---- policies ------------------------------------------------------------------------------
-    def list_policies(self, request):
-        return self.lbs.page(request, [self.view(record) for record in self.live(self.lbs.scope(request))])
-
-    def get_policy(self, request):
-        return self.view(self.policy_of(request)[0])
-
-    def create_policy(self, request):
-        scope = self.lbs.scope(request)
+    def create(self, request):
+        scope = production.scope(request)
         body = validated(request.json, CREATE_POLICY)
-        self.live(scope)
+        self.sync()
         listener = self.sim.lb_listeners.get(body["listener_id"])
         lb = self.sim.load_balancers.get(listener["load_balancer_id"]) if listener else None
         if lb is None or (lb["project_id"], lb["region_id"]) != scope:
@@ -183,7 +158,7 @@ class L7Policies(Resource):
         for number, record in enumerate(self.siblings(listener_id), 1):
             record["position"] = number
 
-    def patch_policy(self, request):
+    def update(self, request):
         record, lb = self.policy_of(request)
         body = self.checked_policy(validated(request.json, POLICY_FIELDS), self.lbs.writable(lb), record["listener_id"])
         before = copy.deepcopy(record)
@@ -205,7 +180,7 @@ class L7Policies(Resource):
         record["provisioning_status"] = "PENDING_UPDATE"
         return {"tasks": [record["task_id"]]}
 
-    def delete_policy(self, request):
+    def delete(self, request):
         record, lb = self.policy_of(request)
         self.lbs.writable(lb)
 
@@ -223,7 +198,7 @@ class L7Policies(Resource):
 
     def list_rules(self, request):
         policy = self.policy_of(request)[0]
-        return self.lbs.page(request, [self.rule_view(rule, policy) for rule in policy["rules"]])
+        return page(request, [self.rule_view(rule, policy) for rule in policy["rules"]])
 
     def get_rule(self, request):
         rule, policy, _lb = self.rule_of(request)

@@ -35,12 +35,10 @@ import copy
 import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Response, Route, int_param
-from simulator.resources.production import boolean_query, in_scope, scope
+from simulator.core import ApiFailure
+from simulator.resources.production import Collection, boolean_query, in_scope, scope
 from simulator.validation import check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
-LIST = r"/cloud/v1/lifecycle_policy/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<policy_id>[^/]+)"
 NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
 MAX_SCHEDULES = 10
 TEMPLATE = "Snapshot of volume {volume_id} created by policy {lifecycle_policy_id}"
@@ -116,30 +114,20 @@ def new_schedule(schedule, policy):
     return record
 
 
-class LifecyclePolicies(Resource):
-    NAME = "lifecycle_policies"
-    STATE = ("lifecycle_policies",)
-    ROUTES = (
-        Route("GET", LIST, "list_policies"),
-        Route("POST", LIST, "create_policy"),
-        Route("GET", ONE, "get_policy"),
-        Route("PATCH", ONE, "patch_policy"),
-        Route("DELETE", ONE, "delete_policy"),
-        Route("POST", ONE + "/add_schedules", "add_schedules"),
-        Route("POST", ONE + "/remove_schedules", "remove_schedules"),
-        Route("PUT", ONE + "/add_volumes_to_policy", "add_volumes"),
-        Route("PUT", ONE + "/remove_volumes_from_policy", "remove_volumes"),
-    )
+class LifecyclePolicies(Collection):
+    NAME, NOUN, COLLECTION, ID_PARAM, ID_CHECK, PAGE = "lifecycle_policies", "Lifecycle policy", "lifecycle_policy", "policy_id", "int", None
+    ACTIONS = (("POST", "/{id}/add_schedules", "add_schedules"), ("POST", "/{id}/remove_schedules", "remove_schedules"),
+               ("PUT", "/{id}/add_volumes_to_policy", "add_volumes"), ("PUT", "/{id}/remove_volumes_from_policy", "remove_volumes"))
 
     def reset(self):
-        self.sim.lifecycle_policies = {}
+        super().reset()
         self.next_id = 1
 
     # ---- records ----------------------------------------------------------------------------------
     def volumes(self):
         return getattr(self.sim, "volumes", None) or {}
 
-    def shown(self, request, record):
+    def shown(self, record, request=None):
         """The record as answered: ``volumes`` only with ``need_volumes=true``."""
         shown = copy.deepcopy(record)
         store = self.volumes()
@@ -148,11 +136,6 @@ class LifecyclePolicies(Resource):
         shown["volumes"] = [{"volume_id": ident, "volume_name": store[ident]["name"]} for ident in held] \
             if boolean_query(request, "need_volumes") else []
         return shown
-
-    def one(self, request):
-        project_id, region_id = scope(request)
-        ident = int_param(request.params["policy_id"], "policy_id")
-        return in_scope(self.sim.lifecycle_policies, ident, project_id, region_id, "Lifecycle policy")
 
     def volume_ids(self, loc, ids, project_id, region_id, uuids=False):
         """The ids of volumes of the scope (404 for another's, or none)."""
@@ -169,16 +152,7 @@ class LifecyclePolicies(Resource):
         return schedules
 
     # ---- requests ---------------------------------------------------------------------------------
-    def list_policies(self, request):
-        project_id, region_id = scope(request)
-        found = [record for record in self.sim.lifecycle_policies.values()
-                 if (record["project_id"], record["region_id"]) == (project_id, region_id)]
-        return {"count": len(found), "results": [self.shown(request, record) for record in found]}
-
-    def get_policy(self, request):
-        return self.shown(request, self.one(request))
-
-    def create_policy(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         body = request.json
         check_object("", body, ("name", "action"), ("name", "action", "status", "schedules", "volume_ids"))
@@ -194,9 +168,9 @@ class LifecyclePolicies(Resource):
         self.next_id += 1
         record["schedules"] = [new_schedule(schedule, record) for schedule in schedules]
         self.sim.lifecycle_policies[record["id"]] = record
-        return self.shown(request, record)
+        return self.shown(record, request)
 
-    def patch_policy(self, request):
+    def update(self, request):
         record = self.one(request)
         body = request.json
         check_object("", body, (), ("name", "status"))
@@ -207,12 +181,7 @@ class LifecyclePolicies(Resource):
         if "status" in body:
             check_enum("status", body["status"], ("active", "paused"))
         record.update(body)
-        return self.shown(request, record)
-
-    def delete_policy(self, request):
-        record = self.one(request)
-        del self.sim.lifecycle_policies[record["id"]]
-        return Response(204)
+        return self.shown(record, request)
 
     def add_schedules(self, request):
         record = self.one(request)
@@ -223,7 +192,7 @@ class LifecyclePolicies(Resource):
             raise ApiFailure(400, "Lifecycle policy %s has %s schedules: %s more would pass the limit of %s"
                              % (record["id"], len(record["schedules"]), len(schedules), MAX_SCHEDULES))
         record["schedules"] += [new_schedule(schedule, record) for schedule in schedules]
-        return self.shown(request, record)
+        return self.shown(record, request)
 
     def remove_schedules(self, request):
         record = self.one(request)
@@ -236,7 +205,7 @@ class LifecyclePolicies(Resource):
             if ident not in held:
                 raise ApiFailure(400, "Schedule %s is not a schedule of lifecycle policy %s" % (ident, record["id"]))
         record["schedules"] = [schedule for schedule in record["schedules"] if schedule["id"] not in ids]
-        return self.shown(request, record)
+        return self.shown(record, request)
 
     def volume_change(self, request, add):
         record = self.one(request)
@@ -244,7 +213,7 @@ class LifecyclePolicies(Resource):
         check_object("", body, ("volume_ids",), ("volume_ids",))
         ids = self.volume_ids("volume_ids", body["volume_ids"], record["project_id"], record["region_id"])
         record["volumes"] = list(dict.fromkeys(record["volumes"] + ids)) if add else [ident for ident in record["volumes"] if ident not in ids]
-        return self.shown(request, record)
+        return self.shown(record, request)
 
     def add_volumes(self, request):
         return self.volume_change(request, True)

@@ -60,15 +60,14 @@ import ipaddress
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
+from simulator.core import ApiFailure, Response, Route, now_iso, page
+from simulator.resources import production
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, in_scope
 from simulator.resources.reserved_fixed_ips import reserved_of
 from simulator.resources.secrets import known as secret_known
 from simulator.validation import Invalid, check_fields, f, invalid
 
 P = r"/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-LB_LIST = r"/cloud/v1/loadbalancers" + P
-LB_ONE = LB_LIST + r"/(?P<lb_id>[^/]+)"
-LB_PATCH = r"/cloud/v2/loadbalancers" + P + r"/(?P<lb_id>[^/]+)"
 LISTENERS = r"/cloud/v1/lblisteners" + P
 LISTENER = LISTENERS + r"/(?P<listener_id>[^/]+)"
 LISTENER_PATCH = r"/cloud/v2/lblisteners" + P + r"/(?P<listener_id>[^/]+)"
@@ -76,14 +75,12 @@ POOLS = r"/cloud/v1/lbpools" + P
 POOL = POOLS + r"/(?P<pool_id>[^/]+)"
 POOL_PATCH = r"/cloud/v2/lbpools" + P + r"/(?P<pool_id>[^/]+)"
 HEALTHMONITOR = POOL + r"/healthmonitor"
-MEMBERS = LB_LIST + r"/pools/(?P<pool_id>[^/]+)/members"
+MEMBERS = r"/cloud/v1/loadbalancers" + P + r"/pools/(?P<pool_id>[^/]+)/members"
 MEMBER_ONE = MEMBERS + r"/(?P<member_id>[^/]+)"
 MEMBER_ORDERS = ("address.asc", "address.desc", "created_at.asc", "created_at.desc")
 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-SEED_PROJECT, SEED_REGION = 1, 76
 LISTENER_PROTOCOLS = ["HTTP", "HTTPS", "PROMETHEUS", "TCP", "TERMINATED_HTTPS", "UDP"]
 POOL_PROTOCOLS = ["HTTP", "HTTPS", "PROXY", "PROXYV2", "TCP", "UDP"]
 ALGORITHMS = ["LEAST_CONNECTIONS", "ROUND_ROBIN", "SOURCE_IP"]
@@ -240,8 +237,11 @@ def activate(record):
         record["healthmonitor"].update(provisioning_status="ACTIVE", operating_status="ONLINE")
 
 
-class LoadBalancers(Resource):
-    NAME = "load_balancers"
+class LoadBalancers(Collection):
+    """The load balancers as a collection; their listeners, pools and members as routes of their own (``ROUTES``)."""
+
+    NAME, NOUN, COLLECTION, ID_PARAM, ID_CHECK, NAME_QUERY = "load_balancers", "Load balancer", "loadbalancers", "lb_id", None, ("name", None)
+    VERSIONS = {"update": "v2"}
     STATE = ("load_balancers", "lb_listeners", "lb_pools")
     TASK_TYPES = tuple("%s_%s" % (verb, noun) for noun in ("loadbalancer", "lblistener", "lbpool", "lbmember", "healthmonitor")
                        for verb in ("create", "update", "delete") if (verb, noun) != ("delete", "healthmonitor"))
@@ -250,11 +250,6 @@ class LoadBalancers(Resource):
     SETTINGS = {"lb_create_error": (False, control.boolean), "lb_settle_reads": (0, control.integer(low=0))}
     SEEDS = dict(SEEDED, project_id=SEED_PROJECT, region_id=SEED_REGION)
     ROUTES = (
-        Route("GET", LB_LIST, "list_lbs"),
-        Route("POST", LB_LIST, "create_lb"),
-        Route("GET", LB_ONE, "get_lb"),
-        Route("DELETE", LB_ONE, "delete_lb"),
-        Route("PATCH", LB_PATCH, "patch_lb"),
         Route("GET", LISTENERS, "list_listeners"),
         Route("POST", LISTENERS, "create_listener"),
         Route("GET", LISTENER, "get_listener"),
@@ -293,9 +288,6 @@ class LoadBalancers(Resource):
             self.new_lb(ident, "twin-lb", SEED_PROJECT, SEED_REGION, None)
         for record in list(self.sim.load_balancers.values()) + list(self.sim.lb_listeners.values()) + list(self.sim.lb_pools.values()):
             activate(record)
-
-    def scope(self, request):
-        return (int_param(request.params["project_id"], "project_id"), int_param(request.params["region_id"], "region_id"))
 
     def new_lb(self, ident, name, project_id, region_id, task_id, tags=None):
         stamp = now_iso()
@@ -386,14 +378,10 @@ class LoadBalancers(Resource):
         return task_id
 
     # ---- lookups ----------------------------------------------------------------------------------
-    def lb_of(self, request, ident=None, scope=None):
-        project_id, region_id = scope or self.scope(request)
+    def lb_of(self, ident, scope):
+        """The load balancer ``ident`` of the scope ``(project_id, region_id)`` (404 otherwise)."""
         self.sync()
-        ident = ident if ident is not None else request.params["lb_id"]
-        record = self.sim.load_balancers.get(ident)
-        if record is None or record["project_id"] != project_id or record["region_id"] != region_id:
-            raise ApiFailure(404, "Load balancer %s not found" % ident)
-        return record
+        return in_scope(self.sim.load_balancers, ident, *scope, self.NOUN)
 
     def writable(self, lb, deleting=False):
         if lb["provisioning_status"] != "ACTIVE" and not (deleting and lb["provisioning_status"] == "ERROR"):
@@ -405,7 +393,7 @@ class LoadBalancers(Resource):
         self.sync()
         record = self.sim.lb_listeners.get(request.params["listener_id"])
         lb = self.sim.load_balancers.get(record["load_balancer_id"]) if record else None
-        if lb is None or (lb["project_id"], lb["region_id"]) != self.scope(request):
+        if lb is None or (lb["project_id"], lb["region_id"]) != production.scope(request):
             raise ApiFailure(404, "Listener %s not found" % request.params["listener_id"])
         return record, lb
 
@@ -413,14 +401,14 @@ class LoadBalancers(Resource):
         self.sync()
         record = self.sim.lb_pools.get(request.params["pool_id"])
         lb = self.sim.load_balancers.get(record["loadbalancers"][0]["id"]) if record else None
-        if lb is None or (lb["project_id"], lb["region_id"]) != self.scope(request):
+        if lb is None or (lb["project_id"], lb["region_id"]) != production.scope(request):
             raise ApiFailure(404, "Pool %s not found" % request.params["pool_id"])
         return record, lb
 
     def pools_of_listener(self, listener_id):
         return [pool for pool in self.sim.lb_pools.values() if {"id": listener_id} in pool["listeners"]]
 
-    def lb_view(self, record):
+    def shown(self, record, _request=None):
         shown = copy.deepcopy(record)
         shown["floating_ips"] = [dict((member, copy.deepcopy(item.get(member))) for member in FLOATING_MEMBERS)
                                  for item in (getattr(self.sim, "floating_ips", None) or {}).values()
@@ -432,29 +420,15 @@ class LoadBalancers(Resource):
     def listener_view(self, record):
         return dict(copy.deepcopy(record), pool_count=len(self.pools_of_listener(record["id"])))
 
-    @staticmethod
-    def page(request, records):
-        limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
-        return {"count": len(records), "results": records[offset:offset + limit]}
-
     # ---- load balancers ---------------------------------------------------------------------------
-    def list_lbs(self, request):
-        project_id, region_id = self.scope(request)
-        self.sync()
-        name = request.arg("name")
-        return self.page(request, [self.lb_view(record) for record in self.sim.load_balancers.values()
-                                   if (record["project_id"], record["region_id"]) == (project_id, region_id)
-                                   and (name is None or name in record["name"])])
-
-    def get_lb(self, request):
-        lb = self.lb_of(request)
+    def read(self, request):
+        lb = self.one(request)
         if lb["id"] in self.settling:
             self.settling[lb["id"]] -= 1
             if not self.settling[lb["id"]]:
                 del self.settling[lb["id"]]
                 lb["provisioning_status"] = "ACTIVE"
-        return self.lb_view(lb)
+        return self.shown(lb)
 
     def check_secrets(self, listener, where, scope, protocol=None):
         """A TERMINATED_HTTPS listener needs ``secret_id`` (400); every secret it names must exist in the scope (404)."""
@@ -478,8 +452,8 @@ class LoadBalancers(Resource):
         check_monitor(pool.get("healthmonitor"), where + ".healthmonitor")
         check_members(pool.get("members"), where + ".members")
 
-    def create_lb(self, request):
-        project_id, region_id = self.scope(request)
+    def create(self, request):
+        project_id, region_id = production.scope(request)
         self.sync()
         body = validated(request.json, CREATE_LB)
         seen = []
@@ -534,9 +508,6 @@ class LoadBalancers(Resource):
         return {"tasks": [task_id]}
 
     # ---- what a body refers to ------------------------------------------------------------------------
-    def family(self, name):
-        return next((resource for resource in self.sim.resources if resource.NAME == name), None)
-
     def check_vip(self, body, scope):
         """The VIP's network (``vip_network_id``, or the network of ``vip_subnet_id``): each must exist in the
         project and region (404 as the service answers); None for a public VIP."""
@@ -583,7 +554,7 @@ class LoadBalancers(Resource):
 
     def assign_floating_ip(self, lb, floating, task_id):
         """The load balancer's floating IP on its VIP port: a new one of the floating IPs family, or ``floating``."""
-        family = self.family("floating_ips")
+        family = production.family(self.sim, "floating_ips")
         if floating == "new":
             floating = family.new_record(str(uuid.uuid4()), family.new_address(), lb["project_id"], lb["region_id"], task_id=task_id)
             floating["task_id"] = None
@@ -598,8 +569,8 @@ class LoadBalancers(Resource):
         return ([record for record in self.sim.lb_listeners.values() if record["load_balancer_id"] == lb_id]
                 + [record for record in self.sim.lb_pools.values() if record["loadbalancers"][0]["id"] == lb_id])
 
-    def patch_lb(self, request):
-        lb = self.writable(self.lb_of(request))
+    def update(self, request):
+        lb = self.writable(self.one(request))
         body = request.json
         kept = validated(body, PATCH_LB)
         tags = body.get("tags") if isinstance(body, dict) else None
@@ -624,8 +595,8 @@ class LoadBalancers(Resource):
 
         return {"tasks": [self.lock(lb, "update_loadbalancer", apply, data=body)]}
 
-    def delete_lb(self, request):
-        lb = self.writable(self.lb_of(request), deleting=True)
+    def delete(self, request):
+        lb = self.writable(self.one(request), deleting=True)
 
         def apply():
             for record in self.children(lb["id"]):
@@ -643,24 +614,24 @@ class LoadBalancers(Resource):
 
     # ---- listeners --------------------------------------------------------------------------------
     def list_listeners(self, request):
-        scope = self.scope(request)
+        scope = production.scope(request)
         self.sync()
         lb_id, name = request.arg("load_balancer_id"), request.arg("name")
         if lb_id is not None:
-            self.lb_of(request, lb_id, scope)
+            self.lb_of(lb_id, scope)
         found = [self.listener_view(record) for record in self.sim.lb_listeners.values()
                  if (lb_id is None or record["load_balancer_id"] == lb_id) and (name is None or name in record["name"])
                  and (self.sim.load_balancers[record["load_balancer_id"]]["project_id"],
                       self.sim.load_balancers[record["load_balancer_id"]]["region_id"]) == scope]
-        return self.page(request, found)
+        return page(request, found)
 
     def get_listener(self, request):
         return self.listener_view(self.listener_of(request)[0])
 
     def create_listener(self, request):
-        scope = self.scope(request)
+        scope = production.scope(request)
         body = validated(request.json, CREATE_LISTENER)
-        lb = self.writable(self.lb_of(request, body["load_balancer_id"], scope))
+        lb = self.writable(self.lb_of(body["load_balancer_id"], scope))
         held = [record for record in self.sim.lb_listeners.values() if record["load_balancer_id"] == lb["id"]]
         self.check_listener(held, body, "body", scope)
         record = self.new_listener(lb, body, None)
@@ -723,27 +694,27 @@ class LoadBalancers(Resource):
         return shown
 
     def list_pools(self, request):
-        scope = self.scope(request)
+        scope = production.scope(request)
         self.sync()
         lb_id, listener_id, name = request.arg("load_balancer_id"), request.arg("listener_id"), request.arg("name")
         details = request.arg("details", "false")
         if details not in ("true", "false", "True", "False", "1", "0"):
             invalid("details", "value is not a valid boolean")
         if lb_id is not None:
-            self.lb_of(request, lb_id, scope)
+            self.lb_of(lb_id, scope)
         found = [self.pool_view(record, details in ("true", "True", "1")) for record in self.sim.lb_pools.values()
                  if (lb_id is None or record["loadbalancers"][0]["id"] == lb_id)
                  and (listener_id is None or {"id": listener_id} in record["listeners"])
                  and (name is None or name in record["name"])
                  and (self.sim.load_balancers[record["loadbalancers"][0]["id"]]["project_id"],
                       self.sim.load_balancers[record["loadbalancers"][0]["id"]]["region_id"]) == scope]
-        return self.page(request, found)
+        return page(request, found)
 
     def get_pool(self, request):
         return self.pool_view(self.pool_of(request)[0])
 
     def create_pool(self, request):
-        scope = self.scope(request)
+        scope = production.scope(request)
         self.sync()
         body = validated(request.json, CREATE_POOL)
         listener = None
@@ -758,7 +729,7 @@ class LoadBalancers(Resource):
             lb_id = body["load_balancer_id"]
         else:
             invalid("listener_id", "give listener_id or load_balancer_id", status=400)
-        lb = self.writable(self.lb_of(request, lb_id, scope))
+        lb = self.writable(self.lb_of(lb_id, scope))
         self.check_pool(body, "body")
         self.known_subnets([member.get("subnet_id") for member in body.get("members") or []], scope)
         record = self.new_pool(lb, listener, body, None)
@@ -808,7 +779,7 @@ class LoadBalancers(Resource):
         body = request.json
         kept = validated(body, PATCH_POOL)
         self.check_pool(kept, "body")
-        self.known_subnets([member.get("subnet_id") for member in kept.get("members") or []], self.scope(request))
+        self.known_subnets([member.get("subnet_id") for member in kept.get("members") or []], production.scope(request))
         monitor = kept.get("healthmonitor")
         if monitor and record["healthmonitor"] and monitor.get("type") not in (None, record["healthmonitor"]["type"]):
             invalid("healthmonitor.type", "the type of a health monitor cannot change", status=400)
@@ -924,7 +895,7 @@ class LoadBalancers(Resource):
                                              ipaddress.ip_address(member["address"]), member["protocol_port"]))
         if order.endswith(".desc"):
             members.reverse()
-        return self.page(request, members)
+        return page(request, members)
 
     def get_member(self, request):
         return copy.deepcopy(self.member_of(request)[0])
@@ -933,7 +904,7 @@ class LoadBalancers(Resource):
         record, lb = self.pool_of(request)
         self.writable(lb)
         body = validated(request.json, MEMBER)
-        self.known_subnets([body.get("subnet_id")], self.scope(request))
+        self.known_subnets([body.get("subnet_id")], production.scope(request))
         check_members(record["members"] + [body], "body")
         member = member_record(body)
         record["members"].append(member)
@@ -954,7 +925,7 @@ class LoadBalancers(Resource):
         if not isinstance(body, list):
             invalid("body", "a JSON array of members is required")
         kept = [validated(member, MEMBER) for member in body]
-        self.known_subnets([member.get("subnet_id") for member in kept], self.scope(request))
+        self.known_subnets([member.get("subnet_id") for member in kept], production.scope(request))
         check_members(kept, "body")
         if self.changes_nothing(record, {"members": kept}, {"members": kept}):
             return {"tasks": []}

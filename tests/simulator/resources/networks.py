@@ -37,9 +37,9 @@ the subnets a router attaches (``routers.py``) are these.
 - A PATCH or DELETE of a locked record (``task_id`` set) answers 409. Unknown body members answer 422 (the published
   schemas do not forbid them; the simulator is strict so that a misspelt member is seen).
 
-State: ``sim.networks`` and ``sim.subnets`` (id -> record). Seeded (project 1, region 76): three networks
-``router-net-1..3`` with one subnet each (``router-subnet-1..3``, 192.168.10/20/30.0/24: the subnets the router stories
-attach), and two networks both named ``twin-net``.
+Two families (``Networks``, ``Subnets``). State: ``sim.networks`` and ``sim.subnets`` (id -> record). Seeded (project 1,
+region 76): three networks ``router-net-1..3`` with one subnet each (``router-subnet-1..3``, 192.168.10/20/30.0/24: the
+subnets the router stories attach), and two networks both named ``twin-net``.
 """
 
 from __future__ import annotations
@@ -48,17 +48,10 @@ import copy
 import ipaddress
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, is_uuid, merge_tags, now_iso, page, tag_list
-from simulator.resources.production import in_scope, scope, unlock_failed
+from simulator.core import ApiFailure, is_uuid, merge_tags, now_iso, tag_list
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, family, scope, unlock_failed
 from simulator.validation import check_bool, check_enum, check_name, check_object, check_tags, invalid, patch_name_and_tags
 
-NETWORKS = r"/cloud/v1/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-NETWORK = NETWORKS + r"/(?P<network_id>[^/]+)"
-NETWORK_V2 = r"/cloud/v2/networks/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<network_id>[^/]+)"
-SUBNETS = r"/cloud/v1/subnets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-SUBNET = SUBNETS + r"/(?P<subnet_id>[^/]+)"
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-SEED_PROJECT, SEED_REGION = 1, 76
 MTU = 1450
 
 # (network id, name, [(subnet id, name, cidr)])
@@ -112,10 +105,11 @@ def tag_set(record):
     return sorted((tag["key"], tag["value"], tag["read_only"]) for tag in record["tags"])
 
 
-class Networks(Resource):
-    NAME = "networks"
-    STATE = ("networks", "subnets")
-    TASK_TYPES = ("create_network", "update_network", "delete_network", "create_subnet", "delete_subnet")
+class Networks(Collection):
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK, NAME_QUERY = "networks", "Network", "networks", "network", None, ("name", 61)
+    VERSIONS = {"update": "v2"}
+    ACTIONS = (("PATCH", "/{id}", "patch_v1"),)  # the published call, deprecated
+    TASK_TYPES = ("create_network", "update_network", "delete_network")
     SEEDS = {
         "project_id": SEED_PROJECT, "region_id": SEED_REGION,
         "networks": dict((name.replace("-", "_"), network_id) for network_id, name, _subnets in SEEDED[:3]),
@@ -123,22 +117,10 @@ class Networks(Resource):
         "subnets": dict((subnet_name.replace("-", "_"), subnet_id)
                         for _network_id, _name, subnets in SEEDED for subnet_id, subnet_name, _cidr in subnets),
     }
-    ROUTES = (
-        Route("GET", NETWORKS, "list_networks"),
-        Route("POST", NETWORKS, "create_network"),
-        Route("GET", NETWORK, "get_network"),
-        Route("PATCH", NETWORK, "patch_network"),
-        Route("PATCH", NETWORK_V2, "patch_network_v2"),
-        Route("DELETE", NETWORK, "delete_network"),
-        Route("GET", SUBNETS, "list_subnets"),
-        Route("POST", SUBNETS, "create_subnet"),
-        Route("GET", SUBNET, "get_subnet"),
-        Route("PATCH", SUBNET, "patch_subnet"),
-        Route("DELETE", SUBNET, "delete_subnet"),
-    )
 
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
+        """Both stores: the seeded networks have their subnets (``Subnets`` keeps what is made here)."""
         self.segments = 1000  # the next vxlan segmentation id
         self.own_router = set()  # networks created with create_router (their own router; not a routers-family record)
         self.connected = set()  # subnets created with connect_to_network_router (the default)
@@ -182,27 +164,11 @@ class Networks(Resource):
             network["subnets"].remove(subnet_id)
 
     def sync(self):
-        """Release the lock of every record whose task failed; a failed create removes what it made."""
+        """Release the lock of every network and subnet whose task failed; a failed create removes what it made."""
         def created(record, task):
             return record["task_id"] == record["creator_task_id"] and task and task["record"]["task_type"].startswith("create")
         unlock_failed(self.sim, self.sim.subnets, created, self.remove_subnet)
         unlock_failed(self.sim, self.sim.networks, created)
-
-    def in_scope(self, records, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        return [record for record in records if record["project_id"] == project_id and record["region_id"] == region_id]
-
-    def one(self, store, ident, request, noun):
-        project_id, region_id = scope(request)
-        self.sync()
-        return in_scope(store, ident, project_id, region_id, noun)
-
-    @staticmethod
-    def unlocked(record, noun):
-        if record["task_id"]:
-            raise ApiFailure(409, "%s %s is locked by task %s; try again when it has finished" % (noun, record["id"], record["task_id"]))
-        return record
 
     def routers_on(self, subnet_ids):
         """(router id, subnet id) of every router interface in one of ``subnet_ids``."""
@@ -216,27 +182,16 @@ class Networks(Resource):
         users = [("instance", ident) for ident, ports in (getattr(self.sim, "instance_ports", None) or {}).items()
                  if any(port["network_id"] == network_id or subnet_id in [item["subnet_id"] for item in port["ip_assignments"]]
                         for port in ports)]
-        balancers = next((resource for resource in self.sim.resources if resource.NAME == "load_balancers"), None)
+        balancers = family(self.sim, "load_balancers")
         if balancers is not None and network_id is not None:
             users += [("load balancer", ident) for ident in balancers.on_network(network_id)]
         return users
 
-    def start(self, task_type, record, apply, data=None):
-        return self.sim.start_task(task_type, apply=apply, project_id=record["project_id"], region_id=record["region_id"], data=data)
-
     # ---- networks -------------------------------------------------------------------------------
-    def list_networks(self, request):
-        name = request.arg("name")
-        if name is not None and len(name) > 61:
-            invalid("name", "ensure this value has at most 61 characters")
-        self.sync()  # a network its failed create task removed is not listed
-        records = [record for record in reversed(list(self.sim.networks.values())) if name is None or name in record["name"]]
-        return page(request, self.in_scope(records, request))
+    def ordered(self, request, records):
+        return records[::-1]  # newest first
 
-    def get_network(self, request):
-        return copy.deepcopy(self.one(self.sim.networks, request.params["network_id"], request, "Network"))
-
-    def create_network(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -261,12 +216,11 @@ class Networks(Resource):
             self.own_router.add(network_id)
         return {"tasks": [task_id]}
 
-    def patch_network(self, request):
-        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
-        return copy.deepcopy(patch_name_and_tags(record, request.json))
+    def patch_v1(self, request):
+        return copy.deepcopy(patch_name_and_tags(self.one(request, unlocked=True), request.json))
 
-    def patch_network_v2(self, request):
-        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         after = patch_name_and_tags(copy.deepcopy(record), request.json or {})
         if after["name"] == record["name"] and tag_set(after) == tag_set(record):
             return {"tasks": []}
@@ -274,11 +228,9 @@ class Networks(Resource):
         def apply():
             record.update(name=after["name"], tags=after["tags"], task_id=None, updated_at=now_iso())
 
-        record["task_id"] = self.start("update_network", record, apply)
-        return {"tasks": [record["task_id"]]}
+        return {"tasks": [self.begin(record, "update", apply)]}
 
-    def delete_network(self, request):
-        record = self.unlocked(self.one(self.sim.networks, request.params["network_id"], request, "Network"), "Network")
+    def refuse_delete(self, record):
         in_use = self.routers_on(set(record["subnets"]))
         if in_use:
             raise ApiFailure(400, "Network %s has ports in use: router %s is attached to subnet %s; detach it first"
@@ -288,31 +240,44 @@ class Networks(Resource):
             raise ApiFailure(400, "Network %s has ports in use: %s %s has a port in it; delete or detach it first"
                              % ((record["id"],) + users[0]))
 
-        def apply():
-            for subnet_id in list(record["subnets"]):
-                self.remove_subnet(subnet_id)
-            self.sim.networks.pop(record["id"], None)
-
-        record["task_id"] = self.start("delete_network", record, apply)
-        return {"tasks": [record["task_id"]]}
-
-    # ---- subnets --------------------------------------------------------------------------------
-    def list_subnets(self, request):
-        network_id = request.arg("network_id")
-        if network_id is not None and not is_uuid(network_id):
-            invalid("network_id", "value is not a valid uuid")
-        self.sync()
-        records = [record for record in self.sim.subnets.values() if network_id is None or record["network_id"] == network_id]
-        records.sort(key=lambda record: (ipaddress.ip_network(record["cidr"]).version, ipaddress.ip_network(record["cidr"])))
-        return page(request, self.in_scope(records, request), show=self.subnet_view)
-
-    def get_subnet(self, request):
-        return self.subnet_view(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"))
+    def removed(self, record):
+        for subnet_id in list(record["subnets"]):
+            self.remove_subnet(subnet_id)
+        self.sim.networks.pop(record["id"], None)
 
     def subnet_view(self, record):
         """A subnet as answered: ``has_router`` follows the routers attached to it (derived, never stored)."""
         own = record["network_id"] in self.own_router and record["id"] in self.connected and record["gateway_ip"] is not None
         return dict(copy.deepcopy(record), has_router=own or bool(self.routers_on({record["id"]})))
+
+
+class Subnets(Collection):
+    """The subnets: their store is made and seeded with the networks' (``Networks``), whose helpers they use."""
+
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK = "subnets", "Subnet", "subnets", "subnet", None
+    TASK_TYPES = ("create_subnet", "delete_subnet")
+
+    def reset(self):
+        """Nothing: the networks' reset made the store."""
+
+    @property
+    def networks(self):
+        return family(self.sim, Networks.NAME)
+
+    def sync(self):
+        self.networks.sync()
+
+    def shown(self, record, _request=None):
+        return self.networks.subnet_view(record)
+
+    def filters(self, request):
+        network_id = request.arg("network_id")
+        if network_id is not None and not is_uuid(network_id):
+            invalid("network_id", "value is not a valid uuid")
+        return [lambda record: network_id is None or record["network_id"] == network_id]
+
+    def ordered(self, request, records):
+        return sorted(records, key=lambda record: (ipaddress.ip_network(record["cidr"]).version, ipaddress.ip_network(record["cidr"])))
 
     @staticmethod
     def check_gateway(field, value, network):
@@ -321,7 +286,7 @@ class Networks(Resource):
             raise ApiFailure(400, "%s: %s is not a host address of %s" % (field, address, network))
         return str(address)
 
-    def create_subnet(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -355,6 +320,7 @@ class Networks(Resource):
             ipaddress.ip_network(body["cidr"], strict=True)
         except ValueError:
             raise ApiFailure(400, "cidr: %s has host bits set" % body["cidr"])
+        networks = self.networks
         parent = self.sim.networks.get(body["network_id"])
         if parent is None or parent["project_id"] != project_id or parent["region_id"] != region_id:
             raise ApiFailure(404, "Network %s not found" % body["network_id"])
@@ -379,19 +345,18 @@ class Networks(Resource):
             return {"subnets": [subnet_id]}
 
         task_id = self.sim.start_task("create_subnet", apply=apply, project_id=project_id, region_id=region_id, data=body)
-        self.add_subnet(self.subnet_record(subnet_id, body["name"], parent["id"], project_id, region_id, network, gateway,
-                                           body.get("enable_dhcp", True), dns, routes, body.get("tags", {}), task_id))
+        networks.add_subnet(networks.subnet_record(subnet_id, body["name"], parent["id"], project_id, region_id, network, gateway,
+                                                   body.get("enable_dhcp", True), dns, routes, body.get("tags", {}), task_id))
         if connect:
-            self.connected.add(subnet_id)
+            networks.connected.add(subnet_id)
         return {"tasks": [task_id]}
 
     def router_port(self, subnet, address):
         """A router port in ``subnet`` at ``address`` (the router resource makes them; see routers.py)."""
-        routers = next(resource for resource in self.sim.resources if resource.NAME == "routers")
-        return routers.interface_record(subnet["id"], address)
+        return family(self.sim, "routers").interface_record(subnet["id"], address)
 
-    def patch_subnet(self, request):
-        record = self.unlocked(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"), "Subnet")
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, (), ("name", "enable_dhcp", "gateway_ip", "dns_nameservers", "host_routes", "tags"))
         changes = {}
@@ -414,20 +379,16 @@ class Networks(Resource):
         if "tags" in body:
             merge_tags(record, body["tags"])
         record["updated_at"] = now_iso()
-        return self.subnet_view(record)
+        return self.shown(record)
 
-    def delete_subnet(self, request):
-        record = self.unlocked(self.one(self.sim.subnets, request.params["subnet_id"], request, "Subnet"), "Subnet")
-        in_use = self.routers_on({record["id"]})
+    def refuse_delete(self, record):
+        in_use = self.networks.routers_on({record["id"]})
         if in_use:
             raise ApiFailure(400, "Subnet %s has ports in use: router %s is attached to it; detach it first" % (record["id"], in_use[0][0]))
-        users = self.ports_on(subnet_id=record["id"])
+        users = self.networks.ports_on(subnet_id=record["id"])
         if users:
             raise ApiFailure(400, "Subnet %s has ports in use: %s %s has an address in it; delete or detach it first"
                              % ((record["id"],) + users[0]))
 
-        def apply():
-            self.remove_subnet(record["id"])
-
-        record["task_id"] = self.start("delete_subnet", record, apply)
-        return {"tasks": [record["task_id"]]}
+    def removed(self, record):
+        self.networks.remove_subnet(record["id"])

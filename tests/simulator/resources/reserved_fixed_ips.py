@@ -43,12 +43,10 @@ import ipaddress
 import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, now_iso, page
-from simulator.resources.production import boolean_query, family, in_scope, instances, region_of, scope
+from simulator.core import ApiFailure, now_iso
+from simulator.resources.production import Collection, boolean_query, family, in_scope, instances, region_of, scope
 from simulator.validation import check_bool, check_enum, check_object, check_uuid, invalid
 
-LIST = r"/cloud/v1/reserved_fixed_ips/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<port_id>[^/]+)"
 VARIANTS = {  # type -> (required, allowed)
     "external": ((), ("ip_family", "is_vip")),
     "subnet": (("subnet_id",), ("subnet_id", "is_vip")),
@@ -64,24 +62,15 @@ EXTERNAL_CIDR = ipaddress.ip_network("192.0.2.0/24")
 FREE = {"resource_id": None, "resource_type": None, "status": None}
 
 
-class ReservedFixedIps(Resource):
+class ReservedFixedIps(Collection):
+    NAME, NOUN, COLLECTION, TASK = "reserved_fixed_ips", "Reserved fixed IP", "reserved_fixed_ips", "reserved_fixed_ip"
+    ID_KEY, ID_PARAM, ID_CHECK = "port_id", "port_id", None
+    ACTIONS = (("GET", "/{id}/connected_devices", "connected"), ("PUT", "/{id}/connected_devices", "replace_connected"),
+               ("PATCH", "/{id}/connected_devices", "add_connected"), ("GET", "/{id}/available_devices", "available"))
     TASK_TYPES = ("create_reserved_fixed_ip", "delete_reserved_fixed_ip")
-    NAME = "reserved_fixed_ips"
-    STATE = ("reserved_fixed_ips",)
-    ROUTES = (
-        Route("GET", LIST, "list_ips"),
-        Route("POST", LIST, "create_ip"),
-        Route("GET", ONE, "get_ip"),
-        Route("PATCH", ONE, "patch_ip"),
-        Route("DELETE", ONE, "delete_ip"),
-        Route("GET", ONE + "/connected_devices", "connected"),
-        Route("PUT", ONE + "/connected_devices", "replace_connected"),
-        Route("PATCH", ONE + "/connected_devices", "add_connected"),
-        Route("GET", ONE + "/available_devices", "available"),
-    )
 
     def reset(self):
-        self.sim.reserved_fixed_ips = {}
+        super().reset()
         self.connected_ports = {}  # reserved port id -> [instance port ids sharing its address]
         self.creating = {}  # port id -> create task id
 
@@ -164,15 +153,6 @@ class ReservedFixedIps(Resource):
             if not present:
                 record.update(reservation=dict(FREE), attachments=[], status="DOWN", updated_at=now_iso())
 
-    def one(self, request, unlocked=False):
-        project_id, region_id = scope(request)
-        self.sync()
-        record = in_scope(self.sim.reserved_fixed_ips, request.params["port_id"], project_id, region_id, "Reserved fixed IP")
-        if unlocked and record["task_id"]:
-            raise ApiFailure(409, "Reserved fixed IP %s is locked by task %s; try again when it has finished"
-                             % (record["port_id"], record["task_id"]))
-        return record
-
     # ---- for the instance and load-balancer families ---------------------------------------------
     def port_for(self, port_id, project_id, region_id, vip_allowed=False):
         """The reserved IP an instance interface (or, ``vip_allowed``, a load balancer) takes: 404 unknown; 400 attached
@@ -198,9 +178,7 @@ class ReservedFixedIps(Resource):
             self.sim.reserved_fixed_ips.pop(ident, None)
 
     # ---- requests -------------------------------------------------------------------------------------
-    def list_ips(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
+    def filters(self, request):
         tests = []
         for name, test in (("available_only", lambda record: record["reservation"]["resource_id"] is None),
                            ("vip_only", lambda record: record["is_vip"]),
@@ -218,13 +196,14 @@ class ReservedFixedIps(Resource):
                 raise ApiFailure(422, "ip_address: not a valid regular expression",
                                  errors=[{"loc": ["query", "ip_address"], "detail": "not a valid regular expression"}])
             tests.append(lambda record: bool(pattern.search(record["fixed_ip_address"] or "")))
+        return tests
+
+    def ordered(self, request, records):
         order = request.arg("order_by", "fixed_ip_address.asc")
         field, _dot, direction = order.partition(".")
         if field not in ORDER or direction not in ("asc", "desc"):
             raise ApiFailure(422, "order_by: value is not a valid enumeration member",
                              errors=[{"loc": ["query", "order_by"], "detail": "value is not a valid enumeration member"}])
-        found = [record for record in self.sim.reserved_fixed_ips.values()
-                 if (record["project_id"], record["region_id"]) == (project_id, region_id) and all(test(record) for test in tests)]
 
         def key(record):
             if field == "fixed_ip_address":
@@ -233,13 +212,9 @@ class ReservedFixedIps(Resource):
                         int(ipaddress.ip_address(address)) if address else 0)
             return record[field] or ""
 
-        found.sort(key=key, reverse=direction == "desc")
-        return page(request, found)
+        return sorted(records, key=key, reverse=direction == "desc")
 
-    def get_ip(self, request):
-        return copy.deepcopy(self.one(request))
-
-    def create_ip(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -337,7 +312,7 @@ class ReservedFixedIps(Resource):
                 return record, (port["instance"]["id"], "instance")
         raise ApiFailure(404, "Port %s not found" % port_id)
 
-    def patch_ip(self, request):
+    def update(self, request):
         record = self.one(request, unlocked=True)
         body = request.json
         check_object("", body, ("is_vip",), ("is_vip",))
@@ -350,15 +325,8 @@ class ReservedFixedIps(Resource):
         record.update(is_vip=body["is_vip"], updated_at=now_iso())
         return copy.deepcopy(record)
 
-    def delete_ip(self, request):
-        record = self.one(request, unlocked=True)
-
-        def apply():
-            self.remove([record["port_id"]])
-
-        task_id = self.sim.start_task("delete_reserved_fixed_ip", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
-        record["task_id"] = task_id
-        return {"tasks": [task_id]}
+    def removed(self, record):
+        self.remove([record["port_id"]])
 
     # ---- ports sharing a VIP ------------------------------------------------------------------------
     def vip_port(self, port):

@@ -37,16 +37,12 @@ import ipaddress
 import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, int_param, is_uuid, now_iso
+from simulator.core import ApiFailure, is_uuid, now_iso
 from simulator.resources.networks import SEEDED_SUBNETS
-from simulator.resources.production import in_scope, scope, unlock_failed
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, scope, unlock_failed
 from simulator.validation import check_bool, check_object, invalid
 
-LIST = r"/cloud/v1/routers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<router_id>[^/]+)"
-PATCH = r"/cloud/v2/routers/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<router_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
 
 # External networks the gateways may use (the first is the region's default one).
 PUBLIC_NETWORK_ID = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"
@@ -65,7 +61,6 @@ SEEDED = [
     {"id": "e1a7c0de-0000-4000-8000-000000000003", "name": "shared-edge", "gateway": (PUBLIC_2_NETWORK_ID, False),
      "routes": [], "subnets": []},
 ]
-SEED_PROJECT, SEED_REGION = 1, 76
 
 
 def check_name(value, field="name"):
@@ -107,9 +102,10 @@ def check_manual_gateway(gateway, field="external_gateway_info"):
         check_bool(field + ".enable_snat", gateway["enable_snat"])
 
 
-class Routers(Resource):
-    NAME = "routers"
-    STATE = ("routers",)
+class Routers(Collection):
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK, NAME_QUERY = "routers", "Router", "routers", "router", None, ("name", None)
+    VERSIONS = {"update": "v2"}
+    ACTIONS = (("POST", "/{id}/attach", "attach_subnet"), ("POST", "/{id}/detach", "detach_subnet"))
     TASK_TYPES = ("create_router", "update_router", "delete_router")
     SEEDS = {
         "project_id": SEED_PROJECT, "region_id": SEED_REGION,
@@ -118,15 +114,6 @@ class Routers(Resource):
         "private_subnet_cidrs": dict((subnet_id, subnet["cidr"]) for subnet_id, subnet in PRIVATE_SUBNETS.items()),
         "routers": {"legacy_router": SEEDED[0]["id"], "shared_edge": [SEEDED[1]["id"], SEEDED[2]["id"]]},
     }
-    ROUTES = (
-        Route("GET", LIST, "list_routers"),
-        Route("POST", LIST, "create_router"),
-        Route("GET", ONE, "get_router"),
-        Route("DELETE", ONE, "delete_router"),
-        Route("PATCH", PATCH, "patch_router"),
-        Route("POST", ONE + "/attach", "attach_subnet"),
-        Route("POST", ONE + "/detach", "detach_subnet"),
-    )
 
     def external_ip(self, network_id):
         network = EXTERNAL_NETWORKS[network_id]
@@ -167,7 +154,7 @@ class Routers(Resource):
     def reset(self):
         self.next_ip = {}  # network id -> the host number of its next external IP
         self.ports = 0  # ports made so far: each gets its own MAC
-        self.sim.routers = {}
+        super().reset()
         for seed in SEEDED:
             self.sim.routers[seed["id"]] = self.new_record(seed["id"], seed["name"], SEED_PROJECT, SEED_REGION, seed["gateway"],
                                                            seed["routes"], seed["subnets"])
@@ -177,31 +164,7 @@ class Routers(Resource):
         unlock_failed(self.sim, self.sim.routers, lambda record, task: record["task_id"] == record["creator_task_id"] and record["status"] == "BUILD",
                       unlocked=lambda record: record.update(status="ACTIVE"))
 
-    def router_of(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        return in_scope(self.sim.routers, request.params["router_id"], project_id, region_id, "Router")
-
-    def unlocked(self, record):
-        if record["task_id"]:
-            raise ApiFailure(409, "Router %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
-        return record
-
-    def list_routers(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        limit = int_param(request.arg("limit", "1000"), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
-        name = request.arg("name")
-        matches = [record for record in self.sim.routers.values()
-                   if record["project_id"] == project_id and record["region_id"] == region_id
-                   and (name is None or name in record["name"])]
-        return {"count": len(matches), "results": copy.deepcopy(matches[offset:offset + limit])}
-
-    def get_router(self, request):
-        return copy.deepcopy(self.router_of(request))
-
-    def create_router(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -259,8 +222,8 @@ class Routers(Resource):
                 return False
         return True
 
-    def patch_router(self, request):
-        record = self.unlocked(self.router_of(request))
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, (), ("name", "routes", "external_gateway_info"))
         if "name" in body:
@@ -290,20 +253,7 @@ class Routers(Resource):
                         record["external_gateway_info"] = self.gateway_record(gateway["network_id"], enable_snat)
             record.update(task_id=None, updated_at=now_iso())
 
-        task_id = self.sim.start_task("update_router", apply=apply, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=body)
-        record["task_id"] = task_id
-        return {"tasks": [task_id]}
-
-    def delete_router(self, request):
-        record = self.unlocked(self.router_of(request))
-
-        def apply():
-            self.sim.routers.pop(record["id"], None)
-
-        task_id = self.sim.start_task("delete_router", apply=apply, project_id=record["project_id"], region_id=record["region_id"])
-        record["task_id"] = task_id
-        return {"tasks": [task_id]}
+        return {"tasks": [self.begin(record, "update", apply, data=body)]}
 
     def private_subnet(self, subnet_id, project_id, region_id):
         """The subnet record (the network family's store); 404 when there is none in the project and region."""
@@ -324,7 +274,7 @@ class Routers(Resource):
                 if any(assignment["subnet_id"] == subnet_id for assignment in interface["ip_assignments"])]
 
     def attach_subnet(self, request):
-        record = self.unlocked(self.router_of(request))
+        record = self.one(request, unlocked=True)
         body = request.json
         subnet = self.subnet_of(record, body, ("subnet_id", "ip_address"))
         subnet_id = subnet["id"]
@@ -346,7 +296,7 @@ class Routers(Resource):
         return copy.deepcopy(record)
 
     def detach_subnet(self, request):
-        record = self.unlocked(self.router_of(request))
+        record = self.one(request, unlocked=True)
         subnet_id = self.subnet_of(record, request.json, ("subnet_id",))["id"]
         if not self.attached(record, subnet_id):
             raise ApiFailure(400, "Router %s has no interface on subnet %s" % (record["id"], subnet_id))

@@ -33,13 +33,10 @@ import copy
 import datetime
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, now_iso, page
-from simulator.resources.production import SEED_PROJECT, SEED_REGION, in_scope, path_uuid, scope
+from simulator.core import ApiFailure, now_iso
+from simulator.resources.production import SEED_PROJECT, SEED_REGION, Collection, scope
 from simulator.validation import check_enum, check_int, check_object, check_str, invalid
 
-V2 = r"/cloud/v2/secrets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-LIST = r"/cloud/v1/secrets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<secret_id>[^/]+)"
 PAYLOAD = ("certificate", "certificate_chain", "private_key")
 V1_REQUIRED = ("name", "payload", "payload_content_encoding", "payload_content_type", "secret_type")
 SECRET_TYPES = ("certificate", "opaque", "passphrase", "private", "public", "symmetric")
@@ -65,18 +62,11 @@ def known(sim, ident, project_id, region_id):
     return record is not None and (record["project_id"], record["region_id"]) == (project_id, region_id)
 
 
-class Secrets(Resource):
-    TASK_TYPES = ("create_secret", "delete_secret")
-    NAME = "secrets"
-    STATE = ("secrets",)
+class Secrets(Collection):
+    NAME, NOUN, COLLECTION, TASK, TASK_TYPES = "secrets", "Secret", "secrets", "secret", ("create_secret", "delete_secret")
+    VERSIONS = {"create": "v2"}
+    ACTIONS = (("POST", "", "create_v1"),)
     SEEDS = dict(SEEDED, project_id=SEED_PROJECT, region_id=SEED_REGION)
-    ROUTES = (
-        Route("POST", V2, "create_secret"),
-        Route("POST", LIST, "create_secret_v1"),
-        Route("GET", LIST, "list_secrets"),
-        Route("GET", ONE, "get_secret"),
-        Route("DELETE", ONE, "delete_secret"),
-    )
 
     def reset(self):
         self.sim.secrets = {}
@@ -102,17 +92,12 @@ class Secrets(Resource):
         data = {"name": body["name"], "expiration": body.get("expiration")}  # never the payload
         return {"tasks": [self.sim.start_task("create_secret", apply=apply, project_id=project_id, region_id=region_id, data=data)]}
 
-    @staticmethod
-    def shown(record):
+    def shown(self, record, _request=None):
         shown = copy.deepcopy(record)
         del shown["project_id"], shown["region_id"]  # SecretSerializer has neither
         return shown
 
-    def one(self, request):
-        project_id, region_id = scope(request)
-        return in_scope(self.sim.secrets, path_uuid(request, "secret_id"), project_id, region_id, "Secret")
-
-    def create_secret(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         body = request.json
         check_object("", body, ("name", "payload"), ("name", "payload", "expiration"))
@@ -124,7 +109,7 @@ class Secrets(Resource):
             parse_instant("expiration", body["expiration"])
         return self.start_create(body, project_id, region_id, dict(body["payload"]))
 
-    def create_secret_v1(self, request):
+    def create_v1(self, request):
         """The deprecated v1 create: a base64 PKCS12 bundle and its declared type."""
         project_id, region_id = scope(request)
         body = request.json
@@ -148,14 +133,6 @@ class Secrets(Resource):
         return self.start_create(body, project_id, region_id, body["payload"], secret_type=body["secret_type"],
                                  content_types={"default": body["payload_content_type"]}, **members)
 
-    def list_secrets(self, request):
-        project_id, region_id = scope(request)
-        return page(request, [record for record in self.sim.secrets.values()
-                              if (record["project_id"], record["region_id"]) == (project_id, region_id)], show=self.shown)
-
-    def get_secret(self, request):
-        return self.shown(self.one(request))
-
     def users(self, ident):
         """``(kind, id)`` of every listener and pool that uses the secret."""
         found = [("listener", record["id"]) for record in (getattr(self.sim, "lb_listeners", None) or {}).values()
@@ -163,15 +140,11 @@ class Secrets(Resource):
         return found + [("pool", record["id"]) for record in (getattr(self.sim, "lb_pools", None) or {}).values()
                         if ident in (record.get("secret_id"), record.get("ca_secret_id"), record.get("crl_secret_id"))]
 
-    def delete_secret(self, request):
-        record = self.one(request)
+    def refuse_delete(self, record):
         users = self.users(record["id"])
         if users:
             raise ApiFailure(409, "Secret %s is in use by %s %s and cannot be deleted" % (record["id"], users[0][0], users[0][1]))
 
-        def apply():
-            self.sim.secrets.pop(record["id"], None)
-            self.payloads.pop(record["id"], None)
-
-        return {"tasks": [self.sim.start_task("delete_secret", apply=apply, project_id=record["project_id"],
-                                              region_id=record["region_id"])]}
+    def removed(self, record):
+        self.sim.secrets.pop(record["id"], None)
+        self.payloads.pop(record["id"], None)

@@ -40,25 +40,18 @@ import json
 import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
-from simulator.resources.production import in_scope, scope, unlock_failed
+from simulator.core import ApiFailure, now_iso
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, scope, unlock_failed
 from simulator.validation import check_enum, check_int, check_list, check_object, check_str, check_uuid, invalid
 
-LIST = r"/cloud/v1/securitygroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<group_id>[^/]+)"
-CREATE = r"/cloud/v2/security_groups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-PATCH = CREATE + r"/(?P<group_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
 TAG_KEY = re.compile(r"^[^\s=]+$")
 TAG_VALUE = re.compile(r"^[^ \t\n\r\f\v]([^\t\n\r\f\v]*[^ \t\n\r\f\v])?$")
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-PAGE_SIZE = 10  # the list's default limit
 PROTOCOLS = ("ah", "dccp", "egp", "esp", "gre", "icmp", "igmp", "ipencap", "ipip", "ipv6-encap", "ipv6-frag", "ipv6-icmp",
              "ipv6-nonxt", "ipv6-opts", "ipv6-route", "ospf", "pgm", "rsvp", "sctp", "tcp", "udp", "udplite", "vrrp")
 PORT_PROTOCOLS = ("tcp", "udp", "sctp", "dccp", "udplite")
 RULE_FIELDS = ("direction", "ethertype", "protocol", "port_range_min", "port_range_max", "remote_ip_prefix",
                "remote_group_id", "description")
-SEED_PROJECT, SEED_REGION = 1, 76
 LEGACY_ID = "5ec0a11e-0000-4000-8000-000000000001"
 SHARED_IDS = ["5ec0a11e-0000-4000-8000-000000000002", "5ec0a11e-0000-4000-8000-000000000003"]
 
@@ -124,19 +117,12 @@ def check_rule(loc, rule, create):
         raise ApiFailure(400, "%s: remote_ip_prefix and remote_group_id are mutually exclusive" % loc)
 
 
-class SecurityGroups(Resource):
-    NAME = "security_groups"
-    STATE = ("security_groups",)
+class SecurityGroups(Collection):
+    NAME, NOUN, COLLECTION, ID_PARAM, ID_CHECK, PAGE = "security_groups", "Security group", "securitygroups", "group_id", None, 10
+    VERSIONS = {"create": ("v2", "security_groups"), "update": ("v2", "security_groups")}
     TASK_TYPES = ("create_security_group", "update_security_group")
     SEEDS = {"project_id": SEED_PROJECT, "region_id": SEED_REGION,
              "security_groups": {"legacy_sg": LEGACY_ID, "shared_sg": SHARED_IDS}}
-    ROUTES = (
-        Route("GET", LIST, "list_groups"),
-        Route("GET", ONE, "get_group"),
-        Route("DELETE", ONE, "delete_group"),
-        Route("POST", CREATE, "create_group"),
-        Route("PATCH", PATCH, "patch_group"),
-    )
 
     # ---- records ------------------------------------------------------------------------------
     @staticmethod
@@ -156,7 +142,7 @@ class SecurityGroups(Resource):
         }
 
     def reset(self):
-        self.sim.security_groups = {}
+        super().reset()
         legacy = self.new_record(LEGACY_ID, "legacy-sg", SEED_PROJECT, SEED_REGION, "seeded",
                                  [{"direction": "ingress", "ethertype": "IPv4", "protocol": "tcp", "port_range_min": 22,
                                    "port_range_max": 22, "remote_ip_prefix": "0.0.0.0/0", "description": "ssh"}] + default_egress())
@@ -169,19 +155,8 @@ class SecurityGroups(Resource):
         """Release the lock of every group whose task failed (a failed create removes the group)."""
         unlock_failed(self.sim, self.sim.security_groups, lambda record, task: record.get("_creating"))
 
-    @staticmethod
-    def shown(record):
+    def shown(self, record, _request=None):
         return copy.deepcopy(dict((key, value) for key, value in record.items() if not key.startswith("_")))
-
-    def group_of(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        return in_scope(self.sim.security_groups, request.params["group_id"], project_id, region_id, "Security group")
-
-    def unlocked(self, record):
-        if record["task_id"]:
-            raise ApiFailure(409, "Security group %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
-        return record
 
     def check_rules(self, loc, rules, project_id, region_id, create):
         check_list(loc, rules)
@@ -200,12 +175,8 @@ class SecurityGroups(Resource):
                     raise ApiFailure(404, "%s.remote_group_id: security group %s not found" % (where, remote))
 
     # ---- handlers -----------------------------------------------------------------------------
-    def list_groups(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        limit = int_param(request.arg("limit", str(PAGE_SIZE)), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
-        name = request.arg("name")
+    def filters(self, request):
+        name = request.arg("name")  # the whole name
         tag_keys = request.query.get("tag_key") or []
         try:
             tag_values = json.loads(request.arg("tag_key_value", "{}"))
@@ -216,22 +187,13 @@ class SecurityGroups(Resource):
             tags = dict((tag["key"], tag["value"]) for tag in record["tags_v2"])
             return all(key in tags for key in tag_keys) and all(tags.get(key) == value for key, value in tag_values.items())
 
-        matches = [record for record in self.sim.security_groups.values()
-                   if record["project_id"] == project_id and record["region_id"] == region_id
-                   and (name is None or record["name"] == name) and tagged(record)]
-        return {"count": len(matches), "results": [self.shown(record) for record in matches[offset:offset + limit]]}
+        return [lambda record: name is None or record["name"] == name, tagged]
 
-    def get_group(self, request):
-        return self.shown(self.group_of(request))
-
-    def delete_group(self, request):
-        record = self.unlocked(self.group_of(request))
+    def refuse_delete(self, record):
         users = self.instances_using(record)
         if users:
             raise ApiFailure(400, "Security group %s is in use by instance %s; remove it from the instance first"
                              % (record["id"], users[0]))
-        del self.sim.security_groups[record["id"]]
-        return Response(204, None)
 
     def instances_using(self, record):
         """The instances of the group's project and region that have it. Instances name their groups (not ids): a
@@ -244,7 +206,7 @@ class SecurityGroups(Resource):
                 if (instance.get("project_id"), instance.get("region_id")) == scope
                 and record["name"] in [group.get("name") for group in instance.get("security_groups") or []]]
 
-    def create_group(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -293,8 +255,8 @@ class SecurityGroups(Resource):
                 tags.append({"key": key, "value": value, "read_only": False})
         return tags
 
-    def patch_group(self, request):
-        record = self.unlocked(self.group_of(request))
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, (), ("name", "description", "rules", "tags"))
         if "name" in body:

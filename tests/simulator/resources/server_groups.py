@@ -25,29 +25,17 @@ import copy
 import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Route, page
-from simulator.resources.production import family, in_scope, instances, region_of, scope
+from simulator.core import ApiFailure
+from simulator.resources.production import Collection, family, in_scope, instances, region_of, scope
 from simulator.validation import check_enum, check_object, invalid
 
-LIST = r"/cloud/v1/servergroups/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<group_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,108}[a-zA-Z0-9._]$")
 POLICIES = ("affinity", "anti-affinity", "soft-anti-affinity")
 
 
-class ServerGroups(Resource):
-    TASK_TYPES = ("delete_servergroup",)
-    NAME = "server_groups"
-    STATE = ("server_groups",)
-    ROUTES = (
-        Route("GET", LIST, "list_groups"),
-        Route("POST", LIST, "create_group"),
-        Route("GET", ONE, "get_group"),
-        Route("DELETE", ONE, "delete_group"),
-    )
-
-    def reset(self):
-        self.sim.server_groups = {}
+class ServerGroups(Collection):
+    NAME, NOUN, COLLECTION, TASK, TASK_TYPES = "server_groups", "Server group", "servergroups", "servergroup", ("delete_servergroup",)
+    ID_KEY, ID_PARAM, ID_CHECK = "servergroup_id", "group_id", None
 
     # ---- for the instance family ------------------------------------------------------------------
     def group(self, ident, project_id, region_id):
@@ -77,17 +65,7 @@ class ServerGroups(Resource):
                                    for item in record["instances"] if item["instance_id"] in names]
 
     # ---- requests ---------------------------------------------------------------------------------
-    def list_groups(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        return page(request, [record for record in self.sim.server_groups.values()
-                              if (record["project_id"], record["region_id"]) == (project_id, region_id)])
-
-    def get_group(self, request):
-        project_id, region_id = scope(request)
-        return copy.deepcopy(self.group(request.params["group_id"], project_id, region_id))
-
-    def create_group(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         body = request.json
         check_object("", body, ("name", "policy"), ("name", "policy"))
@@ -99,17 +77,10 @@ class ServerGroups(Resource):
         self.sim.server_groups[record["servergroup_id"]] = record
         return copy.deepcopy(record)
 
-    def delete_group(self, request):
-        project_id, region_id = scope(request)
-        record = self.group(request.params["group_id"], project_id, region_id)
+    def refuse_delete(self, record):
         if record["instances"]:
             raise ApiFailure(400, "Server group %s still holds instance %s; take the instances out first"
                              % (record["servergroup_id"], record["instances"][0]["instance_id"]))
-
-        def apply():
-            self.sim.server_groups.pop(record["servergroup_id"], None)
-
-        return {"tasks": [self.sim.start_task("delete_servergroup", apply=apply, project_id=project_id, region_id=region_id)]}
 
 
 def groups_of(sim):

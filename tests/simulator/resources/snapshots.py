@@ -27,14 +27,11 @@ import copy
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, now_iso, page, tag_list
-from simulator.resources.production import in_scope, path_uuid, region_of, scope, settle_steps
+from simulator.core import ApiFailure, now_iso, tag_list
+from simulator.resources.production import Collection, in_scope, region_of, scope, settle_steps
 from simulator.validation import check_name, check_object, check_str, check_tags, check_uuid, patch_name_and_tags
 
-LIST = r"/cloud/v1/snapshots/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<snapshot_id>[^/]+)"
 SNAPSHOTTABLE = ("available", "in-use")
-STEPS = {"create": ("creating", "available", "error"), "delete": ("deleting", None, "error_deleting")}
 
 
 def snapshot(sim, ident):
@@ -46,21 +43,13 @@ def snapshot(sim, ident):
             "project_id": record["project_id"], "region_id": record["region_id"]}
 
 
-class Snapshots(Resource):
-    TASK_TYPES = ("create_snapshot", "delete_snapshot")
-    NAME = "snapshots"
-    STATE = ("snapshots",)
+class Snapshots(Collection):
+    NAME, NOUN, COLLECTION, TASK, TASK_TYPES = "snapshots", "Snapshot", "snapshots", "snapshot", ("create_snapshot", "delete_snapshot")
+    STEPS = {"create": ("creating", "available", "error"), "delete": ("deleting", None, "error_deleting")}
     CONTROLS = {"snapshot_status": "set_status"}
-    ROUTES = (
-        Route("GET", LIST, "list_snapshots"),
-        Route("POST", LIST, "create_snapshot"),
-        Route("GET", ONE, "get_snapshot"),
-        Route("PATCH", ONE, "patch_snapshot"),
-        Route("DELETE", ONE, "delete_snapshot"),
-    )
 
     def reset(self):
-        self.sim.snapshots = {}
+        super().reset()
         self.steps = {}  # snapshot id -> (task id, failure status)
 
     def set_status(self, body):
@@ -71,8 +60,7 @@ class Snapshots(Resource):
         record["status"] = body["status"]
         return self.shown(record)
 
-    @staticmethod
-    def shown(record):
+    def shown(self, record, _request=None):
         shown = copy.deepcopy(record)
         del shown["_volume_type"]
         return shown
@@ -80,32 +68,7 @@ class Snapshots(Resource):
     def sync(self):
         settle_steps(self.sim, self.steps, self.sim.snapshots.get)
 
-    def one(self, request, unlocked=False):
-        project_id, region_id = scope(request)
-        self.sync()
-        record = in_scope(self.sim.snapshots, path_uuid(request, "snapshot_id"), project_id, region_id, "Snapshot")
-        if unlocked and record["task_id"]:
-            raise ApiFailure(409, "Snapshot %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
-        return record
-
-    def start(self, record, step, apply, data=None):
-        during, after, failure = STEPS[step]
-
-        def finish():
-            record.update(task_id=None, updated_at=now_iso())
-            if after:
-                record["status"] = after
-            return apply()
-
-        task_id = self.sim.start_task("%s_snapshot" % step, apply=finish, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=data)
-        record.update(task_id=task_id, status=during)
-        self.steps[record["id"]] = (task_id, failure)
-        return task_id
-
-    def list_snapshots(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
+    def filters(self, request):
         tests = []
         volume_id, instance_id = request.arg("volume_id"), request.arg("instance_id")
         if volume_id is not None:
@@ -116,14 +79,9 @@ class Snapshots(Resource):
             tests.append(lambda record: record["volume_id"] in attached)
         if request.arg("schedule_id") is not None or request.arg("lifecycle_policy_id") is not None:
             tests.append(lambda record: False)  # no snapshot here was made by a schedule
-        found = [record for record in self.sim.snapshots.values()
-                 if (record["project_id"], record["region_id"]) == (project_id, region_id) and all(test(record) for test in tests)]
-        return page(request, found, show=self.shown)
+        return tests
 
-    def get_snapshot(self, request):
-        return self.shown(self.one(request))
-
-    def create_snapshot(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -151,22 +109,16 @@ class Snapshots(Resource):
                 volume["snapshot_ids"].append(record["id"])
             return {"snapshots": [record["id"]]}
 
-        task_id = self.start(record, "create", apply, data=body)
+        task_id = self.begin(record, "create", apply, data=body)
         record["creator_task_id"] = task_id
         return {"tasks": [task_id]}
 
-    def patch_snapshot(self, request):
+    def update(self, request):
         record = self.one(request, unlocked=True)
         return self.shown(patch_name_and_tags(record, request.json))
 
-    def delete_snapshot(self, request):
-        record = self.one(request, unlocked=True)
-
-        def apply():
-            self.sim.snapshots.pop(record["id"], None)
-            volume = (getattr(self.sim, "volumes", None) or {}).get(record["volume_id"])
-            if volume is not None and record["id"] in volume["snapshot_ids"]:
-                volume["snapshot_ids"].remove(record["id"])
-
-        self.start(record, "delete", apply)
-        return {"tasks": [record["task_id"]]}
+    def removed(self, record):
+        self.sim.snapshots.pop(record["id"], None)
+        volume = (getattr(self.sim, "volumes", None) or {}).get(record["volume_id"])
+        if volume is not None and record["id"] in volume["snapshot_ids"]:
+            volume["snapshot_ids"].remove(record["id"])

@@ -29,11 +29,10 @@ import hashlib
 import re
 import uuid
 
-from simulator.core import ApiFailure, Resource, Response, Route, int_param, now_iso
+from simulator.core import ApiFailure, Response, now_iso
+from simulator.resources.production import Collection, scope
 from simulator.validation import check_bool, check_object, check_str, invalid
 
-LIST = r"/cloud/v1/ssh_keys/(?P<project_id>[^/]+)"
-ONE = LIST + r"/(?P<ssh_key_id>[^/]+)"
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,61}[a-zA-Z0-9._]$")
 KEY_PATTERN = re.compile(r"^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+={0,3}( .*)?$")
 ORDERS = ("created_at.asc", "created_at.desc", "name.asc", "name.desc")
@@ -70,21 +69,13 @@ def generated_pair():
     return public, private
 
 
-class SshKeys(Resource):
-    NAME = "ssh_keys"
-    STATE = ("ssh_keys",)
+class SshKeys(Collection):
+    NAME, NOUN, COLLECTION, REGIONAL, ID_CHECK, NAME_QUERY, PAGE = "ssh_keys", "SSH key", "ssh_keys", False, None, ("name", None), 10
     SEEDS = {
         "project_id": SEED_PROJECT,
         "ssh_keys": dict((name, str(uuid.uuid5(NAMESPACE, name))) for name, _key, _shared in SEEDED),
         "public_keys": dict((name, key) for name, key, _shared in SEEDED),
     }
-    ROUTES = (
-        Route("GET", LIST, "list_keys"),
-        Route("POST", LIST, "create_key"),
-        Route("GET", ONE, "get_key"),
-        Route("PATCH", ONE, "patch_key"),
-        Route("DELETE", ONE, "delete_key"),
-    )
 
     def reset(self):
         self.sim.ssh_keys = {}
@@ -92,33 +83,15 @@ class SshKeys(Resource):
             ident = str(uuid.uuid5(NAMESPACE, name))
             self.sim.ssh_keys[ident] = key_record(ident, name, key, SEED_PROJECT, shared, "2026-01-%02dT10:00:00Z" % (number + 1))
 
-    @staticmethod
-    def project(request):
-        return int_param(request.params["project_id"], "project_id", low=1)
-
-    def key_of(self, request):
-        project_id = self.project(request)
-        record = self.sim.ssh_keys.get(request.params["ssh_key_id"])
-        if record is None or record["project_id"] != project_id:
-            raise ApiFailure(404, "SSH key %s not found" % request.params["ssh_key_id"])
-        return record
-
-    def list_keys(self, request):
-        project_id = self.project(request)
-        limit = int_param(request.arg("limit", "10"), "limit", low=1, high=1000)
-        offset = int_param(request.arg("offset", "0"), "offset", low=0)
+    def ordered(self, request, records):
         order = request.arg("order_by", "created_at.desc")
         if order not in ORDERS:
             invalid("order_by", "value is not one of %s" % ", ".join(ORDERS), root=("query",))
-        name = request.arg("name")
-        matches = [record for record in self.sim.ssh_keys.values()
-                   if record["project_id"] == project_id and (name is None or name in record["name"])]
         field, _dot, direction = order.partition(".")
-        matches.sort(key=lambda record: (record[field] or "", record["id"]), reverse=direction == "desc")
-        return {"count": len(matches), "results": copy.deepcopy(matches[offset:offset + limit])}
+        return sorted(records, key=lambda record: (record[field] or "", record["id"]), reverse=direction == "desc")
 
-    def create_key(self, request):
-        project_id = self.project(request)
+    def create(self, request):
+        project_id, _region = scope(request)
         body = request.json
         check_object("body", body, ("name",), ("name", "public_key", "shared_in_project"))
         check_str("name", body["name"], min_length=1, max_length=255)
@@ -141,18 +114,10 @@ class SshKeys(Resource):
         self.sim.ssh_keys[ident] = record
         return Response(201, dict(copy.deepcopy(record), private_key=private))
 
-    def get_key(self, request):
-        return copy.deepcopy(self.key_of(request))
-
-    def patch_key(self, request):
-        record = self.key_of(request)
+    def update(self, request):
+        record = self.one(request)
         body = request.json
         check_object("body", body, ("shared_in_project",), ("shared_in_project",))
         check_bool("shared_in_project", body["shared_in_project"])
         record["shared_in_project"] = body["shared_in_project"]
         return copy.deepcopy(record)
-
-    def delete_key(self, request):
-        record = self.key_of(request)
-        del self.sim.ssh_keys[record["id"]]
-        return Response(204)

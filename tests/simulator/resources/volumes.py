@@ -62,20 +62,15 @@ import re
 import uuid
 
 from simulator import control
-from simulator.core import ApiFailure, Resource, Route, is_uuid, now_iso, page, tag_list
+from simulator.core import ApiFailure, is_uuid, now_iso, tag_list
 from simulator.resources.snapshots import snapshot as snapshot_of
-from simulator.resources.production import in_scope, scope
+from simulator.resources.production import REGIONS, SEED_PROJECT, SEED_REGION, Collection, family, instances as instance_store, scope, settle_steps
 from simulator.validation import check_enum, check_int, check_name, check_object, check_tags, check_uuid, invalid, patch_name_and_tags
 
-LIST = r"/cloud/v1/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)"
-ONE = LIST + r"/(?P<volume_id>[^/]+)"
-V2_ONE = r"/cloud/v2/volumes/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)/(?P<volume_id>[^/]+)"
 ATTACHMENT_TAG = re.compile(r"^[^,/]{1,60}$")
 TYPES = ("cold", "ssd_hiiops", "ssd_local", "ssd_lowlatency", "standard", "ultra")
 SOURCES = ("new-volume", "image", "snapshot")
 COMMON = ("name", "source", "size", "type_name", "instance_id_to_attach_to", "attachment_tag", "lifecycle_policy_ids", "tags")
-REGIONS = {76: "Luxembourg-2", 1: "Luxembourg"}
-SEED_PROJECT, SEED_REGION = 1, 76
 ATTACHABLE = ("ACTIVE", "SHUTOFF")  # instance statuses a volume can be attached to
 
 # Images a volume can be made from: id -> {name, min_disk GiB} (the instance family's ``sim.images`` are accepted too).
@@ -105,15 +100,9 @@ STEPS = {
 }
 
 
-def instance_store(sim):
-    """Every instance record of the one instance store (``sim.instances``: a list, or a dict by id)."""
-    store = getattr(sim, "instances", None) or []
-    return list(store.values()) if isinstance(store, dict) else list(store)
-
-
 def volumes_of(sim):
     """The volume family of ``sim`` (``Volumes``): what the instance family calls to add or remove volumes."""
-    return next(resource for resource in sim.resources if resource.NAME == Volumes.NAME)
+    return family(sim, Volumes.NAME)
 
 
 def boolean_query(request, name):
@@ -126,9 +115,10 @@ def boolean_query(request, name):
     return value.lower() == "true"
 
 
-class Volumes(Resource):
-    NAME = "volumes"
-    STATE = ("volumes",)
+class Volumes(Collection):
+    NAME, NOUN, COLLECTION, TASK, ID_CHECK, NAME_QUERY, STEPS = "volumes", "Volume", "volumes", "volume", None, ("name_part", None), STEPS
+    ACTIONS = (("POST", "/{id}/extend", "extend_volume"), ("POST", "/{id}/attach", "attach_volume", "v2"),
+               ("POST", "/{id}/detach", "detach_volume", "v2"))
     TASK_TYPES = tuple("%s_volume" % step for step in STEPS)
     SETTINGS = {
         "volume_settle_reads": (0, control.integer(low=0)),
@@ -141,21 +131,11 @@ class Volumes(Resource):
         "snapshots": list(SNAPSHOTS),
     }
     CONTROLS = {"volume_status": "set_status"}
-    ROUTES = (
-        Route("GET", LIST, "list_volumes"),
-        Route("POST", LIST, "create_volume"),
-        Route("GET", ONE, "get_volume"),
-        Route("PATCH", ONE, "patch_volume"),
-        Route("DELETE", ONE, "delete_volume"),
-        Route("POST", ONE + "/extend", "extend_volume"),
-        Route("POST", V2_ONE + "/attach", "attach_volume"),
-        Route("POST", V2_ONE + "/detach", "detach_volume"),
-    )
 
     # ---- state ----------------------------------------------------------------------------------
     def reset(self):
-        self.sim.volumes = {}
-        self.steps = {}  # volume id -> (step, task id, status before): the step whose task locks it
+        super().reset()
+        self.steps = {}  # volume id -> (task id, status on failure): the step whose task locks it (Collection.begin)
         self.settling = {}  # volume id -> (final status, reads left showing the step's status)
         self.devices = 0
         for ident, name, size, kind, tags, read_only, instance_name in SEEDED:
@@ -238,14 +218,7 @@ class Volumes(Resource):
     def sync(self):
         """Bring the volumes up to date: a failed step's task unlocks its volume (in the step's failure status), and a
         volume whose instance went away is detached."""
-        for ident, (step, task_id, before) in list(self.steps.items()):
-            task = self.sim.tasks.get(task_id)
-            record = self.sim.volumes.get(ident)
-            if record is None:
-                self.steps.pop(ident)
-            elif task is None or (task["done"] and task["record"]["state"] == "ERROR"):
-                self.steps.pop(ident)
-                record.update(task_id=None, status=STEPS[step][2] or before, updated_at=now_iso())
+        settle_steps(self.sim, self.steps, self.sim.volumes.get)
         attached = [record for record in self.sim.volumes.values() if record["attachments"]]
         if attached:
             present = set(record.get("id") for record in instance_store(self.sim))
@@ -253,28 +226,19 @@ class Volumes(Resource):
                 if record["attachments"][0]["server_id"] not in present and not record["task_id"]:
                     self.detach_from(record)
 
-    def start(self, record, step, apply, data=None):
-        """Start the step's task on ``record``: locked and in the step's status until it finishes (``apply``)."""
-        before = record["status"]
-
-        def finish():
-            self.steps.pop(record["id"], None)
+    def begin(self, record, step, apply, data=None):
+        """The step's task (``Collection.begin``); a create's volume shows ``creating`` for ``volume_settle_reads`` reads more."""
+        def settling():
             created = apply()
-            if record["id"] in self.sim.volumes:
-                record.update(task_id=None, updated_at=now_iso())
-                shown = self.sim.config["volume_settle_reads"]
-                if shown and step == "create":
-                    self.settling[record["id"]] = (record["status"], shown)
-                    record["status"] = STEPS[step][0]
+            reads = self.sim.config["volume_settle_reads"]
+            if reads and step == "create" and record["id"] in self.sim.volumes:
+                self.settling[record["id"]] = (record["status"], reads)
+                record["status"] = STEPS[step][0]
             return created
 
-        task_id = self.sim.start_task("%s_volume" % step, apply=finish, project_id=record["project_id"],
-                                      region_id=record["region_id"], data=data)
-        self.steps[record["id"]] = (step, task_id, before)
-        record.update(task_id=task_id, status=STEPS[step][0])
-        return {"tasks": [task_id]}
+        return super().begin(record, step, settling, data)
 
-    def shown(self, record):
+    def shown(self, record, _request=None):
         """The record as a read shows it (a settling volume counts the read)."""
         settling = self.settling.get(record["id"])
         if settling is not None:
@@ -287,24 +251,9 @@ class Volumes(Resource):
         return copy.deepcopy(record)
 
     # ---- requests ---------------------------------------------------------------------------------
-    def volume_of(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
-        return in_scope(self.sim.volumes, request.params["volume_id"], project_id, region_id, "Volume")
-
-    @staticmethod
-    def unlocked(record):
-        if record["task_id"]:
-            raise ApiFailure(409, "Volume %s is locked by task %s; try again when it has finished" % (record["id"], record["task_id"]))
-        return record
-
-    def list_volumes(self, request):
-        project_id, region_id = scope(request)
-        self.sync()
+    def filters(self, request):
         tests = []
-        name_part, id_part, instance_id = request.arg("name_part"), request.arg("id_part"), request.arg("instance_id")
-        if name_part is not None:
-            tests.append(lambda record: name_part in record["name"])
+        id_part, instance_id = request.arg("id_part"), request.arg("instance_id")
         if id_part is not None:
             tests.append(lambda record: id_part in record["id"])
         if instance_id is not None:
@@ -319,14 +268,9 @@ class Volumes(Resource):
             tests.append(lambda record: bool(record["attachments"]) is has_attachments)
         for key in request.query.get("tag_key") or []:
             tests.append(lambda record, key=key: any(tag["key"] == key for tag in record["tags"]))
-        matches = [record for record in self.sim.volumes.values() if record["project_id"] == project_id
-                   and record["region_id"] == region_id and all(test(record) for test in tests)]
-        return page(request, matches, show=self.shown)
+        return tests
 
-    def get_volume(self, request):
-        return self.shown(self.volume_of(request))
-
-    def create_volume(self, request):
+    def create(self, request):
         project_id, region_id = scope(request)
         self.sync()
         body = request.json
@@ -398,9 +342,8 @@ class Volumes(Resource):
                     self.attach_to(record, instance)
             return {"volumes": [ident]}
 
-        answer = self.start(record, "create", apply, data=body)
-        record["creator_task_id"] = record["task_id"]
-        return answer
+        record["creator_task_id"] = self.begin(record, "create", apply, data=body)
+        return {"tasks": [record["creator_task_id"]]}
 
     def image(self, image_id):
         images = getattr(self.sim, "images", None) or {}
@@ -423,12 +366,12 @@ class Volumes(Resource):
                              % (instance_id, instance.get("status")))
         return instance
 
-    def patch_volume(self, request):
-        record = self.unlocked(self.volume_of(request))
+    def update(self, request):
+        record = self.one(request, unlocked=True)
         return self.shown(patch_name_and_tags(record, request.json))
 
     def extend_volume(self, request):
-        record = self.unlocked(self.volume_of(request))
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, ("size",), ("size",))
         check_int("size", body["size"], low=1)
@@ -441,10 +384,10 @@ class Volumes(Resource):
 
         def apply():
             record.update(size=body["size"], status=before)
-        return self.start(record, "extend", apply, data=body)
+        return {"tasks": [self.begin(record, "extend", apply, data=body)]}
 
     def attach_volume(self, request):
-        record = self.unlocked(self.volume_of(request))
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, ("instance_id",), ("instance_id", "attachment_tag"))
         if "attachment_tag" in body and (not isinstance(body["attachment_tag"], str) or not ATTACHMENT_TAG.match(body["attachment_tag"])):
@@ -458,10 +401,10 @@ class Volumes(Resource):
 
         def apply():
             self.attach_to(record, instance)
-        return self.start(record, "attach", apply, data=body)
+        return {"tasks": [self.begin(record, "attach", apply, data=body)]}
 
     def detach_volume(self, request):
-        record = self.unlocked(self.volume_of(request))
+        record = self.one(request, unlocked=True)
         body = request.json
         check_object("body", body, ("instance_id",), ("instance_id",))
         check_uuid("instance_id", body["instance_id"])
@@ -470,10 +413,10 @@ class Volumes(Resource):
 
         def apply():
             self.detach_from(record)
-        return self.start(record, "detach", apply, data=body)
+        return {"tasks": [self.begin(record, "detach", apply, data=body)]}
 
-    def delete_volume(self, request):
-        record = self.unlocked(self.volume_of(request))
+    def delete(self, request):
+        record = self.one(request, unlocked=True)
         snapshots = [ident for ident in (request.arg("snapshots") or "").split(",") if ident]
         unknown = [ident for ident in snapshots if ident not in record["snapshot_ids"]]
         if unknown:
@@ -492,4 +435,4 @@ class Volumes(Resource):
             self.settling.pop(record["id"], None)
             for ident in snapshots:  # deleted with the volume
                 (getattr(self.sim, "snapshots", None) or {}).pop(ident, None)
-        return self.start(record, "delete", apply)
+        return {"tasks": [self.begin(record, "delete", apply)]}

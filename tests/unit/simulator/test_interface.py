@@ -16,7 +16,7 @@ def test_every_resource_is_a_declaration():
     assert {cls.NAME for cls in classes} == {"baremetal", "file_shares", "floating_ips", "images", "instances", "k8s",
                                              "l7policies", "lifecycle_policies", "load_balancers", "networks", "pricing",
                                              "quota", "reserved_fixed_ips", "routers", "secrets", "security_groups",
-                                             "server_groups", "snapshots", "ssh_keys", "storage", "tasks", "thresholds",
+                                             "server_groups", "snapshots", "ssh_keys", "storage", "subnets", "tasks", "thresholds",
                                              "volumes", "waap"}
     for cls in classes:
         assert issubclass(cls, Resource) and cls.ROUTES, cls
@@ -83,3 +83,23 @@ def test_state_shows_what_each_resource_declares():
                                               "routers", "secrets", "security_groups", "server_groups", "snapshots", "ssh_keys",
                                               "storages", "subnets", "thresholds", "volumes", "waap_domains", "waap_policy_modes",
                                               "waap_settings"]
+
+
+def test_a_plain_cloud_collection_is_a_declaration_its_routes_and_lookups_come_from():
+    from simulator.resources.production import Collection  # pylint: disable=import-outside-toplevel
+    from simulator.resources.secrets import Secrets  # pylint: disable=import-outside-toplevel
+    collection, one = "/cloud/v1/secrets/(?P<project_id>[^/]+)/(?P<region_id>[^/]+)", "/(?P<secret_id>[^/]+)"
+    assert [(route.method, route.pattern.pattern, route.handler) for route in Secrets.ROUTES] == [
+        ("GET", "^%s$" % collection, "listing"), ("POST", "^%s$" % collection.replace("v1", "v2"), "create"),
+        ("GET", "^%s%s$" % (collection, one), "read"), ("DELETE", "^%s%s$" % (collection, one), "delete"),
+        ("POST", "^%s$" % collection, "create_v1")]
+    sim = Simulator()
+    assert sim.call("PATCH", "/cloud/v1/secrets/1/76/%s" % seeds()["secrets"]["seed_cert"], {})[0] == 405
+    families = [resource for resource in sim.resources if isinstance(resource, Collection)]
+    assert len(families) == 19
+    for family in families:  # an unknown record of the scope: 404 with the noun (an integer id: 422 for a uuid)
+        path = family.path("/{id}").replace("(?P<project_id>[^/]+)", "1").replace("(?P<region_id>[^/]+)", "76")
+        unknown = "0b7c6a52-61f4-4c1a-9f0e-000000000000"
+        status, body = sim.call("GET", path.replace("(?P<%s>[^/]+)" % family.ID_PARAM, unknown))
+        wanted = (422, family.ID_PARAM) if family.ID_CHECK == "int" else (404, "%s %s not found" % (family.NOUN, unknown))
+        assert (status, body["message"].split(":")[0]) == wanted, family.NAME

@@ -8,25 +8,20 @@ from __future__ import annotations
 import pytest
 import responses
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._client import Client
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences, view
-from ansible_collections.gcore.platform.plugins.module_utils._router import (
-    MEMBERS,
-    canonical_routes,
-    desired_gateway,
-    gateway_view,
-    route_problem,
-)
+from ansible_collections.gcore.platform.plugins.module_utils._networks import canonical_routes, check_routes
+from ansible_collections.gcore.platform.plugins.modules.router import Router, desired_gateway, gateway_view
 
 
 def router_view(held):
-    return view(MEMBERS, held)
+    return view(Router.members, held)
 
 
 def router_changes(held, name=None, routes=None, gateway=None):
-    return differences(MEMBERS, held, {"name": name, "routes": routes, "external_gateway_info": gateway})
+    return differences(Router.members, held, {"name": name, "routes": routes, "external_gateway_info": gateway})
 
 
 NET_1 = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"
@@ -88,11 +83,12 @@ def test_same_destination_other_nexthop_is_another_route():
     (route("10.0.3.0/24", "2001:db8::1"), "routes[0].nexthop: 2001:db8::1 is an IPv6 address but the destination 10.0.3.0/24 is IPv4"),
 ])
 def test_route_problems(given, problem):
-    found = route_problem(0, given)
-    if problem is None:
-        assert found is None
+    try:
+        check_routes("routes", [given])
+    except ValidationError as exc:
+        assert problem is not None and str(exc).startswith(problem)
     else:
-        assert found.startswith(problem)
+        assert problem is None
 
 
 # ---- gateway ------------------------------------------------------------------------------------

@@ -100,42 +100,6 @@ def deleted(run):
         extra[refused.group(1)] = None
 
 
-def check_task_fault(server, run, planned, position, kind):
-    """One row of a task fault kind: ``run(**extra)`` runs the module on the prepared simulator (``extra``: more module
-    arguments), ``planned`` the plan's writes in order ``(method, path regex)``. The run fails naming the failed task's
-    error; it sends nothing before a failed lock, and stops at a write whose task failed (changed: it was accepted); a
-    re-run (the lock cleared) converges and the third run sends nothing."""
-    if kind == TASK_FAULTS[1]:
-        ident = record_id(run(_ansible_check_mode=True))
-        server.control("POST", "/_sim/failed_lock", {"id": ident, "error": TASK_ERROR})
-        server.log = []
-        result = run()
-        assert result.get("failed") is True and result["changed"] is False, result
-        assert ("locked by task %s, which ended in ERROR: %s" % (result["task"]["id"], TASK_ERROR)) in result["msg"], result["msg"]
-        assert writes(server) == [], "nothing is sent past a lock that waiting cannot clear"
-        server.control("POST", "/_sim/failed_lock", {"id": ident, "error": None})
-    else:
-        server.add_fault(method=planned[position][0], path=planned[position][1], task_error=TASK_ERROR)
-        result = run()
-        assert result.get("failed") is True and result["changed"] is True, result
-        assert "ended in ERROR: %s" % TASK_ERROR in result["msg"], result["msg"]
-        assert any(task["error"] == TASK_ERROR for task in server.tasks.values()), "the write starts no task: list it in untasked"
-        sent = writes(server)
-        assert len(sent) == position + 1, "the run stops at the write whose task failed: %s" % sent
-    server.log = []
-    again = run()
-    if again.get("failed") and "the service could not finish it" in again["msg"]:
-        # what the failed task left is broken (an error status): never ok; deleted as the message says, it is made again
-        assert writes(server) == [] and deleted(run)["changed"] is True
-        server.log = []
-        again = run()
-    assert not again.get("failed"), again.get("msg")
-    assert again["changed"] is True
-    server.log = []
-    third = run()
-    assert third["changed"] is False and writes(server) == [], writes(server)
-
-
 # ---- one fault matrix: a test file declares its plans, the matrix runs every row ----------------------------------------------------------
 
 # A fault kind: the fault added for the write, and whether the service applies the write.
@@ -149,32 +113,44 @@ APPLIED = "shows the change was applied, so it was not sent again"
 
 
 class Row(object):  # pylint: disable=too-few-public-methods
-    """One row of a matrix as its checks see it: ``plan`` (its name), ``spec`` (its declaration), ``args`` (the module
-    arguments, formatted), ``planned`` (its writes, formatted), ``position`` and ``applied`` (None for a task fault)."""
+    """One row of a matrix as its checks see it: ``plan`` (its name), ``spec`` (its declaration), ``made`` (what its seed
+    returned), ``args`` (the module arguments, formatted), ``planned`` (its writes ``(method, path regex)``, formatted),
+    ``position`` and ``applied`` (None for a task fault), ``noted`` (what a check noted for a later stage)."""
 
-    def __init__(self, plan, spec, args, planned, position=None, applied=None):
-        self.plan, self.spec, self.args, self.planned, self.position, self.applied = plan, spec, args, planned, position, applied
+    def __init__(self, plan, spec, made, args, planned, position=None, applied=None):
+        self.plan, self.spec, self.made, self.args, self.planned = plan, spec, made, args, planned
+        self.position, self.applied, self.noted = position, applied, {}
 
 
 class Matrix(object):
     """The fault matrix of a module's writes, declared by its plans: ``{name: {module?, seed?, args, writes}}``.
 
-    ``writes`` are the writes a plan sends, in order, each ``(method, path regex)``; ``seed(server)`` makes the simulator
-    the plan starts from and may return values that ``{name}`` fields of the args and paths are formatted with (an id it
-    made); ``module`` (a plan's, else the matrix's) runs with ``base`` and the plan's args. For every write and fault kind
-    the run reports the truth (``changed``; a rejection fails with the service's message, unconfirmed never; an applied
-    fault warns once that it found the write applied), sends no write twice and none out of the plan's order, and a
-    re-run sends what is left and a third nothing. A fault at a write alike an earlier one of the plan (same method and
-    path) lets those pass first. A plan may say ``fails_when_applied`` (a lost answer the run cannot
-    recover from: it fails, ``changed``, with that text) or ``warnings_when_applied`` (more than the one).
+    ``writes`` are the writes a plan sends, in order, each ``(method, path regex, ...)`` (what follows is the plan's own:
+    what its checks read of the write); ``seed(server)`` makes the simulator the plan starts from and may return values
+    that ``{name}`` fields of the args and paths are formatted with (an id it made; a seed that returns none leaves them as
+    written); ``module`` (a plan's, else the matrix's) runs with ``base`` and the plan's args. For every write and fault
+    kind the run reports the truth (``changed``; a rejection fails with the service's message, unconfirmed never; an
+    applied fault warns once that it found the write applied), sends no write twice and none out of the plan's order,
+    and a re-run sends what is left and a third nothing. A fault at a write alike an earlier one of the plan (same
+    method and path) lets those pass first. A plan may say ``fails_when_applied`` (a lost answer the run cannot recover
+    from: it fails, ``changed``, with that text), ``warnings_when_applied`` (more than the one) or ``members`` (its
+    writes are those of several records, each on its own: a rejected or failed write stops its record only, the others'
+    go on in any order, so the run is changed once another write was accepted).
+
+    For every task fault kind the run fails naming the failed task (before any write past a lock; stopping at the
+    write whose task failed), a re-run converges (what the failed task left broken first removed as the message says,
+    by ``remove(server, row, result)``, the module with state=absent unless given) and a third sends nothing. A plan's
+    ``locked(server)`` is the id of the record a lock is put on (else the record a check-mode run finds).
 
     What the matrix cannot know is given as hooks: ``unique(server, row)`` asserts nothing was made twice (after every
-    run), ``check(server, row, result, stage)`` whatever else a result must say (stage ``first``, ``again``, ``third``).
+    run), ``check(server, row, result, stage)`` whatever else a result must say (stage ``first``, ``again``, ``third``;
+    ``task`` and ``broken`` for the task fault kinds' first run and a re-run that finds the record broken).
     ``found`` and ``untasked`` are ``task_fault_cases``'s; ``faults`` the fault kinds (names of ``FAULTS``)."""
 
-    def __init__(self, plans, module=None, base=None, faults=tuple(FAULTS), found=(), untasked=(), unique=None, check=None):
+    def __init__(self, plans, module=None, base=None, faults=tuple(FAULTS), found=(), untasked=(), unique=None, check=None,
+                 remove=None):
         self.plans, self.module, self.base, self.faults = plans, module, base or {}, faults
-        self.found, self.untasked, self.unique, self.check = found, untasked, unique, check
+        self.found, self.untasked, self.unique, self.check, self.remove = found, untasked, unique, check, remove
 
     def cases(self):
         """The rows of the fault kinds of a write (pytest params ``plan, position, fault``)."""
@@ -195,27 +171,81 @@ class Matrix(object):
         made = (spec["seed"](server) if spec.get("seed") else None) or {}
         server.release()
         server.log = []
-        args = dict((key, value.format(**made) if isinstance(value, str) else value) for key, value in spec["args"].items())
-        planned = [(method, path.format(**made)) for method, path in spec["writes"]]
-        return Row(plan, spec, args, planned, position, applied)
+
+        def formatted(value):
+            return value.format(**made) if made and isinstance(value, str) else value
+        args = dict((key, formatted(value)) for key, value in spec["args"].items())
+        planned = [(write[0], formatted(write[1])) for write in spec["writes"]]
+        return Row(plan, spec, made, args, planned, position, applied)
+
+    def fault(self, server, row, **fault):
+        """The fault at the row's write (the alike writes before it pass: ``skip``)."""
+        method, path = row.planned[row.position]
+        server.add_fault(method=method, path=path, skip=row.planned[:row.position].count((method, path)), **fault)
+
+    def sent(self, server, row):
+        """The writes sent, each once, in the plan's order (a plan of ``members``: each one of the plan's)."""
+        sent = [(entry["method"], entry["path"], entry["query"], entry["body"]) for entry in server.writes()]
+        assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
+        if row.spec.get("members"):
+            assert all(any(method == planned and re.search(pattern, path) for planned, pattern in row.planned)
+                       for method, path, _query, _body in sent), "not in the plan: %s" % sent
+        else:
+            for (expected_method, pattern), (sent_method, sent_path, _query, _body) in zip(row.planned, sent):
+                assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
+        return sent
 
     def check_task_fault(self, server, plan, position, kind):
-        """One row of a task fault kind (``check_task_fault``)."""
-        row = self.prepare(server, plan)
-        check_task_fault(server, lambda **extra: self.run(server, row, **extra), row.planned, position, kind)
+        """One row of a task fault kind: the run fails naming the failed task's error; it sends nothing past a failed
+        lock, and stops at a write whose task failed (changed: it was accepted); a re-run (the lock cleared) converges
+        and the third run sends nothing."""
+        row = self.prepare(server, plan, position)
+        if kind == TASK_FAULTS[1]:
+            locked = row.spec.get("locked") or (lambda server: record_id(self.run(server, row, _ansible_check_mode=True)))
+            ident = locked(server)
+            task = server.control("POST", "/_sim/failed_lock", {"id": ident, "error": TASK_ERROR})["task_id"]
+            server.log = []
+            result = self.run(server, row)
+            assert result.get("failed") is True and result["changed"] is False, result
+            assert ("locked by task %s, which ended in ERROR: %s" % (task, TASK_ERROR)) in result["msg"], result["msg"]
+            assert writes(server) == [], "nothing is sent past a lock that waiting cannot clear"
+            server.control("POST", "/_sim/failed_lock", {"id": ident, "error": None})
+        else:
+            self.fault(server, row, task_error=TASK_ERROR)
+            result = self.run(server, row)
+            assert result.get("failed") is True and result["changed"] is True, result
+            assert "ended in ERROR: %s" % TASK_ERROR in result["msg"], result["msg"]
+            assert any(task["error"] == TASK_ERROR for task in server.tasks.values()), "the write starts no task: list it in untasked"
+            sent = self.sent(server, row)
+            assert row.spec.get("members") or len(sent) == position + 1, "the run stops at the write whose task failed: %s" % sent
+        self._checked(server, row, result, "task")
+        server.log = []
+        again = self.run(server, row)
+        if again.get("failed") and "the service could not finish it" in again["msg"]:
+            # what the failed task left is broken (an error status): never ok; deleted as the message says, it is made again
+            assert writes(server) == []
+            self._checked(server, row, again, "broken")
+            removed = self.remove(server, row, again) if self.remove else deleted(lambda **extra: self.run(server, row, **extra))
+            assert removed["changed"] is True, removed
+            server.log = []
+            again = self.run(server, row)
+        assert not again.get("failed"), again.get("msg")
+        assert again["changed"] is True
+        self._checked(server, row, again, "again")
+        server.log = []
+        third = self.run(server, row)
+        assert third["changed"] is False and writes(server) == [], writes(server)
+        self._checked(server, row, third, "third")
 
     def check_fault(self, server, plan, position, fault):
         """One row of a fault kind of a write: the fault at the plan's write ``position``, then a re-run and a third."""
         extra, applied = FAULTS[fault]
         row = self.prepare(server, plan, position, applied)
-        method, path = row.planned[position]  # the alike writes before it (two rule creates) pass: ``skip``
-        server.add_fault(method=method, path=path, skip=row.planned[:position].count((method, path)), **extra)
+        self.fault(server, row, **extra)
         result = self.run(server, row)
-        sent = [(entry["method"], entry["path"], entry["body"]) for entry in server.writes()]
-        assert [count for count in Counter(sent).values() if count > 1] == [], "a write was sent twice: %s" % sent
-        assert len(sent) == (len(row.planned) if applied else position + 1), sent
-        for (expected_method, pattern), (sent_method, sent_path, _body) in zip(row.planned, sent):
-            assert expected_method == sent_method and re.search(pattern, sent_path), "plan order: %s" % sent
+        sent = self.sent(server, row)
+        if applied or not row.spec.get("members"):
+            assert len(sent) == (len(row.planned) if applied else position + 1), sent
         texts = warning_texts(result)
         if applied:
             fails = row.spec.get("fails_when_applied")
@@ -228,7 +258,7 @@ class Matrix(object):
                 "one warning, of the write found applied: %s" % texts
         else:
             assert result.get("failed") is True and "injected rejection" in result["msg"], result
-            assert result["changed"] is (position > 0), "changed means applied"
+            assert result["changed"] is (len(sent) > 1), "changed means applied: a write before (or beside) the rejected one"
             assert "could not be confirmed" not in result["msg"], "a clear rejection is not unconfirmed"
             assert not texts, texts
         self._checked(server, row, result, "first")
@@ -238,7 +268,7 @@ class Matrix(object):
         assert not again.get("failed"), again.get("msg")
         assert not again.get("warnings"), again["warnings"]
         assert again["changed"] is (not applied)
-        assert len(server.writes()) == (0 if applied else len(row.planned) - position), server.writes()
+        assert len(sent) - (0 if applied else 1) + len(server.writes()) == len(row.planned), "the re-run sends what is left"
         self._checked(server, row, again, "again")
         server.log = []
         third = self.run(server, row)

@@ -2,17 +2,20 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The fault matrices' helper (``harness.Matrix``) can fail: a client that sends every write twice fails a row of the
-network matrix, and so does a run that reports no change after an applied write."""
+network matrix and a row of the fleet's (a plan of members), and so does a run that reports no change after an applied
+write."""
 
 from __future__ import annotations
 
 import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils import _client
+from test_instance_faults import FLEET_MATRIX
 from test_network_faults import MATRIX
 
 
-def test_a_write_sent_twice_fails_its_row(server, monkeypatch):
+@pytest.mark.parametrize("matrix, plan", [(MATRIX, "network update"), (FLEET_MATRIX, "create stopped")])
+def test_a_write_sent_twice_fails_its_row(server, monkeypatch, matrix, plan):
     request = _client.Client.request
 
     def twice(self, method, path, *args, **kwargs):
@@ -24,7 +27,7 @@ def test_a_write_sent_twice_fails_its_row(server, monkeypatch):
         return request(self, method, path, *args, **kwargs)
     monkeypatch.setattr(_client.Client, "request", twice)
     with pytest.raises(AssertionError, match="a write was sent twice"):
-        MATRIX.check_fault(server, "network update", 0, "rejected 400")
+        matrix.check_fault(server, plan, 0, "rejected 400")
 
 
 def test_a_run_that_hides_an_applied_write_fails_its_row(server, monkeypatch):

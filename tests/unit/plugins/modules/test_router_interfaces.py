@@ -14,8 +14,8 @@ import pytest
 from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._router import INTERFACES, interface_items, same_interface
 from ansible_collections.gcore.platform.plugins.modules import router
+from ansible_collections.gcore.platform.plugins.modules.router import INTERFACES, interface_items, same_interface
 
 CLIENT = "ansible_collections.gcore.platform.plugins.module_utils._base.Client"
 NET = "8c4b5f1e-1a3b-4b4e-9d57-2f0a4cb6a001"

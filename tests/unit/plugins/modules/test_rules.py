@@ -1,13 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""module_utils/_rules.py: a security-group rule's canonical form, its readable identity, and the rule sets."""
+"""The security_group module's rules: a rule's canonical form, its readable identity, and the rule sets."""
 
 from __future__ import annotations
 
 import pytest
 
-from ansible_collections.gcore.platform.plugins.module_utils import _rules
+from ansible_collections.gcore.platform.plugins.modules import security_group as _rules
 
 RECORD_RULE = {"id": "r1", "security_group_id": "g1", "direction": "ingress", "ethertype": "IPv6", "protocol": "tcp",
                "port_range_min": 443, "port_range_max": 443, "remote_ip_prefix": "2001:0DB8::/32", "remote_group_id": None,
