@@ -773,7 +773,8 @@ from urllib.parse import urlsplit
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     HTTP_METHODS, Refused, ValidationError, check_length, check_uuid, require)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, check_listener, cidr_set, distinct, expand, held_members,
     listener_body, member_body, member_key, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text, stripped,
