@@ -329,8 +329,9 @@ def test_the_core_stays_small():
 # Cloud path follows). The kinds table is a declaration that grows with every resource: it is ``_kinds.py``, not
 # counted, and so is what only some kinds use (the k8s name rule and version order, ``find_named``). The aim is 1,400
 # (issue 44): lower this as the core sheds, never raise it for a new resource (a resource with children declares them).
-# 1,884 at eda59a3: 78 lines (the kinds table) moved out, 64 cut.
-CORE_LINES = 1742
+# 1,884 at eda59a3: 78 lines (the kinds table) moved out, 64 cut; 51 more with the fleet on the flow (the rounds of
+# writes across many flows moved to the task waiter, ``_tasks.apply_together``).
+CORE_LINES = 1691
 
 
 # Engines that still run modules beside the resource flow, each to become a resource with parts on the one flow;
