@@ -8,10 +8,10 @@ the diff, the bodies sent, and the reading. This module is internal to the colle
 The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): ``expand`` sets them into it
 with one listing of the listeners and one of the pools, each listener with its ``pool`` (or None); ``read_policies``
 each listener's ``l7policies`` with their rules (section 19.4). A pool's view (``pool_view``, ``wanted_pool``: what
-is compared and shown in the diff) keys its members ``address:port``. Before any write, names become ids: a listener's certificates (``secret``, ``sni_secrets``:
-ids or exact names, one listing of the secrets, section 16.2) and a member's ``instance`` (its fixed address in the
-member's ``subnet_id``, else in the VIP subnet, else its one private address); in check mode a name that matches
-nothing is one an earlier task creates (``_parents.assume``).
+is compared and shown in the diff) keys its members ``address:port``. Before any write, names become ids: a
+listener's certificates (``secret``, ``sni_secrets``: ids or exact names, one listing of the secrets, section 16.2)
+and a member's ``instance`` (its fixed address in the member's ``subnet_id``, else in the VIP subnet, else its one
+private address); in check mode a name that matches nothing is one an earlier task creates (``_parents.assume``).
 """
 
 from __future__ import annotations

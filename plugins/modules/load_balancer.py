@@ -948,7 +948,9 @@ class Pools(Children):
             method, path = request(self.paths, "members", params, pool["id"])
             writes.append(Write("update", method, path, [member_body(member) for member in asked["members"] or []], done=lambda listing: any(
                 held_members(found) == after for found in listing)))
-        listing = lambda state: [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]  # noqa: E731
+
+        def listing(state):
+            return [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]
         members = dict(said, **{"members.added": sorted(set(after) - set(before)), "members.removed": sorted(set(before) - set(after))})
         for write in writes:
             self.nested([write], said if write.method == "PATCH" else members, listing)
