@@ -225,7 +225,7 @@ class Children(Part):
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
 
-    def plan(self, held, wanted, params):
+    def plan(self, held, wanted, params):  # pylint: disable=arguments-renamed  # a part's state: the children held
         plan = self.planned(held, wanted, params)
         room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {

@@ -190,7 +190,7 @@ class Fleet(GcoreResourceModule):
             found.update(ready_together(self.template, waiting, self.tasks.deadline(params["wait_timeout"])))
         return found
 
-    def report(self, found):
+    def report(self, found):  # pylint: disable=arguments-renamed  # the fleet's record: the members found
         """Before any write: the images resolved (every run, once), the members to renew found, the names of a create
         (snapshots, security groups) resolved once; then the members planned (``planned``)."""
         self.renew = {}
@@ -356,7 +356,7 @@ class Fleet(GcoreResourceModule):
                 said.setdefault(word, []).append(name)
         return said
 
-    def returned(self, found):
+    def returned(self, found):  # pylint: disable=arguments-renamed  # the fleet's record: the members found
         """The members as read last (by name; a count's by index) and their addresses; the task fails naming the members
         done and those that failed, once the result holds everything."""
         names = self.wanted()

@@ -350,7 +350,7 @@ class Placement(Part):
         """A group as the task gave it: its name where the task named one, else its id."""
         return next((group.get("name") for group in self.groups or [] if self.by_name and group["servergroup_id"] == ident), ident)
 
-    def plan(self, record, target, params):
+    def plan(self, record, target, params):  # pylint: disable=arguments-renamed  # the one group wanted
         if self.joined:  # created in this run: its create body carried the group
             return []
         current = self.holding(record["id"], self.groups)
