@@ -26,6 +26,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import Writ
 MAX_SIZE = 102400  # GiB: the largest volume the service takes (the pricing schema's maximum, docs/api_reference.md 15.6)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 SOURCES = ["new-volume", "image", "snapshot"]
+SHARE_TYPES = ["standard", "vast"]  # a file share's (docs/api_reference.md section 19.2)
 INSTANCE_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")  # of an instance's volumes
 # The volumes of a planned instance, as a quota check and a price preview take them (``check_planned``).
 PLANNED = dict(type="list", elements="dict", options=dict(
@@ -92,38 +93,25 @@ class SingleAttachment(Attachments):
 
 
 class Extension(Part):
-    """The size of a volume as a write of its own: ``POST .../extend {size}`` when the wanted size is larger, a failure
-    before any write when it is smaller (a volume never shrinks). Wanted: ``[size]`` from the option ``size``."""
+    """The size of a volume as a write of its own: ``POST .../extend {size}`` (kind ``extend``, saying
+    ``said(params)``) when the wanted size, the option ``size``, is larger; a failure before any write when it is
+    smaller (a volume never shrinks)."""
 
     name = option = "size"
 
-    def __init__(self, path, noun="volume"):
-        self.path = path
-        self.noun = noun
+    def __init__(self, path, noun="volume", said=lambda params: {"updated": ["size"]}):
+        self.path, self.noun, self.said = path, noun, said
 
-    def wanted(self, module):
-        size = module.params.get("size")
-        return None if size is None else [size]
+    def views(self, state, wanted, params):
+        return (None if state is None else state.get("size")), wanted
 
-    @staticmethod
-    def held(record):
-        return {"size": record.get("size")} if record is not None else {}
-
-    @staticmethod
-    def shown(items):
-        return items[0] if items else None
-
-    @staticmethod
-    def wanted_view(wanted, _record):
-        return wanted[0] if wanted else None
-
-    def plan(self, record, wanted, params):
-        size, current = wanted[0], record.get("size")
+    def plan(self, record, size, params):
+        current = record.get("size")
         if size == current:
             return []
         if isinstance(current, int) and size < current:
             raise ValidationError("size: %s %s has %s GiB, more than the %s GiB asked for; a %s can never shrink: ask "
                                   "for %s GiB or more, or create a new %s (nothing was sent)"
                                   % (self.noun, record.get("id"), current, size, self.noun, current, self.noun))
-        return [Write("update", "POST", self.path.format(**dict(params, id=record["id"])), {"size": size}, names=["size"],
-                      locked=record, done=lambda found: found is not None and (found.get("size") or 0) >= size)]
+        return [Write("extend", "POST", self.path.format(**dict(params, id=record["id"])), {"size": size}, names=["size"],
+                      said=self.said(params), locked=record, done=lambda found: found is not None and (found.get("size") or 0) >= size)]
