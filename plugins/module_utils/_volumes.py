@@ -2,20 +2,15 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Volumes: the one table of volume types and sources, the volumes of a planned instance (``PLANNED``), and the parts
-the ``volume`` module declares (docs/api_reference.md sections 15.6 and 15.7).
+"""Volumes: the one table of volume types and sources and of file share types, the volumes of a planned instance
+(``PLANNED``), and the parts of a volume (docs/api_reference.md sections 15.6, 15.7 and 19.2): the one instance it is
+attached to (``SingleAttachment``: detached first, as the service refuses to attach a volume attached elsewhere) and its
+size (``Extension``, a file share's too: a write of its own after the PATCH, waiting for the lock).
 
 This module is internal to the collection: its interface may change at any time.
-
-- ``SingleAttachment``: a volume is attached to at most one instance. It is an ``Attachments`` (``_attachments``) whose
-  plan detaches first (the service refuses to attach a volume that is still attached elsewhere), and whose diff shows
-  the instance id (or null), not a list.
-- ``Extension``: the volume's size, grown with its own request (``POST .../extend`` → task), never shrunk. It is planned
-  like an attachment (one write of its own, after the PATCH, waiting for the lock), through the same interface.
 """
 
 from __future__ import annotations
-
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
@@ -93,9 +88,9 @@ class SingleAttachment(Attachments):
 
 
 class Extension(Part):
-    """The size of a volume as a write of its own: ``POST .../extend {size}`` (kind ``extend``, saying
-    ``said(params)``) when the wanted size, the option ``size``, is larger; a failure before any write when it is
-    smaller (a volume never shrinks)."""
+    """The size of a volume (or a file share: ``noun``) as a write of its own: ``POST .../extend {size}`` (kind
+    ``extend``, saying ``said(params)``) when the wanted size, the option ``size``, is larger; a failure before any
+    write when it is smaller (a volume never shrinks)."""
 
     name = option = "size"
 
