@@ -103,7 +103,8 @@ volumes:
       creator_task_id: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
 
 
