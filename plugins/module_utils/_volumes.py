@@ -2,20 +2,15 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Volumes: the one table of volume types and sources, the volumes of a planned instance (``PLANNED``), and the parts
-the ``volume`` module declares (docs/api_reference.md sections 15.6 and 15.7).
+"""Volumes: the one table of volume types and sources and of file share types, the volumes of a planned instance
+(``PLANNED``), and the parts of a volume (docs/api_reference.md sections 15.6, 15.7 and 19.2): the one instance it is
+attached to (``SingleAttachment``: detached first, as the service refuses to attach a volume attached elsewhere) and its
+size (``Extension``, a file share's too: a write of its own after the PATCH, waiting for the lock).
 
 This module is internal to the collection: its interface may change at any time.
-
-- ``SingleAttachment``: a volume is attached to at most one instance. It is an ``Attachments`` (``_attachments``) whose
-  plan detaches first (the service refuses to attach a volume that is still attached elsewhere), and whose diff shows
-  the instance id (or null), not a list.
-- ``Extension``: the volume's size, grown with its own request (``POST .../extend`` → task), never shrunk. It is planned
-  like an attachment (one write of its own, after the PATCH, waiting for the lock), through the same interface.
 """
 
 from __future__ import annotations
-
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
@@ -26,6 +21,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import Writ
 MAX_SIZE = 102400  # GiB: the largest volume the service takes (the pricing schema's maximum, docs/api_reference.md 15.6)
 TYPES = ["standard", "ssd_hiiops", "ssd_lowlatency", "ssd_local", "cold", "ultra"]
 SOURCES = ["new-volume", "image", "snapshot"]
+SHARE_TYPES = ["standard", "vast"]  # a file share's (docs/api_reference.md section 19.2)
 INSTANCE_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")  # of an instance's volumes
 # The volumes of a planned instance, as a quota check and a price preview take them (``check_planned``).
 PLANNED = dict(type="list", elements="dict", options=dict(
@@ -93,38 +89,25 @@ class SingleAttachment(Attachments):
 
 
 class Extension(Part):
-    """The size of a volume as a write of its own: ``POST .../extend {size}`` when the wanted size is larger, a failure
-    before any write when it is smaller (a volume never shrinks). Wanted: ``[size]`` from the option ``size``."""
+    """The size of a volume (or a file share: ``noun``) as a write of its own: ``POST .../extend {size}`` (kind
+    ``extend``, saying ``said(params)``) when the wanted size, the option ``size``, is larger; a failure before any
+    write when it is smaller (a volume never shrinks)."""
 
     name = option = "size"
 
-    def __init__(self, path, noun="volume"):
-        self.path = path
-        self.noun = noun
+    def __init__(self, path, noun="volume", said=lambda params: {"updated": ["size"]}):
+        self.path, self.noun, self.said = path, noun, said
 
-    def wanted(self, module):
-        size = module.params.get("size")
-        return None if size is None else [size]
+    def views(self, state, wanted, params):
+        return (None if state is None else state.get("size")), wanted
 
-    @staticmethod
-    def held(record):
-        return {"size": record.get("size")} if record is not None else {}
-
-    @staticmethod
-    def shown(items):
-        return items[0] if items else None
-
-    @staticmethod
-    def wanted_view(wanted, _record):
-        return wanted[0] if wanted else None
-
-    def plan(self, record, wanted, params):
-        size, current = wanted[0], record.get("size")
+    def plan(self, record, size, params):
+        current = record.get("size")
         if size == current:
             return []
         if isinstance(current, int) and size < current:
             raise ValidationError("size: %s %s has %s GiB, more than the %s GiB asked for; a %s can never shrink: ask "
                                   "for %s GiB or more, or create a new %s (nothing was sent)"
                                   % (self.noun, record.get("id"), current, size, self.noun, current, self.noun))
-        return [Write("update", "POST", self.path.format(**dict(params, id=record["id"])), {"size": size}, names=["size"],
-                      locked=record, done=lambda found: found is not None and (found.get("size") or 0) >= size)]
+        return [Write("extend", "POST", self.path.format(**dict(params, id=record["id"])), {"size": size}, names=["size"],
+                      said=self.said(params), locked=record, done=lambda found: found is not None and (found.get("size") or 0) >= size)]

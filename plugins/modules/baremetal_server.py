@@ -323,7 +323,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._addresses import a
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
-from ansible_collections.gcore.platform.plugins.module_utils._instance import WAITING, Goes, Setting, check_credentials, user_data_body
+from ansible_collections.gcore.platform.plugins.module_utils._instance import POWER, WAITING, Goes, Setting, check_credentials, user_data_body
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import NAMED_SPEC, interfaces_body, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
@@ -333,7 +333,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import Writ
 KIND = KINDS["bare_metal_server"]
 # The instance interfaces without security groups, each with its trunk group (docs/api_reference.md section 19.1).
 INTERFACE_SPEC = dict([(key, value) for key, value in NAMED_SPEC.items() if key != "security_groups"] + [("port_group", dict(type="int"))])
-POWER = {"started": ("ACTIVE", "start", "started"), "stopped": ("SHUTOFF", "stop", "stopped")}  # status, action, said
+ACTIONS = {"started": "start", "stopped": "stop"}  # the action each power state sends (the status it brings: _instance.POWER)
 
 
 def read_only_tag(record, key):
@@ -394,7 +394,7 @@ class BaremetalServer(CloudResource):
 
     @cached_property
     def power(self):
-        return Setting("status", "state", lambda module: POWER.get(module.params["state"], (None,))[0],
+        return Setting("status", "state", lambda module: POWER.get(module.params["state"]),
                        lambda record: record.get("status"), self.power_write)
 
     def validate(self):
@@ -469,7 +469,7 @@ class BaremetalServer(CloudResource):
                           "true to rebuild it (a rebuild wipes its disk), or delete the server and create it again (nothing "
                           "was sent)" % (self.noun, record.get("id"), current, wanted))
         image_id = self.image_id()
-        return Write("attach", "POST", self.path("rebuild", record["id"]), {"image_id": image_id}, locked=record,
+        return Write("action", "POST", self.path("rebuild", record["id"]), {"image_id": image_id}, locked=record,
                      said={"rebuilt": [record.get("name")]}, done=lambda found: read_only_tag(found or {}, "image_id") == image_id)
 
     def power_write(self, record, wanted, params):
@@ -477,9 +477,9 @@ class BaremetalServer(CloudResource):
         status = record.get("status")
         if status == wanted or (wanted == "ACTIVE" and status in ("BUILD", "REBUILD")):
             return None
-        _status, action, said = POWER[params["state"]]
-        return Write("attach", "POST", self.path("action", record["id"]), {"action": action}, locked=record,
-                     said={said: [record.get("name")]}, done=lambda found: (found or {}).get("status") == wanted)
+        state = params["state"]
+        return Write("action", "POST", self.path("action", record["id"]), {"action": ACTIONS[state]}, locked=record,
+                     said={state: [record.get("name")]}, done=lambda found: (found or {}).get("status") == wanted)
 
     def delete_query(self, record):
         floatings = [item["id"] for item in self.goes.floating_ips if item["goes"]]

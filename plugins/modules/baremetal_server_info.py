@@ -102,13 +102,12 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import Cloud
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._instance import BAREMETAL_STATUSES
 
-STATUSES = list(BAREMETAL_STATUSES)
-
 
 class BaremetalServerInfo(CloudInfo):
     kind = KINDS["bare_metal_server"]
     filters = (
-        Filter("status", dict(type="str", choices=STATUSES), lambda value: {"status": value}, lambda record, value: record.get("status") == value),
+        Filter("status", dict(type="str", choices=list(BAREMETAL_STATUSES)), lambda value: {"status": value},
+               lambda record, value: record.get("status") == value),
         # not a filter (it selects nothing, queries nothing): what else is returned
         Filter("flavors", dict(type="bool", default=False), lambda value: {}, lambda record, value: True),
     )

@@ -242,7 +242,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
-from ansible_collections.gcore.platform.plugins.module_utils._volumes import Extension
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import SHARE_TYPES, Extension
 
 KIND = KINDS["file_share"]
 # docs/api_reference.md section 19.2: the statuses on the way to available, and the failed ones.
@@ -251,7 +251,8 @@ TRANSIENT = ("creating", "creating_from_snapshot", "extending", "shrinking", "de
              "replication_change")
 FAILED = ("error", "error_deleting", "extending_error", "shrinking_error", "shrinking_possible_data_loss_error", "reverting_error",
           "backup_restoring_error", "manage_error", "unmanage_error")
-SETTINGS = dict(allowed_characters=dict(type="str", choices=["LCD", "NPL"]), path_length=dict(type="str", choices=["LCD", "NPL"]),
+LIMITS = ["LCD", "NPL"]  # a VAST share's characters and path lengths: what every protocol allows, or the client protocol's limit
+SETTINGS = dict(allowed_characters=dict(type="str", choices=LIMITS), path_length=dict(type="str", choices=LIMITS),
                 root_squash=dict(type="bool"), trash_access=dict(type="bool"))
 TRASH = "true needs root_squash: false (the service refuses trash access with root squash on)"
 CHANGES = {"created": str, "updated": str, "resized": str, "deleted": str, "access": {"created": str, "deleted": str, "replaced": str}}
@@ -302,17 +303,8 @@ class AccessRules(Children):
 ACCESS = AccessRules()
 
 
-class Resize(Extension):
-    """The size: one extend, said as ``resized`` (a smaller size fails before any request, naming both)."""
-
-    def plan(self, record, wanted, params):
-        writes = super().plan(record, wanted, params)
-        for write in writes:
-            write.said = {"resized": [params["name"] or params["file_share_id"]]}
-        return writes
-
-
-RESIZE = Resize(KIND.paths["item"] + "/extend", noun="file share")
+# The size: one extend, said as ``resized`` (a smaller size fails before any request, naming both).
+RESIZE = Extension(KIND.paths["item"] + "/extend", noun="file share", said=lambda params: {"resized": [params["name"] or params["file_share_id"]]})
 
 
 class FileShare(CloudResource):
@@ -320,7 +312,7 @@ class FileShare(CloudResource):
     options = dict(
         protocol=dict(type="str", choices=["NFS"], default="NFS"),
         size=dict(type="int"),
-        type_name=dict(type="str", choices=["standard", "vast"]),
+        type_name=dict(type="str", choices=SHARE_TYPES),
         network=dict(type="str"),
         subnet=dict(type="str"),
         access=dict(type="list", elements="dict", options=dict(ip_address=dict(type="str", required=True),

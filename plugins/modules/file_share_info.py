@@ -86,11 +86,12 @@ file_shares:
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudInfo, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import SHARE_TYPES
 
 
 class FileShareInfo(CloudInfo):
     kind = KINDS["file_share"]
-    filters = (Filter("type_name", dict(type="str", choices=["standard", "vast"]), lambda value: {"type_name": value},
+    filters = (Filter("type_name", dict(type="str", choices=SHARE_TYPES), lambda value: {"type_name": value},
                       lambda record, value: record.get("type_name") == value),)
 
     def returned(self, record):

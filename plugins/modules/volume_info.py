@@ -103,12 +103,9 @@ volumes:
       creator_task_id: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-
-
-INSTANCE_RULE = "an instance ID (a UUID) or an instance name"
+from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
 
 
 def instance_id(module, value):
@@ -119,7 +116,7 @@ class VolumeInfo(CloudInfo):
     kind = KINDS["volume"]
     filters = (Filter("instance", dict(type="str"), lambda value: {"instance_id": value},
                       lambda record, value: any(item.get("server_id") == value for item in record.get("attachments") or []),
-                      check=lambda option, value: value if is_uuid(value) else check_name(option, value, INSTANCE_RULE) or value,
+                      check=lambda option, value: id_or_name(option, value, "instance"),
                       resolve=instance_id),)
 
 
