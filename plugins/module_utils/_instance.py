@@ -188,7 +188,7 @@ def _power_write(record, wanted, params):
     else:
         action, target = {"ACTIVE": ("resume" if status == "SUSPENDED" else "start", "ACTIVE"), "SHUTOFF": ("stop", "SHUTOFF")}[wanted]
     said = {{"start": "started", "resume": "started", "stop": "stopped"}.get(action, "updated"): [params.get("name")]}
-    return Write("attach", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action], locked=record, said=said,
+    return Write("action", "POST", ACTION.format(**dict(params, id=record["id"])), {"action": action}, names=[action], locked=record, said=said,
                  done=(lambda found: False) if action == "reboot" else (lambda found: (found or {}).get("status") == target))
 
 
@@ -201,7 +201,7 @@ def _resize_write(record, wanted, params):
         raise Refused("flavor: instance %s has flavor %r, not %r; the flavor is set when the instance is created: set "
                       "allow_resize: true to resize it (resizing restarts the instance), or delete the instance and create "
                       "it again, or use another name (nothing was sent)" % (record.get("id"), current, wanted))
-    return Write("attach", "POST", (BASE + "/{id}/changeflavor").format(**dict(params, id=record["id"])), {"flavor_id": wanted},
+    return Write("action", "POST", (BASE + "/{id}/changeflavor").format(**dict(params, id=record["id"])), {"flavor_id": wanted},
                  names=[wanted], locked=record, done=lambda found: flavor_of(found) == wanted)
 
 
