@@ -34,7 +34,8 @@ def ambiguous(error):
 
 class Write:
     """One planned write: the request (``method``, ``path``, ``query``, ``body``) of a ``kind`` (create, update,
-    delete, attach, detach, extend, action: a power action, a rebuild or a resize; rounds: many flows' plans); ``names``/``ids``: what it is about (a bulk delete: one per rule); ``said`` (the module docstring);
+    delete, attach, detach, extend, action: a power action, a rebuild or a resize; rounds: many flows' plans);
+    ``names``/``ids``: what it is about (a bulk delete: one per rule); ``said`` (the module docstring);
     ``reread()``: the state read again after an ambiguous failure, ``done(state)``: whether it shows the write took
     effect; ``locked``: the record whose lock a 409 waits for; ``prepare()``: done just before it is sent; ``then(accepted,
     value)``: what follows (``value``: ``(answer, finished tasks)`` when accepted, else the state read again, or
