@@ -246,7 +246,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import interfaces_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 NOT_FOUND = object()  # the instance given was not found
@@ -280,6 +279,7 @@ class FloatingIp(CloudResource):
         unassign=dict(type="bool", default=False),
     )
     tagged = True
+    tags_given = True  # the tags shown in the diff only when given
     nameless = True  # found by id, address, or the port it is on
     uuid_options = ("port_id",)
     module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])
@@ -293,9 +293,6 @@ class FloatingIp(CloudResource):
         if not self.others:
             return ()
         return (OtherFloatingIps(self.others, self.wait_unlocked, lambda ident: self.settled(self.read(ident))),)
-
-    def tags(self):
-        return tags_member(self.params) if self.params["tags"] is not None else None  # shown in the diff only when given
 
     @property
     def members(self):

@@ -350,7 +350,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, strict_network
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 # The rules as a set (docs/api_reference.md section 15.3). A rule's canonical form has every field: ``direction``,
 # ``ethertype``, ``protocol`` (``any`` for every protocol: the v1 record shows ``null`` or ``any``, the v2 bodies take
@@ -536,9 +535,6 @@ class SecurityGroup(CloudResource):
         purge_rules=dict(type="bool", default=True),
     )
     tagged = True
-
-    def tags(self):
-        return tags_member(self.params, field="tags_v2")
 
     @property
     def members(self):
