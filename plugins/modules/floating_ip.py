@@ -282,6 +282,7 @@ class FloatingIp(CloudResource):
     tags_given = True  # the tags shown in the diff only when given
     nameless = True  # found by id, address, or the port it is on
     uuid_options = ("port_id",)
+    create_options = ("fixed_ip_address", "tags")  # and the port
     module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])
     ready = ("status", ("ACTIVE", "DOWN"), (None,))
     port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
@@ -387,13 +388,7 @@ class FloatingIp(CloudResource):
         return shown
 
     def create_body(self):
-        params = self.params
-        body = {"port_id": self.port}
-        if params["fixed_ip_address"] is not None:
-            body["fixed_ip_address"] = params["fixed_ip_address"]
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
-        return body
+        return dict(super().create_body(), port_id=self.port)
 
     def update_body(self, changes, record):
         body = dict(changes)

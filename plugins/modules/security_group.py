@@ -535,6 +535,7 @@ class SecurityGroup(CloudResource):
         purge_rules=dict(type="bool", default=True),
     )
     tagged = True
+    create_options = ("name", "description", "tags")  # and the rules
 
     @property
     def members(self):
@@ -571,9 +572,7 @@ class SecurityGroup(CloudResource):
 
     def create_body(self):
         params = self.params
-        body = {"name": params["name"]}
-        if params["description"] is not None:
-            body["description"] = params["description"]
+        body = super().create_body()
         if params["rules"] is not None:
             rules = self.desired_rules(None)
             if not self.waiting() and params["purge_rules"] and not any(rule["direction"] == "egress" for rule in rules.values()):
@@ -582,8 +581,6 @@ class SecurityGroup(CloudResource):
                     "the group exists, and a create with wait=false does not wait for that; list an egress rule, set "
                     "wait=true, or create the group first (nothing was sent)")
             body["rules"] = body_rules(rules)
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
         return body
 
     def update_body(self, changes, record):
