@@ -240,7 +240,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._client import (
     ApiError,
     Client,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._instance import BAREMETAL_STATUSES, STATUSES
 
 try:  # ansible-core 2.19 and later: a vaulted value is an EncryptedString (a str that decrypts when used)

@@ -2,13 +2,9 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The part most resources have (``_parts.Part``): items attached and detached one by one (a router's subnets, an
-instance's security groups).
+"""Items attached and detached one by one (a router's subnets, an instance's security groups): a part (``_parts``).
 
 This module is internal to the collection: its interface may change at any time.
-
-The ``plan`` attaches first, so a failed attach leaves every attached item attached: new items are attached, then each
-held item that does not satisfy its listed one is detached and attached again, then the items not listed are detached.
 """
 
 from __future__ import annotations
@@ -28,16 +24,15 @@ class Attachments(Part):
     attached again); ``attach``/``detach``: ``(method, path template)`` of the requests, whose bodies are
     ``attach_body(item)``/``detach_body(item)``; ``check_item(where, item)``: one item of the option checked (raises
     ValidationError) and canonical (what the create body cannot carry is attached once the resource exists);
-    ``before_delete``: every held item is detached before the resource is deleted (the service refuses otherwise)."""
+    ``said``: ``(what an attach says, what a detach says)``, the ``changes`` keys of their items, or None."""
 
     def __init__(self, name, key, items, attach, detach, attach_body=None, detach_body=None, same=None, option=None,
-                 check_item=None, before_delete=False, said=None):
+                 check_item=None, said=None):
         self.name, self.option, self.key = name, option or name, key
         self.items, self.same, self.check_item = items, same or _satisfies, check_item or (lambda where, item: item)
         self.attach, self.attach_body = attach, attach_body or (lambda item: item)
         self.detach, self.detach_body = detach, detach_body or (lambda item: {key: item[key]})
-        self.before_delete = before_delete
-        self.said = said  # (what an attach says, what a detach says): the ``changes`` keys of their items, or None
+        self.said = said
 
     def check(self, module):
         items = module.params.get(self.option)
@@ -70,32 +65,31 @@ class Attachments(Part):
                                 for name, value in item.items()) for item in wanted])
 
     def plan(self, record, wanted, params):
-        """The writes that make ``record`` hold exactly ``wanted``: attaches, re-attaches, then detaches."""
-        held = self.held(record)
-        listed = set(item[self.key] for item in wanted)
-        attach, move, detach = [], [], []
+        """The writes that make ``record`` hold exactly ``wanted``, attaches first so that a failed one leaves every item
+        attached: new items attached, each held one that does not satisfy its listed one detached and attached again,
+        then the items not listed detached."""
+        held, listed = self.held(record), set(item[self.key] for item in wanted)
+        attach, move = [], []
         for item in wanted:
             current = held.get(item[self.key])
             if current is None:
                 attach.append(self.attaching(item, record, params))
             elif not self.same(item, current):
                 move += [self.detaching(current, record, params, item), self.attaching(item, record, params)]
-        detach = [self.detaching(item, record, params) for key, item in held.items() if key not in listed]
-        return attach + move + detach
+        return attach + move + [self.detaching(item, record, params) for key, item in held.items() if key not in listed]
+
+    def writing(self, kind, item, record, params, done):
+        """An attach or a detach of ``item``, sent once ``record`` is unlocked."""
+        method, template = self.attach if kind == "attach" else self.detach
+        body = self.attach_body(item) if kind == "attach" else self.detach_body(item)
+        return Write(kind, method, template.format(**dict(params, id=record["id"])), body, names=[item[self.key]], locked=record,
+                     done=done, said={self.said[kind == "detach"]: [item[self.key]]} if self.said else None)
 
     def attaching(self, item, record, params):
-        method, template = self.attach
         key = item[self.key]
-        return Write("attach", method, template.format(**dict(params, id=record["id"])), self.attach_body(item),
-                     names=[key], locked=record, said={self.said[0]: [key]} if self.said else None,
-                     done=lambda found: key in self.held(found) and self.same(item, self.held(found)[key]))
+        return self.writing("attach", item, record, params, lambda found: key in self.held(found) and self.same(item, self.held(found)[key]))
 
     def detaching(self, item, record, params, replacement=None):
-        method, template = self.detach
         key = item[self.key]
-
-        def done(found):
-            held = self.held(found)
-            return key not in held or (replacement is not None and self.same(replacement, held[key]))
-        return Write("detach", method, template.format(**dict(params, id=record["id"])), self.detach_body(item),
-                     names=[key], locked=record, said={self.said[1]: [key]} if self.said else None, done=done)
+        return self.writing("detach", item, record, params, lambda found: key not in self.held(found) or (
+            replacement is not None and self.same(replacement, self.held(found)[key])))

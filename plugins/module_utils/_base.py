@@ -6,9 +6,8 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-``GcoreModule`` builds the AnsibleModule (common options included), validates input before any
-request, builds the client once, and shapes results and errors: ``execute`` is the one place a run ends.
-The flow of the idempotent modules built on it is ``Flow`` in ``_writes.py``.
+``GcoreModule`` builds the AnsibleModule (common options included), validates input before any request, builds the
+client once, and shapes results and errors: ``execute`` is the one place a run ends (the flow built on it: ``_flow``).
 
 =============== ======================================================================================
 setting         meaning
@@ -40,8 +39,7 @@ class GcoreModule:
     module_kwargs = {}
 
     def __init__(self):
-        spec = gcore_argument_spec(cloud=self.cloud, waits=self.waits)
-        spec.update(self.argument_spec)
+        spec = dict(gcore_argument_spec(cloud=self.cloud, waits=self.waits), **self.argument_spec)
         self.module = ArgSpecModule(argument_spec=spec, supports_check_mode=True, **self.module_kwargs)
         self.params = self.module.params
         self.check_mode = self.module.check_mode
@@ -54,21 +52,15 @@ class GcoreModule:
         if not HAS_REQUESTS:
             raise Refused(missing_required_lib("requests"), exception=str(REQUESTS_IMPORT_ERROR))
         self.validate()
-        self.client = Client(
-            api_key=self.params["api_key"],
-            api_url=self.params["api_url"],
-            timeout=self.params["api_timeout"],
-            retries=self.params["api_retries"],
-            validate_certs=self.params["validate_certs"], secrets=self.module.no_log_values,  # scrubbed from error texts
-        )
+        params = self.params
+        self.client = Client(api_key=params["api_key"], api_url=params["api_url"], timeout=params["api_timeout"], retries=params["api_retries"],
+                             validate_certs=params["validate_certs"], secrets=self.module.no_log_values)  # secrets: scrubbed from error texts
         self.tasks = TaskWaiter(self.client)  # one waiter per run: it keeps the task path that answered
 
     def validate(self):
-        """Cross-field and pattern rules; raise ValidationError. Runs before any request.
-
-        Subclasses call this first: it checks the common options (plugins/doc_fragments/gcore.py) and that every number
-        option of the module, nested ones included, holds a real number (no boolean, nan or infinity).
-        """
+        """Cross-field and pattern rules, before any request (raise ValidationError); subclasses call it first: it checks
+        the common options (plugins/doc_fragments/gcore.py) and that every number option, nested ones too, holds a real
+        number (no boolean, nan or infinity)."""
         params = self.params
         key = clean_api_key(params["api_key"])
         if key != params["api_key"]:

@@ -5,8 +5,8 @@
 """A child collection as a part (``Children``, ``_parts``): records of their own, with ids, under a parent, keyed by a
 declared identity. This module is internal to the collection: its interface may change at any time.
 
-Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk, at most
-``BULK_SIZE`` ids a call, with a ``bulk_delete`` path: POST unless it says), updates, creates: a collection at its quota converges whenever
+Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk on a
+``bulk_delete`` path, at most ``BULK_SIZE`` ids a call), updates, creates: a collection at its quota converges whenever
 the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared
 children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
 both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
@@ -21,10 +21,10 @@ take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member wr
 (``{member: value}``, said ``verb``) right after the child's create (``ident`` a member of the item) or update (with
 ``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
 none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
-(body ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``: the creates that
-fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the others);
-``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``, the
-parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
+(body: the subclass's ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``:
+the creates that fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the
+others); ``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``,
+the parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
 wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``canonical(option,
 key)`` (a key given, before the check for two), ``after_create(item)`` (the ``own`` members a create leaves to their
 requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed``
@@ -40,7 +40,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE
 
 BULK_SIZE = 100  # ids in one bulk delete
 CHANGES = {"created": str, "updated": str, "deleted": str, "deleted_ids": id_order}  # names, and the ids deleted
-MODES = ("merged", "replaced", "overridden", "deleted")
 
 
 class Plan:
@@ -202,7 +201,6 @@ class Children(Part):
         return before, after
 
     def every_view(self, held, wanted, params):
-        """``every``: each child held, and each child as it will be (those held that stay, and those wanted)."""
         gone, records = set(id(record) for record in self.planned(held, wanted, params).deletes), by_key(held, self.key)
         before = dict((record.get(self.key), self.shown_child(record)) for record in held)
         after = dict((record.get(self.key), self.shown_child(record)) for record in held if id(record) not in gone)
@@ -220,7 +218,6 @@ class Children(Part):
         return [children[key] for key in sorted(children, key=str)] if self.listed else dict((key, children[key]) for key in sorted(children, key=str))
 
     def created_said(self, wanted):
-        """``in_create``: what the parent's create says of the children its body carries, and of their ``own`` writes."""
         said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
         return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
                                  for member, (_which, verb) in self.own.items() if self.in_create))
@@ -228,13 +225,8 @@ class Children(Part):
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
 
-    def plan(self, record, wanted, params):
-        """The writes: deletes (bulk), updates, creates; a replacement's two writes in the declared order."""
-        return self.arranged(self.planned(record, wanted, params), record, params)
-
-    def arranged(self, plan, held, params):
-        """The writes of ``plan``: in the default order, or child by child in the groups of ``order``. ``locked``: each
-        waits for the parent."""
+    def plan(self, held, wanted, params):
+        plan = self.planned(held, wanted, params)
         room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
         writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
             "taken": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if self.taken(record, plan)]), held, params),
@@ -247,7 +239,6 @@ class Children(Part):
         return writes
 
     def making(self, items, held, params):
-        """The creates of ``items``, each with its ``own`` writes; one write of them all on a ``bulk_create`` path."""
         names = [item[self.key] for item in items]
         if "bulk_create" in self.paths and items:
             method, path = request(self.paths, "bulk_create", held.scope or params)
@@ -255,12 +246,8 @@ class Children(Part):
                           done=lambda listing: set(names) <= set(found.get(self.key) for found in listing))]
         return [write for item in items for write in self.child_writes(item, None, self.after_create(item), held, params)]
 
-    def batch_body(self, items):
-        return [self.body(item) for item in items]
-
     def child_writes(self, item, record, changes, held, params):
-        """One child's create (``record`` None) or update (its members not ``own``), then each ``own`` member in
-        ``changes`` written by a request of its own."""
+        """One child's create (``record`` None) or update, then its ``own`` members in ``changes``."""
         rest, name = dict((member, value) for member, value in changes.items() if member not in self.own), item[self.key]
         writes = self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
         for member, (which, verb) in [(member, declared) for member, declared in self.own.items() if member in changes]:
@@ -340,8 +327,8 @@ class Children(Part):
 
     def deleting(self, held, params, ids, names, bulk=False):
         """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
-        method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])  # a bulk delete: POST unless declared
-        method, wanted = "POST" if bulk and " " not in self.paths["bulk_delete"] else method, dict(zip(ids, names))
+        method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])
+        wanted = dict(zip(ids, names))
 
         def left(_accepted, value):
             if not bulk or value is not GONE:

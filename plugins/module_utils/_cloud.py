@@ -2,23 +2,20 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A Gcore Cloud resource as a declaration: its ``Kind`` says where it lives and what its ids and names look like;
-``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them) derive the rest.
+"""A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its
+ids and names look like; ``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them)
+derive the rest: the paths (``/cloud/v1/{collection}/{project_id}/{region_id}[/{id}]``, others declared off the rule),
+scope, page size, name filter and created key; the options ``state``, the id option (``<noun>_id``: a UUID made
+canonical, or an integer), ``name`` (checked against the Cloud name rule) and, ``tagged``, the tags (checked).
 
 This module is internal to the collection: its interface may change at any time.
 
-A kind is declared once, in ``KINDS`` below, and read by both modules of a resource (``network`` and
-``network_info`` hold ``kind = KINDS["network"]``). From its noun, its collection and the API version of each
-operation come the paths (``/cloud/{version}/{collection}/{project_id}/{region_id}[/{id}]``), the scope named in
-messages, the id option (``<noun>_id``, a UUID sent lower-case), the name rule, the page size, the name filter the
-listing takes, and the member of a finished create task's ``created_resources`` holding the new id.
-
-A resource module adds only what differs (settings beyond ``GcoreResourceModule``'s, ``_resource``):
+Settings beyond ``GcoreResourceModule``'s (``_resource``):
 
 =================  ===========================================================================================
 setting            meaning
 =================  ===========================================================================================
-kind               the ``Kind`` (in ``KINDS``) the module manages or reads
+kind               the ``Kind`` the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
 tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request, and
@@ -34,16 +31,13 @@ filters            (an info module) the listing filters it takes besides the id 
 order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
                    in the reverse of the service's order (None: the service's order)
 =================  ===========================================================================================
-
-A resource module also declares the members it compares (``members``) and its parts (``parts``, ``_parts``); an
-info module may turn a record into what it returns (``returned(record)``, as a resource module does).
 """
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, is_uuid, require, uuid_text
+from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query, with_tags
@@ -52,8 +46,6 @@ PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 
 NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
 NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
-# A snapshot schedule (lifecycle policy) shows its volumes only when asked for (docs/api_reference.md section 19.5).
-VOLUMES_SHOWN = {"need_volumes": "true"}
 
 
 def check_name(option, value, what=None, longest=63):
@@ -68,19 +60,18 @@ def check_name(option, value, what=None, longest=63):
 
 
 class Kind:
-    """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``versions`` (``{operation:
-    "v2"}`` where an operation is not v1: ``create``, ``update``), ``paths`` (by operation, the ``path`` arguments
-    ``(suffix, version[, collection])`` of one off the rule), ``id_option``, ``plural`` (the info module's result),
-    ``name_query`` (the listing's name filter: ``(parameter, longest name it takes)``, or None), ``created_key``,
-    ``regional`` (False: project-scoped; ``owner``: the scope's path segments, a client's), the listing's ``total_key``;
-    ``id_aliases``: the id option's aliases; ``id_key``: the record member holding the id (a record read is given it
-    as ``id`` too, and the result shows the record without it); ``name_length``: the longest name the service takes
-    (None: no rule on its names, only not empty); ``list_params``: the query every listing of an info module sends;
-    ``integer_id``: the ids are integers (the id option an int, at least 1), not UUIDs."""
+    """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``paths`` (by operation, the
+    ``path`` arguments ``(suffix, version[, collection])`` of one off the rule: another API version, suffix or
+    collection), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
+    ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped; ``owner``:
+    the scope's path segments, a client's), the listing's ``total_key``; ``id_aliases``: the id option's aliases;
+    ``id_key``: the record member holding the id (a record read is given it as ``id`` too, and the result shows the
+    record without it); ``name_length``: the longest name the service takes (None: no rule on its names, only not
+    empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers."""
 
-    def __init__(self, noun, collection, id_option=None, title=None, plural=None, versions=None, paths=None,
-                 name_query=("name", 63), created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id",
-                 name_length=63, list_params=None, integer_id=False, owner=None):
+    def __init__(self, noun, collection, id_option=None, title=None, plural=None, paths=None, name_query=("name", 63),
+                 created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id", name_length=63, list_params=None,
+                 integer_id=False, owner=None):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
         self.list_params = list_params or {}
         self.key = noun.replace(" ", "_").lower()
@@ -91,9 +82,7 @@ class Kind:
         self.scope = REGION if regional else "project {project_id}"
         self.owner = owner or ("{project_id}/{region_id}" if regional else "{project_id}")
         self.paths = dict(list=self.path(), item=self.path("/{id}"))
-        for operation, version in (versions or {}).items():
-            self.paths[operation] = self.path("/{id}" if operation != "create" else "", version)
-        self.paths.update((operation, self.path(*path) if isinstance(path, tuple) else path) for operation, path in (paths or {}).items())
+        self.paths.update((operation, self.path(*path)) for operation, path in (paths or {}).items())
 
     def path(self, suffix="", version="v1", collection=None):
         """A path of the kind: its (or a sibling) collection's at ``version``, then ``suffix`` (``"/{id}/attach"``)."""
@@ -103,16 +92,18 @@ class Kind:
         """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
         return record if record is None or self.id_key == "id" else dict(record, id=record.get(self.id_key))
 
-    def unidentified(self, record):
-        """The record as the service shows it (without the ``id`` that ``identified`` gave it)."""
-        return record if record is None or self.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
+    def identity(self, named):
+        """The options that identify a resource of the kind: the id option and (``named``) ``name``."""
+        return dict([(self.id_option, dict(self.id_spec))] + ([("name", dict(type="str"))] if named else []))
 
-    def check_id(self, params):
-        """The id option checked: a UUID kept in its canonical form, or an integer id at least 1."""
+    def check(self, params, named):
+        """The identity options checked: the id (a UUID kept in its canonical form, or an integer at least 1) and the name."""
         if self.id_spec["type"] == "int":
             check_range(self.id_option, params[self.id_option], low=1)
         else:
             canonical_uuid(params, self.id_option)
+        if named:
+            check_name("name", params["name"], longest=self.name_length)
 
     def query(self, name):
         """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
@@ -121,101 +112,29 @@ class Kind:
         return {self.name_query[0]: name}
 
 
-KINDS = dict((kind.key, kind) for kind in (
-    Kind("network", "networks", versions={"update": "v2"}, name_query=("name", 61)),
-    Kind("subnet", "subnets", name_query=None),
-    Kind("router", "routers", id_option="id", id_aliases=["router_id"], versions={"update": "v2"}),
-    Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
-        create=("", "v2", "security_groups"), update=("/{id}", "v2", "security_groups"))),
-    Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", versions={"update": "v2"}, name_query=None),
-    Kind("SSH key", "ssh_keys", id_option="ssh_key_id", title="SSH key", regional=False),
-    Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
-    Kind("instance", "instances", versions={"create": "v2"}, paths=dict(
-        check_limits=("/check_limits", "v2"), price=("/instances", "v2", "pricing"))),
-    Kind("load balancer", "loadbalancers", versions={"update": "v2"}, paths=dict(check_limits=("/check_limits",))),
-    Kind("snapshot", "snapshots", name_query=None, total_key="count"),
-    Kind("image", "images", name_query=None, list_params={"private": "true"},  # private images show only when asked for
-         paths=dict(download=("", "v1", "downloadimage"))),
-    Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
-    Kind("secret", "secrets", versions={"create": "v2"}, name_query=None, name_length=None),  # no name filter, no name rule
-    Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
-         name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
-    Kind("bare metal server", "bminstances", id_option="server_id", plural="servers", created_key="instances", paths=dict(
-        action=("/{id}/action", "v2", "baremetal"), rebuild=("/{id}/rebuild",), check_limits=("/check_limits",),  # action: SDK 0.59's (API 19.1)
-        capacity=("", "v1", "bmcapacity"), flavors=("", "v1", "bmflavors"), images=("", "v1", "bmimages"))),
-    Kind("snapshot schedule", "lifecycle_policy", integer_id=True, name_query=None, total_key="count", list_params=VOLUMES_SHOWN,
-         paths=dict(item=("/{id}?need_volumes=true",), update=("/{id}",), delete=("/{id}",))),
-    Kind("file share", "file_shares", versions={"update": "v3"}, total_key="count"),  # the v1 PATCH is deprecated
-    Kind("k8s cluster", "k8s/clusters", plural="clusters", name_query=None, created_key="k8s_clusters", name_length=20, paths=dict(
-        (which, "/cloud/v2/" + template) for which, template in dict(  # v2, by name (docs/api_reference.md section 19.3)
-            list="k8s/clusters/{project_id}/{region_id}", item="k8s/clusters/{project_id}/{region_id}/{name}",
-            config="k8s/clusters/{project_id}/{region_id}/{name}/config", upgrade="k8s/clusters/{project_id}/{region_id}/{name}/upgrade",
-            upgrade_versions="k8s/clusters/{project_id}/{region_id}/{name}/upgrade_versions",
-            create_versions="k8s/{project_id}/{region_id}/create_versions",  # its pools' paths: the module's ``Pools``
-            check_limits="k8s/clusters/{project_id}/{region_id}/check_limits", price="pricing/{project_id}/{region_id}/k8s/clusters").items())),
-    Kind("listener", "lblisteners", versions={"update": "v2"}),  # a load balancer's, written as its part (load_balancer.Listeners)
-    Kind("pool", "lbpools", versions={"update": "v2"}),
-    Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
-    Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (load_balancer.L7Policies)
-))
-K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
-
-
-def k8s_version(value):
-    """A Kubernetes version compared without its leading ``v``, numerically (``v1.31.10`` is above ``1.31.9``)."""
-    return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
-
-
-def find_named(client, kind, params, value, option, required=True, query=None):
-    """``(id, record or None)`` of the resource of ``kind`` that the option's ``value`` names: an id (a UUID) taken as
-    given, or a name matched exactly over every page of the listing (``query``: more filters it takes). No match:
-    ``(None, None)``, or (``required``) ``Refused`` naming the option; several: ``Refused`` listing their ids."""
-    if is_uuid(value):
-        return uuid_text(option, value), None
-    listing = client.paginate(kind.paths["list"].format(**params), dict(kind.query(value), **(query or {})) or None,
-                              page_size=PAGE_SIZE, total_key=kind.total_key)
-    matches = [kind.identified(record) for record in listing if record.get("name") == value]
-    where = kind.scope.format(**params)
-    if len(matches) > 1:
-        raise Refused("%s: %s %ss of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"
-                      % (option, len(matches), kind.noun, where, value, ", ".join(str(record.get("id")) for record in matches)))
-    if matches:
-        return matches[0]["id"], matches[0]
-    if required:
-        raise Refused("%s: no %s is named %r in %s (nothing was sent)" % (option, kind.noun, value, where))
-    return None, None
-
-
 class CloudResource(GcoreResourceModule):
-    """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring).
-
-    Derived from the kind: the options ``state`` (``states``), the id option, ``name`` and, with ``tagged``, ``tags``
-    and ``purge_tags``; the paths, scope, lock, page size, name filter and created key; the id checked and made
-    canonical, the name checked against the Cloud name rule, the tags checked."""
+    """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring)."""
 
     kind = None
-    options = {}  # the module's own options (besides the derived ones)
+    options = {}
     states = ("present", "absent")
     tagged = False
-    nameless = False  # True: the resource has no name (found by its id, or as the module's ``find`` says)
-    create_options = ()  # the options the create body carries as given (when given)
-    uuid_options = ()  # more options holding a UUID, made canonical
+    nameless = False
+    create_options = ()
+    uuid_options = ()
     cloud = waits = asynchronous = True
     lock = "task_id"
     page_size = PAGE_SIZE
     required_to_create = ("name",)
     task_types = {}
-    others = None  # where a hand rename is looked for (None: one listing filtered by the declared tags)
+    others = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is None:
             return
-        spec = dict(state=dict(type="str", choices=list(cls.states), default="present"))
-        spec[kind.id_option] = dict(kind.id_spec)
-        if not cls.nameless:
-            spec["name"] = dict(type="str")
+        spec = dict(state=dict(type="str", choices=list(cls.states), default="present"), **kind.identity(not cls.nameless))
         if not kind.regional:
             spec["project_id"] = gcore_argument_spec(cloud=True)["project_id"]
         spec.update(cls.options)
@@ -238,11 +157,9 @@ class CloudResource(GcoreResourceModule):
         params = self.params
         if not self.kind.regional:
             check_range("project_id", params["project_id"], low=1)
-        self.kind.check_id(params)
+        self.kind.check(params, not self.nameless)
         for option in self.uuid_options:
             canonical_uuid(params, option)
-        if not self.nameless:
-            check_name("name", params["name"], longest=self.kind.name_length)
         if self.tagged:
             check_tags(params["tags"])
 
@@ -291,8 +208,9 @@ class CloudResource(GcoreResourceModule):
             return iter(())  # under a parent check mode assumes an earlier task builds (``_parents.Assumed``): none yet
         return (self.kind.identified(record) for record in super().listing(params))
 
-    def returned(self, record):
-        return self.kind.unidentified(super().returned(record))
+    def returned(self, record):  # as the service shows it: without the ``id`` that ``Kind.identified`` gave it
+        record = super().returned(record)
+        return record if record is None or self.kind.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
 
     def create_body(self):
         params = self.params
@@ -318,15 +236,14 @@ class CloudInfo(GcoreModule):
     kind = None
     filters = ()
     order = None
-    nameless = False  # True: the resource has no name of the user's (no ``name`` option)
+    nameless = False
     cloud = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind is not None:
-            cls.argument_spec = dict([(kind.id_option, dict(kind.id_spec))] + ([] if cls.nameless else [("name", dict(type="str"))]),
-                                     **dict((item.option, item.spec) for item in cls.filters))
+            cls.argument_spec = dict(kind.identity(not cls.nameless), **dict((item.option, item.spec) for item in cls.filters))
             if not cls.nameless:
                 cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
                     cls.module_kwargs.get("mutually_exclusive", [])))
@@ -334,9 +251,7 @@ class CloudInfo(GcoreModule):
     def validate(self):
         super().validate()
         params = self.params
-        self.kind.check_id(params)
-        if not self.nameless:
-            check_name("name", params["name"], longest=self.kind.name_length)
+        self.kind.check(params, not self.nameless)
         for item in self.filters:
             if params[item.option] is not None:
                 params[item.option] = item.check(item.option, params[item.option])

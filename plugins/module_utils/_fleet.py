@@ -6,23 +6,13 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-A fleet is not a second flow: each member is an ``Instance`` (``_instance_resource``) run through the one resource flow
-(``_resource``), with what the members share done once for the fleet and the waits batched:
-
-- one listing (every page) finds every member; two instances with a member's name fail, listing their ids;
-- each member is built inside this run (``Flow.within``); the names the options hold (placement group, images,
-  snapshots, security groups) are resolved once, on a template member, before any write, and every member takes them;
-- members found on their way to ready (``BUILD`` after ``wait: false``) are waited for together (one listing per poll);
-- the creates are sent first, all of them; then their tasks are waited for together (``TaskWaiter.wait_each``), then
-  the new instances' readiness together; then what a create body could not carry (a stop) per member;
-- existing members converge as ``instance`` makes one converge, each member's plan sent round by round: the n-th
-  write of every member, then their tasks together (``together``: the one flow's ``apply_together``); deletes (``state: absent``, or ``purge`` scaling
-  in from the highest index) likewise;
-- with ``rolling``, the members only a new instance can change (``Instance.renewed``) and those to resize are rolled a
-  batch at a time (``roll``): a replaced member's delete is planned by a member of its own (``gone``), then it is created.
-
-A member that fails leaves the others: the task fails naming the members created and those that failed; ``changed``
-is true once any write was accepted.
+A fleet is a resource on the one flow (``_resource``): the project's instances, a ``container`` found by one listing
+(``find``), whose one part (``Crew``) is its members, each an ``Instance`` (``_instance_resource``) within this run
+(``Flow.within``) planned as ``instance`` plans one, what they share resolved once on a template member before any
+write. Their plans are one step of the fleet's plan (``Rounds``), sent in rounds (``_tasks.apply_together``): the
+creates, the existing members converging, with ``rolling`` the members to replace (``Instance.renewed``) or resize a
+batch at a time, then the deletes (``state: absent``, or ``purge`` scaling in from the highest index). A member that
+fails leaves the others: the task fails naming the members done and those that failed.
 """
 
 from __future__ import annotations
@@ -31,16 +21,16 @@ import re
 import time
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, Unfinished, ValidationError, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
-from ansible_collections.gcore.platform.plugins.module_utils._flow import apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._instance import flavor_of
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import (
     Instance, boot_images, boot_volume, one_only, ready_together)
+from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
+from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import renamed, user_tags
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskError, apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._writes import PAST
 
 FAILURES = (ApiError, Refused, TaskError, ValidationError)
@@ -51,10 +41,52 @@ def _side(shown):
     return {"state": "absent"} if shown is None else dict(shown, state="present")
 
 
-class Fleet(GcoreModule):
+class Crew(Part):
+    """A fleet's one part, its members: planned before any write (``Fleet.report``), shown by member (``sides``: the
+    diff's ``({name: before}, {name: after})``), sent as one step (``Rounds``; None: nothing to send)."""
+
+    name = "instances"
+
+    def __init__(self, sides, step):
+        self.sides, self.step = sides, step
+
+    def wanted(self, module):
+        return ()
+
+    def views(self, state, wanted, params):
+        return self.sides
+
+    def plan(self, record, wanted, params):
+        return [self.step] if self.step else []
+
+
+class Rounds:
+    """The step of a fleet's plan: its members' plans, sent by them in rounds (``deliver()``); it says in ``changes``
+    what ``told()`` says (planned, then what took effect) and is in the fleet's ledger once a member wrote (``flows()``)."""
+
+    kind, locked, prepare, then, reread = "rounds", None, None, None, None
+
+    def __init__(self, deliver, told, flows):
+        self.deliver, self.told, self.flows = deliver, told, flows
+
+    @property
+    def said(self):
+        return self.told()
+
+    def send(self, ledger):
+        try:
+            self.deliver()
+        finally:
+            ledger.accepted += [self] if any(flow.ledger for flow in self.flows()) else []
+
+
+class Fleet(GcoreResourceModule):
     """The ``instances`` module: a fleet of instances by ``names`` or ``count`` + ``name_format`` (module docstring)."""
 
-    cloud = waits = True
+    cloud = waits = container = True
+    id_option = name_option = None  # the project's instances: found by ``find``
+    result_key = "instances"
+    crew, ones, batches, stopped = None, None, [], None  # the part, {name: member}, the roll's batches, the batch it stopped at
     boots = None  # {instance id: boot volume} of the members, read once (``renewals``)
     argument_spec = dict(
         [(key, value) for key, value in Instance.argument_spec.items() if key not in ("instance_id", "name", "state")],
@@ -111,85 +143,112 @@ class Fleet(GcoreModule):
         if name is not None:
             one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
             one.placement.client = self.client  # the groups read again after a move
-            one.others = ()  # a hand rename is looked for once, for the fleet (``run``)
+            one.others = ()  # a hand rename is looked for once, for the fleet (``planned``)
         return one
 
-    # ---- reading -----------------------------------------------------------------------------
-    def found(self):
+    @property
+    def parts(self):
+        return (self.crew,) if self.crew else ()
+
+    @property
+    def changes(self):
+        """By member, in the fleet's order; with ``rolling``, the members replaced and the batches begun."""
+        order = list(self.ones or ()).index
+        shape = dict((word, order) for word in ("created", "updated", "started", "stopped", "deleted"))
+        return dict(shape, replaced=order, batches=self.batches.index) if self.params["rolling"] else shape
+
+    # ---- reading (hooks) ---------------------------------------------------------------------
+    def resolve(self):
+        self.template.client, self.template.tasks, self.result["tasks"] = self.client, self.tasks, []
+        self.template.resolve()  # the placement group, once
+
+    def find(self):
         """``{name: record}`` of the fleet's instances, from one listing of every page; a name held twice fails. With
         ``purge``, a candidate to scale in that is not the fleet's (another flavor, or without the fleet's tags) is kept,
-        with a warning."""
+        with a warning. A re-run finishes what a run left: the members on their way to ready are waited for together."""
         wanted, params = set(self.wanted()), self.params
         scaled = params["names"] is None and params["purge"]
         found, self.listed = {}, list(self.template.listing())
         for record in self.listed:
-            name = record.get("name")
-            if name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]:
-                tags = user_tags(record)
-                unlike = [why for why, differs in (
-                    ("its flavor is %r, not %r" % (flavor_of(record), params["flavor"]), params["flavor"] not in (None, flavor_of(record))),
-                    ("it lacks the fleet's tags", any(tags.get(key) != value for key, value in (params["tags"] or {}).items()))) if differs]
-                if unlike:
-                    self.module.warn("purge: instance %s (%s) is kept: %s, so it is not taken for a member of this fleet"
-                                     % (name, record.get("id"), " and ".join(unlike)))
-                    continue
-            if name in wanted or (scaled and (self.index_of(name) or 0) > params["count"]):
+            name, tags = record.get("name"), user_tags(record)
+            spare = name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]  # one to scale in
+            unlike = [why for why, differs in (
+                ("its flavor is %r, not %r" % (flavor_of(record), params["flavor"]), params["flavor"] not in (None, flavor_of(record))),
+                ("it lacks the fleet's tags", any(tags.get(key) != value for key, value in (params["tags"] or {}).items()))) if differs]
+            if spare and unlike:
+                self.module.warn("purge: instance %s (%s) is kept: %s, so it is not taken for a member of this fleet"
+                                 % (name, record.get("id"), " and ".join(unlike)))
+            elif name in wanted or spare:
                 found.setdefault(name, []).append(record)
         twice = [name for name, records in found.items() if len(records) > 1]
         if twice:
             raise Refused("; ".join(self.template.named(name, found[name]) for name in sorted(twice))
                           + "; names must be unique in a fleet (nothing was sent)")
-        return dict((name, records[0]) for name, records in found.items())
-
-    # ---- the run -----------------------------------------------------------------------------
-    def run(self):
-        params, template = self.params, self.template
-        template.client, template.tasks = self.client, self.tasks
-        absent = params["state"] == "absent"
-        self.result["tasks"] = []
-        self.failed, self.members, self.untaken, self.gone, self.gone_plans, self.stopped = {}, {}, [], {}, {}, None
-        template.resolve()  # the placement group, once
-        found = self.found()
-        names = self.wanted()
-        purged = sorted((name for name in found if name not in names), key=self.index_of, reverse=True)
-        if params["wait"] and not self.check_mode:  # a re-run finishes what a run left: all waited for together
+        found = dict((name, records[0]) for name, records in found.items())
+        if params["wait"] and not self.check_mode:
             waiting = dict((name, record["id"]) for name, record in found.items() if record.get(Instance.ready[0]) in Instance.ready[2])
-            found.update(ready_together(template, waiting, self.tasks.deadline(params["wait_timeout"])))
-        renew = {}
-        if not absent:
-            template.resolve_images()  # every run, once
-            renew = self.renewals(dict((name, found[name]) for name in names if name in found))
-        if not absent and (renew or any(name not in found for name in names)):
-            template.report(None)  # images, snapshots and security groups, once, before any write
-        plans = {}
-        for name in (names[::-1] if absent else names) + purged:
-            one = self.members[name] = self.member(name, **({"state": "absent"} if name in purged else {}))
+            found.update(ready_together(self.template, waiting, self.tasks.deadline(params["wait_timeout"])))
+        return found
+
+    def report(self, found):
+        """Before any write: the images resolved (every run, once), the members to renew found, the names of a create
+        (snapshots, security groups) resolved once; then the members planned (``planned``)."""
+        self.renew = {}
+        if not self.absent:
+            self.template.resolve_images()
+            self.renew = self.renewals(dict((name, found[name]) for name in self.wanted() if name in found))
+            if self.renew or any(name not in found for name in self.wanted()):
+                self.template.report(None)
+        self.planned(found)
+
+    # ---- the plan ----------------------------------------------------------------------------
+    def planned(self, found):
+        """Every member planned as ``instance`` plans it (a replaced one: its delete by a member of its own, then a
+        create); the roll's batches; the fleet's part (``Crew``) holding them."""
+        params, names, self.ones, self.plans, self.gone, self.gone_plans = self.params, self.wanted(), {}, {}, {}, {}
+        self.failed, self.untaken = {}, []
+        purged = sorted((name for name in found if name not in names), key=self.index_of, reverse=True)
+        for name in (names[::-1] if self.absent else names) + purged:
+            one = self.ones[name] = self.member(name, **({"state": "absent"} if name in purged else {}))
             one.start()
-            record = self.settled(name, one, found.get(name))
-            if name in renew:
+            record = self.member_record(name, one, found.get(name))
+            if name in self.renew:
                 record = self.replacing(name, record)  # deleted, then created anew
             if record is not None:
                 one.report(record)  # what the lookup found (a new member's names were resolved once, above)
-            plans[name] = one.plan(record, one.params["state"] == "absent")
-            one.record = record
-            one.before, one.after = one.views(record, one.params["state"] == "absent")
-            one.before = self.gone[name].before if name in renew else one.before
-        creates = [name for name, plan in plans.items() if plan and plan[0].kind == "create" and name not in renew]
+            self.plans[name], one.record = one.plan(record, one.params["state"] == "absent"), record
+        creates = [name for name, plan in self.plans.items() if plan and plan[0].kind == "create" and name not in self.renew]
         if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
-            renamed(template, self.listed, ", ".join(creates), lambda record: record.get("name") in names or (
+            renamed(self.template, self.listed, ", ".join(creates), lambda record: record.get("name") in names or (
                 params["names"] is None and self.index_of(record.get("name")) is not None))
-        resized = params["rolling"] and params["allow_resize"] and not absent  # a resize is rolled too
-        rolled = [name for name in names if name in renew or (resized and name in found and params["flavor"] not in (None, flavor_of(found[name])))]
+        resized = params["rolling"] and params["allow_resize"] and not self.absent  # a resize is rolled too
+        self.rolled = [name for name in names if name in self.renew or (
+            resized and name in found and params["flavor"] not in (None, flavor_of(found[name])))]
         size = (params["rolling"] or {}).get("batch") or 1
-        self.batches = [rolled[index:index + size] for index in range(0, len(rolled), size)]
-        self.result["changed"] = self.check_mode and any(plans.values())
-        if not self.check_mode:
-            deletes = [name for name, plan in plans.items() if plan and plan[-1].kind == "delete"]
-            self.together(creates, plans, ready=True)
-            self.converge([name for name in plans if name not in creates + deletes + rolled and plans[name]], plans)
-            self.roll(plans)
-            self.together(deletes, plans, ready=False)
-        return self.outcome_of(names, plans)
+        self.batches = [self.rolled[index:index + size] for index in range(0, len(self.rolled), size)]
+        self.crew = Crew(self.sides(), Rounds(self.deliver, self.told, self.flows) if any(self.plans.values()) else None)
+
+    def sides(self):
+        """The diff by member (a replaced one: before, as its delete saw it)."""
+        before, after = {}, {}
+        for name, one in self.ones.items():
+            shown = one.views(one.record, one.params["state"] == "absent")
+            before[name], after[name] = _side(self.gone[name].before if name in self.gone else shown[0]), _side(shown[1])
+        return before, after
+
+    def deliver(self):
+        """The members not rolled sent together (``send_batch``), then the roll's batches in turn, each once the one before it
+        is ready again (``pause`` seconds apart; a batch with a failure stops the roll), then the deletes together."""
+        deletes = [name for name, plan in self.plans.items() if plan and plan[-1].kind == "delete"]
+        self.send_batch([name for name in self.plans if name not in deletes + self.rolled])
+        for number, batch in enumerate(self.batches):
+            if number and self.params["rolling"]["pause"]:
+                time.sleep(self.params["rolling"]["pause"])
+            self.send_batch(batch)
+            if any(name in self.failed for name in batch):
+                self.stopped = number
+                break
+        self.together(deletes, ready=False)
 
     def renewals(self, existing):
         """``{name: what differs}`` of the existing members only a new instance can change (``Instance.renewed``; their
@@ -214,31 +273,19 @@ class Fleet(GcoreModule):
         gone.before, _after = gone.views(record, True)
         return None
 
-    def converge(self, existing, plans):
-        """Existing members' plans sent round by round (``together``), then each member read until ready again."""
+    def send_batch(self, names):
+        """Members sent together: the deletes of those replaced, then the creates (their readiness read together), then
+        the others converging, each read until ready again."""
+        self.together([name for name in names if name in self.gone], ready=False, gone=True)
+        self.together([name for name in names if self.plans[name] and self.plans[name][0].kind == "create"], ready=True)
+        existing = [name for name in names if not (self.plans[name] and self.plans[name][0].kind == "create")]
+        self.together(existing, ready=False)
         for name in existing:
-            self.unlocked(name, plans)
-        self.together([name for name in existing if plans[name] and name not in self.failed], plans, ready=False)
-        for name in existing:
-            one = self.members[name]
+            one = self.ones[name]
             if name not in self.failed and one.ledger and one.exists_after(one.record):
                 self.guarded(name, lambda: setattr(one, "record", one.until_ready(one.record)))
 
-    def roll(self, plans):
-        """The batches in turn, each once the one before it is ready again (``pause`` seconds apart): its replaced
-        members deleted together, then created again together (their tasks and readiness waited for together), its
-        resized members converged together. A batch with a failure stops the roll."""
-        for number, batch in enumerate(self.batches):
-            if number and self.params["rolling"]["pause"]:
-                time.sleep(self.params["rolling"]["pause"])
-            replaced = [name for name in batch if name in self.gone]
-            self.together(replaced, self.gone_plans, ready=False, members=self.gone)
-            self.together([name for name in replaced if name not in self.failed], plans, ready=True)
-            self.converge([name for name in batch if name not in self.gone], plans)
-            if any(name in self.failed for name in batch):
-                return setattr(self, "stopped", number)
-
-    def settled(self, name, one, found):
+    def member_record(self, name, one, found):
         """A member's record settled as ``instance`` settles it; one the service could not finish (ERROR) fails the
         fleet naming the member, with a way out that leaves the other members alone (nothing was sent)."""
         try:
@@ -257,21 +304,12 @@ class Fleet(GcoreModule):
             self.failed[name] = str(exc)
             return None
 
-    def unlocked(self, name, plans):
-        """An existing member locked by a task: waited for, then planned again from what the lock left (as ``instance``)."""
-        one = self.members[name]
-        if one.record.get(one.lock) and self.params["wait"]:
-            self.guarded(name, lambda: setattr(one, "record", one.wait_unlocked(one.record)))
-            plans[name] = self.guarded(name, lambda: one.plan(one.record, False)) or []
-
-    def together(self, names, plans, ready, members=None):
-        """The members' plans sent in rounds (``_flow.apply_together``): the n-th write of every member, then their tasks
-        waited for together, then (``ready``: creates) the new instances' readiness together (one listing per poll). With
-        ``wait: false`` nothing is waited for: each member's plan is sent as ``instance`` sends it. ``members``: whose
-        plans (default: the fleet's)."""
-        members = self.members if members is None else members
-        apply_together(dict((name, (members[name], plans[name])) for name in names), ready=self.arrived if ready else None,
-                       guard=self.guarded, untaken=self.untaken_by)
+    def together(self, names, ready, gone=False):
+        """The plans of the members ``names`` (``gone``: of their replaced instances) sent in rounds (``apply_together``),
+        with (``ready``: creates) the new instances' readiness read together (``arrived``)."""
+        ones, plans = (self.gone, self.gone_plans) if gone else (self.ones, self.plans)
+        apply_together(dict((name, (ones[name], plans[name])) for name in names if plans[name] and name not in self.failed),
+                       ready=self.arrived if ready else None, guard=self.guarded, untaken=self.untaken_by)
 
     def untaken_by(self, name, write, task):
         """A member's write accepted whose task did not take effect: not in ``changes``, the member failed naming the task."""
@@ -297,69 +335,49 @@ class Fleet(GcoreModule):
         return ids[0] if ids else None
 
     # ---- the result --------------------------------------------------------------------------
-    @staticmethod
-    def said(write):
-        """A member's write as ``changes`` names it: created, deleted, started, stopped (as the write says), else updated."""
-        return PAST.get(write.kind) if write.kind in ("create", "delete") else next(
-            (word for word in ("started", "stopped") if word in write.said), "updated")
-
-    def writes_of(self, name, plans):
-        """A member's writes that took effect (in check mode, planned), a replaced member's delete first."""
-        ones = [(one, plan) for one, plan in ((self.gone.get(name), self.gone_plans.get(name)), (self.members[name], plans.get(name)))
-                if one is not None]
-        return [write for one, plan in ones for write in ((plan or []) if self.check_mode else one.ledger.writes()) if write not in self.untaken]
-
-    def words(self, name, plans, said=None):
-        """What ``writes_of`` a member says, once each (``said``: a write's word); a replaced member's delete and create
-        as one ``replaced`` (a create that failed after its delete leaves ``deleted``)."""
-        words = list(dict.fromkeys((said or self.said)(write) for write in self.writes_of(name, plans)))
+    def words(self, name, moved=False):
+        """What a member's writes that took effect (in check mode, planned; a replaced member's delete first) say, once
+        each: created, deleted, started, stopped (as the write says; ``moved`` too), else updated; a replaced member's
+        delete and create as one ``replaced`` (a create that failed after its delete leaves ``deleted``)."""
+        flows = [(one, plan) for one, plan in ((self.gone.get(name), self.gone_plans.get(name)), (self.ones[name], self.plans[name])) if one]
+        said = ("started", "stopped", "moved") if moved else ("started", "stopped")
+        words = list(dict.fromkeys(PAST[write.kind] if write.kind in ("create", "delete") else next((word for word in said if word in write.said), "updated")
+                                   for one, plan in flows for write in (plan if self.check_mode else one.ledger.writes()) if write not in self.untaken))
         if name in self.gone and "deleted" in words and "created" in words:
             words = ["replaced"] + [word for word in words if word not in ("deleted", "created")]
         return words
 
-    def outcome_of(self, names, plans):
-        rolling = self.params["rolling"]
-        changes = dict((key, []) for key in ("created", "updated", "started", "stopped", "deleted") + (("replaced",) if rolling else ()))
-        before, after = {}, {}
-        for name, one in self.members.items():
-            for word in self.words(name, plans):
-                changes[word].append(name)
-            before[name], after[name] = _side(one.before), _side(one.after)
-            if name in self.gone and (self.check_mode or self.gone[name].ledger):
-                self.gone[name].goes.tell(self.gone[name])  # a warning names what a replaced member left
-        if rolling:  # the batches begun (all of them unless a failure stopped the roll)
-            changes["batches"] = self.batches[:None if self.stopped is None else self.stopped + 1]
-        records = dict((name, self.members[name].record if self.members[name].record is not None else getattr(self.gone.get(name), "record", None))
-                       for name in names)
-        instances = dict((name, self.members[name].returned(records[name])) for name in names)
-        ordered = names if self.params["names"] is None else sorted(names)  # by name (a count's names by index)
-        self.result.update(changed=self.changed() if not self.check_mode else bool(self.result["changed"]), changes=changes,
-                           diff={"before": before, "after": after},
-                           tasks=[ident for one in list(self.gone.values()) + list(self.members.values()) for ident in one.result.get("tasks") or []])
-        result = {"instances": [instances[name] for name in ordered if instances[name] is not None],
-                  "addresses": dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names)}
+    def told(self):
+        """What the members' writes say (``words``): ``{word: [names]}``; with ``rolling``, the batches begun (all of them
+        unless a failure stopped the roll)."""
+        said = {"batches": self.batches[:None if self.stopped is None else self.stopped + 1]} if self.params["rolling"] else {}
+        for name in self.ones:
+            for word in self.words(name):
+                said.setdefault(word, []).append(name)
+        return said
+
+    def returned(self, found):
+        """The members as read last (by name; a count's by index) and their addresses; the task fails naming the members
+        done and those that failed, once the result holds everything."""
+        names = self.wanted()
+        for gone in self.gone.values():
+            if self.check_mode or gone.ledger:
+                gone.goes.tell(gone)  # a warning names what a replaced member left
+        instances = dict((name, self.ones[name].returned(self.ones[name].record if self.ones[name].record is not None else
+                                                         getattr(self.gone.get(name), "record", None))) for name in names)
+        self.result.update(tasks=[ident for one in self.flows() for ident in one.result.get("tasks") or []],
+                           instances=[instances[name] for name in (names if self.params["names"] is None else sorted(names)) if instances[name]],
+                           addresses=dict((name, address_lists((instances[name] or {}).get("addresses"))) for name in names))
         if self.failed:
-            self.result.update(result)
+            done = ", ".join("%s (%s)" % (name, ", ".join(said)) for name, said in ((name, self.words(name, True)) for name in self.ones) if said)
+            stop = "" if self.stopped is None else "; the roll stopped at batch %d of %d (replaced: %s; not rolled: %s)" % (
+                self.stopped + 1, len(self.batches), ", ".join(self.told().get("replaced", [])) or "none",
+                ", ".join(name for batch in self.batches[self.stopped + 1:] for name in batch) or "none")
             raise Refused("%d of %d instances failed: %s; done: %s; failed: %s%s. A re-run sends only what is left" % (
-                len(self.failed), len(self.members), "; ".join("%s: %s" % item for item in self.failed.items()),
-                self.done(plans) or "nothing", ", ".join(self.failed), self.stop_said(changes)))
-        return result
+                len(self.failed), len(self.ones), "; ".join("%s: %s" % item for item in self.failed.items()), done or "nothing",
+                ", ".join(self.failed), stop))
+        return self.result["instances"]
 
-    def stop_said(self, changes):
-        return "" if self.stopped is None else "; the roll stopped at batch %d of %d (replaced: %s; not rolled: %s)" % (
-            self.stopped + 1, len(self.batches), ", ".join(changes["replaced"]) or "none",
-            ", ".join(name for batch in self.batches[self.stopped + 1:] for name in batch) or "none")
-
-    def done(self, plans):
-        """What took effect, member by member: ``web-1 (created, stopped), web-2 (moved), web-3 (replaced)``."""
-        words = [(name, self.words(name, plans, lambda write: "moved" if "moved" in write.said else self.said(write))) for name in self.members]
-        return ", ".join("%s (%s)" % (name, ", ".join(said)) for name, said in words if said)
-
-    def changed(self):
-        return any(bool(one.ledger) for one in list(self.members.values()) + list(self.gone.values()))
-
-    def outcome(self, msg, error):
-        """Changed means sent: true once any member's write was accepted (or confirmed), whatever failed after."""
-        if not self.check_mode and getattr(self, "members", None):
-            self.result["changed"] = self.changed()
-        return msg
+    def flows(self):
+        """Every member's flow, a replaced member's delete first."""
+        return list(self.gone.values()) + list(self.ones.values())

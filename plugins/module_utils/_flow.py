@@ -41,12 +41,8 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
-from ansible_collections.gcore.platform.plugins.module_utils._tasks import task_ids
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import Replanned
 from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, ambiguous, changes_of, request
-
-
-class Replanned(Exception):
-    """A write met a 409 and the lock was waited for: ``args[0]``, the writes planned again, replace the rest of the plan."""
 
 
 class Flow(GcoreModule):
@@ -140,10 +136,14 @@ class Flow(GcoreModule):
             self.result["changes"] = changes_of(self.changes, writes)
 
     def apply(self, plan):
-        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next. Stops at the first failure."""
+        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next; a ``rounds`` step is sent
+        by the flows it holds (``send(ledger)``: in the ledger once one of them wrote). Stops at the first failure."""
         plan = list(plan)
         while plan:
             write = plan.pop(0)
+            if write.kind == "rounds":  # many flows' plans (a fleet's members: ``_fleet.Rounds``)
+                write.send(self.ledger)
+                continue
             if write.prepare:
                 write.prepare()
             try:
@@ -153,12 +153,6 @@ class Flow(GcoreModule):
                 continue
             if write.then:
                 plan[:0] = write.then(accepted, value) or []
-
-    def follow(self, write, outcome, finished=()):
-        """What follows ``write``, sent by ``attempt(wait=False)`` (``outcome``) and its tasks waited for elsewhere
-        (``finished``): the writes ``write.then`` returns, as ``apply`` adds them to the plan."""
-        accepted, value = outcome
-        return list((write.then(accepted, (value[0], list(finished)) if accepted else value) if write.then else None) or [])
 
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
@@ -218,53 +212,8 @@ class Flow(GcoreModule):
             return msg
         self.result["changed"] = bool(self.ledger)
         self.tell(self.ledger.writes())  # what was accepted before the failure
-        unsure, said = (", ".join(repr(write) for write in writes) for writes in (self.ledger.unconfirmed, self.ledger.writes()))
+        unsure, said = (", ".join(repr(write) for write in writes if write.kind != "rounds") for writes in (self.ledger.unconfirmed, self.ledger.writes()))
         msg = "%s; %s: %s" % (msg, unsure, UNSURE) if unsure and UNSURE not in msg else msg
         if said and (getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure):
             return "%s; the writes before it were accepted (%s)" % (msg, said)
         return "%s; the change was sent (%s accepted) but could not be confirmed" % (msg, said) if said else msg
-
-
-def apply_together(plans, ready=None, guard=lambda key, action: action(), untaken=lambda key, write, task: None):
-    """Many flows of one run sent in rounds (a fleet; ``plans``: ``{key: (flow, plan)}``): the first write of every plan
-    (``attempt(wait=False)``), all their tasks waited for together (``wait_each``; ``untaken(key, write, task)``: one not
-    FINISHED stops its flow), each followed (``follow``; ``ready(ended, deadline)``: ``{key: record, or the error of one
-    gone}`` of creates read ready together, each followed from its record), the rest of its plan the next round. Without
-    ``wait`` each plan is sent as ``apply`` sends it (``ready``: its first write). ``guard(key, action)``: one flow's
-    step, None when it failed (``guard`` keeps why) while the others go on."""
-    wait, sent, following = all(flow.params.get("wait", True) for flow, _plan in plans.values()), {}, {}
-    for key, (flow, plan) in plans.items():
-        write = plan[0]
-        if not wait and not ready:
-            guard(key, lambda: flow.apply(plan))
-        elif write.prepare is None or guard(key, lambda: (write.prepare(), True)[1]):  # the record unlocked and ready first
-            try:
-                sent[key] = (flow, write, guard(key, lambda: flow.attempt(write, wait=False)))
-            except Replanned as again:  # a 409: its lock waited for, the flow planned again from what it left
-                following[key] = (flow, list(again.args[0]))
-    sent = dict((key, sent[key]) for key in sent if sent[key][2] is not None)
-    if wait and sent:
-        some = next(iter(sent.values()))[0]
-        deadline = some.tasks.deadline(some.params["wait_timeout"])
-        ids = dict((key, task_ids(outcome)) for key, (_flow, _write, outcome) in sent.items())
-        tasks = some.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
-        ended = {}
-        for key, idents in ids.items():
-            bad = [tasks[ident] for ident in idents if tasks[ident].get("state") != "FINISHED"]
-            if bad:
-                untaken(key, sent[key][1], bad[0])
-            else:
-                ended[key] = sent[key] + ([tasks[ident] for ident in idents],)
-        records = ready(ended, deadline) if ready else {}
-        for key, (flow, write, outcome, finished) in ended.items():
-            record, rest = records.get(key), plans[key][1][1:]
-            follow = guard(key, lambda: _raise(record) if isinstance(record, Exception) else list(
-                write.then(False, record) or []) if ready else flow.follow(write, outcome, finished))
-            if follow is not None and (follow or rest):
-                following[key] = (flow, follow + rest)
-    if following:
-        apply_together(following, guard=guard, untaken=untaken)
-
-
-def _raise(error):
-    raise error

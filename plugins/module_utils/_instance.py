@@ -28,24 +28,23 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_range,
     check_uuid,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
-from ansible_collections.gcore.platform.plugins.module_utils._volumes import MAX_SIZE, TYPES
+from ansible_collections.gcore.platform.plugins.module_utils._volumes import ATTACHMENT_TAG, ATTACHMENT_TAG_RULE, INSTANCE_SOURCES, MAX_SIZE, TYPES
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = KINDS["instance"].paths["list"]
 FLOATING_IPS = KINDS["floating_ip"].paths["list"]
 ACTION = KINDS["instance"].path("/{id}/action", "v2")
-VOLUME_SOURCES = ("new-volume", "image", "snapshot", "apptemplate", "existing-volume")
-VOLUME_TYPES = TYPES
 STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")  # every status an instance shows
 BAREMETAL_STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "REBOOT", "REBUILD", "RESCUE", "SHUTOFF", "SUSPENDED")  # a bare metal server's
 SNAPSHOT_TYPES = ("standard", "ssd_hiiops")
-ATTACHMENT_TAG = r"^[^,/]{1,60}$"
 COMMON = ("attachment_tag", "delete_on_termination", "tags")
 # source -> (the fields it has, the fields it requires); ``image_name`` and ``snapshot_name`` are ours: resolved to ids
 VOLUME_FIELDS = {
@@ -56,10 +55,10 @@ VOLUME_FIELDS = {
     "existing-volume": (("volume_id", "boot_index") + COMMON, ("volume_id",)),
 }
 VOLUME_SPEC = dict(
-    source=dict(type="str", required=True, choices=list(VOLUME_SOURCES)),
+    source=dict(type="str", required=True, choices=list(INSTANCE_SOURCES)),
     size=dict(type="int"),
     name=dict(type="str"),
-    type_name=dict(type="str", choices=list(VOLUME_TYPES)),
+    type_name=dict(type="str", choices=list(TYPES)),
     image_id=dict(type="str"),
     image_name=dict(type="str"),
     snapshot_id=dict(type="str"),
@@ -89,7 +88,7 @@ def check_volumes(volumes):
         for field in VOLUME_SPEC:
             if field == "source" or item.get(field) is None or field in allowed:
                 continue
-            having = [other for other in VOLUME_SOURCES if field in VOLUME_FIELDS[other][0]]
+            having = [other for other in INSTANCE_SOURCES if field in VOLUME_FIELDS[other][0]]
             raise ValidationError("%s.%s: not allowed for source %s (only for source %s)" % (where, field, source, " or ".join(having)))
         for field in required:
             if item.get(field) is None:
@@ -107,8 +106,7 @@ def check_volumes(volumes):
         check_name("%s.name" % where, item.get("name"))
         check_length("%s.image_name" % where, item.get("image_name"), 1, 255)
         check_length("%s.apptemplate_id" % where, item.get("apptemplate_id"), 1, 255)
-        check_pattern("%s.attachment_tag" % where, item.get("attachment_tag"), ATTACHMENT_TAG,
-                      "1 to 60 characters, neither ',' nor '/'")
+        check_pattern("%s.attachment_tag" % where, item.get("attachment_tag"), ATTACHMENT_TAG, ATTACHMENT_TAG_RULE)
         if source == "snapshot" and item.get("type_name") not in (None,) + SNAPSHOT_TYPES:
             raise ValidationError("%s.type_name: a snapshot volume is standard or ssd_hiiops, not %s" % (where, item["type_name"]))
         check_tags(item.get("tags"), "%s.tags" % where)
@@ -165,32 +163,19 @@ def flavor_of(record):
 
 
 class Setting(Part):
-    """One setting of an instance changed by a request of its own (a ``Part``).
+    """One setting of an instance changed by a request of its own (a ``Part``): ``name``, the diff member; ``option``,
+    the option that asks for it; ``wanted(module)``: the value the task asks for (None: not managed); ``read(record)``:
+    the value the record shows; ``write(record, wanted, params)``: the one ``Write`` that makes it ``wanted`` (None:
+    the record already satisfies it)."""
 
-    ``name``: the diff member; ``option``: the option that asks for it; ``wants(module)``: the value the task asks
-    for (None: not managed); ``read(record)``: the value the record shows; ``write(record, wanted, params)``: the one
-    ``Write`` that makes it ``wanted`` (None when the record already satisfies it).
-    """
+    def __init__(self, name, option, wanted, read, write):
+        self.name, self.option, self.wanted, self.read, self.write = name, option, wanted, read, write
 
-    def __init__(self, name, option, wants, read, write):
-        self.name, self.option, self.wants, self.read, self.write = name, option, wants, read, write
-
-    def wanted(self, module):
-        value = self.wants(module)
-        return None if value is None else [{self.name: value}]
-
-    def held(self, record):
-        return {} if record is None else {self.name: {self.name: self.read(record)}}
-
-    def shown(self, items):
-        return items[0][self.name] if items else None
-
-    def wanted_view(self, wanted, record):
-        return wanted[0][self.name]
+    def views(self, state, wanted, params):
+        return (None if state is None else self.read(state)), wanted
 
     def plan(self, record, wanted, params):
-        write = self.write(record, wanted[0][self.name], params)
-        return [write] if write is not None else []
+        return [write for write in [self.write(record, wanted, params)] if write is not None]
 
 
 def _power_write(record, wanted, params):
@@ -221,9 +206,10 @@ def _resize_write(record, wanted, params):
 
 
 def _power_wanted(module):
-    """The status the state asks for (``REBOOT``: a restart); none for a new instance, which has just booted."""
+    """The status the state asks for (``REBOOT``: a restart); none for an instance created in this run (its ledger holds
+    the create), which has just booted."""
     state = module.params["state"]
-    if state not in POWER or (state == "restarted" and module.booted):
+    if state not in POWER or (state == "restarted" and any(write.kind == "create" for write in module.ledger.writes())):
         return None
     return "REBOOT" if state == "restarted" else POWER[state]
 
@@ -351,27 +337,20 @@ class Placement(Part):
 
     def wanted(self, module):
         value = module.params[self.option]
-        return None if value is None or module.params["state"] == "absent" or self.groups is None else [{self.name: value}]
+        return None if value is None or module.params["state"] == "absent" or self.groups is None else value
 
     def holding(self, ident, groups):
         return next((group["servergroup_id"] for group in groups if any(
             item.get("instance_id") == ident for item in group.get("instances") or [])), "")
 
-    def held(self, record):
-        return {} if record is None else {self.name: {self.name: self.holding(record["id"], self.groups or [])}}
-
-    def shown(self, items):
-        return self.named(items[0][self.name]) if items else None
-
-    def wanted_view(self, wanted, record):
-        return self.named(wanted[0][self.name])
+    def views(self, state, wanted, params):
+        return (None if state is None else self.named(self.holding(state["id"], self.groups or []))), self.named(wanted)
 
     def named(self, ident):
         """A group as the task gave it: its name where the task named one, else its id."""
         return next((group.get("name") for group in self.groups or [] if self.by_name and group["servergroup_id"] == ident), ident)
 
-    def plan(self, record, wanted, params):
-        target = wanted[0][self.name]
+    def plan(self, record, target, params):
         if self.joined:  # created in this run: its create body carried the group
             return []
         current = self.holding(record["id"], self.groups)

@@ -14,8 +14,9 @@ from __future__ import annotations
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, require, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, is_uuid, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -103,7 +104,6 @@ class Instance(CloudResource):
     tagged = True
     required_to_create = ("name", "flavor", "volumes", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
-    booted = False  # the instance was created in this run (a restart is not needed)
     goes = None  # with state absent: what goes with the instance and what is left (_instance.Goes)
     boots = None  # {instance id: boot volume} read for a whole fleet at once (``boot_images``), else read per instance
 
@@ -235,7 +235,7 @@ class Instance(CloudResource):
 
     def answered(self, write, answer):
         if write.kind == "create":
-            self.booted = self.placement.joined = True  # a new instance has just booted (no restart), in its group
+            self.placement.joined = True  # a new instance is in its group
 
     def returned(self, record):
         found = super().returned(record)
@@ -245,23 +245,20 @@ class Instance(CloudResource):
         return found
 
 
-ONE_ONLY = (  # (option, member, whether an item holds a value one instance alone can have)
-    ("interfaces", "ip_address", lambda item: bool(item.get("ip_address")) and item.get("type") != "reserved_fixed_ip"),
-    ("interfaces", "floating_ip", lambda item: (item.get("floating_ip") or {}).get("source") == "existing"),
-    ("interfaces", "port_id", lambda item: item.get("type") == "reserved_fixed_ip"),
-    ("volumes", "volume_id", lambda item: item.get("source") == "existing-volume"))
-ONE_ONLY_NOUN = {"ip_address": "fixed address", "floating_ip": "existing floating IP", "port_id": "reserved fixed IP",
-                 "volume_id": "existing volume"}
+ONE_ONLY = (  # (option, member, what it names, whether an item holds a value one instance alone can have)
+    ("interfaces", "ip_address", "fixed address", lambda item: bool(item.get("ip_address")) and item.get("type") != "reserved_fixed_ip"),
+    ("interfaces", "floating_ip", "existing floating IP", lambda item: (item.get("floating_ip") or {}).get("source") == "existing"),
+    ("interfaces", "port_id", "reserved fixed IP", lambda item: item.get("type") == "reserved_fixed_ip"),
+    ("volumes", "volume_id", "existing volume", lambda item: item.get("source") == "existing-volume"))
 
 
 def one_only(params, many):
     """A value one instance alone can have (a fixed address, an existing floating IP, volume or reserved port) fails
     naming the option when ``many`` instances (above one) are declared."""
-    for option, items, given in ONE_ONLY if many > 1 else ():
+    for option, items, noun, given in ONE_ONLY if many > 1 else ():
         for index, item in enumerate(params[option] or []):
             require(not given(item), "%s[%d].%s" % (option, index, items), "names one %s, and %d instances cannot all have it; "
-                    "leave it out (each member gets its own), or declare that instance alone with gcore.platform.instance"
-                    % (ONE_ONLY_NOUN[items], many))
+                    "leave it out (each member gets its own), or declare that instance alone with gcore.platform.instance" % (noun, many))
 
 
 def ready_together(module, ids, deadline):

@@ -8,10 +8,10 @@ the diff, the bodies sent, and the reading. This module is internal to the colle
 The load balancer record holds only its listeners' ids (docs/api_reference.md section 15.8): ``expand`` sets them into it
 with one listing of the listeners and one of the pools, each listener with its ``pool`` (or None); ``read_policies``
 each listener's ``l7policies`` with their rules (section 19.4). A pool's view (``pool_view``, ``wanted_pool``: what
-is compared and shown in the diff) keys its members ``address:port``. Before any write, names become ids: a listener's certificates (``secret``, ``sni_secrets``:
-ids or exact names, one listing of the secrets, section 16.2) and a member's ``instance`` (its fixed address in the
-member's ``subnet_id``, else in the VIP subnet, else its one private address); in check mode a name that matches
-nothing is one an earlier task creates (``_parents.assume``).
+is compared and shown in the diff) keys its members ``address:port``. Before any write, names become ids: a
+listener's certificates (``secret``, ``sni_secrets``: ids or exact names, one listing of the secrets, section 16.2)
+and a member's ``instance`` (its fixed address in the member's ``subnet_id``, else in the VIP subnet, else its one
+private address); in check mode a name that matches nothing is one an earlier task creates (``_parents.assume``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._addresses import a
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     Refused, ValidationError, canonical_ip, check_length, check_pattern, check_range, is_uuid, require, uuid_text)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
@@ -180,7 +181,7 @@ class _ReadOnce:
 def resolve_secrets(module, listeners):
     """Each listener's ``secret`` and ``sni_secrets`` turned into ids, before any write: an id is taken as given, a name
     matched exactly over every page of the secrets (one listing, however many names); an unknown or ambiguous name
-    fails, naming the option (``_cloud.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
+    fails, naming the option (``_kinds.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
     reader, assumed = _ReadOnce(module.client), {}
 
     def secret_id(value, option):

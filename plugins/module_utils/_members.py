@@ -7,8 +7,7 @@
 This module is internal to the collection: its interface may change at any time.
 
 A member is read from a record (its *view*), asked for by an option, compared, sent when it differs and shown in the
-diff. ``differences`` gives the members that differ, ``view`` a record's members, ``created_view`` those of a
-resource about to be created; ``create_only`` declares a member the service cannot change.
+diff.
 """
 
 from __future__ import annotations
@@ -21,16 +20,13 @@ UNSET = object()  # a Member without a ``created`` or ``reset`` value
 
 
 class Member:
-    """One managed member of a resource.
-
-    ``read(record)``: the member as a record shows it (the view, compared and shown in the diff);
-    ``want(value, record)``: the view the option ``value`` asks for (``record``: the record as read, None when
-    the resource is created); ``same(desired, current)``: whether the two views match; ``send(desired,
-    current)``: the value sent for a difference; ``after(desired, current)``: what the diff's after side shows for it
-    (default: the desired view). ``created``: the view on create when the option is left out (UNSET: not shown);
-    ``reset``: the value a member left out gets when an item is replaced (UNSET: unmanaged); ``said(desired,
-    current)``: what a write of it says in ``changes`` (``_writes``; current None on create), None: nothing.
-    """
+    """One managed member of a resource: ``read(record)``: the member as a record shows it (the view, compared and shown
+    in the diff); ``want(value, record)``: the view the option ``value`` asks for (``record``: the record as read, None
+    when the resource is created); ``same(desired, current)``: whether the two views match; ``send(desired, current)``:
+    the value sent for a difference; ``after(desired, current)``: what the diff's after side shows for it (default: the
+    desired view). ``created``: the view on create when the option is left out (UNSET: not shown); ``reset``: the value
+    a member left out gets when an item is replaced (UNSET: unmanaged); ``said(desired, current)``: what a write of it
+    says in ``changes`` (``_writes``; current None on create), None: nothing."""
 
     def __init__(self, name, option=None, read=None, want=None, same=operator.eq, send=None, created=UNSET, reset=UNSET, after=None,
                  said=None):
@@ -55,20 +51,22 @@ def create_only(option, read, noun, want=None, rule="it can only be set when the
     return Member(option, read=read, want=wanted)
 
 
-def differences(members, record, values, replace=False, views=False):
-    """``{member: value to send}`` for the members given in ``values`` (``{option: value}``) that differ (``views``: the
-    view each asks for instead, as the diff shows it). With ``replace`` a member left out takes its ``reset`` value."""
-    changes = {}
+def asked(members, record, values, replace=False):
+    """``(member, desired view, current view)`` of each member given in ``values`` (``{option: value}``; ``replace``: a
+    member left out takes its ``reset`` value); ``record`` None: a resource to create (no current view)."""
     for member in members:
         value = values.get(member.option)
         if value is None and member.reset is not UNSET and replace:
             value = member.reset
-        if value is None:
-            continue
-        desired, current = member.want(value, record), member.read(record)
-        if not member.same(desired, current):
-            changes[member.name] = (member.after if views else member.send)(desired, current)
-    return changes
+        if value is not None:
+            yield member, member.want(value, record), None if record is None else member.read(record)
+
+
+def differences(members, record, values, replace=False, views=False):
+    """``{member: value to send}`` of the members ``asked`` that differ (``views``: the view each asks for instead, as
+    the diff shows it)."""
+    return dict((member.name, (member.after if views else member.send)(desired, current))
+                for member, desired, current in asked(members, record, values, replace) if not member.same(desired, current))
 
 
 def view(members, record):
@@ -92,11 +90,7 @@ def said_by(members, record, values):
     """What the members given in ``values`` say in ``changes`` when they are written (``Member.said``): those that
     differ from ``record``, or (None) all of them when the resource is created."""
     said = {}
-    for member in members:
-        value = values.get(member.option)
-        if member.said is None or value is None:
-            continue
-        desired, current = member.want(value, record), None if record is None else member.read(record)
+    for member, desired, current in asked([member for member in members if member.said], record, values):
         if record is None or not member.same(desired, current):
             merge_said(said, member.said(desired, current))
     return said

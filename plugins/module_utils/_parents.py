@@ -9,7 +9,7 @@ fixed IP, which has no name, by its address on its network (``with_address``, do
 This module is internal to the collection: its interface may change at any time.
 
 ``parent_id(module, kind, value, option)`` turns an option's value into the id of the resource it names, before the
-first write: an id (a UUID) as given, or an exact name over every page of one listing (``_cloud.find_named``; each
+first write: an id (a UUID) as given, or an exact name over every page of one listing (``_kinds.find_named``; each
 name is looked up once per run). A name that matches several fails listing their ids; one that matches nothing fails
 naming the option, but in check mode: a preview of a stack that does not exist yet assumes an earlier task of the
 play creates that parent. The module then warns, naming the parent, and goes on with an ``Assumed`` id in its place:
@@ -23,9 +23,10 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
 INTERFACES = KINDS["instance"].path("/{id}/interfaces")
@@ -55,7 +56,7 @@ def id_or_name(option, value, noun):
 
 
 def parent_id(module, kind, value, option, query=None):
-    """The id of the ``kind`` (a ``_cloud.KINDS`` key) that ``option``'s ``value`` names (see the module docstring);
+    """The id of the ``kind`` (a ``_kinds.KINDS`` key) that ``option``'s ``value`` names (see the module docstring);
     ``query``: more filters of the listing (a subnet within a network). None stays None."""
     if value is None or assumed(value):
         return value

@@ -6,16 +6,10 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-A **part** (``Part``) is what a resource holds but its create and update bodies cannot set: the subnets attached to a
-router, the listeners of a load balancer, the size and the instance of a volume, an instance's flavor, security
-groups and power state, the other floating IPs on a port, a domain's rules (a child collection: ``_children``). A part
-declares what it reads of a record (``fetch``: by default the record itself says it; the flow reads it once per record
-and keeps it, so ``held``, ``plan`` and the diff take what was read), reads what it needs from the task's parameters
-(``wanted(module)``: the module resolved any name before), says what a record holds (``held``), plans the writes that
-make the record hold what is wanted (``plan``) and shows both sides in the diff (``views``: by default ``shown`` and
-``wanted_view``). The flow plans the parts after the resource's own update, in the order the module lists them;
-``before_delete`` parts are planned with nothing wanted before the resource is deleted. Beside the child collection:
-items attached one by one (``_attachments``), a value part (``Values``: settings each written by its own request).
+A **part** (``Part``) is what a resource holds but its create and update bodies cannot set: a router's subnets, a
+volume's size, an instance's power state, a child collection (``_children``), items attached one by one
+(``_attachments``), settings each written by its own request (``Values``). The flow reads what a part reads of a
+record once and keeps it, and plans the parts after the resource's own update, in the order the module lists them.
 """
 
 from __future__ import annotations
@@ -34,15 +28,15 @@ class Part:
         """Validation of what the option asks for (before any request): raises ValidationError; may make it canonical."""
 
     def fetch(self, get, record, params):
-        """What the part holds of ``record``, as ``held`` and ``plan`` take it (``get(path, one=False)``: every page of
-        a listing; ``one``: the record at ``path``, None when there is none)."""
+        """What the part holds of ``record``, as ``held`` and ``plan`` take it (``get(path, query=None, one=False)``: every
+        page of a listing; ``one``: the record at ``path``, None when there is none)."""
         return record
 
     def answered(self, state, write, answer):
         """What the part holds after ``write`` of its own was accepted with ``answer`` (None: read it again)."""
 
     def wanted(self, module):
-        """What the task asks the part to hold; None: the part is not managed in this run."""
+        """What the task asks the part to hold (the module resolved any name); None: not managed in this run."""
         return module.params.get(self.option) if self.option else None
 
     def held(self, record):
@@ -78,12 +72,6 @@ class Values(Part):
 
     def wanted(self, module):
         return module.params  # what the options ask is ``wants``, once read
-
-    def wants(self, state, params):
-        raise NotImplementedError
-
-    def requests(self, changes, state, params):
-        raise NotImplementedError
 
     def changed(self, state, params):
         held = self.held(state)

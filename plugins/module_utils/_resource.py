@@ -31,13 +31,11 @@ container          the record only holds the parts (a WAAP domain's rules): it i
 =================  ===========================================================================================
 
 Hooks (pure: no requests, but ``resolve``, ``find`` and ``report``, which may read): ``exists(record)`` (a record read
-counts as the resource), ``returned(record)`` (the record as the result shows it), ``create_body()``,
-``update_body(changes, record)`` (built when the update is sent), ``shown(record)`` (as the diff shows it),
-``report(record)`` (warnings about what the lookup found), ``list_query()`` (the query of the listing searched by
-exact name), ``resolve()`` (reads before the lookup: another resource an option names, turned into its id), ``find()``
-(the record when neither an id nor a name is given), ``delete_query(record)`` (the query of the DELETE),
-``create_shown()`` (what a create makes beyond the members: the diff's after side), and ``Flow``'s. A hook stops
-the run by raising ``ValidationError`` (bad input) or ``Refused``; ``GcoreModule.execute`` turns every typed error into the result.
+counts as the resource), ``returned(record)`` (as the result shows it), ``shown(record)`` (as the diff shows it: the
+managed members), ``create_body()``, ``update_body(changes, record)`` (built when the update is sent), ``list_query()``
+(the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given: the one at
+``paths["item"]``), ``report(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
+below), and ``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
 """
 
 from __future__ import annotations
@@ -70,11 +68,9 @@ class GcoreResourceModule(Flow):
 
     # ---- declaration hooks (the module docstring) ----------------------------------------------
     def exists(self, record):
-        """Whether a record read counts as the resource being there."""
         return record is not None
 
     def returned(self, record):
-        """The record as the result shows it (a ``container``: what its part read last)."""
         if self.container:
             return self.part_state(self.parts[0], record)
         return record if self.exists_after(record) else None
@@ -83,7 +79,6 @@ class GcoreResourceModule(Flow):
         raise NotImplementedError
 
     def shown(self, record):
-        """The record as the diff shows it: its managed members."""
         return view(self.members, record)
 
     def report(self, record):
@@ -96,7 +91,6 @@ class GcoreResourceModule(Flow):
         """What a create makes beyond the members (the diff's after side of a create; None: nothing)."""
 
     def list_query(self):
-        """The query of the listing searched by exact name (the service's filter; the names are compared after)."""
         return {"name": self.params[self.name_option]}
 
     # ---- reading -----------------------------------------------------------------------------
@@ -107,8 +101,7 @@ class GcoreResourceModule(Flow):
         return self.kept[part.name][1]
 
     def fetched(self, part, record):
-        """What ``part`` reads of ``record`` (``get(path, query, one)``: every page of a listing, or the record at ``path``,
-        None when absent)."""
+        """What ``part`` reads of ``record`` (``Part.fetch``)."""
         return part.fetch(lambda path, query=None, one=False: self.client.get_or_none(path, query) if one else list(
             self.pages(path, query)), record, self.params)
 
@@ -132,7 +125,6 @@ class GcoreResourceModule(Flow):
         """Reads before the lookup: another resource an option names, turned into its id."""
 
     def find(self):
-        """The record when neither an id nor a name is given: by default the one record at ``paths["item"]``."""
         return self.read()
 
     def waiting(self):
@@ -198,7 +190,7 @@ class GcoreResourceModule(Flow):
                 return []
             self.check_create()
             return [self.creating()]
-        if absent:  # what must be detached first, then the delete
+        if absent and not self.container:  # what must be detached first, then the delete (a container stays)
             return [self.part_write(part, write, record) for part in self.parts if part.before_delete
                     for write in part.plan(self.part_state(part, record), [], self.params)] + [self.deleting(record)]
         attached = [self.part_write(part, write, record) for part, wanted in self.managed()

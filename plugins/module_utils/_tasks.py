@@ -2,7 +2,8 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one waiter: asynchronous cloud tasks, and a record while it shows a waiting value (``watch``).
+"""The one waiter: asynchronous cloud tasks, a record while it shows a waiting value (``watch``), and many flows' writes
+sent in rounds, their tasks waited for together (``apply_together``).
 
 Many tasks, one poll: a round of polls for more than one task reads the task listing once (``GET /cloud/v1/tasks``,
 filtered by the project and region of the run's tasks and by the creation time of the first task the run waited for,
@@ -42,6 +43,10 @@ class TaskFailed(TaskError):
 
 class TaskTimeout(TaskError):
     """A task did not end within wait_timeout."""
+
+
+class Replanned(Exception):
+    """A write met a 409 and the lock was waited for: ``args[0]``, the writes planned again, replace the rest of the plan."""
 
 
 class Due(Exception):
@@ -184,35 +189,22 @@ class TaskWaiter:
         return ids
 
     def wait(self, task_ids, timeout):
-        """Return the finished task records, in the order of ``task_ids``."""
-        pending = list(task_ids)
-        finished = {}
-        last = {}
+        """The finished task records, in the order of ``task_ids`` (``wait_each``, stopping at the first ERROR); a task in
+        ERROR raises ``TaskFailed``, one still running after ``timeout`` seconds ``TaskTimeout``."""
+        last = self.wait_each(task_ids, self.deadline(timeout), stop="ERROR")
+        for task_id in sorted(task_ids, key=lambda task_id: last[task_id].get("state") != "ERROR"):
+            task = last[task_id]
+            if task.get("state") == "ERROR":
+                raise TaskFailed("Task %s ended in ERROR: %s" % (task_id, task.get("error") or "the service gave no reason"), task)
+            if task.get("state") != "FINISHED":
+                raise TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
+                                  % (task_id, timeout, task.get("state")), task)
+        return [last[task_id] for task_id in task_ids]
 
-        def step():
-            tasks = self.read(pending)
-            for task_id in list(pending):
-                task = last[task_id] = tasks[task_id]
-                state = task.get("state")
-                if state == "FINISHED":
-                    finished[task_id] = task
-                    pending.remove(task_id)
-                elif state == "ERROR":
-                    raise TaskFailed("Task %s ended in ERROR: %s" % (task_id, task.get("error") or "the service gave no reason"), task)
-            return not pending
-
-        def timed_out():
-            task = last[pending[0]]
-            return TaskTimeout("Task %s did not finish within wait_timeout=%ss; its last state was %s"
-                               % (pending[0], timeout, task.get("state")), task)
-
-        self.poll(step, self.deadline(timeout), timed_out)
-        return [finished[task_id] for task_id in task_ids]
-
-    def wait_each(self, task_ids, deadline):
+    def wait_each(self, task_ids, deadline, stop=None):
         """Wait for many tasks together, each to its own end: ``{id: task as read last}`` once every one is FINISHED
-        or ERROR, or at ``deadline`` (a task still running then is returned as read last). Never raises for a task's
-        state: a fleet reports each member's task by itself."""
+        or ERROR (or one is in the state ``stop``), or at ``deadline`` (a task still running then is returned as read
+        last). Never raises for a task's state: a fleet reports each member's task by itself."""
         last, pending = {}, list(dict.fromkeys(task_ids))
 
         def step():
@@ -220,7 +212,7 @@ class TaskWaiter:
             for task_id in list(pending):
                 if last[task_id].get("state") in ("FINISHED", "ERROR"):
                     pending.remove(task_id)
-            return not pending
+            return not pending or any(task.get("state") == stop for task in last.values())
 
         try:
             self.poll(step, deadline, Due)
@@ -236,3 +228,51 @@ def task_ids(outcome):
     if accepted:
         return list((value[0] or {}).get("tasks") or [])
     return [value["task_id"]] if isinstance(value, dict) and value.get("task_id") else []
+
+
+def apply_together(plans, ready=None, guard=lambda key, action: action(), untaken=lambda key, write, task: None):
+    """Many flows of one run sent in rounds (``plans``: ``{key: (flow, plan)}``): the first write of every plan
+    (``attempt(wait=False)``), all their tasks waited for together (``wait_each``; ``untaken(key, write, task)``: one not
+    FINISHED stops its flow), each followed (what its ``then`` returns; ``ready(ended, deadline)``: ``{key: record, or
+    the error of one gone}`` of creates read ready together, each followed from its record), the rest of its plan the
+    next round. Without ``wait`` each plan is sent as ``apply`` sends it (``ready``: its first write).
+    ``guard(key, action)``: one flow's step, None when it failed (``guard`` keeps why) while the others go on."""
+    wait, sent, following = all(flow.params.get("wait", True) for flow, _plan in plans.values()), {}, {}
+    for key, (flow, plan) in plans.items():
+        write = plan[0]
+        if not wait and not ready:
+            guard(key, lambda: flow.apply(plan))
+        elif write.prepare is None or guard(key, lambda: (write.prepare(), True)[1]):  # the record unlocked and ready first
+            try:
+                sent[key] = (flow, write, guard(key, lambda: flow.attempt(write, wait=False)))
+            except Replanned as again:  # a 409: its lock waited for, the flow planned again from what it left
+                following[key] = (flow, list(again.args[0]))
+    sent = dict((key, sent[key]) for key in sent if sent[key][2] is not None)
+    if wait and sent:
+        some = next(iter(sent.values()))[0]
+        deadline = some.tasks.deadline(some.params["wait_timeout"])
+        ids = dict((key, task_ids(outcome)) for key, (_flow, _write, outcome) in sent.items())
+        tasks = some.tasks.wait_each([ident for idents in ids.values() for ident in idents], deadline)
+        ended = {}
+        for key, idents in ids.items():
+            bad = [tasks[ident] for ident in idents if tasks[ident].get("state") != "FINISHED"]
+            if bad:
+                untaken(key, sent[key][1], bad[0])
+            else:
+                ended[key] = sent[key] + ([tasks[ident] for ident in idents],)
+        records = ready(ended, deadline) if ready else {}
+        for key, (flow, write, outcome, finished) in ended.items():
+            rest = plans[key][1][1:]
+            follow = guard(key, lambda: _followed(write, (False, records.get(key)) if ready else outcome, finished))
+            if follow is not None and (follow or rest):
+                following[key] = (flow, follow + rest)
+    if following:
+        apply_together(following, guard=guard, untaken=untaken)
+
+
+def _followed(write, outcome, finished):
+    """What follows ``write`` sent by ``attempt(wait=False)``, its tasks ``finished``: the writes its ``then`` returns."""
+    accepted, value = outcome
+    if isinstance(value, Exception):  # a create gone before it was ready
+        raise value
+    return list((write.then(accepted, (value[0], list(finished)) if accepted else value) if write.then else None) or [])

@@ -63,11 +63,12 @@ class SingleAttachment(Attachments):
     Unlike a list of attachments, a change detaches first, then attaches: moving a volume is a detach from the old
     instance followed by an attach to the new one."""
 
+    before_delete = True  # detached before the volume is deleted (the service refuses otherwise)
+
     def __init__(self, attach, detach):
         super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option="instance",
                          attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
-                         same=lambda desired, current: desired["instance_id"] == current["instance_id"],
-                         before_delete=True)
+                         same=lambda desired, current: desired["instance_id"] == current["instance_id"])
 
     def check(self, module):
         """The instance is checked by the module."""

@@ -6,18 +6,15 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-A **write** (``Write``) is one request that changes state, of one ``kind`` (create, update, delete, attach, detach),
-knowing how to read the state again (``reread``), how to tell from it that it took effect (``done``) and what follows
-it (``then``: more writes, sent next); a **plan** is the writes in the order they are sent; the **ledger** holds the
-writes the service **accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed`` and ``changes`` come
-from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the write was sent (it
-may have been applied: read back until it shows, ``TaskWaiter.confirm``, else **unconfirmed**, a change ``changes`` do
-not name); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing to delete.
+A **write** (``Write``) is one request that changes state; a **plan** is the writes in the order they are sent; the
+**ledger** holds the writes the service **accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed``
+and ``changes`` come from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the
+write was sent (it may have been applied: read back until it shows, ``TaskWaiter.confirm``, else **unconfirmed**, a
+change ``changes`` do not name); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing.
 
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
 naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``). By default a create, an update and
 a delete say their ``names`` (``created``, ``updated``, ``deleted``) and a delete its ``ids`` (``deleted_ids``).
-``changes_of(shape, writes)`` fills a module's shape with what the writes say, each list sorted, a label once a thing.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from __future__ import annotations
 ACCEPTED = range(200, 300)  # any 2xx: the service accepted the write
 CONFLICT_RESENDS = 3  # 409 answers (locked) sent again once the lock is gone; never more than api_retries
 GONE = object()  # the state of a delete that found the resource already gone
-METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE"}
+METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE", "bulk_create": "POST", "bulk_delete": "POST"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
 UNSURE = "it may have been applied, but could not be confirmed (not sent again)"  # an unconfirmed write, as a message says it
 
@@ -36,14 +33,13 @@ def ambiguous(error):
 
 
 class Write:
-    """One planned write: the request (``method``, ``path``, ``body``); ``names``/``ids``: what ``changes`` reports
-    (a bulk delete: one per rule); ``reread()``: the state read again after an ambiguous failure, and ``done(state)``:
-    whether it shows the write took effect; ``locked``: the record whose lock a 409 waits for; ``then(accepted,
+    """One planned write: the request (``method``, ``path``, ``query``, ``body``) of a ``kind`` (create, update, delete,
+    attach, detach); ``names``/``ids``: what it is about (a bulk delete: one per rule); ``said`` (the module docstring);
+    ``reread()``: the state read again after an ambiguous failure, ``done(state)``: whether it shows the write took
+    effect; ``locked``: the record whose lock a 409 waits for; ``prepare()``: done just before it is sent; ``then(accepted,
     value)``: what follows (``value``: ``(answer, finished tasks)`` when accepted, else the state read again, or
-    ``GONE``); it may return more writes, sent next; ``prepare()``: what is done just before it is sent; ``said``:
-    what it changes (the module docstring; default: from its kind, names and ids); ``label``: what the message of its
-    rejection names first (None: nothing); ``body_of(state)``: a part's write whose body is made just before it is sent,
-    from what the part holds then."""
+    ``GONE``), it may return more writes, sent next; ``label``: what the message of its rejection names first;
+    ``body_of(state)``: a part's write whose body is made just before it is sent, from what the part holds then."""
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
                  prepare=None, query=None, said=None, label=None, body_of=None):
@@ -62,7 +58,7 @@ class Write:
 def request(paths, which, params, ident=None):
     """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``, ``delete``: the ``item`` path, ``create``:
     the ``list`` path, when not declared), filled from ``params`` and ``{id}``; a template may start with its method
-    (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete, else GET)."""
+    (``"PUT /cloud/..."``; default: ``METHODS``, else GET)."""
     template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
     method, _sep, path = template.rpartition(" ")
     return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))

@@ -320,8 +320,9 @@ diff:
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._instance import WAITING, Goes, Setting, check_credentials, user_data_body
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import NAMED_SPEC, interfaces_body, resolve_interfaces, validate_interfaces

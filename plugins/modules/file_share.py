@@ -235,9 +235,10 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require, strip_none
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, is_uuid, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member

@@ -84,7 +84,8 @@ file_shares:
           state: active
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class FileShareInfo(CloudInfo):

@@ -242,7 +242,8 @@ import functools
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_address, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import interfaces_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part

@@ -126,7 +126,8 @@ floating_ips:
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
 
 

@@ -282,7 +282,8 @@ diff:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only, differences
 

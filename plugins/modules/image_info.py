@@ -101,7 +101,8 @@ images:
       sample: "2026-11-26T10:00:00Z"
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class ImageInfo(CloudInfo):

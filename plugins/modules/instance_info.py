@@ -92,7 +92,8 @@ instances:
 
 import json
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._instance import STATUSES
 from ansible_collections.gcore.platform.plugins.module_utils._tags import check_tags
 

@@ -138,7 +138,8 @@ from ansible.module_utils.common.warnings import warn
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError, check_pattern, check_range, check_secret_path, check_uuid, require, save_secret, strip_none)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import K8S_NAME, KINDS, REGION, check_name, k8s_version
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import REGION, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import K8S_NAME, KINDS, k8s_version
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part

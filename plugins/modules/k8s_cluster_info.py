@@ -85,7 +85,8 @@ versions:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_pattern, check_secret_path, save_secret
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import K8S_NAME, KINDS, PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import K8S_NAME, KINDS
 
 KIND = KINDS["k8s_cluster"]
 

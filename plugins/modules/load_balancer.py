@@ -773,7 +773,8 @@ from urllib.parse import urlsplit
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     HTTP_METHODS, Refused, ValidationError, check_length, check_uuid, require)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, check_listener, cidr_set, distinct, expand, held_members,
     listener_body, member_body, member_key, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text, stripped,
@@ -946,7 +947,9 @@ class Pools(Children):
             method, path = request(self.paths, "members", params, pool["id"])
             writes.append(Write("update", method, path, [member_body(member) for member in asked["members"] or []], done=lambda listing: any(
                 held_members(found) == after for found in listing)))
-        listing = lambda state: [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]  # noqa: E731
+
+        def listing(state):
+            return [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]
         members = dict(said, **{"members.added": sorted(set(after) - set(before)), "members.removed": sorted(set(before) - set(after))})
         for write in writes:
             self.nested([write], said if write.method == "PATCH" else members, listing)

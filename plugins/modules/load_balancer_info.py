@@ -82,7 +82,8 @@ load_balancers:
             members: [{address: 10.0.0.11, protocol_port: 8080, weight: 1}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import read_policies
 from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 

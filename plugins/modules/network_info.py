@@ -105,7 +105,8 @@ networks:
       sample: [{key: env, value: prod, read_only: false}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class NetworkInfo(CloudInfo):

@@ -86,7 +86,7 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 

@@ -75,7 +75,7 @@ notification_threshold:
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 PATH = KINDS["notification_threshold"].paths["item"]
 

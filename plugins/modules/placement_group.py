@@ -148,7 +148,8 @@ diff:
     after: {state: present, name: web-spread, policy: anti-affinity}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import create_only
 
 POLICIES = ("affinity", "anti-affinity", "soft-anti-affinity")

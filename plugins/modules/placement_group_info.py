@@ -91,7 +91,8 @@ placement_groups:
       sample: [{instance_id: 0b3e1e4c-5c3d-4a8e-9d6f-2f6b8e1a7c91, instance_name: web-1}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class PlacementGroupInfo(CloudInfo):

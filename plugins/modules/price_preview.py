@@ -227,7 +227,7 @@ from decimal import Decimal, InvalidOperation
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_range, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     interfaces_body,
     interfaces_option,

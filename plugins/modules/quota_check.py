@@ -336,7 +336,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     strip_none,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     FLOATING_IP_SPEC,
     IP_FAMILIES,

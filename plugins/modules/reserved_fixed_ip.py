@@ -232,7 +232,8 @@ import ipaddress
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_not_blank, checked_address, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, assumed, id_or_name, interfaces_of, parent_id, with_address
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part

@@ -126,7 +126,8 @@ reserved_fixed_ips:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, addresses_of, id_or_name
 
 

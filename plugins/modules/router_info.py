@@ -109,7 +109,8 @@ routers:
                 mac_address: "fa:16:3e:00:00:01"}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class RouterInfo(CloudInfo):

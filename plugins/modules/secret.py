@@ -257,7 +257,8 @@ import datetime
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import create_only
 from ansible_collections.gcore.platform.plugins.module_utils._pem import check_certificate, labels
 

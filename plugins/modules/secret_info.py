@@ -96,7 +96,8 @@ secrets:
       sample: "2027-01-31T23:59:59+00:00"
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class SecretInfo(CloudInfo):

@@ -95,7 +95,8 @@ security_groups:
            created_at: "2026-11-22T16:20:00Z", updated_at: "2026-11-22T16:20:00Z"}
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class SecurityGroupInfo(CloudInfo):

@@ -230,9 +230,10 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_pattern, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_pattern, check_range, is_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, PAGE_SIZE, CloudResource, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume, id_or_name
 

@@ -107,7 +107,8 @@ snapshot_schedules:
       sample: 1
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class SnapshotScheduleInfo(CloudInfo):

@@ -122,7 +122,8 @@ subnets:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import uuid_text
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 
 
 class SubnetInfo(CloudInfo):

@@ -331,7 +331,8 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_pattern, check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudResource, check_name, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, id_or_name
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import (

@@ -103,7 +103,9 @@ volumes:
       creator_task_id: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 
 INSTANCE_RULE = "an instance ID (a UUID) or an instance name"

@@ -99,7 +99,9 @@ snapshots:
       sample: [{key: reason, value: upgrade, read_only: false}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, CloudInfo, Filter, check_name, find_named, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 
 def volume_id(module, value):

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import types
 
-from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow, apply_together
+from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
+from ansible_collections.gcore.platform.plugins.module_utils._tasks import apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 

@@ -69,13 +69,13 @@ def test_the_tasks_a_write_started():
 
 
 def test_the_power_and_flavor_settings_write_only_what_differs():
-    assert POWER_STATE.plan(RECORD, [{"status": "ACTIVE"}], PARAMS) == []
-    stop = POWER_STATE.plan(RECORD, [{"status": "SHUTOFF"}], PARAMS)[0]
+    assert POWER_STATE.plan(RECORD, "ACTIVE", PARAMS) == []
+    stop = POWER_STATE.plan(RECORD, "SHUTOFF", PARAMS)[0]
     assert stop.body == {"action": "stop"} and stop.said == {"stopped": ["web-1"]} and stop.path.endswith("/i-1/action")
-    assert FLAVOR.plan(RECORD, [{"flavor": "g1-standard-2-4"}], PARAMS) == []
+    assert FLAVOR.plan(RECORD, "g1-standard-2-4", PARAMS) == []
     with pytest.raises(Refused, match="allow_resize"):
-        FLAVOR.plan(RECORD, [{"flavor": "g1-standard-4-8"}], PARAMS)
-    resize = FLAVOR.plan(RECORD, [{"flavor": "g1-standard-4-8"}], dict(PARAMS, allow_resize=True))[0]
+        FLAVOR.plan(RECORD, "g1-standard-4-8", PARAMS)
+    resize = FLAVOR.plan(RECORD, "g1-standard-4-8", dict(PARAMS, allow_resize=True))[0]
     assert resize.body == {"flavor_id": "g1-standard-4-8"} and resize.path.endswith("/i-1/changeflavor")
 
 

@@ -10,7 +10,7 @@ import responses
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._client import Client
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences, view
 from ansible_collections.gcore.platform.plugins.module_utils._networks import canonical_routes, check_routes
 from ansible_collections.gcore.platform.plugins.modules.router import Router, desired_gateway, gateway_view
