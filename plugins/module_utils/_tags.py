@@ -7,9 +7,8 @@ compares them and sends a JSON merge patch (docs/api_reference.md section 15.0).
 
 This module is internal to the collection: its interface may change at any time.
 
-A record shows its tags as ``[{key, value, read_only}]`` (``tags`` on most resources, ``tags_v2`` on security
-groups, load balancers and images: read from ``tags_v2`` wherever a record shows it, so a module needs no setting for
-it); read-only tags are never compared or touched. The create body carries ``tags`` as
+A record shows its tags as ``[{key, value, read_only}]`` in ``tags``, or in ``tags_v2`` where it shows that (security
+groups, load balancers, images); read-only tags are never compared or touched. The create body carries ``tags`` as
 ``{key: value}``; a PATCH carries only the keys that change, a removed key as ``null``.
 """
 
@@ -27,10 +26,7 @@ KEY_RULE = "a tag key is 1 to 255 characters without whitespace or '='"
 VALUE_RULE = "a tag value is a string of 1 to 255 characters without tabs or line breaks, and no space at either end"
 
 # The options of every module that manages tags.
-TAGS_OPTIONS = dict(
-    tags=dict(type="dict"),
-    purge_tags=dict(type="bool", default=True),
-)
+TAGS_OPTIONS = dict(tags=dict(type="dict"), purge_tags=dict(type="bool", default=True))
 
 
 def check_tags(tags, option="tags"):
@@ -43,8 +39,7 @@ def check_tags(tags, option="tags"):
 
 
 def user_tags(record):
-    """The record's user tags as ``{key: value}`` (read-only tags left out); from ``tags_v2`` where the record shows them
-    there (security groups, load balancers, today's images: docs/api_reference.md section 16.3), else from ``tags``."""
+    """The record's user tags as ``{key: value}`` (read-only ones left out): ``tags_v2`` where shown, else ``tags``."""
     record = record or {}
     listed = record["tags_v2"] if record.get("tags_v2") is not None else record.get("tags")
     return dict((tag.get("key"), tag.get("value")) for tag in listed or [] if not tag.get("read_only"))
