@@ -7,9 +7,8 @@ compares them and sends a JSON merge patch (docs/api_reference.md section 15.0).
 
 This module is internal to the collection: its interface may change at any time.
 
-A record shows its tags as ``[{key, value, read_only}]`` (``tags`` on most resources, ``tags_v2`` on security
-groups, load balancers and images: read from ``tags_v2`` wherever a record shows it); read-only tags are never
-compared or touched. The create body carries ``tags`` as
+A record shows its tags as ``[{key, value, read_only}]`` in ``tags``, or in ``tags_v2`` where it shows that (security
+groups, load balancers, images); read-only tags are never compared or touched. The create body carries ``tags`` as
 ``{key: value}``; a PATCH carries only the keys that change, a removed key as ``null``.
 """
 
@@ -27,10 +26,7 @@ KEY_RULE = "a tag key is 1 to 255 characters without whitespace or '='"
 VALUE_RULE = "a tag value is a string of 1 to 255 characters without tabs or line breaks, and no space at either end"
 
 # The options of every module that manages tags.
-TAGS_OPTIONS = dict(
-    tags=dict(type="dict"),
-    purge_tags=dict(type="bool", default=True),
-)
+TAGS_OPTIONS = dict(tags=dict(type="dict"), purge_tags=dict(type="bool", default=True))
 
 
 def check_tags(tags, option="tags"):
@@ -42,11 +38,10 @@ def check_tags(tags, option="tags"):
             raise ValidationError("%s.%s: %r breaks the rule: %s" % (option, key, value, VALUE_RULE))
 
 
-def user_tags(record, field="tags"):
-    """The record's user tags as ``{key: value}`` (read-only tags left out); from ``tags_v2`` where the record shows them
-    there (today's images, docs/api_reference.md section 16.3), else from ``field``."""
+def user_tags(record):
+    """The record's user tags as ``{key: value}`` (read-only ones left out): ``tags_v2`` where shown, else ``tags``."""
     record = record or {}
-    listed = record["tags_v2"] if record.get("tags_v2") is not None else record.get(field)
+    listed = record["tags_v2"] if record.get("tags_v2") is not None else record.get("tags")
     return dict((tag.get("key"), tag.get("value")) for tag in listed or [] if not tag.get("read_only"))
 
 
@@ -57,23 +52,27 @@ def merge_patch(desired, current):
     return patch
 
 
-def tags_member(params, field="tags"):
+def tags_member(params, said=False):
     """The ``tags`` member: with ``purge_tags`` the user tags become exactly ``tags``, without it ``tags`` are added or
-    updated and the others kept. The diff shows a dict of user tags; the PATCH gets ``{tags: merge patch}``."""
+    updated and the others kept. The diff shows a dict of user tags; the PATCH gets ``{tags: merge patch}``. ``said``: a
+    change of an existing resource's tags says ``{"updated": ["tags"]}`` in ``changes``."""
     def want(value, record):
         if params.get("purge_tags", True) or record is None:
             return dict(value)
-        return dict(user_tags(record, field), **value)
-    return Member("tags", read=lambda record: user_tags(record, field), want=want, send=merge_patch)
+        return dict(user_tags(record), **value)
+    return Member("tags", read=user_tags, want=want, send=merge_patch,
+                  said=(lambda desired, current: {"updated": ["tags"]} if current is not None else {}) if said else None)
 
 
 def with_tags(declared):
-    """A tagged resource's ``members`` (a tuple or a property) with the ``tags`` member last, unless it declares one:
-    ``tags_member``, or what the module's own ``tags()`` gives (None: none in this run)."""
+    """A tagged resource's ``members`` (a tuple or a property) with the ``tags`` member last, unless it declares one.
+    Two settings of the module shape it: ``tags_said`` (True: ``tags_member``'s ``said``) and ``tags_given`` (True: the
+    member is there, and shown in the diff, only in a run that gives ``tags``)."""
     def members(module):
         found = tuple(declared.fget(module) if isinstance(declared, property) else declared)
-        tags = None if any(member.name == "tags" for member in found) else getattr(module, "tags", lambda: tags_member(module.params))()
-        return found + ((tags,) if tags else ())
+        if any(member.name == "tags" for member in found) or (getattr(module, "tags_given", False) and module.params["tags"] is None):
+            return found
+        return found + (getattr(module, "tags", lambda: tags_member(module.params, getattr(module, "tags_said", False)))(),)
     return property(members)
 
 

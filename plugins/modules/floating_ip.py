@@ -247,7 +247,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import interfaces_of, parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 NOT_FOUND = object()  # the instance given was not found
@@ -281,8 +280,10 @@ class FloatingIp(CloudResource):
         unassign=dict(type="bool", default=False),
     )
     tagged = True
+    tags_given = True  # the tags shown in the diff only when given
     nameless = True  # found by id, address, or the port it is on
     uuid_options = ("port_id",)
+    create_options = ("fixed_ip_address", "tags")  # and the port
     module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])
     ready = ("status", ("ACTIVE", "DOWN"), (None,))
     port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
@@ -294,9 +295,6 @@ class FloatingIp(CloudResource):
         if not self.others:
             return ()
         return (OtherFloatingIps(self.others, self.wait_unlocked, lambda ident: self.settled(self.read(ident))),)
-
-    def tags(self):
-        return tags_member(self.params) if self.params["tags"] is not None else None  # shown in the diff only when given
 
     @property
     def members(self):
@@ -391,13 +389,7 @@ class FloatingIp(CloudResource):
         return shown
 
     def create_body(self):
-        params = self.params
-        body = {"port_id": self.port}
-        if params["fixed_ip_address"] is not None:
-            body["fixed_ip_address"] = params["fixed_ip_address"]
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
-        return body
+        return dict(super().create_body(), port_id=self.port)
 
     def update_body(self, changes, record):
         body = dict(changes)

@@ -783,7 +783,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import mask
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, request
 
 
@@ -1256,10 +1255,7 @@ class LoadBalancer(CloudResource):
     required_to_create = ()
     ready = ("provisioning_status", ("ACTIVE",), ("PENDING_CREATE", "PENDING_UPDATE"))
 
-    @property
-    def members(self):
-        return (Member("name"), tags_member(self.params, "tags_v2"))
-
+    members = (Member("name"),)
     parts = (Listeners(), L7Policies())  # with their pools: read with two listings, written one request at a time
 
     @property

@@ -351,7 +351,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import CIDR, strict_network
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assumed, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 # The rules as a set (docs/api_reference.md section 15.3). A rule's canonical form has every field: ``direction``,
 # ``ethertype``, ``protocol`` (``any`` for every protocol: the v1 record shows ``null`` or ``any``, the v2 bodies take
@@ -537,9 +536,7 @@ class SecurityGroup(CloudResource):
         purge_rules=dict(type="bool", default=True),
     )
     tagged = True
-
-    def tags(self):
-        return tags_member(self.params, field="tags_v2")
+    create_options = ("name", "description", "tags")  # and the rules
 
     @property
     def members(self):
@@ -576,9 +573,7 @@ class SecurityGroup(CloudResource):
 
     def create_body(self):
         params = self.params
-        body = {"name": params["name"]}
-        if params["description"] is not None:
-            body["description"] = params["description"]
+        body = super().create_body()
         if params["rules"] is not None:
             rules = self.desired_rules(None)
             if not self.waiting() and params["purge_rules"] and not any(rule["direction"] == "egress" for rule in rules.values()):
@@ -587,8 +582,6 @@ class SecurityGroup(CloudResource):
                     "the group exists, and a create with wait=false does not wait for that; list an egress rule, set "
                     "wait=true, or create the group first (nothing was sent)")
             body["rules"] = body_rules(rules)
-        if params["tags"] is not None:
-            body["tags"] = params["tags"]
         return body
 
     def update_body(self, changes, record):
