@@ -33,7 +33,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import (
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import interfaces_body, interfaces_option, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import active_images, assume, assumed, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 
 
 # A volume's fields the diff shows: what it is made of, its size and type, its name and boot order.
@@ -123,7 +122,7 @@ class Instance(CloudResource):
 
     @property
     def members(self):
-        return (Member("name"), create_only("ssh_key_name", lambda record: record.get("ssh_key_name"), "instance"), tags_member(self.params))
+        return (Member("name"), create_only("ssh_key_name", lambda record: record.get("ssh_key_name"), "instance"))
 
     def validate(self):
         super().validate()

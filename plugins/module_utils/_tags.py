@@ -65,14 +65,14 @@ def tags_member(params, said=False):
 
 
 def with_tags(declared):
-    """A tagged resource's ``members`` (a tuple or a property) with the ``tags`` member last, unless it declares one.
+    """A tagged resource's ``members`` (a tuple or a property) with the ``tags`` member last.
     Two settings of the module shape it: ``tags_said`` (True: ``tags_member``'s ``said``) and ``tags_given`` (True: the
     member is there, and shown in the diff, only in a run that gives ``tags``)."""
     def members(module):
         found = tuple(declared.fget(module) if isinstance(declared, property) else declared)
-        if any(member.name == "tags" for member in found) or (getattr(module, "tags_given", False) and module.params["tags"] is None):
+        if getattr(module, "tags_given", False) and module.params["tags"] is None:
             return found
-        return found + (getattr(module, "tags", lambda: tags_member(module.params, getattr(module, "tags_said", False)))(),)
+        return found + (tags_member(module.params, getattr(module, "tags_said", False)),)
     return property(members)
 
 

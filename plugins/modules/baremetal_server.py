@@ -327,7 +327,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._instance import PO
 from ansible_collections.gcore.platform.plugins.module_utils._instance_resource import instance_created
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import NAMED_SPEC, interfaces_body, resolve_interfaces, validate_interfaces
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 KIND = KINDS["bare_metal_server"]
@@ -364,16 +363,12 @@ class BaremetalServer(CloudResource):
     )
     module_kwargs = dict(required_one_of=[("server_id", "name")], mutually_exclusive=[("image", "apptemplate")])
     tagged = True
+    tags_said = True
     required_to_create = ("name", "flavor", "interfaces")
     ready = ("status", ("ACTIVE", "SHUTOFF"), WAITING)
     changes = dict((key, str) for key in ("created", "updated", "started", "stopped", "rebuilt", "deleted"))
     goes = None  # with state absent: the floating IPs that go with the server (_instance.Goes)
     interfaces = None  # the interfaces with their parents resolved to ids (a create only)
-
-    def tags(self):
-        tags = tags_member(self.params)
-        tags.said = lambda desired, current: {} if current is None else {"updated": ["tags"]}
-        return tags
 
     @property
     def members(self):

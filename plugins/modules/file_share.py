@@ -241,7 +241,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import Cloud
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name, parent_id
-from ansible_collections.gcore.platform.plugins.module_utils._tags import tags_member
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import SHARE_TYPES, Extension
 
 KIND = KINDS["file_share"]
@@ -320,6 +319,7 @@ class FileShare(CloudResource):
         share_settings=dict(type="dict", options=SETTINGS),
     )
     tagged = True
+    tags_said = True
     create_options = ("name", "protocol", "size")  # and what create_body adds
     ready = (status_of, ("available",), TRANSIENT)
     changes = CHANGES
@@ -339,8 +339,6 @@ class FileShare(CloudResource):
         def updated(member):
             return lambda desired, current: {"updated": [member]} if current is not None else {}
         name = Member("name", said=lambda desired, current: {"created": [self.label()]} if current is None else {"updated": ["name"]})
-        tags = tags_member(self.params)
-        tags.said = updated("tags")
         settings = Member("share_settings", read=lambda record: dict((key, value) for key, value in (record.get("share_settings") or {}).items()
                                                                      if key in SETTINGS), want=self.settings_wanted,
                           same=lambda desired, current: all(current.get(key) == value for key, value in desired.items()),
@@ -350,7 +348,7 @@ class FileShare(CloudResource):
         kind.created = "standard"
         network, subnet = (create_only(option, self.placed(option), self.noun) for option in ("network", "subnet"))
         protocol = create_only("protocol", lambda record: record.get("protocol"), self.noun)
-        return (name, tags, settings, protocol, kind, network, subnet)
+        return (name, settings, protocol, kind, network, subnet)
 
     def placed(self, option):
         """How a share shows its network or subnet: as the option gives it, an id or a name (a name is compared with the
