@@ -19,7 +19,7 @@ kind               the ``Kind`` the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
 tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request, and
-                   the ``tags`` member is compared after the declared ones (``_tags.with_tags``)
+                   the ``tags`` member is compared after the declared ones (``_tags.with_tags``: ``tags_said``, ``tags_given``)
 nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find`` (an info
                    module: by id, or by its filters)
 others             the records a hand rename is looked for among when a create is planned (None: one listing
