@@ -72,15 +72,16 @@ def _member(kind="str", required=False, **rules):
 
 HEADER = _member(required=True, length=(1, 50), pattern=(HEADER_PATTERN, "the header name characters (letters, digits and -)"))
 HEADER_VALUE = _member(required=True, length=(1, 100), pattern=(HEADER_VALUE_PATTERN, "the header value characters (printable ASCII)"))
+MATCH_TYPES = ["Exact", "Contains"]  # a URL also takes "Regex"
 
 CONDITION_KINDS = {
     "ip": dict(ip_address=_member(required=True, ip=True)),
     "ip_range": dict(lower_bound=_member(required=True, ip=True), upper_bound=_member(required=True, ip=True)),
-    "url": dict(url=_member(required=True, length=(1, 500)), match_type=_member(choices=["Exact", "Contains", "Regex"])),
-    "user_agent": dict(user_agent=_member(required=True, length=(0, 300)), match_type=_member(choices=["Exact", "Contains"])),
-    "header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=["Exact", "Contains"])),
+    "url": dict(url=_member(required=True, length=(1, 500)), match_type=_member(choices=MATCH_TYPES + ["Regex"])),
+    "user_agent": dict(user_agent=_member(required=True, length=(0, 300)), match_type=_member(choices=MATCH_TYPES)),
+    "header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=MATCH_TYPES)),
     "header_exists": dict(header=HEADER),
-    "response_header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=["Exact", "Contains"])),
+    "response_header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=MATCH_TYPES)),
     "response_header_exists": dict(header=HEADER),
     "http_method": dict(http_method=_member(required=True, choices=HTTP_METHODS)),
     "file_extension": dict(file_extension=_member("list", True, elements="str", items=(1, 20), item_length=(1, 10),

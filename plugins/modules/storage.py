@@ -365,14 +365,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._members import vie
 
 INT64_MAX = 2 ** 63 - 1
 V1_PATH = "/storage/provisioning/v1/storage/{id}"
-V4_PATHS = {
-    "s3_compatible": "/storage/v4/object_storages/{id}",
-    "sftp": "/storage/v4/sftp_storages/{id}",
-}
-V4_LISTS = {
-    "s3_compatible": "/storage/v4/object_storages",
-    "sftp": "/storage/v4/sftp_storages",
-}
+V4_LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}  # by type
+V4_PATHS = dict((kind, path + "/{id}") for kind, path in V4_LISTS.items())
 GONE = frozenset(("deleting", "deleted"))
 # Members that hold credentials, at any depth of a storage record (compared case-insensitively).
 CREDENTIAL_MEMBERS = frozenset((
@@ -464,7 +458,7 @@ class Storage(GcoreResourceModule):
         storage_id=dict(type="int"),
         name=dict(type="str"),
         state=dict(type="str", choices=["present", "absent"], default="absent"),
-        type=dict(type="str", choices=["s3_compatible", "sftp"]),
+        type=dict(type="str", choices=list(V4_LISTS)),
         location=dict(type="str"),
         password_mode=dict(type="str", choices=["auto", "set", "none"], no_log=False),
         sftp_password=dict(type="str", no_log=True, aliases=["password"]),
