@@ -357,13 +357,12 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import INT64, Refused, ValidationError, check_length, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._members import view
 
-INT64_MAX = 2 ** 63 - 1
 V1_PATH = "/storage/provisioning/v1/storage/{id}"
 V4_LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}  # by type
 V4_PATHS = dict((kind, path + "/{id}") for kind, path in V4_LISTS.items())
@@ -494,7 +493,7 @@ class Storage(GcoreResourceModule):
                 "not given, and %s given: without state this module only deletes the storage given by storage_id (and "
                 "type), so a forgotten state never deletes a storage found by name; set state: present to create or change "
                 "it, or state: absent to delete it (nothing was sent)" % ", ".join(given))
-        check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
+        check_range("storage_id", params["storage_id"], low=1, high=INT64[1])
         check_text("name", params["name"])
         check_text("location", params["location"])
         check_text("server_alias", params["server_alias"], empty=True)
@@ -514,7 +513,7 @@ class Storage(GcoreResourceModule):
         require(params["update_password"] == "on_create" or params["password_mode"] in ("auto", "set"), "update_password",
                 "always needs password_mode=auto (a new generated password) or password_mode=set (the given one)")
         for index, key_id in enumerate(params["ssh_key_ids"] or []):
-            check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64_MAX)
+            check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64[1])
 
     @property
     def paths(self):
