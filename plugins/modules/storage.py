@@ -174,12 +174,8 @@ notes:
     A 404 on the C(DELETE) itself, or a 400 saying the storage does not exist or is already deleted (someone deleted it
     between the read and the delete), is no change, not a failure.
   - The returned record never contains credentials; see RV(storage).
-  - In check mode the module only reads; it reports whether the storage would be created, changed or deleted and,
-    with C(--diff), how.
-  - O(api_retries) never repeats a write whose answer was lost; after such a failure the module reads the storage
-    again and reports the change when the service shows it applied. The credentials of a create whose answer was
-    lost cannot be read again; a warning says so and how to get new ones (an SFTP password with
-    O(password_mode=auto) and O(update_password=always)).
+  - The credentials of a create whose answer was lost cannot be read again; a warning says so and how to get new ones
+    (an SFTP password with O(password_mode=auto) and O(update_password=always)).
   - The SFTP options are accepted only with O(type=sftp) and O(state=present).
   - Members of a storage record this module does not manage (such as an S3 storage's C(type), V(standard) or V(fast),
     shown by newer API versions) are returned as the service sends them and never compared.

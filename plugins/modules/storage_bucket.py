@@ -78,7 +78,6 @@ notes:
     change.
   - When the bucket is not found, the storage is read (C(GET /storage/v4/object_storages/{storage_id})); an unknown
     O(storage_id) fails the task naming it (in check mode too), or, with O(state=absent), is no change with a warning.
-  - In check mode the module only reads; with C(--diff) it shows the settings before and after.
 seealso:
   - module: gcore.platform.storage
 """
