@@ -25,9 +25,8 @@ options:
     type: int
   domain:
     description:
-      - Exact name of the WAAP domain (for example V(shop.example.com)), compared case-insensitively over every page of
-        C(GET /waap/v2/domains) before any other request; a name that no domain or several domains have fails, and
-        nothing is sent. Exactly one of O(domain_id) and O(domain) is required.
+      - Exact name of the WAAP domain (for example V(shop.example.com)), compared case-insensitively and looked up
+        before any other request. Exactly one of O(domain_id) and O(domain) is required.
     type: str
 """
 
