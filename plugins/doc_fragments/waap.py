@@ -25,9 +25,8 @@ options:
     type: int
   domain:
     description:
-      - Exact name of the WAAP domain (for example V(shop.example.com)), compared case-insensitively over every page of
-        C(GET /waap/v2/domains) before any other request; a name that no domain or several domains have fails, and
-        nothing is sent. Exactly one of O(domain_id) and O(domain) is required.
+      - Exact name of the WAAP domain (for example V(shop.example.com)), compared case-insensitively and looked up
+        before any other request. Exactly one of O(domain_id) and O(domain) is required.
     type: str
 """
 
@@ -59,26 +58,20 @@ options:
     choices: [merged, replaced, overridden, deleted, gathered]
     default: merged
 notes:
-  - The domain's rules are read once (every page, 100 rules a page); only the differences are sent. A run with nothing
-    to change sends only that listing.
-  - Rules are identified by their exact name (the service's name filter is not used). Two items of O(config) with one
-    name fail validation naming both items (C(config[0]) and C(config[2])) and the name; two rules of the domain with a
-    name that O(config) uses fail, listing their IDs, and nothing is sent (except with O(state=deleted)). A name with
-    leading or trailing whitespace gets a warning naming the item - it is another name to the service.
-  - The writes go in this order - deletions through C(POST /waap/v2/.../bulk_delete) (at most 100 IDs a call), then
-    updates (one C(PATCH /waap/v2/...) each with only the members that differ; an unchanged conditions list is never
-    sent), then creates (one C(POST) each, HTTP 201;
-    O(config[].action) and O(config[].conditions) are then required, checked after the listing, before any write) -
-    so a domain at its plan's rule limit converges whenever the end state fits the limit. After a write the rules are
-    listed once more for the result.
-  - After an ambiguous failure of any write (a 5xx, a timeout or a dropped connection), the listing is read again and
-    the write is never sent twice; when the listing shows it took effect, the run goes on, reports it in RV(changes)
-    with C(changed=true) and warns. RV(changes) lists only what the service accepted or the listing confirmed, after a
-    failure too; a clear rejection (such as HTTP 400, 403 or 404) fails and names the writes accepted before it.
-  - Every documented limit of every item is checked before the first request; errors name the item, for example
-    C(config[3].conditions[0].ip.ip_address). Deeper field errors come back from the service as HTTP 422. Validation is
-    never stricter than the service for values it returns, so RV(gathered) is always valid O(config); a rule the module
-    cannot represent fails O(state=gathered) naming the rule.
+  - The domain's rules are read once (every page); a run with nothing to change sends only that read, and after a
+    write they are read once more for the result.
+  - Rules are identified by their exact name. Two items of O(config) with one name fail naming both items
+    (C(config[0]) and C(config[2])); two rules of the domain holding a name that O(config) uses fail listing their IDs,
+    and nothing is sent (except with O(state=deleted)). A name with leading or trailing whitespace gets a warning - it
+    is another name to the service.
+  - The writes go in this order - deletions (one bulk delete per 100 IDs), then updates (one each, with only the
+    members that differ; an unchanged conditions list is never sent), then creates (one each; O(config[].action) and
+    O(config[].conditions) are then required, checked before any write) - so a domain at its plan's rule limit
+    converges whenever the end state fits the limit.
+  - RV(changes) lists only the writes the service accepted or a new read of the rules confirmed, after a failure too.
+  - Errors name the item, for example C(config[3].conditions[0].ip.ip_address); deeper field errors come back from
+    the service as HTTP 422. Validation is never stricter than the service for values it returns, so RV(gathered) is
+    always valid O(config); a rule the module cannot represent fails O(state=gathered) naming the rule.
 """
 
     # The filters of the WAAP rule listings (waap_custom_rule_info, firewall_rules_info); each module gives the

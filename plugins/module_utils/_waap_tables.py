@@ -41,7 +41,7 @@ HEADER_PATTERN = r"^[a-zA-Z0-9-]+$"
 # The spec's pattern for header values, verbatim ("9-_" is a range, as in the service).
 HEADER_VALUE_PATTERN = r"^[a-zA-Z0-9-_ :;.\/\"'?!(){}\[\]@<>=\-\+\*#$&`|~^%]+$"
 URL_PATTERN = r"^[\w!\$~:#\[\]@\(\)*\+,=\/\-\.\%]+$"
-USER_TAG_PATTERN = r"^[a-zA-Z]+[ a-zA-Z0-9]*$"
+USER_TAG = (r"^[a-zA-Z]+[ a-zA-Z0-9]*$", "the tag pattern (a letter first, then letters, digits and spaces)")  # a pattern and its rule
 LOOKAROUND = re.compile(r"\(\?<?[=!]")
 
 # The JA3 and JA4 TLS fingerprints (docs/api_reference.md section 18.6): 32 hex characters; a 10-character prefix and two
@@ -72,15 +72,16 @@ def _member(kind="str", required=False, **rules):
 
 HEADER = _member(required=True, length=(1, 50), pattern=(HEADER_PATTERN, "the header name characters (letters, digits and -)"))
 HEADER_VALUE = _member(required=True, length=(1, 100), pattern=(HEADER_VALUE_PATTERN, "the header value characters (printable ASCII)"))
+MATCH_TYPES = ["Exact", "Contains"]  # a URL also takes "Regex"
 
 CONDITION_KINDS = {
     "ip": dict(ip_address=_member(required=True, ip=True)),
     "ip_range": dict(lower_bound=_member(required=True, ip=True), upper_bound=_member(required=True, ip=True)),
-    "url": dict(url=_member(required=True, length=(1, 500)), match_type=_member(choices=["Exact", "Contains", "Regex"])),
-    "user_agent": dict(user_agent=_member(required=True, length=(0, 300)), match_type=_member(choices=["Exact", "Contains"])),
-    "header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=["Exact", "Contains"])),
+    "url": dict(url=_member(required=True, length=(1, 500)), match_type=_member(choices=MATCH_TYPES + ["Regex"])),
+    "user_agent": dict(user_agent=_member(required=True, length=(0, 300)), match_type=_member(choices=MATCH_TYPES)),
+    "header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=MATCH_TYPES)),
     "header_exists": dict(header=HEADER),
-    "response_header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=["Exact", "Contains"])),
+    "response_header": dict(header=HEADER, value=HEADER_VALUE, match_type=_member(choices=MATCH_TYPES)),
     "response_header_exists": dict(header=HEADER),
     "http_method": dict(http_method=_member(required=True, choices=HTTP_METHODS)),
     "file_extension": dict(file_extension=_member("list", True, elements="str", items=(1, 20), item_length=(1, 10),
@@ -95,15 +96,14 @@ CONDITION_KINDS = {
     "owner_types": dict(owner_types=_member("list", elements="str", choices=OWNER_TYPES, items=(1, None))),
     "tags": dict(tags=_member("list", True, elements="str", items=(1, 5))),
     "session_request_count": dict(request_count=_member("int", True, range=(1, None))),
-    "user_defined_tags": dict(tags=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50),
-                                           item_pattern=(USER_TAG_PATTERN, "the tag pattern (a letter first, then letters, digits and spaces)"))),
+    "user_defined_tags": dict(tags=_member("list", True, elements="str", items=(1, 10), item_length=(1, 50), item_pattern=USER_TAG)),
     "request_rate": dict(
         path_pattern=_member(required=True, length=(1, 500)),
         requests=_member("int", True, range=(20, None)),
         time=_member("int", True, range=(1, 3600)),
         ips=_member("list", elements="str", items=(0, 10), item_ip=True),
         http_methods=_member("list", elements="str", choices=HTTP_METHODS),
-        user_defined_tag=_member(length=(1, 50), pattern=(USER_TAG_PATTERN, "the tag pattern (a letter first, then letters, digits and spaces)")),
+        user_defined_tag=_member(length=(1, 50), pattern=USER_TAG),
     ),
     "asn": dict(asns=_member("list", True, elements="int", items=(1, None), item_range=ASN_RANGE)),
     "ja3": dict(ja3_fingerprints=_member("list", True, elements="str", items=(1, None),

@@ -47,13 +47,9 @@ options:
     type: str
     choices: [affinity, anti-affinity, soft-anti-affinity]
 notes:
-  - The group is found by O(placement_group_id) when it is given, otherwise by its exact O(name) over every page of
-    C(GET /cloud/v1/servergroups/{project_id}/{region_id}). More than one group with that name fails the module, lists
-    their IDs and sends no write.
+  - Without O(placement_group_id), O(name) is looked up in C(GET /cloud/v1/servergroups/{project_id}/{region_id}).
   - A missing group is created with C(POST /cloud/v1/servergroups/{project_id}/{region_id}), which answers the group at
     once (no task).
-  - The service cannot change a group (there is no update), so a group found by O(placement_group_id) whose name or policy
-    differs from O(name) or O(policy) fails the module before any write, naming both values.
   - O(state=absent) deletes the group with C(DELETE /cloud/v1/servergroups/{project_id}/{region_id}/{placement_group_id})
     and waits for the task. The service refuses to delete a group that still holds instances; its refusal is reported
     as it is (take the instances out first, with O(gcore.platform.instance#module:placement_group="")).

@@ -74,8 +74,7 @@ options:
             router is created; on an existing router any gateway satisfies it (O(external_gateway_info.enable_snat)
             is compared only when it is set), and a router without a gateway fails the module.
           - V(none) means the router has no external gateway. A new router is created without one; a router that has
-            one gets C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}) with C(external_gateway_info) set to V(null),
-            which removes it.
+            one gets a C(PATCH) with C(external_gateway_info) set to V(null), which removes it.
         type: str
         choices: [manual, default, none]
         default: manual
@@ -101,8 +100,6 @@ options:
       - New subnets are attached first, then each subnet whose O(interfaces[].ip_address) changes is detached and
         attached again, then the subnets not listed are detached; so a failed attach (an unknown subnet, HTTP 404, or an
         address outside the subnet, HTTP 400) leaves every subnet that was attached still attached.
-      - After an ambiguous failure of an attach or a detach (a 5xx, a timeout or a dropped connection) the router is read
-        again and the request is never sent twice; when the router shows it took effect, the module goes on and warns.
       - When a new router is created, the subnets without O(interfaces[].ip_address) are part of the create request;
         the others are attached once the router exists, so such a create needs O(wait=true) (with O(wait=false) the
         module fails before sending anything).
@@ -138,8 +135,6 @@ options:
             attached again with this one.
         type: str
 notes:
-  - The router is found by O(id) when it is given, otherwise by its exact O(name) over every page of the router list.
-    More than one router with that name fails the module and lists their IDs.
   - A missing router is created with C(POST /cloud/v1/routers/{project_id}/{region_id}); its ID is read from the
     finished task's C(created_resources.routers).
   - An existing router is updated with C(PATCH /cloud/v2/routers/{project_id}/{region_id}/{router_id}), sending only
@@ -147,16 +142,11 @@ notes:
   - O(state=absent) deletes the router with C(DELETE /cloud/v1/routers/{project_id}/{region_id}/{router_id}).
   - The subnets the router is attached to (O(interfaces)) are changed with
     C(POST /cloud/v1/routers/{project_id}/{region_id}/{router_id}/attach) and C(.../detach), one subnet per request,
-    after any PATCH; each waits for the router's lock like a PATCH.
-  - While another task locks the router (its C(task_id) is set), the module waits for the lock to be released, up to
-    O(wait_timeout), before it sends a change or a delete, also with O(wait=false). A C(409 Conflict) answer means
-    nothing was applied; the module then waits for the lock and sends the change again (at most 3 times, and never
-    more than O(api_retries)).
+    after any PATCH; they answer at once (no task) and, like a PATCH or the delete, wait for the router's lock first
+    (also with O(wait=false)).
   - With O(wait=false) the module returns the task IDs in RV(tasks) without waiting for them, and RV(router) is the
     router as read before the change (V(null) when it is being created). Attaching and detaching subnets needs the
     router unlocked, so when O(interfaces) changes too the module waits for the PATCH task anyway.
-  - Attach and detach answer at once (they start no task); a C(409 Conflict) answer to them is handled like one to a
-    PATCH.
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.gcore.CLOUD

@@ -174,12 +174,8 @@ notes:
     A 404 on the C(DELETE) itself, or a 400 saying the storage does not exist or is already deleted (someone deleted it
     between the read and the delete), is no change, not a failure.
   - The returned record never contains credentials; see RV(storage).
-  - In check mode the module only reads; it reports whether the storage would be created, changed or deleted and,
-    with C(--diff), how.
-  - O(api_retries) never repeats a write whose answer was lost; after such a failure the module reads the storage
-    again and reports the change when the service shows it applied. The credentials of a create whose answer was
-    lost cannot be read again; a warning says so and how to get new ones (an SFTP password with
-    O(password_mode=auto) and O(update_password=always)).
+  - The credentials of a create whose answer was lost cannot be read again; a warning says so and how to get new ones
+    (an SFTP password with O(password_mode=auto) and O(update_password=always)).
   - The SFTP options are accepted only with O(type=sftp) and O(state=present).
   - Members of a storage record this module does not manage (such as an S3 storage's C(type), V(standard) or V(fast),
     shown by newer API versions) are returned as the service sends them and never compared.
@@ -357,22 +353,15 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import INT64, Refused, ValidationError, check_length, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._members import view
 
-INT64_MAX = 2 ** 63 - 1
 V1_PATH = "/storage/provisioning/v1/storage/{id}"
-V4_PATHS = {
-    "s3_compatible": "/storage/v4/object_storages/{id}",
-    "sftp": "/storage/v4/sftp_storages/{id}",
-}
-V4_LISTS = {
-    "s3_compatible": "/storage/v4/object_storages",
-    "sftp": "/storage/v4/sftp_storages",
-}
+V4_LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}  # by type
+V4_PATHS = dict((kind, path + "/{id}") for kind, path in V4_LISTS.items())
 GONE = frozenset(("deleting", "deleted"))
 # Members that hold credentials, at any depth of a storage record (compared case-insensitively).
 CREDENTIAL_MEMBERS = frozenset((
@@ -464,7 +453,7 @@ class Storage(GcoreResourceModule):
         storage_id=dict(type="int"),
         name=dict(type="str"),
         state=dict(type="str", choices=["present", "absent"], default="absent"),
-        type=dict(type="str", choices=["s3_compatible", "sftp"]),
+        type=dict(type="str", choices=list(V4_LISTS)),
         location=dict(type="str"),
         password_mode=dict(type="str", choices=["auto", "set", "none"], no_log=False),
         sftp_password=dict(type="str", no_log=True, aliases=["password"]),
@@ -500,7 +489,7 @@ class Storage(GcoreResourceModule):
                 "not given, and %s given: without state this module only deletes the storage given by storage_id (and "
                 "type), so a forgotten state never deletes a storage found by name; set state: present to create or change "
                 "it, or state: absent to delete it (nothing was sent)" % ", ".join(given))
-        check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
+        check_range("storage_id", params["storage_id"], low=1, high=INT64[1])
         check_text("name", params["name"])
         check_text("location", params["location"])
         check_text("server_alias", params["server_alias"], empty=True)
@@ -520,7 +509,7 @@ class Storage(GcoreResourceModule):
         require(params["update_password"] == "on_create" or params["password_mode"] in ("auto", "set"), "update_password",
                 "always needs password_mode=auto (a new generated password) or password_mode=set (the given one)")
         for index, key_id in enumerate(params["ssh_key_ids"] or []):
-            check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64_MAX)
+            check_range("ssh_key_ids[%d]" % index, key_id, low=1, high=INT64[1])
 
     @property
     def paths(self):

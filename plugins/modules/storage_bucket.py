@@ -78,7 +78,6 @@ notes:
     change.
   - When the bucket is not found, the storage is read (C(GET /storage/v4/object_storages/{storage_id})); an unknown
     O(storage_id) fails the task naming it (in check mode too), or, with O(state=absent), is no change with a warning.
-  - In check mode the module only reads; with C(--diff) it shows the settings before and after.
 seealso:
   - module: gcore.platform.storage
 """
@@ -157,12 +156,11 @@ diff:
 
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import INT64, Refused, check_range, require
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 
-INT64_MAX = 2 ** 63 - 1
 STORAGE_PATH = "/storage/v4/object_storages/{storage_id}"
 NAME_PATTERN = r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]"
 NAME_RULE = "3 to 63 lower case letters, digits, '-' and '.', beginning and ending with a letter or a digit"
@@ -204,10 +202,10 @@ class StorageBucket(GcoreResourceModule):
     def validate(self):
         super().validate()
         params = self.params
-        check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
+        check_range("storage_id", params["storage_id"], low=1, high=INT64[1])
         require(re.fullmatch(NAME_PATTERN, params["name"]), "name", "%r is not a bucket name: %s" % (params["name"], NAME_RULE))
         if params["lifecycle"]:
-            check_range("lifecycle.expiration_days", params["lifecycle"]["expiration_days"], low=0, high=INT64_MAX)
+            check_range("lifecycle.expiration_days", params["lifecycle"]["expiration_days"], low=0, high=INT64[1])
         for index, origin in enumerate((params["cors"] or {}).get("allowed_origins") or []):
             require(origin and not ORIGIN_FORBIDDEN.search(origin), "cors.allowed_origins[%d]" % index,
                     "%r must be non-empty, without spaces or control characters" % origin)

@@ -95,18 +95,17 @@ storages:
 import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import check_range, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import INT64, check_range, require
 
-LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}
+LISTS = {"s3_compatible": "/storage/v4/object_storages", "sftp": "/storage/v4/sftp_storages"}  # by type
 PAGE_SIZE = 100
-INT64_MAX = 2 ** 63 - 1
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 SECRET_MEMBERS = frozenset(("access_keys", "password", "credentials"))
 
 
 class StorageInfo(GcoreModule):
     argument_spec = dict(
-        type=dict(type="str", required=True, choices=["s3_compatible", "sftp"]),
+        type=dict(type="str", required=True, choices=list(LISTS)),
         storage_id=dict(type="int"),
         name=dict(type="str"),
         location=dict(type="str"),
@@ -116,7 +115,7 @@ class StorageInfo(GcoreModule):
     def validate(self):
         super().validate()
         params = self.params
-        check_range("storage_id", params["storage_id"], low=1, high=INT64_MAX)
+        check_range("storage_id", params["storage_id"], low=1, high=INT64[1])
         for option in ("name", "location"):
             if params[option] is not None:
                 require(params[option].strip(), option, "must not be empty or only whitespace")

@@ -64,10 +64,6 @@ options:
 notes:
   - Reads, creates and deletes on C(/waap/v1/domains/{domain_id}/custom-rules); updates on
     C(/waap/v2/domains/{domain_id}/custom-rules/{rule_id}).
-  - The rule is found by O(id) when given, otherwise by its exact O(name). The service's name filter treats
-    C(*) as a wildcard and may match more than the exact name, so the module reads every page and compares the
-    names itself; more than one rule with the name fails and lists their IDs.
-  - When the rule is absent it is created (C(POST), HTTP 201); O(action) and O(conditions) are then required.
   - When it exists, the desired members are compared after filling the service's defaults into the desired
     conditions (C(negation=false) on every kind except O(conditions[].request_rate),
     C(match_type=Contains), C(owner_types=[COMMERCIAL])); only the members that differ are sent in one
@@ -78,8 +74,8 @@ notes:
   - Members left out are not managed; whatever the service holds or fills in for them is accepted. This applies to
     O(description), O(enabled), O(action) and O(conditions), and inside a O(action.block) action to
     O(action.block.status_code) and O(action.block.action_duration). A missing, null and empty description are one value.
-  - Every documented limit is checked before the first request. Deeper field errors come back from the service as
-    HTTP 422; the failure message then lists each C(errors[].loc) with its C(detail).
+  - Deeper field errors than the documented limits come back from the service as HTTP 422; the failure message then
+    lists each C(errors[].loc) with its C(detail).
 extends_documentation_fragment:
   - gcore.platform.gcore
   - gcore.platform.waap
