@@ -168,8 +168,8 @@ def check_tls(where, listener):
 
 def resolve_secrets(module, listeners):
     """Each listener's ``secret`` and ``sni_secrets`` turned into ids, before any write: an id is taken as given, a name
-    matched exactly over every page of the secrets (one listing, read at the first name, for every name); an unknown or
-    ambiguous name fails, naming the option (``_kinds.find_named``), but an unknown one in check mode, assumed built."""
+    matched exactly over every page of the secrets (one listing, read at the first name); an unknown or ambiguous name
+    fails, naming the option (``_kinds.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
     kind, read, assumed = KINDS["secret"], {}, {}
 
     def secret_id(value, option):
