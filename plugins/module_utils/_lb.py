@@ -23,7 +23,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._addresses import a
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     Refused, ValidationError, canonical_ip, check_length, check_pattern, check_range, is_uuid, require, uuid_text)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named, listed
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
@@ -228,7 +228,7 @@ def resolve_member_instances(module, listeners):
             found = [record] if record is not None else []
         else:
             if listing is None:
-                listing = list(client.paginate(INSTANCE.paths["list"].format(**params), page_size=PAGE_SIZE))
+                listing = list(listed(client, INSTANCE, params))
             found = [record for record in listing if record.get("name") == value]
         if not found and module.check_mode and not is_uuid(value):
             if value not in assumed:  # one warning for each instance assumed
