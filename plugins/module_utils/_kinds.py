@@ -50,6 +50,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("notification threshold", "client_quotas", owner="{client_id}", paths=dict(item=("/notification_threshold", "v2"))),
     Kind("L7 policy", "l7policies"),  # a listener's, written as a part of its load balancer (load_balancer.L7Policies)
 ))
+POLICIES = ("affinity", "anti-affinity", "soft-anti-affinity")  # where a placement group puts its instances
 K8S_NAME = (r"^[a-z][a-z0-9\-]{0,18}[a-z0-9]$", "2 to 20 lower-case letters, digits and '-'; first a letter, last a letter or digit")
 
 
@@ -58,15 +59,21 @@ def k8s_version(value):
     return tuple(int(part) if part.isdigit() else -1 for part in str(value).lstrip("v").split("."))
 
 
-def find_named(client, kind, params, value, option, required=True, query=None):
+def listed(client, kind, params, query=None):
+    """Every record of ``kind`` in the scope of ``params``, over every page of its listing (``query``: its filters)."""
+    return client.paginate(kind.paths["list"].format(**params), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
+
+
+def find_named(client, kind, params, value, option, required=True, query=None, records=None):
     """``(id, record or None)`` of the resource of ``kind`` that the option's ``value`` names: an id (a UUID) taken as
-    given, or a name matched exactly over every page of the listing (``query``: more filters it takes). No match:
-    ``(None, None)``, or (``required``) ``Refused`` naming the option; several: ``Refused`` listing their ids."""
+    given, or a name matched exactly over every page of the listing (``query``: more filters it takes; ``records``: the
+    whole listing already read by ``listed``, to resolve many names from one). No match: ``(None, None)``, or
+    (``required``) ``Refused`` naming the option; several: ``Refused`` listing their ids."""
     if is_uuid(value):
         return uuid_text(option, value), None
-    listing = client.paginate(kind.paths["list"].format(**params), dict(kind.query(value), **(query or {})) or None,
-                              page_size=PAGE_SIZE, total_key=kind.total_key)
-    matches = [kind.identified(record) for record in listing if record.get("name") == value]
+    if records is None:
+        records = listed(client, kind, params, dict(kind.query(value), **(query or {})))
+    matches = [kind.identified(record) for record in records if record.get("name") == value]
     where = kind.scope.format(**params)
     if len(matches) > 1:
         raise Refused("%s: %s %ss of %s are named %r (ids %s); give the id of the one to use (nothing was sent)"

@@ -23,8 +23,8 @@ from ansible_collections.gcore.platform.plugins.module_utils._addresses import a
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     Refused, ValidationError, canonical_ip, check_length, check_pattern, check_range, is_uuid, require, uuid_text)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import check_name
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named, listed
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
@@ -166,28 +166,18 @@ def check_tls(where, listener):
         require(value.strip(), "%s.sni_secrets[%s]" % (where, index), "must not be empty")
 
 
-class _ReadOnce:
-    """A client whose listings are read once per path (every secret name resolved from one listing)."""
-
-    def __init__(self, client):
-        self.client, self.pages = client, {}
-
-    def paginate(self, path, query=None, **kwargs):
-        if path not in self.pages:
-            self.pages[path] = list(self.client.paginate(path, query, **kwargs))
-        return self.pages[path]
-
-
 def resolve_secrets(module, listeners):
     """Each listener's ``secret`` and ``sni_secrets`` turned into ids, before any write: an id is taken as given, a name
-    matched exactly over every page of the secrets (one listing, however many names); an unknown or ambiguous name
+    matched exactly over every page of the secrets (one listing, read at the first name); an unknown or ambiguous name
     fails, naming the option (``_kinds.find_named``), but an unknown one in check mode, assumed built by an earlier task."""
-    reader, assumed = _ReadOnce(module.client), {}
+    kind, read, assumed = KINDS["secret"], {}, {}
 
     def secret_id(value, option):
-        ident = find_named(reader, KINDS["secret"], module.params, value, option, required=not module.check_mode)[0]
+        if not is_uuid(value) and "records" not in read:
+            read["records"] = list(listed(module.client, kind, module.params))
+        ident = find_named(module.client, kind, module.params, value, option, not module.check_mode, records=read.get("records"))[0]
         if ident is None and value not in assumed:  # check mode: one warning for each secret assumed
-            assumed[value] = assume(module, KINDS["secret"], value, option)
+            assumed[value] = assume(module, kind, value, option)
         return ident if ident is not None else assumed[value]
 
     for index, item in enumerate(listeners or []):
@@ -238,7 +228,7 @@ def resolve_member_instances(module, listeners):
             found = [record] if record is not None else []
         else:
             if listing is None:
-                listing = list(client.paginate(INSTANCE.paths["list"].format(**params), page_size=PAGE_SIZE))
+                listing = list(listed(client, INSTANCE, params))
             found = [record for record in listing if record.get("name") == value]
         if not found and module.check_mode and not is_uuid(value):
             if value not in assumed:  # one warning for each instance assumed

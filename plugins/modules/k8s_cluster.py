@@ -139,7 +139,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     ValidationError, check_pattern, check_range, check_secret_path, check_uuid, require, save_secret, strip_none)
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import REGION, check_name
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import K8S_NAME, KINDS, k8s_version
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import K8S_NAME, KINDS, POLICIES, k8s_version
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
@@ -156,7 +156,7 @@ POOL_SPEC = dict(
     name=dict(type="str", required=True), flavor_id=dict(type="str"), is_public_ipv4=dict(type="bool"), auto_healing_enabled=dict(type="bool"),
     min_node_count=dict(type="int"), max_node_count=dict(type="int"), node_count=dict(type="int"), boot_volume_size=dict(type="int"),
     boot_volume_type=dict(type="str", choices=list(VOLUME_TYPES)),
-    servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]),
+    servergroup_policy=dict(type="str", choices=list(POLICIES)),
     **dict((member, dict(type="dict")) for member in MAPS))
 BLOCKS = ("cni", "authentication", "logging", "add_ons")
 CHANGES = {"created": str, "updated": str, "upgraded": str, "deleted": str, "pools": {"created": str, "updated": str, "resized": str, "deleted": str}}

@@ -145,10 +145,9 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, POLICIES
 from ansible_collections.gcore.platform.plugins.module_utils._members import create_only
 
-POLICIES = ("affinity", "anti-affinity", "soft-anti-affinity")
 FIXED = "a %s cannot be changed once it is created"
 
 

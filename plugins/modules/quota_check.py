@@ -336,7 +336,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
     check_uuid,
     strip_none,
 )
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, POLICIES
 from ansible_collections.gcore.platform.plugins.module_utils._interfaces import (
     FLOATING_IP_SPEC,
     IP_FAMILIES,
@@ -423,7 +423,7 @@ class QuotaCheck(GcoreModule):
         pools=dict(type="list", elements="dict", options=dict(
             dict((member, dict(type="int")) for member in ("min_node_count", "max_node_count", "node_count", "boot_volume_size")),
             name=dict(type="str"), flavor_id=dict(type="str", required=True), is_public_ipv4=dict(type="bool"),
-            servergroup_policy=dict(type="str", choices=["affinity", "anti-affinity", "soft-anti-affinity"]))),
+            servergroup_policy=dict(type="str", choices=list(POLICIES)))),
         fail_on_exceed=dict(type="bool", default=False),
     )
     module_kwargs = dict(mutually_exclusive=[("vip_network_id", "vip_port_id")])
