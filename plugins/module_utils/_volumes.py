@@ -101,7 +101,7 @@ class Extension(Part):
     def views(self, state, wanted, params):
         return (None if state is None else state.get("size")), wanted
 
-    def plan(self, record, size, params):
+    def plan(self, record, size, params):  # pylint: disable=arguments-renamed  # the one size wanted
         current = record.get("size")
         if size == current:
             return []
