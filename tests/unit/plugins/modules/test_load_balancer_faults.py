@@ -63,6 +63,11 @@ def drop_monitor_and_pool(args):
     args["listeners"][1]["pool"] = None
 
 
+def add_member_and_tune_monitor(args):
+    add_member(args)
+    tune_monitor(args)
+
+
 def change_listener(args):
     args["listeners"][1]["allowed_cidrs"] = ["10.0.0.0/8"]
 
@@ -86,6 +91,8 @@ PLANS = {
     "monitor retype": dict(seed=seeded, args=changed_lb(retype_monitor),
                            writes=[("DELETE", POOLS + r"/[0-9a-f-]{36}/healthmonitor$"), ("POST", POOLS + r"/[0-9a-f-]{36}/healthmonitor$")]),
     "monitor tune": dict(seed=seeded, args=changed_lb(tune_monitor), writes=[("PATCH", POOLS + r"/[0-9a-f-]{36}/healthmonitor$")]),
+    "members then monitor": dict(seed=seeded, args=changed_lb(add_member_and_tune_monitor), writes=[
+        ("PUT", r"/cloud/v1/loadbalancers/1/76/pools/[0-9a-f-]{36}/members$"), ("PATCH", POOLS + r"/[0-9a-f-]{36}/healthmonitor$")]),
     "monitor and pool removal": dict(seed=seeded, args=changed_lb(drop_monitor_and_pool), writes=[
         ("DELETE", POOLS + r"/[0-9a-f-]{36}/healthmonitor$"), ("PATCH", r"/cloud/v2/lbpools/1/76" + ITEM), ("DELETE", POOLS + ITEM)]),
     "listener purge": dict(seed=seeded, args=changed_lb(purge_listener), writes=[("DELETE", LISTENERS + ITEM)]),
