@@ -30,7 +30,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._checks import (
 )
 from ansible_collections.gcore.platform.plugins.module_utils._checks import is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, listed
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
@@ -39,7 +39,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._volumes import ATT
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 BASE = KINDS["instance"].paths["list"]
-FLOATING_IPS = KINDS["floating_ip"].paths["list"]
 ACTION = KINDS["instance"].path("/{id}/action", "v2")
 STATUSES = ("ACTIVE", "BUILD", "ERROR", "HARD_REBOOT", "MIGRATING", "PAUSED", "REBOOT", "REBUILD", "RESIZE", "REVERT_RESIZE",
             "SHELVED", "SHELVED_OFFLOADED", "SHUTOFF", "SOFT_DELETED", "SUSPENDED", "VERIFY_RESIZE")  # every status an instance shows
@@ -247,7 +246,7 @@ class Goes:
             self.volumes = [dict(id=volume.get("id"), goes=bool(volume.get("delete_on_termination") or params.get("delete_volumes")),
                                  anyway=bool(volume.get("delete_on_termination"))) for volume in record.get("volumes") or []]
             self.floating_ips = [dict(id=item.get("id"), address=item.get("floating_ip_address"), goes=bool(params.get("delete_floating_ips")))
-                                 for item in client.paginate(FLOATING_IPS.format(**params), page_size=PAGE_SIZE)
+                                 for item in client.paginate(KINDS["floating_ip"].paths["list"].format(**params), page_size=PAGE_SIZE)
                                  if (item.get("instance") or {}).get("id") == record.get("id")]
 
     def query(self, record):
@@ -308,7 +307,7 @@ class Placement(Part):
             check_name(self.option, value, "a placement group ID (a UUID), an exact name or \"\" (none)", longest=GROUP_KIND.name_length)
 
     def groups_now(self, params):
-        return list(self.client.paginate(GROUP_KIND.paths["list"].format(**params), page_size=PAGE_SIZE))
+        return list(listed(self.client, GROUP_KIND, params))
 
     def load(self, module):
         """The groups read, and ``placement_group`` resolved to a group id (``""``: none), before any write."""

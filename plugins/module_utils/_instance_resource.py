@@ -15,8 +15,8 @@ from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._addresses import address_lists
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, is_uuid, require, strip_none
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named, listed
 from ansible_collections.gcore.platform.plugins.module_utils._instance import (
     FLAVOR,
     POWER_STATE,
@@ -65,8 +65,7 @@ def boot_images(module, query):
     """``{instance id: boot volume}``: the volume each instance boots from (``is_root_volume``), as its record shows it
     (``volume_image_metadata``: ``image_id``, ``image_name``; ``size``, ``volume_type``), from one listing of the
     volumes filtered by ``query``."""
-    volumes = module.client.paginate(KINDS["volume"].paths["list"].format(**module.params), query, page_size=PAGE_SIZE,
-                                     total_key=KINDS["volume"].total_key)
+    volumes = listed(module.client, KINDS["volume"], module.params, query)
     return dict((item.get("server_id"), volume) for volume in volumes if volume.get("is_root_volume")
                 for item in volume.get("attachments") or [])
 

@@ -26,7 +26,7 @@ import re
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named, listed
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
 INTERFACES = KINDS["instance"].path("/{id}/interfaces")
@@ -122,7 +122,7 @@ def check_in_subnet(module, network_id, ip_address, where):
     naming the address and the subnets (nothing sent). A network not built yet (check mode) is not read."""
     if assumed(network_id):
         return
-    listing = module.client.paginate(KINDS["subnet"].paths["list"].format(**module.params), {"network_id": network_id}, page_size=PAGE_SIZE)
+    listing = listed(module.client, KINDS["subnet"], module.params, {"network_id": network_id})
     subnets = [record for record in listing if record.get("network_id") in (None, network_id)]
     address = ipaddress.ip_address(ip_address)
     if subnets and not any(address in ipaddress.ip_network(record["cidr"], strict=False) for record in subnets if record.get("cidr")):

@@ -232,8 +232,8 @@ import ipaddress
 from functools import cached_property
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_not_blank, checked_address, require
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, listed
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, create_only
 from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, assumed, id_or_name, interfaces_of, parent_id, with_address
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
@@ -247,7 +247,7 @@ def check_in_subnets(client, params, network_id, address, where):
     """Refuse (before any write) an address that none of the network's subnets holds, or a subnet's network, broadcast or
     gateway address; an unknown network is named as such."""
     scope = dict(project_id=params["project_id"], region_id=params["region_id"])
-    subnets = list(client.paginate(KINDS["subnet"].paths["list"].format(**scope), {"network_id": network_id}, page_size=PAGE_SIZE))
+    subnets = list(listed(client, KINDS["subnet"], scope, {"network_id": network_id}))
     if not subnets and client.get_or_none(KINDS["network"].paths["item"].format(id=network_id, **scope)) is None:
         raise Refused("network: no network %s in %s (nothing was sent)" % (network_id, where))
     wanted = ipaddress.ip_address(address)

@@ -232,8 +232,8 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_pattern, check_range, is_uuid, require
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudResource
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, listed
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume, id_or_name
 
@@ -441,7 +441,7 @@ class SnapshotSchedule(CloudResource):
         if not volumes or params["state"] == "absent":
             return
         kind = KINDS["volume"]
-        listing = list(self.client.paginate(kind.paths["list"].format(**params), page_size=PAGE_SIZE, total_key=kind.total_key))
+        listing = list(listed(self.client, kind, params))
         where, ids = kind.scope.format(**params), []
         for index, value in enumerate(volumes):
             option = "volumes[%s]" % index
