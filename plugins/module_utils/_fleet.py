@@ -170,12 +170,13 @@ class Fleet(GcoreResourceModule):
         scaled = params["names"] is None and params["purge"]
         found, self.listed = {}, list(self.template.listing())
         for record in self.listed:
-            name, tags = record.get("name"), user_tags(record)
+            name = record.get("name")
             spare = name not in wanted and scaled and (self.index_of(name) or 0) > params["count"]  # one to scale in
-            unlike = [why for why, differs in (
+            unlike = spare and [why for why, differs in (
                 ("its flavor is %r, not %r" % (flavor_of(record), params["flavor"]), params["flavor"] not in (None, flavor_of(record))),
-                ("it lacks the fleet's tags", any(tags.get(key) != value for key, value in (params["tags"] or {}).items()))) if differs]
-            if spare and unlike:
+                ("it lacks the fleet's tags", any(user_tags(record).get(key) != value for key, value in (params["tags"] or {}).items())))
+                if differs]
+            if unlike:
                 self.module.warn("purge: instance %s (%s) is kept: %s, so it is not taken for a member of this fleet"
                                  % (name, record.get("id"), " and ".join(unlike)))
             elif name in wanted or spare:
