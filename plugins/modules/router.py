@@ -370,10 +370,9 @@ diff:
 """
 
 import ipaddress
-import uuid
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require, uuid_text
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
@@ -437,14 +436,13 @@ def check_interface(where, item):
     require(item["subnet_id"] is None or subnet is None, where + ".subnet_id", "subnet_id and subnet are mutually exclusive (give the id or the name)")
     require(item["subnet_id"] is not None or subnet is not None, where + ".subnet_id", "subnet_id or subnet is required")
     require(network is None or subnet is not None, where + ".network", "only with subnet (the network its name is looked up in)")
-    if not assumed(item["subnet_id"]):
-        check_uuid(where + ".subnet_id", item["subnet_id"])
+    subnet_id = item["subnet_id"] if assumed(item["subnet_id"]) else uuid_text(where + ".subnet_id", item["subnet_id"])
     ip = item.get("ip_address")
     if ip is not None:
         ip = address(where + ".ip_address", ip)
     if subnet is not None:
         return {"subnet_id": None, "ip_address": ip, "subnet": subnet, "network": network}
-    return {"subnet_id": item["subnet_id"] if assumed(item["subnet_id"]) else str(uuid.UUID(item["subnet_id"])), "ip_address": ip}
+    return {"subnet_id": subnet_id, "ip_address": ip}
 
 
 def same_interface(desired, current):

@@ -345,7 +345,7 @@ diff:
 
 import ipaddress
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_length, check_range, check_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
@@ -386,8 +386,7 @@ def check_rule(where, rule):
         raise ValidationError("%s.protocol: %r is not a protocol the service knows (any, %s)" % (where, protocol, ", ".join(PROTOCOLS)))
     low, high = rule.get("port_range_min"), rule.get("port_range_max")
     for field, value in (("port_range_min", low), ("port_range_max", high)):
-        if value is not None and not 0 <= value <= 65535:
-            raise ValidationError("%s.%s: %r is out of range (must be 0 to 65535)" % (where, field, value))
+        check_range("%s.%s" % (where, field), value, 0, 65535)
     if (low is not None or high is not None) and protocol not in PORT_PROTOCOLS:
         raise ValidationError("%s.port_range_min/port_range_max: ports are only for the protocols %s, not %s"
                               % (where, ", ".join(PORT_PROTOCOLS), protocol or "any"))
