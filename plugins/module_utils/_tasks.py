@@ -212,7 +212,7 @@ class TaskWaiter:
             for task_id in list(pending):
                 if last[task_id].get("state") in ("FINISHED", "ERROR"):
                     pending.remove(task_id)
-            return not pending or any(task.get("state") == stop for task in last.values())
+            return not pending or (stop is not None and any(task.get("state") == stop for task in last.values()))
 
         try:
             self.poll(step, deadline, Due)
