@@ -144,6 +144,21 @@ def check_pattern(option, value, pattern, rule=None, flags=0):
         raise ValidationError("%s: %r does not match %s" % (option, value, rule or pattern))
 
 
+NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"  # every Cloud resource name follows it
+NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
+
+
+def check_name(option, value, what=None, longest=63):
+    """A Cloud resource name (3 to ``longest`` characters of the one pattern every Cloud name follows; ``longest`` None:
+    a kind whose names follow no rule, only not empty)."""
+    if longest is None:
+        require(value is None or value.strip(), option, "must not be empty")
+        return
+    check_length(option, value, 3, longest)
+    pattern = NAME_PATTERN % (longest - 2)
+    check_pattern(option, value, pattern, (what + ": " if what else "") + pattern + NAME_RULE % longest)
+
+
 def check_not_blank(option, value):
     """A text that must hold more than whitespace."""
     if value is not None and value and not value.strip():

@@ -36,27 +36,13 @@ order              (an info module) the record member its records are sorted by,
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_length, check_pattern, check_range
-from ansible_collections.gcore.platform.plugins.module_utils._checks import gcore_argument_spec, require
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_name, check_range, gcore_argument_spec
 from ansible_collections.gcore.platform.plugins.module_utils._members import differences
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_OPTIONS, check_tags, renamed, tag_query, with_tags
 
 PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
-NAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,%d}[a-zA-Z0-9._]$"
-NAME_RULE = " (3 to %d letters, digits, spaces, '.', '_' or '-'; first a letter or digit, last a letter, digit, '.' or '_')"
 REGION = "project {project_id}, region {region_id}"
-
-
-def check_name(option, value, what=None, longest=63):
-    """A Cloud resource name (3 to ``longest`` characters of the one pattern every Cloud name follows; ``longest`` None:
-    a kind whose names follow no rule, only not empty)."""
-    if longest is None:
-        require(value is None or value.strip(), option, "must not be empty")
-        return
-    check_length(option, value, 3, longest)
-    pattern = NAME_PATTERN % (longest - 2)
-    check_pattern(option, value, pattern, (what + ": " if what else "") + pattern + NAME_RULE % longest)
 
 
 class Kind:

@@ -23,9 +23,9 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named, listed
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
@@ -48,7 +48,7 @@ def assumed(value):
 
 def id_or_name(option, value, noun):
     """``value`` naming a ``noun`` before it is looked up: an id (a UUID, returned lower-case) or a name (checked, as
-    ``_cloud.check_name`` checks one); None stays None."""
+    ``_checks.check_name`` checks one); None stays None."""
     if value is None or is_uuid(value):
         return value and value.lower()
     check_name(option, value, "%s ID (a UUID) or %s name" % ((("an " if noun[0] in "aeiou" else "a ") + noun,) * 2))

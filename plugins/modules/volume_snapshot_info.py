@@ -99,8 +99,8 @@ snapshots:
       sample: [{key: reason, value: upgrade, read_only: false}]
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import is_uuid
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter, check_name
+from ansible_collections.gcore.platform.plugins.module_utils._checks import check_name, is_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
 
 
