@@ -4,9 +4,8 @@
 
 """A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its
 ids and names look like; ``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them)
-derive the rest: the paths (``/cloud/v1/{collection}/{project_id}/{region_id}[/{id}]``, others declared off the rule),
-scope, page size, name filter and created key; the options ``state``, the id option (``<noun>_id``: a UUID made
-canonical, or an integer), ``name`` (checked against the Cloud name rule) and, ``tagged``, the tags (checked).
+derive the rest from it (``derive``): the options ``state``, the id option, ``name`` and, ``tagged``, the tags, each
+checked before any request; the paths, the scope, the page size and the created key.
 
 This module is internal to the collection: its interface may change at any time.
 
@@ -18,22 +17,20 @@ setting            meaning
 kind               the ``Kind`` the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
-tagged             the resource has tags: ``tags`` and ``purge_tags`` are options, checked before any request, and
-                   the ``tags`` member is compared after the declared ones (``_tags.with_tags``: ``tags_said``, ``tags_given``)
-nameless           the resource has no name: no ``name`` option; found by id or by the module's ``find`` (an info
-                   module: by id, or by its filters)
-others             the records a hand rename is looked for among when a create is planned (None: one listing
-                   filtered by the declared tags; a fleet's members: none, the fleet looks once)
+tagged             the resource has tags: the options ``tags`` and ``purge_tags``, the ``tags`` member last (``_tags.with_tags``)
+nameless           the resource has no name (no ``name`` option): found by id, or by ``find`` (an info module: by its filters)
+others             the records a create looks among for a hand rename (None: one listing filtered by the declared tags)
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
 task_types         ``{write kind: task type}``: a write whose answer was lost waits for such tasks before reading again
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
-order              (an info module) the record member its records are sorted by, largest (newest) first, a tie
-                   in the reverse of the service's order (None: the service's order)
+order              (an info module) the member its records are sorted by, largest first, a tie in the service's order reversed
 =================  ===========================================================================================
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreModule
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, canonical_uuid, check_name, check_range, gcore_argument_spec
@@ -46,14 +43,12 @@ REGION = "project {project_id}, region {region_id}"
 
 
 class Kind:
-    """What a Cloud resource is: ``noun`` (in messages), ``collection`` (the path segment), ``paths`` (by operation, the
-    ``path`` arguments ``(suffix, version[, collection])`` of one off the rule: another API version, suffix or
-    collection), ``id_option``, ``plural`` (the info module's result), ``name_query`` (the listing's name filter:
-    ``(parameter, longest name it takes)``, or None), ``created_key``, ``regional`` (False: project-scoped; ``owner``:
-    the scope's path segments, a client's), the listing's ``total_key``; ``id_aliases``: the id option's aliases;
-    ``id_key``: the record member holding the id (a record read is given it as ``id`` too, and the result shows the
-    record without it); ``name_length``: the longest name the service takes (None: no rule on its names, only not
-    empty); ``list_params``: the query every listing of an info module sends; ``integer_id``: the ids are integers."""
+    """What a Cloud resource is: its ``noun`` (in messages) and ``collection``, whose paths follow one rule (``path``;
+    ``owner``: the scope's segments, ``{project_id}`` when not ``regional``, or a client's), ``paths`` naming those off it
+    by operation (``path``'s arguments); the ``id_option`` (``id_aliases``; ``integer_id``: the ids are integers, else
+    UUIDs) and ``id_key``, the record member holding the id (``identified``); ``name_length``, the longest name the service
+    takes (None: no rule, only not empty), and ``name_query``, the listing's name filter (``(parameter, longest name it
+    takes)``, or None); an info module's result (``plural``) and query (``list_params``); ``total_key``, ``created_key``."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, paths=None, name_query=("name", 63),
                  created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id", name_length=63, list_params=None,
@@ -79,11 +74,15 @@ class Kind:
         return record if record is None or self.id_key == "id" else dict(record, id=record.get(self.id_key))
 
     def identity(self, named):
-        """The options that identify a resource of the kind: the id option and (``named``) ``name``."""
-        return dict([(self.id_option, dict(self.id_spec))] + ([("name", dict(type="str"))] if named else []))
+        """The options that identify a resource of the kind: the id option, (``named``) ``name``, a project-scoped kind's project."""
+        return dict([(self.id_option, dict(self.id_spec))] + ([("name", dict(type="str"))] if named else [])
+                    + ([] if self.regional else [("project_id", gcore_argument_spec(cloud=True)["project_id"])]))
 
     def check(self, params, named):
-        """The identity options checked: the id (a UUID kept in its canonical form, or an integer at least 1) and the name."""
+        """The identity options checked: a project-scoped kind's project (the base checks a region's), the id (a UUID kept
+        in its canonical form, or an integer at least 1) and the name."""
+        if not self.regional:
+            check_range("project_id", params["project_id"], low=1)
         if self.id_spec["type"] == "int":
             check_range(self.id_option, params[self.id_option], low=1)
         else:
@@ -96,6 +95,17 @@ class Kind:
         if name is None or self.name_query is None or len(name) > self.name_query[1]:
             return {}
         return {self.name_query[0]: name}
+
+
+def derive(cls, spec, rule, **settings):
+    """What a declaration of a kind (``cls``) does not say itself (what it says stands): ``settings``, the options
+    (``spec``), whether it runs in a region, and ``rule`` (an AnsibleModule argument) over the id option and ``name``."""
+    settings.update(argument_spec=spec, cloud=cls.kind.regional)
+    if not cls.nameless:
+        settings["module_kwargs"] = dict(cls.module_kwargs, **{rule: [(cls.kind.id_option, "name")]})
+    for setting, value in settings.items():
+        if setting not in cls.__dict__:
+            setattr(cls, setting, value)
 
 
 class CloudResource(GcoreResourceModule):
@@ -118,39 +128,24 @@ class CloudResource(GcoreResourceModule):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
-        if kind is None:
-            return
-        spec = dict(state=dict(type="str", choices=list(cls.states), default="present"), **kind.identity(not cls.nameless))
-        if not kind.regional:
-            spec["project_id"] = gcore_argument_spec(cloud=True)["project_id"]
-        spec.update(cls.options)
-        if cls.tagged:
-            spec.update(TAGS_OPTIONS)
-        derived = dict(argument_spec=spec, noun=kind.noun, title=kind.title, result_key=kind.key, scope=kind.scope,
-                       paths=kind.paths, id_option=kind.id_option, created_key=kind.created_key, cloud=kind.regional)
-        if not cls.nameless:
-            derived["module_kwargs"] = dict(cls.module_kwargs, required_one_of=[(kind.id_option, "name")])
-        else:
-            derived.update(name_option=None, required_to_create=())
-        for setting, value in derived.items():
-            if setting not in cls.__dict__:  # what the declaration says itself stands
-                setattr(cls, setting, value)
-        if cls.tagged and "members" in cls.__dict__:
-            cls.members = with_tags(cls.__dict__["members"])
+        if kind is not None:  # the id and the name: one of them is required
+            spec = dict(state=dict(type="str", choices=list(cls.states), default="present"), **kind.identity(not cls.nameless))
+            spec.update(cls.options, **(TAGS_OPTIONS if cls.tagged else {}))
+            derive(cls, spec, "required_one_of", noun=kind.noun, title=kind.title, result_key=kind.key, scope=kind.scope, paths=kind.paths,
+                   id_option=kind.id_option, created_key=kind.created_key, **(dict(name_option=None, required_to_create=()) if cls.nameless else {}))
+            if cls.tagged and "members" in cls.__dict__:
+                cls.members = with_tags(cls.__dict__["members"])
 
     def validate(self):
         super().validate()
-        params = self.params
-        if not self.kind.regional:
-            check_range("project_id", params["project_id"], low=1)
-        self.kind.check(params, not self.nameless)
+        self.kind.check(self.params, not self.nameless)
         for option in self.uuid_options:
-            canonical_uuid(params, option)
+            canonical_uuid(self.params, option)
         if self.tagged:
-            check_tags(params["tags"])
+            check_tags(self.params["tags"])
 
     def list_query(self):
-        return self.kind.query(self.params["name"]) if not self.nameless else {}
+        return self.kind.query(self.params.get("name"))
 
     def check_create(self):
         """A create is planned: a resource of the kind carrying every declared tag under another name is warned about,
@@ -167,9 +162,8 @@ class CloudResource(GcoreResourceModule):
         return super().reread(kind)
 
     def settle(self, found, absent):
-        """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename
-        into a name another resource of the kind already holds in the scope fails naming its id (names are looked up
-        exactly: two of a name would stop every later lookup)."""
+        """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename into a
+        name another resource of the kind holds in the scope fails naming its id (two of a name stop every later lookup)."""
         params, name = self.params, None if self.nameless else self.params["name"]
         if self.exists_after(found) and name is not None and params.get(self.id_option) is not None and found.get("name") != name:
             if absent:
@@ -203,68 +197,51 @@ class CloudResource(GcoreResourceModule):
         return dict((option, params[option]) for option in self.create_options if params.get(option) is not None)
 
 
-class Filter:
-    """A listing filter of an info module: the ``option`` (its ``spec``), the ``query`` the listing takes for a value,
-    ``matches(record, value)``: whether a record passes it (a record read by id is filtered here); ``check(option,
-    value)``: the value checked before any request, returned canonical; ``resolve(module, value)``: the value as the
-    query takes it, read before the listing (None: nothing can match)."""
-
-    def __init__(self, option, spec, query, matches, check=None, resolve=None):
-        self.option, self.spec, self.query, self.matches = option, spec, query, matches
-        self.check, self.resolve = check or (lambda option, value: value), resolve or (lambda module, value: value)
+# A listing filter of an info module: the ``option`` (its ``spec``), the ``query`` the listing takes for a value and
+# ``matches(record, value)`` (a record read by id is filtered here); ``check(option, value)``: the value checked before any
+# request, returned canonical; ``resolve(module, value)``: the value as the query takes it, read before the listing (None:
+# nothing can match).
+Filter = namedtuple("Filter", "option spec query matches check resolve", defaults=(lambda option, value: value, lambda module, value: value))
 
 
 class CloudInfo(GcoreModule):
     """A module that reads Cloud resources of one ``kind``: by id (none when it does not exist), by exact name (every
-    page; the service's filters match parts of names; ``nameless``: a kind without names has no ``name`` option), or
-    all; narrowed by ``filters``. Returns ``{plural: records}``."""
+    page: the service's filters match parts of names), or all; narrowed by ``filters``. Returns ``{plural: records}``."""
 
     kind = None
     filters = ()
     order = None
     nameless = False
-    cloud = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        kind = cls.__dict__.get("kind")
-        if kind is not None:
-            cls.argument_spec = dict(kind.identity(not cls.nameless), **dict((item.option, item.spec) for item in cls.filters))
-            if not cls.nameless:
-                cls.module_kwargs = dict(cls.module_kwargs, mutually_exclusive=[(kind.id_option, "name")] + list(
-                    cls.module_kwargs.get("mutually_exclusive", [])))
+        if cls.__dict__.get("kind") is not None:  # the id and the name: at most one of them
+            derive(cls, dict(cls.kind.identity(not cls.nameless), **dict((item.option, item.spec) for item in cls.filters)), "mutually_exclusive")
 
     def validate(self):
         super().validate()
-        params = self.params
-        self.kind.check(params, not self.nameless)
+        self.kind.check(self.params, not self.nameless)
         for item in self.filters:
-            if params[item.option] is not None:
-                params[item.option] = item.check(item.option, params[item.option])
-
-    def path(self, which, ident=None):
-        return self.kind.paths[which].format(**dict(self.params, id=ident))
-
-    def records(self, given):
-        """The records the service answers (before the exact-name and record filters)."""
-        params, kind = self.params, self.kind
-        if params[kind.id_option] is not None:
-            record = self.client.get_or_none(self.path("item", params[kind.id_option]))
-            return [] if record is None else [record]
-        query = dict(kind.list_params, **kind.query(params.get("name")))
-        for item, value in given:
-            query.update(item.query(value))
-        return self.client.paginate(self.path("list"), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
+            if self.params[item.option] is not None:
+                self.params[item.option] = item.check(item.option, self.params[item.option])
 
     def returned(self, record):
         """A record as the result shows it."""
         return record
 
     def run(self):
-        name = self.params.get("name")
-        given = [(item, item.resolve(self, self.params[item.option])) for item in self.filters if self.params[item.option] is not None]
+        params, kind, name = self.params, self.kind, self.params.get("name")
+        given = [(item, item.resolve(self, params[item.option])) for item in self.filters if params[item.option] is not None]
         if any(value is None for _item, value in given):
-            return {self.kind.plural: []}
-        found = [self.returned(record) for record in self.records(given) if (name is None or record.get("name") == name)
+            return {kind.plural: []}
+        if params[kind.id_option] is not None:
+            record = self.client.get_or_none(kind.paths["item"].format(**dict(params, id=params[kind.id_option])))
+            records = [] if record is None else [record]
+        else:
+            query = dict(kind.list_params, **kind.query(name))
+            for item, value in given:
+                query.update(item.query(value))
+            records = self.client.paginate(kind.paths["list"].format(**params), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
+        found = [self.returned(record) for record in records if (name is None or record.get("name") == name)
                  and all(item.matches(record, value) for item, value in given)]
-        return {self.kind.plural: sorted(found[::-1], key=lambda record: record.get(self.order) or "", reverse=True) if self.order else found}
+        return {kind.plural: sorted(found[::-1], key=lambda record: record.get(self.order) or "", reverse=True) if self.order else found}

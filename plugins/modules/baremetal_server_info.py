@@ -116,7 +116,7 @@ class BaremetalServerInfo(CloudInfo):
         result = super().run()
         result["addresses"] = dict((record["id"], address_lists(record.get("addresses"))) for record in result["servers"])
         if self.params["flavors"]:
-            result["flavors"] = self.client.get(self.path("flavors"), {"include_capacity": "true"}).get("results") or []
+            result["flavors"] = self.client.get(self.kind.paths["flavors"].format(**self.params), {"include_capacity": "true"}).get("results") or []
         return result
 
 

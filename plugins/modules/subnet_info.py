@@ -131,7 +131,7 @@ class SubnetInfo(CloudInfo):
     filters = (Filter("network_id", dict(type="str"), lambda value: {"network_id": value},
                       lambda record, value: record.get("network_id") == value,
                       check=uuid_text),)
-    module_kwargs = dict(mutually_exclusive=[("subnet_id", "network_id")], required_by={"name": "network_id"})
+    module_kwargs = dict(mutually_exclusive=[("subnet_id", "name"), ("subnet_id", "network_id")], required_by={"name": "network_id"})
 
 
 def main():
