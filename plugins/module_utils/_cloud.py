@@ -2,14 +2,9 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its
-ids and names look like; ``CloudResource`` (a module that makes one match) and ``CloudInfo`` (a module that reads them)
-derive the rest from it (``derive``): the options ``state``, the id option, ``name`` and, ``tagged``, the tags, each
-checked before any request; the paths, the scope, the page size and the created key.
-
-This module is internal to the collection: its interface may change at any time.
-
-Settings beyond ``GcoreResourceModule``'s (``_resource``):
+"""A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its ids
+and names look like, and declares the rest (``Kind.declare``) of a module that makes one match (``CloudResource``) or
+reads them (``CloudInfo``): options, checks, paths. Their settings beyond ``GcoreResourceModule``'s (``_resource``):
 
 =================  ===========================================================================================
 setting            meaning
@@ -24,8 +19,9 @@ create_options     the options the create body carries as given, when given (``c
 uuid_options       more options holding a UUID: checked and made canonical
 task_types         ``{write kind: task type}``: a write whose answer was lost waits for such tasks before reading again
 filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
-order              (an info module) the member its records are sorted by, largest first, a tie in the service's order reversed
 =================  ===========================================================================================
+
+This module is internal to the collection: its interface may change at any time.
 """
 
 from __future__ import annotations
@@ -40,15 +36,17 @@ from ansible_collections.gcore.platform.plugins.module_utils._tags import TAGS_O
 
 PAGE_SIZE = 1000  # the largest page the Cloud listings serve (their default is 10)
 REGION = "project {project_id}, region {region_id}"
+# A listing filter of an info module (``CloudInfo``): ``option`` and its ``spec``, ``query(value)``, ``matches(record, value)``
+# (a record read by id too), ``check(option, value)`` (before any request: the value, canonical) and ``resolve(module, value)``
+# (the value as the query takes it, read before the listing; None: nothing can match).
+Filter = namedtuple("Filter", "option spec query matches check resolve", defaults=(lambda option, value: value, lambda module, value: value))
 
 
 class Kind:
-    """What a Cloud resource is: its ``noun`` (in messages) and ``collection``, whose paths follow one rule (``path``;
-    ``owner``: the scope's segments, ``{project_id}`` when not ``regional``, or a client's), ``paths`` naming those off it
-    by operation (``path``'s arguments); the ``id_option`` (``id_aliases``; ``integer_id``: the ids are integers, else
-    UUIDs) and ``id_key``, the record member holding the id (``identified``); ``name_length``, the longest name the service
-    takes (None: no rule, only not empty), and ``name_query``, the listing's name filter (``(parameter, longest name it
-    takes)``, or None); an info module's result (``plural``) and query (``list_params``); ``total_key``, ``created_key``."""
+    """What a Cloud resource is: its ``noun`` and ``collection``, whose paths follow one rule (``path``; ``owner``: a region,
+    a project when not ``regional``, or a client) but those ``paths`` names by operation; its ``id_option`` (``id_aliases``;
+    ``integer_id``, else UUIDs) and ``id_key`` (``identified``); ``name_length`` (None: any name but empty) and the listing's
+    name filter ``name_query`` (parameter, longest name); an info module's ``plural`` and ``list_params``; ``total_key``."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, paths=None, name_query=("name", 63),
                  created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id", name_length=63, list_params=None,
@@ -73,14 +71,22 @@ class Kind:
         """A record with its id as ``id`` (the core reads ``id``), when the kind keeps it under another member."""
         return record if record is None or self.id_key == "id" else dict(record, id=record.get(self.id_key))
 
-    def identity(self, named):
-        """The options that identify a resource of the kind: the id option, (``named``) ``name``, a project-scoped kind's project."""
-        return dict([(self.id_option, dict(self.id_spec))] + ([("name", dict(type="str"))] if named else [])
-                    + ([] if self.regional else [("project_id", gcore_argument_spec(cloud=True)["project_id"])]))
+    def declare(self, cls, rule, first, then, **settings):
+        """Set on ``cls``, the kind's declaration, what it does not say itself: ``settings``, the options ``first``, the id
+        option, ``name`` (unless ``nameless``; ``rule`` binds the two), ``project_id`` (not ``regional``), ``then``."""
+        spec = dict(first)
+        spec[self.id_option] = dict(self.id_spec)
+        if not cls.nameless:
+            spec["name"] = dict(type="str")
+            settings["module_kwargs"] = dict(cls.module_kwargs, **{rule: [(self.id_option, "name")]})
+        if not self.regional:
+            spec["project_id"] = gcore_argument_spec(cloud=True)["project_id"]
+        settings.update(argument_spec=dict(spec, **then), cloud=self.regional)
+        for setting in set(settings) - set(vars(cls)):  # what the declaration says itself stands
+            setattr(cls, setting, settings[setting])
 
     def check(self, params, named):
-        """The identity options checked: a project-scoped kind's project (the base checks a region's), the id (a UUID kept
-        in its canonical form, or an integer at least 1) and the name."""
+        """The identity checked: a project-scoped kind's project, the id (a canonical UUID, or an integer at least 1), the name."""
         if not self.regional:
             check_range("project_id", params["project_id"], low=1)
         if self.id_spec["type"] == "int":
@@ -95,17 +101,6 @@ class Kind:
         if name is None or self.name_query is None or len(name) > self.name_query[1]:
             return {}
         return {self.name_query[0]: name}
-
-
-def derive(cls, spec, rule, **settings):
-    """What a declaration of a kind (``cls``) does not say itself (what it says stands): ``settings``, the options
-    (``spec``), whether it runs in a region, and ``rule`` (an AnsibleModule argument) over the id option and ``name``."""
-    settings.update(argument_spec=spec, cloud=cls.kind.regional)
-    if not cls.nameless:
-        settings["module_kwargs"] = dict(cls.module_kwargs, **{rule: [(cls.kind.id_option, "name")]})
-    for setting, value in settings.items():
-        if setting not in cls.__dict__:
-            setattr(cls, setting, value)
 
 
 class CloudResource(GcoreResourceModule):
@@ -128,11 +123,11 @@ class CloudResource(GcoreResourceModule):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
-        if kind is not None:  # the id and the name: one of them is required
-            spec = dict(state=dict(type="str", choices=list(cls.states), default="present"), **kind.identity(not cls.nameless))
-            spec.update(cls.options, **(TAGS_OPTIONS if cls.tagged else {}))
-            derive(cls, spec, "required_one_of", noun=kind.noun, title=kind.title, result_key=kind.key, scope=kind.scope, paths=kind.paths,
-                   id_option=kind.id_option, created_key=kind.created_key, **(dict(name_option=None, required_to_create=()) if cls.nameless else {}))
+        if kind is not None:  # the id or the name is required
+            kind.declare(cls, "required_one_of", dict(state=dict(type="str", choices=list(cls.states), default="present")),
+                         dict(cls.options, **(TAGS_OPTIONS if cls.tagged else {})), noun=kind.noun, title=kind.title, result_key=kind.key,
+                         scope=kind.scope, paths=kind.paths, id_option=kind.id_option, created_key=kind.created_key,
+                         **(dict(name_option=None, required_to_create=()) if cls.nameless else {}))
             if cls.tagged and "members" in cls.__dict__:
                 cls.members = with_tags(cls.__dict__["members"])
 
@@ -148,8 +143,7 @@ class CloudResource(GcoreResourceModule):
         return self.kind.query(self.params.get("name"))
 
     def check_create(self):
-        """A create is planned: a resource of the kind carrying every declared tag under another name is warned about,
-        in check mode too (``_tags.renamed``: renamed outside Ansible?)."""
+        """A create is planned: a resource carrying every declared tag under another name is warned about (``_tags.renamed``)."""
         super().check_create()
         if self.tagged and not self.nameless and self.params.get("tags"):
             found = self.listing(tag_query(self.params["tags"])) if self.others is None else self.others
@@ -193,15 +187,7 @@ class CloudResource(GcoreResourceModule):
         return record if record is None or self.kind.id_key == "id" else dict((k, v) for k, v in record.items() if k != "id")
 
     def create_body(self):
-        params = self.params
-        return dict((option, params[option]) for option in self.create_options if params.get(option) is not None)
-
-
-# A listing filter of an info module: the ``option`` (its ``spec``), the ``query`` the listing takes for a value and
-# ``matches(record, value)`` (a record read by id is filtered here); ``check(option, value)``: the value checked before any
-# request, returned canonical; ``resolve(module, value)``: the value as the query takes it, read before the listing (None:
-# nothing can match).
-Filter = namedtuple("Filter", "option spec query matches check resolve", defaults=(lambda option, value: value, lambda module, value: value))
+        return dict((option, self.params[option]) for option in self.create_options if self.params.get(option) is not None)
 
 
 class CloudInfo(GcoreModule):
@@ -210,13 +196,12 @@ class CloudInfo(GcoreModule):
 
     kind = None
     filters = ()
-    order = None
     nameless = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get("kind") is not None:  # the id and the name: at most one of them
-            derive(cls, dict(cls.kind.identity(not cls.nameless), **dict((item.option, item.spec) for item in cls.filters)), "mutually_exclusive")
+            cls.kind.declare(cls, "mutually_exclusive", {}, dict((item.option, item.spec) for item in cls.filters))
 
     def validate(self):
         super().validate()
@@ -225,8 +210,7 @@ class CloudInfo(GcoreModule):
             if self.params[item.option] is not None:
                 self.params[item.option] = item.check(item.option, self.params[item.option])
 
-    def returned(self, record):
-        """A record as the result shows it."""
+    def returned(self, record):  # a record as the result shows it
         return record
 
     def run(self):
@@ -242,6 +226,5 @@ class CloudInfo(GcoreModule):
             for item, value in given:
                 query.update(item.query(value))
             records = self.client.paginate(kind.paths["list"].format(**params), query or None, page_size=PAGE_SIZE, total_key=kind.total_key)
-        found = [self.returned(record) for record in records if (name is None or record.get("name") == name)
-                 and all(item.matches(record, value) for item, value in given)]
-        return {kind.plural: sorted(found[::-1], key=lambda record: record.get(self.order) or "", reverse=True) if self.order else found}
+        return {kind.plural: [self.returned(record) for record in records if (name is None or record.get("name") == name)
+                              and all(item.matches(record, value) for item, value in given)]}

@@ -109,7 +109,9 @@ class ImageInfo(CloudInfo):
     kind = KINDS["image"]
     filters = (Filter("visibility", dict(type="str", choices=["private", "public", "shared"]), lambda value: {"visibility": value},
                       lambda record, value: record.get("visibility") == value),)
-    order = "created_at"  # newest first: images[0] is the latest
+
+    def run(self):  # newest first: images[0] is the latest (a tie in the reverse of the service's order)
+        return {"images": sorted(super().run()["images"][::-1], key=lambda record: record.get("created_at") or "", reverse=True)}
 
 
 def main():
