@@ -25,7 +25,7 @@ import re
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, canonical_ip, check_name, is_uuid
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, Filter
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named, listed
 
 RESERVED_IPS = KINDS["reserved_fixed_ip"].paths["list"]
@@ -35,7 +35,7 @@ INTERFACES = KINDS["instance"].path("/{id}/interfaces")
 class Assumed(str):
     """The id of a parent named but not built yet (check mode only): it reads ``(network 'app-net', not built yet)``."""
 
-    not_built = True  # a listing filtered by it finds nothing (``_resource``: the lookup sends none)
+    not_built = True  # a listing filtered by it finds nothing (``_cloud.CloudResource.listing`` sends none)
 
     def __new__(cls, noun, name):
         return super().__new__(cls, "(%s %r, not built yet)" % (noun, name))
@@ -53,6 +53,13 @@ def id_or_name(option, value, noun):
         return value and value.lower()
     check_name(option, value, "%s ID (a UUID) or %s name" % ((("an " if noun[0] in "aeiou" else "a ") + noun,) * 2))
     return value
+
+
+def parent_filter(option, kind, query, matches):
+    """An info module's filter (``_cloud.Filter``) naming a ``kind`` (a ``_kinds.KINDS`` key) by id or exact name: checked
+    as ``id_or_name``, turned into its id by one listing before the module's (none of that name: nothing matches)."""
+    return Filter(option, dict(type="str"), query, matches, check=lambda option, value: id_or_name(option, value, KINDS[kind].noun),
+                  resolve=lambda module, value: find_named(module.client, KINDS[kind], module.params, value, option, required=False)[0])
 
 
 def parent_id(module, kind, value, option, query=None):

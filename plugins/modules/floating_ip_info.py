@@ -127,12 +127,8 @@ import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, canonical_address
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
-
-
-def instance_id(module, value):
-    return find_named(module.client, KINDS["instance"], module.params, value, "instance", required=False)[0]
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_filter
 
 
 def check_address(option, value):
@@ -153,9 +149,7 @@ class FloatingIpInfo(CloudInfo):
     filters = (
         Filter("address", dict(type="str"), lambda value: {}, lambda record, value: canonical_address(record.get("floating_ip_address")) == value,
                check=check_address),
-        Filter("instance", dict(type="str"), lambda value: {}, _assigned_to,
-               check=lambda option, value: id_or_name(option, value, "instance"),
-               resolve=instance_id),
+        parent_filter("instance", "instance", lambda value: {}, _assigned_to),
         Filter("status", dict(type="str", choices=["ACTIVE", "DOWN", "ERROR"]), lambda value: {"status": value},
                lambda record, value: record.get("status") == value),
     )

@@ -127,16 +127,8 @@ reserved_fixed_ips:
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import checked_address
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, addresses_of, id_or_name
-
-
-def network_id(module, value):
-    return find_named(module.client, KINDS["network"], module.params, value, "network", required=False)[0]
-
-
-def network_check(option, value):
-    return id_or_name(option, value, "network")
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._parents import address_query, addresses_of, parent_filter
 
 
 def flag(option, test):
@@ -148,8 +140,7 @@ class ReservedFixedIpInfo(CloudInfo):
     kind = KINDS["reserved_fixed_ip"]
     nameless = True
     filters = (
-        Filter("network", dict(type="str"), lambda value: {}, lambda record, value: record.get("network_id") == value,
-               check=network_check, resolve=network_id),
+        parent_filter("network", "network", lambda value: {}, lambda record, value: record.get("network_id") == value),
         Filter("ip_address", dict(type="str"), address_query, lambda record, value: value in addresses_of(record), check=checked_address),
         flag("vip_only", lambda record: record.get("is_vip")),
         flag("available_only", lambda record: (record.get("reservation") or {}).get("resource_id") is None),

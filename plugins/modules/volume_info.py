@@ -103,21 +103,15 @@ volumes:
       creator_task_id: 6a1d8f3e-0b2c-4d5e-8f90-1a2b3c4d5e6f
 """
 
-from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo, Filter
-from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, find_named
-from ansible_collections.gcore.platform.plugins.module_utils._parents import id_or_name
-
-
-def instance_id(module, value):
-    return find_named(module.client, KINDS["instance"], module.params, value, "instance", required=False)[0]
+from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudInfo
+from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
+from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_filter
 
 
 class VolumeInfo(CloudInfo):
     kind = KINDS["volume"]
-    filters = (Filter("instance", dict(type="str"), lambda value: {"instance_id": value},
-                      lambda record, value: any(item.get("server_id") == value for item in record.get("attachments") or []),
-                      check=lambda option, value: id_or_name(option, value, "instance"),
-                      resolve=instance_id),)
+    filters = (parent_filter("instance", "instance", lambda value: {"instance_id": value},
+                             lambda record, value: any(item.get("server_id") == value for item in record.get("attachments") or [])),)
 
 
 def main():
