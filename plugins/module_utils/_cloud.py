@@ -44,7 +44,7 @@ Filter = namedtuple("Filter", "option spec query matches check resolve", default
 
 class Kind:
     """What a Cloud resource is: its ``noun`` and ``collection``, whose paths follow one rule (``path``; ``owner``: a region,
-    a project when not ``regional``, or a client) but those ``paths`` names by operation; its ``id_option`` (``id_aliases``;
+    a project when not ``regional``, or a client) but those ``paths`` declares by operation; its ``id_option`` (``id_aliases``;
     ``integer_id``, else UUIDs) and ``id_key`` (``identified``); ``name_length`` (None: any name but empty) and the listing's
     name filter ``name_query`` (parameter, longest name); an info module's ``plural`` and ``list_params``; ``total_key``."""
 
