@@ -269,9 +269,17 @@ class Pools(Children):
             changes["node_count"] = after["node_count"]
         return changes
 
-    def after_create(self, item):
-        """A new pool has ``min_node_count`` nodes: another ``node_count`` is a resize."""
+    @staticmethod
+    def after_create(item):
+        """A new pool has ``min_node_count`` nodes: another ``node_count`` is a resize (its own write after the create)."""
         return {"node_count": item["node_count"]} if (item["node_count"] or item["min_node_count"]) != item["min_node_count"] else {}
+
+    def child_writes(self, item, record, changes, held, params):
+        return super().child_writes(item, record, changes if record else self.after_create(item), held, params)
+
+    def created_said(self, wanted):
+        """The cluster's create says the pools it carries, and those it resizes after."""
+        return dict(super().created_said(wanted), **{"pools.resized": [item["name"] for item in wanted if self.after_create(item)]})
 
     def needs(self, index, missing, item, params):
         return "pools[%s].%s: required to create pool %s" % (index, missing[0], item["name"])
