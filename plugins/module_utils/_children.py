@@ -40,22 +40,12 @@ def by_key(records, key="name"):
 def plan_children(held, wanted, mode, compare, key="name"):
     """The plan that makes ``held`` (records) what ``wanted`` (items) asks under ``mode``; ``compare(item, record)``:
     the changes an existing record needs (``{}``: none). Linear in both lists."""
-    held_keys = by_key(held, key)
+    found, keys = by_key(held, key), dict.fromkeys(item[key] for item in wanted)
     if mode == "deleted":
-        keys = dict.fromkeys(item[key] for item in wanted)
-        return Plan(deletes=[record for name in keys for record in held_keys.get(name, [])])
-    plan = Plan()
-    for item in wanted:
-        records = held_keys.get(item[key])
-        changes = compare(item, records[0]) if records else None
-        if not records:
-            plan.creates.append(item)
-        elif changes:
-            plan.updates.append((item, records[0], changes))
-    if mode == "overridden":
-        keys = set(item[key] for item in wanted)
-        plan.deletes = [record for record in held if record.get(key) not in keys]
-    return plan
+        return Plan(deletes=[record for name in keys for record in found.get(name, [])])
+    updates = [(item, found[item[key]][0], compare(item, found[item[key]][0])) for item in wanted if item[key] in found]
+    return Plan([record for record in held if record.get(key) not in keys] if mode == "overridden" else [],
+                [update for update in updates if update[2]], [item for item in wanted if item[key] not in found])
 
 
 def check_names(items, noun="item", option="config", key="name"):

@@ -2,12 +2,9 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The members of a resource that a module manages, and how they are compared (``Member``).
-
-This module is internal to the collection: its interface may change at any time.
-
-A member is read from a record (its *view*), asked for by an option, compared, sent when it differs and shown in the
-diff.
+"""The members of a resource that a module manages (``Member``): each read from a record (its *view*), asked for by an
+option, compared, sent when it differs and shown in the diff. This module is internal to the collection: its interface
+may change at any time.
 """
 
 from __future__ import annotations
