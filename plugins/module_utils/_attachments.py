@@ -46,14 +46,12 @@ class Attachments(Part):
     def held(self, record):
         return dict((item[self.key], item) for item in (self.items(record) if record is not None else []))
 
-    def shown(self, items):
-        return sorted(items, key=lambda item: str(item.get(self.key)))
-
-    def wanted_view(self, wanted, record):
-        """The listed items, a member left out showing what the record holds (an item listed without it shows no change)."""
-        held = self.held(record)
-        return self.shown([dict((name, value if value is not None else held.get(item[self.key], {}).get(name))
-                                for name, value in item.items()) for item in wanted])
+    def views(self, state, wanted, params):
+        """The items held and those listed, in the order of their keys; a member left out of a listed item shows what the
+        record holds (no change)."""
+        held, order = self.held(state), lambda item: str(item.get(self.key))
+        return (None if state is None else sorted(held.values(), key=order)), sorted([dict(
+            (name, value if value is not None else held.get(item[self.key], {}).get(name)) for name, value in item.items()) for item in wanted], key=order)
 
     def plan(self, record, wanted, params):
         """The writes that make ``record`` hold exactly ``wanted``, attaches first so that a failed one leaves every item

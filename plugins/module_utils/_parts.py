@@ -42,15 +42,7 @@ class Part:
 
     def views(self, state, wanted, params):
         """The diff's sides of the part: the items ``state`` holds (None: the resource is created) and what is wanted."""
-        return (None if state is None else self.shown(list(self.held(state).values()))), self.wanted_view(wanted, state)
-
-    def shown(self, items):
-        """The diff's before side of the items held."""
-        return items
-
-    def wanted_view(self, wanted, record):
-        """The diff's after side of what is wanted (``record``: the resource as read, None when it is created)."""
-        return wanted
+        return (None if state is None else list(self.held(state).values())), wanted
 
     def plan(self, record, wanted, params):
         """The writes that make ``record`` hold ``wanted`` (``params``: the task's, for the paths)."""

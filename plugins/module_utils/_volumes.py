@@ -83,8 +83,8 @@ class SingleAttachment(Attachments):
         attach = [self.writing("attach", wanted[0], record, params)] if wanted and keep not in held else []
         return detach + attach
 
-    def shown(self, items):
-        return items[0][self.key] if items else None
+    def views(self, state, wanted, params):
+        return (None if state is None else next(iter(self.held(state)), None)), wanted[0][self.key] if wanted else None
 
 
 class Extension(Part):

@@ -304,13 +304,10 @@ class Upgrade(Part):
     def wanted(self, module):
         return None if module.params["state"] == "absent" else module.params["version"]
 
-    def held(self, record):
-        return {"version": record["version"]} if record else {}
-
-    shown = staticmethod(lambda items: items[0] if items else None)
-
-    def wanted_view(self, wanted, record):
-        return record["version"] if record and k8s_version(record["version"]) == k8s_version(wanted) else wanted
+    def views(self, state, wanted, params):
+        """The version held, and the one wanted (as held when it is the same)."""
+        held = (state or {}).get("version")
+        return held, held if held and k8s_version(held) == k8s_version(wanted) else wanted
 
     def plan(self, record, wanted, params):
         if k8s_version(record["version"]) == k8s_version(wanted):
@@ -330,7 +327,7 @@ class Kubeconfig(Part):
         path = module.params["kubeconfig_path"]
         return None if module.params["state"] == "absent" or path is None else functools.partial(save_secret, module.module, self.option, path)
 
-    shown = wanted_view = staticmethod(lambda *_shown: None)  # the content is shown nowhere
+    views = staticmethod(lambda *_views: (None, None))  # the content is shown nowhere
 
     def fetch(self, get, record, params):
         """The cluster, with its ``kubeconfig`` once it is ready (None: not read)."""
