@@ -29,9 +29,8 @@ class Attachments(Part):
         self.check_item = check_item or (lambda where, item: item)
 
     def check(self, module):
-        items = module.params.get(self.option)
-        if items is not None:
-            items[:] = self.canonical(items)
+        if module.params.get(self.option) is not None:
+            module.params[self.option][:] = self.canonical(module.params[self.option])
 
     def canonical(self, items):
         """The option's items checked and canonical; an identity given twice fails naming both indices."""

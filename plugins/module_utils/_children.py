@@ -92,11 +92,7 @@ class Children(Part):
         self.name, self.noun, self.paths, self.members, self.scope, self.key, self.option = name, noun, paths, members, scope, key, option
         self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
         self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
-
-    @property
-    def changes(self):
-        """The shape of the ``changes`` its writes say (``replaced`` with ``create_only``)."""
-        return dict(CHANGES, replaced=str) if self.create_only else CHANGES
+        self.changes = dict(CHANGES, replaced=str) if create_only else CHANGES  # the shape of what its writes say
 
     def check(self, module):
         """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
@@ -224,8 +220,8 @@ class Children(Part):
     def writes(self, plan, held, params):
         params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)
         replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
-        chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [
-            [record] for record in plan.deletes]
+        size = BULK_SIZE if "bulk_delete" in self.paths else 1
+        chunks = [plan.deletes[start:start + size] for start in range(0, len(plan.deletes), size)]
         writes = [self.deleting(held, params, [record[self.ident] for record in chunk], [record.get(self.key) for record in chunk],
                                 bulk="bulk_delete" in self.paths) for chunk in chunks]
         pairs = [(self.deleting(held, params, [record[self.ident]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
@@ -283,8 +279,7 @@ class Children(Part):
         wanted = dict(zip(ids, names))
 
         def left(_accepted, value):
-            if not bulk or value is not GONE:
-                return []
-            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again() if found.get(self.ident) in wanted]
+            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again()
+                    if found.get(self.ident) in wanted] if bulk and value is GONE else []
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
                      reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)

@@ -73,14 +73,8 @@ def view(members, record):
 
 def created_view(members, values):
     """The managed members of a resource created from ``values``."""
-    result = {}
-    for member in members:
-        value = values.get(member.option)
-        if value is not None:
-            result[member.name] = member.want(value, None)
-        elif member.created is not UNSET:
-            result[member.name] = member.created
-    return result
+    return dict((member.name, member.created if values.get(member.option) is None else member.want(values[member.option], None))
+                for member in members if values.get(member.option) is not None or member.created is not UNSET)
 
 
 def said_by(members, record, values):
