@@ -2,14 +2,13 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Items attached and detached one by one (a router's subnets, an instance's security groups): a part (``_parts``).
-
-This module is internal to the collection: its interface may change at any time.
-"""
+"""Items attached and detached one by one (a router's subnets, an instance's security groups): a part (``_parts``). This
+module is internal to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._children import plan_children
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
@@ -55,16 +54,11 @@ class Attachments(Part):
     def plan(self, record, wanted, params):
         """The writes that make ``record`` hold exactly ``wanted``, attaches first so that a failed one leaves every item
         attached: new items attached, each held one that does not satisfy its listed one detached and attached again,
-        then the items not listed detached."""
-        held, listed = self.held(record), set(item[self.key] for item in wanted)
-        attach, move = [], []
-        for item in wanted:
-            current = held.get(item[self.key])
-            if current is None:
-                attach.append(self.writing("attach", item, record, params))
-            elif not self.same(item, current):
-                move += [self.writing("detach", current, record, params, item), self.writing("attach", item, record, params)]
-        return attach + move + [self.writing("detach", item, record, params) for key, item in held.items() if key not in listed]
+        then the items not listed detached (the children's planner, ``_children.plan_children``)."""
+        plan = plan_children(list(self.held(record).values()), wanted, "overridden", lambda item, current: not self.same(item, current), self.key)
+        return [self.writing("attach", item, record, params) for item in plan.creates] + [write for item, current, _moved in plan.updates for write in (
+            self.writing("detach", current, record, params, item), self.writing("attach", item, record, params))] + [
+            self.writing("detach", item, record, params) for item in plan.deletes]
 
     def writing(self, kind, item, record, params, replacement=None):
         """An attach or a detach of ``item`` (``replacement``: what attaches it again), sent once ``record`` is unlocked."""

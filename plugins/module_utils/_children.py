@@ -74,8 +74,8 @@ class Held(list):
 class Children(Part):
     """A child collection (the module docstring); not wanted (None) with ``state=absent``. Declared: ``name`` (the
     ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths`` (``_writes.request``; ``{parent_id}``: the parent's
-    id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks ``body(item)``, ``gathered(record, params)``,
-    ``update_body(changes, record)``, ``bulk_body(ids)``; the messages ``needs`` and ``fixed``."""
+    id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks ``body(item)`` (a create's; an update sends the
+    changes), ``gathered(record, params)``, ``bulk_body(ids)``; the messages ``needs`` and ``fixed``."""
 
     inside = None  # the parent record's member that holds the children (read with it, no listing of their own)
     locked = False  # each write waits for the parent's lock and status (``Write.locked``), the parent read again after it
@@ -87,11 +87,10 @@ class Children(Part):
     child_of = staticmethod(lambda record: record)  # a child as read, as compared
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
-                 replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
-                 bulk_body=None):
+                 replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, bulk_body=None):
         self.name, self.noun, self.paths, self.members, self.scope, self.key, self.option = name, noun, paths, members, scope, key, option
         self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
-        self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
+        self.bulk_body, self.prefix = bulk_body, name + "." if name else ""
         self.changes = dict(CHANGES, replaced=str) if create_only else CHANGES  # the shape of what its writes say
 
     def check(self, module):
@@ -233,8 +232,7 @@ class Children(Part):
         for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
             toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
             method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record[self.ident])
-            body = None if toggle in self.paths else self.update_body(changes, record)
-            writes.append(Write("update", method, path, body, names=[item[self.key]], said=self.says("update", [item[self.key]]), reread=held.again,
+            writes.append(Write("update", method, path, None if toggle in self.paths else changes, names=[item[self.key]], said=self.says("update", [item[self.key]]), reread=held.again,
                                 done=lambda listing, item=item, ident=record[self.ident]: any(
                                     found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
