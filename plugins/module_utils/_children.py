@@ -2,15 +2,13 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A child collection as a part (``Children``, ``_parts``): records of their own, with ids, under a parent, keyed by a
-declared identity. This module is internal to the collection: its interface may change at any time.
-
-Read once per parent, compared by ``key`` (the exact name), planned as deletes (bulk on a ``bulk_delete`` path, at most
-``BULK_SIZE`` ids a call), updates, creates: a collection at its quota converges whenever the end state fits it.
-``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared children purged) or
-``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where both may exist at once,
-"delete first" where they cannot; ``replaced`` in ``changes`` once both writes took effect) or fails (None).
-"""
+"""A child collection as a part (``Children``, ``_parts``): records with ids of their own under a parent, read once per
+parent, compared by ``key`` (the exact name), planned as deletes (bulk on a ``bulk_delete`` path, ``BULK_SIZE`` ids a
+call), updates, creates: a collection at its quota converges whenever the end state fits it. ``mode(params)``:
+``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared children purged) or ``deleted``. A
+``create_only`` difference replaces the child (``replace``: "create first" where both may exist at once, "delete first"
+where they cannot; ``replaced`` in ``changes`` once both writes took effect) or fails (None). This module is internal
+to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 
@@ -232,8 +230,8 @@ class Children(Part):
         for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
             toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
             method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record[self.ident])
-            writes.append(Write("update", method, path, None if toggle in self.paths else changes, names=[item[self.key]], said=self.says("update", [item[self.key]]), reread=held.again,
-                                done=lambda listing, item=item, ident=record[self.ident]: any(
+            writes.append(Write("update", method, path, None if toggle in self.paths else changes, names=[item[self.key]],
+                                said=self.says("update", [item[self.key]]), reread=held.again, done=lambda listing, item=item, ident=record[self.ident]: any(
                                     found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
