@@ -78,7 +78,7 @@ class Children(Part):
     inside = None  # the parent record's member that holds the children (read with it, no listing of their own)
     locked = False  # each write waits for the parent's lock and status (``Write.locked``), the parent read again after it
     ident = "id"  # the member of a child its paths take as ``{id}``
-    own = {}  # ``{member: (paths key, verb)}``: a member written by a request of its own (said ``verb``) after its child's write
+    own = ()  # members written by requests of their own (a subclass's ``child_writes``): not sent nor awaited by a child's update
     order = None  # the writes child by child, in the groups named (``group``), each child's together (a replacement's two, its own)
     in_create = False  # the parent's create body carries the children (the create says them)
     every = listed = False  # the diff shows every child held and wanted, not only those that change; ``listed``: as a list
@@ -204,15 +204,9 @@ class Children(Part):
                 for write in self.child_writes(*child, held=held, params=params)]
 
     def child_writes(self, item, record, changes, held, params):
-        """One child's create (``record`` None) or update, then its ``own`` members in ``changes``."""
-        rest, name = dict((member, value) for member, value in changes.items() if member not in self.own), item[self.key]
-        writes = self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
-        for member, (which, verb) in [(member, declared) for member, declared in self.own.items() if member in changes]:
-            method, path = request(self.paths, which, held.scope or params, (record or item).get(self.ident))
-            writes.append(Write("update", method, path, {member: changes[member]}, names=[name], said={self.prefix + verb: [name]},
-                                reread=held.again, done=lambda listing, member=member, value=changes[member]: any(
-                                    found.get(self.key) == name and found.get(member) == value for found in listing)))
-        return writes
+        """One child's create (``record`` None) or update of the ``changes`` that are not ``own``."""
+        rest = dict((member, value) for member, value in changes.items() if member not in self.own)
+        return self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
 
     def writes(self, plan, held, params):
         params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)

@@ -145,7 +145,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._parents import par
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import TYPES as VOLUME_TYPES
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, request
 
 KIND = KINDS["k8s_cluster"]
 READY = "Provisioned"
@@ -233,7 +233,7 @@ class Pools(Children):
     once the cluster is ready."""
 
     inside, locked, ident, in_create, every = "pools", True, "name", True, True
-    own, order = {"node_count": ("resize", "resized")}, ("creates", "updates", "deletes")
+    own, order = ("node_count",), ("creates", "updates", "deletes")
 
     def __init__(self):
         pools = KIND.path("/{name}/pools", "v2")  # under the cluster's item path
@@ -271,11 +271,16 @@ class Pools(Children):
 
     @staticmethod
     def after_create(item):
-        """A new pool has ``min_node_count`` nodes: another ``node_count`` is a resize (its own write after the create)."""
+        """A new pool has ``min_node_count`` nodes: another ``node_count`` is a resize."""
         return {"node_count": item["node_count"]} if (item["node_count"] or item["min_node_count"]) != item["min_node_count"] else {}
 
     def child_writes(self, item, record, changes, held, params):
-        return super().child_writes(item, record, changes if record else self.after_create(item), held, params)
+        """A pool's create or PATCH, then its resize: a request of its own, done once the pool has that many nodes."""
+        name, count = item["name"], (changes if record else self.after_create(item)).get("node_count")
+        method, path = request(self.paths, "resize", held.scope or params, name)
+        return super().child_writes(item, record, changes, held, params) + ([] if count is None else [Write(
+            "update", method, path, {"node_count": count}, names=[name], said={"pools.resized": [name]}, reread=held.again,
+            done=lambda listing: any(found.get("name") == name and found.get("node_count") == count for found in listing))])
 
     def created_said(self, wanted):
         """The cluster's create says the pools it carries, and those it resizes after."""

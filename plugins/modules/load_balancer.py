@@ -995,7 +995,7 @@ class Listeners(Children):
     (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
     listener's pool is a child collection nested in it (``POOLS``), written after the listener's own create or PATCH."""
 
-    inside, locked, own, order = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes")
+    inside, locked, own, order = "listeners", True, ("pool",), ("taken", "creates", "updates", "deletes")
 
     def __init__(self):
         super().__init__("listeners", "listener", KINDS["listener"].paths, LISTENER_MEMBERS, option="listeners", create_only=CREATE_ONLY, replace=None,

@@ -16,7 +16,7 @@ import pytest
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
 from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children, Held, Plan
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, changes_of
 from ansible_collections.gcore.platform.plugins.modules.load_balancer import nested
 from ansible_collections.gcore.platform.plugins.modules.snapshot_schedule import PolicyChildren
 
@@ -105,10 +105,13 @@ class Pools(Children):
     """Children read from the parent record, addressed by name, a member written by its own request, creates first."""
 
     inside, locked, ident, in_create, every = "pools", True, "name", True, True
-    own, order = {"count": ("resize", "resized")}, ("creates", "updates", "deletes")
+    own, order = ("count",), ("creates", "updates", "deletes")
 
-    def child_writes(self, item, record, changes, held, params):  # created with none: a count is its own write (as k8s_cluster's)
-        return super().child_writes(item, record, changes if record else ({"count": item["count"]} if item.get("count") else {}), held, params)
+    def child_writes(self, item, record, changes, held, params):  # then a resize, a request of its own (as k8s_cluster's)
+        count = (changes if record else item).get("count")
+        return super().child_writes(item, record, changes, held, params) + ([] if count is None else [Write(
+            "update", "POST", "/c/prod/pools/%s/resize" % item["name"], {"count": count}, names=[item["name"]], said={"pools.resized": [item["name"]]},
+            done=lambda listing: any(found["name"] == item["name"] and found["count"] == count for found in listing))])
 
     def __init__(self, **more):
         super().__init__("pools", "pool", {"create": "/c/{name}/pools", "item": "/c/{name}/pools/{id}", "resize": "POST /c/{name}/pools/{id}/resize"},
