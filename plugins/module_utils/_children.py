@@ -197,7 +197,7 @@ class Children(Part):
         return writes
 
     def group(self, name, plan, held, params):
-        """The writes of one group of ``order``: ``deletes``, then each of the ``updates`` or the ``creates`` with its own writes."""
+        """The writes of one group of ``order``: the ``deletes``, or each of the ``updates`` or ``creates`` (``child_writes``); a subclass adds groups."""
         if name == "deletes":
             return self.writes(Plan(deletes=plan.deletes), held, params)
         return [write for child in (plan.updates if name == "updates" else [(item, None, {}) for item in plan.creates])
