@@ -2,34 +2,13 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""A child collection as a part (``Children``, ``_parts``): records of their own, with ids, under a parent, keyed by a
-declared identity. This module is internal to the collection: its interface may change at any time.
-
-Read once per parent (every page, ``fetch``), compared by ``key`` (the exact name), planned as deletes (bulk on a
-``bulk_delete`` path, at most ``BULK_SIZE`` ids a call), updates, creates: a collection at its quota converges whenever
-the end state fits it. ``mode(params)``: ``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared
-children purged) or ``deleted``. A ``create_only`` difference replaces the child (``replace``: "create first" where
-both may exist at once, "delete first" where they cannot) or fails (None); ``replaced`` in ``changes`` once both
-writes took effect. Declared: ``name`` (the ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths``
-(``_writes.request``; ``{parent_id}``: the parent's id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks
-``body(item)``, ``gathered(record, params)``, ``update_body(changes, record)``, ``bulk_body(ids)``.
-
-Declared by a subclass (the defaults keep the behaviour above): ``inside``, the parent record's member that holds the
-children (read with the parent, no listing of their own); ``locked``, their writes wait for the parent's lock and status
-(``Write.locked``: the parent read again after each, in place of a ``then``); ``ident``, the member of a child its paths
-take as ``{id}`` (a name); ``own``, ``{member: (paths key, verb)}``: a member written by a request of its own
-(``{member: value}``, said ``verb``) right after the child's create (``ident`` a member of the item) or update (with
-``order``); ``order``, the writes child by child, in groups (``("creates", "updates", "deletes")``: a purge never leaves
-none), each child's together (a replacement's two, its own writes), the creates in one write on a ``bulk_create`` path
-(body: the subclass's ``batch_body(items)``), and with ``limit`` (the most children a parent holds) a group ``room``:
-the creates that fit before the deletes, a group ``taken``: the deletes ``taken(record, plan)`` picks (``deletes``: the
-others); ``delete_query``: a delete's query; ``said_as``, ``{kind: verb}`` (the words ``changes`` says); ``in_create``,
-the parent's create body carries the children (the create says them); and ``every``, the diff shows every child held and
-wanted, not only those that change. Hooks: ``child_of(record)`` (a child as read, as compared), ``canonical(option,
-key)`` (a key given, before the check for two), ``after_create(item)`` (the ``own`` members a create leaves to their
-requests), ``shown_child(record)``, ``wanted_child(item, record, params)`` (the diff's views of a child), ``diffed``
-(the diff's shape; ``listed``: a list), ``needs``, ``fixed`` (messages); ``nested``: the writes of a child's children.
-"""
+"""A child collection as a part (``Children``, ``_parts``): records with ids of their own under a parent, read once per
+parent, compared by ``key`` (the exact name), planned as deletes (bulk on a ``bulk_delete`` path, ``BULK_SIZE`` ids a
+call), updates, creates: a collection at its quota converges whenever the end state fits it. ``mode(params)``:
+``merged``, ``replaced`` (members left out reset), ``overridden`` (undeclared children purged) or ``deleted``. A
+``create_only`` difference replaces the child (``replace``: "create first" where both may exist at once, "delete first"
+where they cannot; ``replaced`` in ``changes`` once both writes took effect) or fails (None). This module is internal
+to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 
@@ -48,9 +27,6 @@ class Plan:
     def __init__(self, deletes=(), updates=(), creates=()):
         self.deletes, self.updates, self.creates = list(deletes), list(updates), list(creates)
 
-    def __bool__(self):
-        return bool(self.deletes or self.updates or self.creates)
-
 
 def by_key(records, key="name"):
     found = {}
@@ -62,22 +38,12 @@ def by_key(records, key="name"):
 def plan_children(held, wanted, mode, compare, key="name"):
     """The plan that makes ``held`` (records) what ``wanted`` (items) asks under ``mode``; ``compare(item, record)``:
     the changes an existing record needs (``{}``: none). Linear in both lists."""
-    held_keys = by_key(held, key)
+    found, keys = by_key(held, key), dict.fromkeys(item[key] for item in wanted)
     if mode == "deleted":
-        keys = dict.fromkeys(item[key] for item in wanted)
-        return Plan(deletes=[record for name in keys for record in held_keys.get(name, [])])
-    plan = Plan()
-    for item in wanted:
-        records = held_keys.get(item[key])
-        changes = compare(item, records[0]) if records else None
-        if not records:
-            plan.creates.append(item)
-        elif changes:
-            plan.updates.append((item, records[0], changes))
-    if mode == "overridden":
-        keys = set(item[key] for item in wanted)
-        plan.deletes = [record for record in held if record.get(key) not in keys]
-    return plan
+        return Plan(deletes=[record for name in keys for record in found.get(name, [])])
+    updates = [(item, found[item[key]][0], compare(item, found[item[key]][0])) for item in wanted if item[key] in found]
+    return Plan([record for record in held if record.get(key) not in keys] if mode == "overridden" else [],
+                [update for update in updates if update[2]], [item for item in wanted if item[key] not in found])
 
 
 def check_names(items, noun="item", option="config", key="name"):
@@ -104,34 +70,34 @@ class Held(list):
 
 
 class Children(Part):
-    """A child collection (the module docstring); not wanted (None) with ``state=absent``."""
+    """A child collection (the module docstring); not wanted (None) with ``state=absent``. Declared: ``name`` (the
+    ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths`` (``_writes.request``; ``{parent_id}``: the parent's
+    id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks ``body(item)`` (a create's; an update sends the
+    changes), ``gathered(record, params)``, ``bulk_body(ids)``; the messages ``needs`` and ``fixed``."""
 
-    inside, locked, ident, own, order, in_create, every, listed = None, False, "id", {}, None, False, False, False
-    said_as, limit, delete_query, taken = {}, None, None, staticmethod(lambda record, plan: False)
-    child_of, canonical = staticmethod(lambda record: record), staticmethod(lambda option, key: key)  # a child, a key given, as compared
-    after_create = staticmethod(lambda item: {})  # the ``own`` members a create leaves to their requests, ``{member: value}``
+    inside = None  # the parent record's member that holds the children (read with it, no listing of their own)
+    locked = False  # each write waits for the parent's lock and status (``Write.locked``), the parent read again after it
+    ident = "id"  # the member of a child its paths take as ``{id}``
+    own = ()  # members written by requests of their own (a subclass's ``child_writes``): not sent nor awaited by a child's update
+    order = None  # the writes child by child, in the groups named (``group``), each child's together (a replacement's two, its own)
+    in_create = False  # the parent's create body carries the children (the create says them)
+    every = listed = False  # the diff shows every child held and wanted, not only those that change; ``listed``: as a list
+    child_of = staticmethod(lambda record: record)  # a child as read, as compared
 
     def __init__(self, name, noun, paths, members, scope="", key="name", option="config", required=(), create_only=(),
-                 replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, update_body=None,
-                 bulk_body=None):
+                 replace="delete first", mode=lambda params: params["state"], body=None, gathered=None, bulk_body=None):
         self.name, self.noun, self.paths, self.members, self.scope, self.key, self.option = name, noun, paths, members, scope, key, option
         self.required, self.create_only, self.replace, self.mode, self.body, self.gathered = required, create_only, replace, mode, body, gathered
-        self.update_body, self.bulk_body, self.prefix = update_body or (lambda changes, record: changes), bulk_body, name + "." if name else ""
-
-    @property
-    def changes(self):
-        """The shape of the ``changes`` its writes say (``replaced`` with ``create_only``)."""
-        return dict(CHANGES, replaced=str) if self.create_only else CHANGES
+        self.bulk_body, self.prefix = bulk_body, name + "." if name else ""
+        self.changes = dict(CHANGES, replaced=str) if create_only else CHANGES  # the shape of what its writes say
 
     def check(self, module):
-        """Each key made ``canonical(option, key)``; two items of one key fail; a name with leading or trailing whitespace is warned about."""
-        for index, item in enumerate(module.params.get(self.option) or []):
-            item[self.key] = self.canonical("%s[%s].%s" % (self.option, index, self.key), item[self.key])
+        """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
         for warning in check_names(module.params.get(self.option) or [], self.noun, self.option, self.key):
             module.module.warn(warning)
 
     def fetch(self, get, record, params):
-        """Every child of the parent ``record`` (``get(path)``: the flow's listing of every page)."""
+        """Every child of the parent ``record``: ``inside`` it, or every page of their listing (``get(path)``)."""
         scope = dict(params, parent_id=record.get("id"))
         held = Held(map(self.child_of, (record.get(self.inside) or []) if self.inside else get(request(self.paths, "list", scope)[1])))
         held.again, held.scope, held.parent = None if self.inside else (lambda: self.fetch(get, record, params)), scope, record  # ``inside``: with it
@@ -207,7 +173,7 @@ class Children(Part):
         after.update((item[self.key], self.wanted_child(item, (records.get(item[self.key]) or [None])[0], params)) for item in wanted)
         return self.diffed(before), self.diffed(after)
 
-    def shown_child(self, record):
+    def shown_child(self, record):  # the diff's views of a child held, and of one wanted
         return view(self.members, record)
 
     def wanted_child(self, item, record, params):  # ``record`` None: created
@@ -218,50 +184,35 @@ class Children(Part):
         return [children[key] for key in sorted(children, key=str)] if self.listed else dict((key, children[key]) for key in sorted(children, key=str))
 
     def created_said(self, wanted):
-        said = self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
-        return dict(said, **dict((self.prefix + verb, [item[self.key] for item in wanted if member in self.after_create(item)])
-                                 for member, (_which, verb) in self.own.items() if self.in_create))
+        return self.says("create", [item[self.key] for item in wanted]) if self.in_create else {}
 
     def gathered_all(self, held, params):
         return [self.gathered(record, params) for record in held]
 
     def plan(self, held, wanted, params):  # pylint: disable=arguments-renamed  # a part's state: the children held
         plan = self.planned(held, wanted, params)
-        room = max(0, self.limit - len(held)) if self.limit and "room" in (self.order or ()) else 0
-        writes = self.writes(plan, held, params) if not self.order else [write for group in self.order for write in {
-            "taken": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if self.taken(record, plan)]), held, params),
-            "deletes": lambda: self.writes(Plan(deletes=[record for record in plan.deletes if not self.taken(record, plan)]), held, params),
-            "updates": lambda: [write for update in plan.updates for write in self.child_writes(*update, held=held, params=params)],
-            "room": lambda: self.making(plan.creates[:room], held, params),
-            "creates": lambda: self.making(plan.creates[room:], held, params)}[group]()]
+        writes = [write for group in self.order for write in self.group(group, plan, held, params)] if self.order else self.writes(plan, held, params)
         for write in writes if self.locked else ():
             write.locked = held.parent
         return writes
 
-    def making(self, items, held, params):
-        names = [item[self.key] for item in items]
-        if "bulk_create" in self.paths and items:
-            method, path = request(self.paths, "bulk_create", held.scope or params)
-            return [Write("create", method, path, self.batch_body(items), names=names, said=self.says("create", names), reread=held.again,
-                          done=lambda listing: set(names) <= set(found.get(self.key) for found in listing))]
-        return [write for item in items for write in self.child_writes(item, None, self.after_create(item), held, params)]
+    def group(self, name, plan, held, params):
+        """The writes of one group of ``order``: the ``deletes``, or each of the ``updates`` or ``creates`` (``child_writes``); a subclass adds groups."""
+        if name == "deletes":
+            return self.writes(Plan(deletes=plan.deletes), held, params)
+        return [write for child in (plan.updates if name == "updates" else [(item, None, {}) for item in plan.creates])
+                for write in self.child_writes(*child, held=held, params=params)]
 
     def child_writes(self, item, record, changes, held, params):
-        """One child's create (``record`` None) or update, then its ``own`` members in ``changes``."""
-        rest, name = dict((member, value) for member, value in changes.items() if member not in self.own), item[self.key]
-        writes = self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
-        for member, (which, verb) in [(member, declared) for member, declared in self.own.items() if member in changes]:
-            method, path = request(self.paths, which, held.scope or params, (record or item).get(self.ident))
-            writes.append(Write("update", method, path, {member: changes[member]}, names=[name], said={self.prefix + verb: [name]},
-                                reread=held.again, done=lambda listing, member=member, value=changes[member]: any(
-                                    found.get(self.key) == name and found.get(member) == value for found in listing)))
-        return writes
+        """One child's create (``record`` None) or update of the ``changes`` that are not ``own``."""
+        rest = dict((member, value) for member, value in changes.items() if member not in self.own)
+        return self.writes(Plan(creates=[item]) if record is None else Plan(updates=[(item, record, rest)] if rest else []), held, params)
 
     def writes(self, plan, held, params):
         params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)
         replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
-        chunks = [plan.deletes[start:start + BULK_SIZE] for start in range(0, len(plan.deletes), BULK_SIZE)] if "bulk_delete" in self.paths else [
-            [record] for record in plan.deletes]
+        size = BULK_SIZE if "bulk_delete" in self.paths else 1
+        chunks = [plan.deletes[start:start + size] for start in range(0, len(plan.deletes), size)]
         writes = [self.deleting(held, params, [record[self.ident] for record in chunk], [record.get(self.key) for record in chunk],
                                 bulk="bulk_delete" in self.paths) for chunk in chunks]
         pairs = [(self.deleting(held, params, [record[self.ident]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
@@ -273,36 +224,23 @@ class Children(Part):
         for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
             toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
             method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record[self.ident])
-            body = None if toggle in self.paths else self.update_body(changes, record)
-            writes.append(Write("update", method, path, body, names=[item[self.key]], said=self.says("update", [item[self.key]]), reread=held.again,
-                                done=lambda listing, item=item, ident=record[self.ident]: any(
+            writes.append(Write("update", method, path, None if toggle in self.paths else changes, names=[item[self.key]],
+                                said=self.says("update", [item[self.key]]), reread=held.again, done=lambda listing, item=item, ident=record[self.ident]: any(
                                     found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
-    def nested(self, writes, said, listing):
-        """``writes`` of children nested in a parent's child: each says ``said``, done by ``listing(state)`` (its children)."""
-        for write in writes:
-            write.said, write.done = dict(said), (lambda state, done=write.done: done(listing(state)))
-        return writes
-
     def says(self, kind, names, ids=()):
-        return dict([(self.prefix + self.said_as.get(kind, PAST[kind]), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
     def pair(self, first, second):
         """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took
         effect it says what it did alone, until the second does too."""
         ids = first.ids or second.ids
         both = dict([(self.prefix + "replaced", list(first.names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
-        alone = self.says(first.kind, first.names, first.ids)
-        first.said = second.said = both
-
-        def then_first(_accepted, value):
-            first.said = both if value is GONE else alone
-
-        def then_second(_accepted, _value):
-            first.said = both
-        first.then, second.then = then_first, then_second
+        alone, first.said, second.said = self.says(first.kind, first.names, first.ids), both, both
+        first.then = lambda _accepted, value: setattr(first, "said", both if value is GONE else alone)
+        second.then = lambda _accepted, _value: setattr(first, "said", both)
 
     def creating(self, held, params, item, record, held_ids):
         method, path = request(self.paths, "create", params)
@@ -331,8 +269,7 @@ class Children(Part):
         wanted = dict(zip(ids, names))
 
         def left(_accepted, value):
-            if not bulk or value is not GONE:
-                return []
-            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again() if found.get(self.ident) in wanted]
+            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again()
+                    if found.get(self.ident) in wanted] if bulk and value is GONE else []
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
-                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left, query=self.delete_query)
+                     reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)

@@ -228,7 +228,7 @@ SECURITY_GROUPS = Attachments(
     "security_groups", key="name", check_item=check_group,
     items=lambda record: [{"name": group.get("name")} for group in record.get("security_groups") or []],
     attach=("POST", BASE + "/{id}/addsecuritygroup"), detach=("POST", BASE + "/{id}/delsecuritygroup"),
-    attach_body=lambda item: {"name": item["name"]}, said=("security_groups.added", "security_groups.removed"),
+    said=("security_groups.added", "security_groups.removed"),
 )
 
 

@@ -2,12 +2,9 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The members of a resource that a module manages, and how they are compared (``Member``).
-
-This module is internal to the collection: its interface may change at any time.
-
-A member is read from a record (its *view*), asked for by an option, compared, sent when it differs and shown in the
-diff.
+"""The members of a resource that a module manages (``Member``): each read from a record (its *view*), asked for by an
+option, compared, sent when it differs and shown in the diff. This module is internal to the collection: its interface
+may change at any time.
 """
 
 from __future__ import annotations
@@ -76,14 +73,8 @@ def view(members, record):
 
 def created_view(members, values):
     """The managed members of a resource created from ``values``."""
-    result = {}
-    for member in members:
-        value = values.get(member.option)
-        if value is not None:
-            result[member.name] = member.want(value, None)
-        elif member.created is not UNSET:
-            result[member.name] = member.created
-    return result
+    return dict((member.name, member.created if values.get(member.option) is None else member.want(values[member.option], None))
+                for member in members if values.get(member.option) is not None or member.created is not UNSET)
 
 
 def said_by(members, record, values):

@@ -2,14 +2,11 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The parts of a resource written by requests of their own: the one protocol of ``GcoreResourceModule.parts``.
-
-This module is internal to the collection: its interface may change at any time.
-
-A **part** (``Part``) is what a resource holds but its create and update bodies cannot set: a router's subnets, a
-volume's size, an instance's power state, a child collection (``_children``), items attached one by one
-(``_attachments``), settings each written by its own request (``Values``). The flow reads what a part reads of a
-record once and keeps it, and plans the parts after the resource's own update, in the order the module lists them.
+"""The parts of a resource written by requests of their own (``Part``, the one protocol of ``GcoreResourceModule.parts``):
+what a resource holds but its create and update bodies cannot set (a volume's size, items attached one by one:
+``_attachments``, a child collection: ``_children``, values each written by a request: ``Values``). The flow reads what a
+part reads of a record once and keeps it, and plans the parts after the resource's own update, in the order the module
+lists them. This module is internal to the collection: its interface may change at any time.
 """
 
 from __future__ import annotations
@@ -45,15 +42,7 @@ class Part:
 
     def views(self, state, wanted, params):
         """The diff's sides of the part: the items ``state`` holds (None: the resource is created) and what is wanted."""
-        return (None if state is None else self.shown(list(self.held(state).values()))), self.wanted_view(wanted, state)
-
-    def shown(self, items):
-        """The diff's before side of the items held."""
-        return items
-
-    def wanted_view(self, wanted, record):
-        """The diff's after side of what is wanted (``record``: the resource as read, None when it is created)."""
-        return wanted
+        return (None if state is None else list(self.held(state).values())), wanted
 
     def plan(self, record, wanted, params):
         """The writes that make ``record`` hold ``wanted`` (``params``: the task's, for the paths)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._parents import parent_id
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, check_uuid
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, check_uuid, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
 
 MAX_SIZE = 102400  # GiB: the largest volume the service takes (the pricing schema's maximum, docs/api_reference.md 15.6)
@@ -62,8 +62,7 @@ class SingleAttachment(Attachments):
     before_delete = True  # detached before the volume is deleted (the service refuses otherwise)
 
     def __init__(self, attach, detach):
-        super().__init__("instance_id", "instance_id", attached_instances, attach, detach, option="instance",
-                         attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
+        super().__init__("instance_id", "instance_id", attached_instances, attach, detach, attach_body=strip_none, option="instance",
                          same=lambda desired, current: desired["instance_id"] == current["instance_id"])
 
     def check(self, module):
@@ -80,12 +79,12 @@ class SingleAttachment(Attachments):
     def plan(self, record, wanted, params):
         held = self.held(record)
         keep = wanted[0]["instance_id"] if wanted else None
-        detach = [self.detaching(item, record, params) for key, item in held.items() if key != keep]
-        attach = [self.attaching(wanted[0], record, params)] if wanted and keep not in held else []
+        detach = [self.writing("detach", item, record, params) for key, item in held.items() if key != keep]
+        attach = [self.writing("attach", wanted[0], record, params)] if wanted and keep not in held else []
         return detach + attach
 
-    def shown(self, items):
-        return items[0][self.key] if items else None
+    def views(self, state, wanted, params):
+        return (None if state is None else next(iter(self.held(state)), None)), wanted[0][self.key] if wanted else None
 
 
 class Extension(Part):

@@ -279,7 +279,6 @@ class AccessRules(Children):
 
     locked = in_create = every = listed = True
     order = ("deletes", "updates", "creates")  # a replacement's delete and create together
-    canonical = staticmethod(canonical_address)  # then each address given once
 
     def __init__(self):
         rules = KIND.path("/{parent_id}/access_rule")  # under the share's item path
@@ -287,6 +286,12 @@ class AccessRules(Children):
                          option="access", key="ip_address", create_only=("access_mode",), mode=lambda params: "overridden",
                          body=lambda item: {"ip_address": item["ip_address"], "access_mode": item["access_mode"]},
                          gathered=lambda rule, params: {"ip_address": rule["ip_address"], "access_mode": rule["access_mode"]})
+
+    def check(self, module):
+        """Each address made canonical, then given once."""
+        for index, item in enumerate(module.params["access"] or []):
+            item["ip_address"] = canonical_address("access[%s].ip_address" % index, item["ip_address"])
+        super().check(module)
 
     def child_of(self, record):
         """A rule as compared: its address (canonical) and mode (the service's ``access_to``, ``access_level``), and as read."""

@@ -145,7 +145,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._parents import par
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._resource import GcoreResourceModule
 from ansible_collections.gcore.platform.plugins.module_utils._volumes import TYPES as VOLUME_TYPES
-from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, request
 
 KIND = KINDS["k8s_cluster"]
 READY = "Provisioned"
@@ -233,7 +233,7 @@ class Pools(Children):
     once the cluster is ready."""
 
     inside, locked, ident, in_create, every = "pools", True, "name", True, True
-    own, order = {"node_count": ("resize", "resized")}, ("creates", "updates", "deletes")
+    own, order = ("node_count",), ("creates", "updates", "deletes")
 
     def __init__(self):
         pools = KIND.path("/{name}/pools", "v2")  # under the cluster's item path
@@ -269,9 +269,22 @@ class Pools(Children):
             changes["node_count"] = after["node_count"]
         return changes
 
-    def after_create(self, item):
+    @staticmethod
+    def after_create(item):
         """A new pool has ``min_node_count`` nodes: another ``node_count`` is a resize."""
         return {"node_count": item["node_count"]} if (item["node_count"] or item["min_node_count"]) != item["min_node_count"] else {}
+
+    def child_writes(self, item, record, changes, held, params):
+        """A pool's create or PATCH, then its resize: a request of its own, done once the pool has that many nodes."""
+        name, count = item["name"], (changes if record else self.after_create(item)).get("node_count")
+        method, path = request(self.paths, "resize", held.scope or params, name)
+        return super().child_writes(item, record, changes, held, params) + ([] if count is None else [Write(
+            "update", method, path, {"node_count": count}, names=[name], said={"pools.resized": [name]}, reread=held.again,
+            done=lambda listing: any(found.get("name") == name and found.get("node_count") == count for found in listing))])
+
+    def created_said(self, wanted):
+        """The cluster's create says the pools it carries, and those it resizes after."""
+        return dict(super().created_said(wanted), **{"pools.resized": [item["name"] for item in wanted if self.after_create(item)]})
 
     def needs(self, index, missing, item, params):
         return "pools[%s].%s: required to create pool %s" % (index, missing[0], item["name"])
@@ -296,13 +309,10 @@ class Upgrade(Part):
     def wanted(self, module):
         return None if module.params["state"] == "absent" else module.params["version"]
 
-    def held(self, record):
-        return {"version": record["version"]} if record else {}
-
-    shown = staticmethod(lambda items: items[0] if items else None)
-
-    def wanted_view(self, wanted, record):
-        return record["version"] if record and k8s_version(record["version"]) == k8s_version(wanted) else wanted
+    def views(self, state, wanted, params):
+        """The version held, and the one wanted (as held when it is the same)."""
+        held = (state or {}).get("version")
+        return held, held if held and k8s_version(held) == k8s_version(wanted) else wanted
 
     def plan(self, record, wanted, params):
         if k8s_version(record["version"]) == k8s_version(wanted):
@@ -322,7 +332,7 @@ class Kubeconfig(Part):
         path = module.params["kubeconfig_path"]
         return None if module.params["state"] == "absent" or path is None else functools.partial(save_secret, module.module, self.option, path)
 
-    shown = wanted_view = staticmethod(lambda *_shown: None)  # the content is shown nowhere
+    views = staticmethod(lambda *_views: (None, None))  # the content is shown nowhere
 
     def fetch(self, get, record, params):
         """The cluster, with its ``kubeconfig`` once it is ready (None: not read)."""

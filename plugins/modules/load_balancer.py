@@ -905,6 +905,13 @@ def find(found, name):
     return next((listener for listener in found or () if listener.get("name") == name), None)
 
 
+def nested(writes, said, listing):
+    """``writes`` of children nested in a listener's child (a pool's health monitor, a policy's rules): each says ``said``, done by ``listing(state)``."""
+    for write in writes:
+        write.said, write.done = dict(said), (lambda state, done=write.done: done(listing(state)))
+    return writes
+
+
 # A pool's health monitor: at most one, keyed by its type (a type never changes: one of another type is deleted first and
 # created last); one of the same type is changed by a PATCH of the members that differ (docs/api_reference.md section 17).
 class Monitors(Children):
@@ -952,13 +959,13 @@ class Pools(Children):
             return [dict(found, listener=name) for found in [(find(state, name) or {}).get("pool")] if found]
         members = dict(said, **{"members.added": sorted(set(after) - set(before)), "members.removed": sorted(set(before) - set(after))})
         for write in writes:
-            self.nested([write], said if write.method == "PATCH" else members, listing)
+            nested([write], said if write.method == "PATCH" else members, listing)
         if not (pool and asked):
             return writes
         monitors = Held([pool["healthmonitor"]] if pool.get("healthmonitor") else [])
         monitors.scope = dict(params, parent_id=pool["id"])
         plan = MONITORS.planned(monitors, [asked["healthmonitor"]] if asked["healthmonitor"] else [], params)
-        first, last = (MONITORS.nested(MONITORS.writes(part, monitors, params), said, lambda state: [
+        first, last = (nested(MONITORS.writes(part, monitors, params), said, lambda state: [
             found["healthmonitor"] for found in listing(state) if found.get("healthmonitor")]) for part in (
             Plan(deletes=plan.deletes), Plan(updates=plan.updates, creates=plan.creates if monitors else [])))  # a first one: in the PATCH
         return first + writes + last
@@ -988,9 +995,7 @@ class Listeners(Children):
     (``expand``): a purged listener whose port a new one takes is deleted first, the other purged ones last. Each
     listener's pool is a child collection nested in it (``POOLS``), written after the listener's own create or PATCH."""
 
-    inside, locked, own, order, delete_query = "listeners", True, {"pool": ("pools", "updated")}, ("taken", "creates", "updates", "deletes"), {
-        "delete_default_pool": "true"}
-    taken = staticmethod(lambda record, plan: record.get("protocol_port") in set(item["protocol_port"] for item in plan.creates))
+    inside, locked, own, order = "listeners", True, ("pool",), ("taken", "creates", "updates", "deletes")
 
     def __init__(self):
         super().__init__("listeners", "listener", KINDS["listener"].paths, LISTENER_MEMBERS, option="listeners", create_only=CREATE_ONLY, replace=None,
@@ -1052,11 +1057,17 @@ class Listeners(Children):
         body.pop("pools", None)
         return body
 
+    def group(self, name, plan, held, params):
+        """The deletes of the listeners whose ports new ones take (``taken``) go first, the others (``deletes``) last."""
+        ports = set(item["protocol_port"] for item in plan.creates)
+        return super().group("deletes", Plan(deletes=[record for record in plan.deletes if (record.get("protocol_port") in ports) == (
+            name == "taken")]), held, params) if name in ("taken", "deletes") else super().group(name, plan, held, params)
+
     def writes(self, plan, held, params):
-        """A delete says the members it takes with the listener's pool."""
+        """A delete takes the listener's pool (``delete_default_pool``) and says the members it takes with it."""
         writes = super().writes(plan, held, params)
         for write, record in zip(writes, plan.deletes):
-            write.said = dict(write.said, **{"members.removed": sorted(held_members(record.get("pool") or {}))})
+            write.said, write.query = dict(write.said, **{"members.removed": sorted(held_members(record.get("pool") or {}))}), {"delete_default_pool": "true"}
         return writes
 
     def child_writes(self, item, record, changes, held, params):
@@ -1213,7 +1224,7 @@ class L7Policies(Children):
                 plan.creates.remove(new)
                 kept.append((new, old, RULES.body(new)))
         writes = RULES.writes(Plan((), kept, plan.creates), held, params) + RULES.writes(Plan(plan.deletes), held, params)  # never fewer rules
-        RULES.nested(writes, self.says("create" if record is None else "update", [ref]), lambda state: next(
+        nested(writes, self.says("create" if record is None else "update", [ref]), lambda state: next(
             (found["rules"] for found in state if found["ref"] == ref), []))
         for write in writes if record is None else ():
             write.body_of = lambda state, write=write, body=write.body: self.sent_to(write, state, ref, body)

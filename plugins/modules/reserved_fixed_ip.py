@@ -320,8 +320,8 @@ class VipPorts(Part):
     def shown(self, items):
         return sorted(str(item["label"]) for item in items)
 
-    def wanted_view(self, wanted, record):
-        return self.shown(wanted)
+    def views(self, state, wanted, params):
+        return (None if state is None else self.shown(self.held(state).values())), self.shown(wanted)
 
     def plan(self, record, wanted, params):
         held, ports = self.held(record), [item["port_id"] for item in wanted]

@@ -372,7 +372,7 @@ diff:
 import ipaddress
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require, uuid_text
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_uuid, require, strip_none, uuid_text
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
@@ -459,8 +459,7 @@ def same_interface(desired, current):
 INTERFACES = Attachments(
     "interfaces", key="subnet_id", items=interface_items, same=same_interface, check_item=check_interface,
     attach=("POST", KINDS["router"].path("/{id}/attach")),
-    detach=("POST", KINDS["router"].path("/{id}/detach")),
-    attach_body=lambda item: dict((key, value) for key, value in item.items() if value is not None),
+    detach=("POST", KINDS["router"].path("/{id}/detach")), attach_body=strip_none,
 )
 
 

@@ -236,6 +236,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._cloud import Cloud
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS, listed
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._parents import assume, id_or_name
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, request
 
 # The service's schedule rules and defaults (docs/api_reference.md section 19.5).
 MAX_SCHEDULES = 10
@@ -330,13 +331,30 @@ def schedule_body(view):
     return dict((key, value) for key, value in view.items() if value is not None and (key not in INTERVAL or value))
 
 
-class Schedules(Children):
-    """The policy's schedules: children identified by all their members (and so named in ``changes``), read with the
-    policy and carried by its create, added in one request and removed in one, the adds that fit the service's limit
-    first."""
+class PolicyChildren(Children):
+    """Children of the policy, read with it: added in one request (``bulk_create``, its body ``batch_body(items)``) and
+    removed in one, said ``added`` and ``removed``; ``room``: the adds that fit the service's limit go before the removal."""
 
-    inside, locked, in_create, every, listed, limit = "schedules", True, True, True, True, MAX_SCHEDULES
-    order, said_as = ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
+    locked = every = listed = True
+
+    def says(self, kind, names, ids=()):
+        return {"%s.%s" % (self.name, {"create": "added", "delete": "removed"}[kind]): list(names)}
+
+    def group(self, name, plan, held, params):
+        if name == "deletes":
+            return super().group(name, plan, held, params)
+        room = max(0, MAX_SCHEDULES - len(held)) if "room" in self.order else 0
+        items = plan.creates[:room] if name == "room" else plan.creates[room:]
+        names, (method, path) = [item[self.key] for item in items], request(self.paths, "bulk_create", held.scope)
+        return [Write("create", method, path, self.batch_body(items), names=names, said=self.says("create", names), reread=held.again,
+                      done=lambda listing: set(names) <= set(found.get(self.key) for found in listing))] if items else []
+
+
+class Schedules(PolicyChildren):
+    """The policy's schedules: children identified by all their members (and so named in ``changes``), carried by the
+    policy's create, the adds that fit the service's limit first."""
+
+    inside, in_create, order = "schedules", True, ("room", "deletes", "creates")
 
     def __init__(self):
         super().__init__("schedules", "schedule", {"bulk_create": "POST %s/add_schedules" % POLICY, "bulk_delete": POLICY + "/remove_schedules"}, (),
@@ -371,12 +389,10 @@ class Schedules(Children):
         return schedule_view(item)
 
 
-class Volumes(Children):
-    """The policy's volumes: children that are volume ids, read with the policy, added in one PUT and (``purge_volumes``)
-    removed in one."""
+class Volumes(PolicyChildren):
+    """The policy's volumes: children that are volume ids, added in one PUT and (``purge_volumes``) removed in one."""
 
-    inside, locked, ident, every, listed, order = "volumes", True, "volume_id", True, True, ("creates", "deletes")
-    said_as, shown_child = {"create": "added", "delete": "removed"}, staticmethod(lambda record: record["volume_id"])
+    inside, ident, order, shown_child = "volumes", "volume_id", ("creates", "deletes"), staticmethod(lambda record: record["volume_id"])
 
     def __init__(self):
         super().__init__("volumes", "volume", {"bulk_create": "PUT %s/add_volumes_to_policy" % POLICY, "bulk_delete": "PUT %s/remove_volumes_from_policy"

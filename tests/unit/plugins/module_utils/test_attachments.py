@@ -45,7 +45,7 @@ def test_the_plan_attaches_first_then_reattaches_what_differs_then_detaches_what
 def test_nothing_is_planned_when_the_record_holds_what_is_listed():
     record = router({"subnet_id": "a", "ip_address": "10.0.0.1"})
     assert subnets().plan(record, [{"subnet_id": "a", "ip_address": None}], PARAMS) == []
-    assert subnets().wanted_view([{"subnet_id": "a", "ip_address": None}], record) == [{"subnet_id": "a", "ip_address": "10.0.0.1"}], \
+    assert subnets().views(record, [{"subnet_id": "a", "ip_address": None}], PARAMS)[1] == [{"subnet_id": "a", "ip_address": "10.0.0.1"}], \
         "the diff's after side shows what the record holds for a member left out: no change"
 
 

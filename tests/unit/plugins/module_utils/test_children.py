@@ -5,18 +5,20 @@
 ``changes`` says of it when both writes, one or none took effect, a create-only member that fails, and a nested
 collection's ``changes`` keys; the declared capabilities: children read with their parent and addressed by name,
 writes waiting for the parent, a member written by its own request, creates first, what the parent's create says,
-every child in the diff, a child as compared, the message hooks, a replacement's two writes together, the deletes
-taken first, a delete's query, the writes of children nested in a child, the view hooks in the diff of the children
-that change (no module, no HTTP)."""
+every child in the diff, a child as compared, the message hooks, a replacement's two writes together, a group
+declared by a subclass, the view hooks in the diff of the children that change; and the modules' own: the policy's bulk
+adds (snapshot_schedule), the writes nested in a listener's pool (load_balancer) (no HTTP)."""
 
 from __future__ import annotations
 
 import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
-from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children, Held
+from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children, Held, Plan
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
+from ansible_collections.gcore.platform.plugins.module_utils._writes import Write, changes_of
+from ansible_collections.gcore.platform.plugins.modules.load_balancer import nested
+from ansible_collections.gcore.platform.plugins.modules.snapshot_schedule import PolicyChildren
 
 PATHS = {"list": "/p/{parent}/kids", "item": "/p/{parent}/kids/{id}"}
 MEMBERS = (Member("name"), Member("port"), Member("size"))
@@ -103,8 +105,13 @@ class Pools(Children):
     """Children read from the parent record, addressed by name, a member written by its own request, creates first."""
 
     inside, locked, ident, in_create, every = "pools", True, "name", True, True
-    own, order = {"count": ("resize", "resized")}, ("creates", "updates", "deletes")
-    after_create = staticmethod(lambda item: {"count": item["count"]} if item.get("count") else {})  # created with none
+    own, order = ("count",), ("creates", "updates", "deletes")
+
+    def child_writes(self, item, record, changes, held, params):  # then a resize, a request of its own (as k8s_cluster's)
+        count = (changes if record else item).get("count")
+        return super().child_writes(item, record, changes, held, params) + ([] if count is None else [Write(
+            "update", "POST", "/c/prod/pools/%s/resize" % item["name"], {"count": count}, names=[item["name"]], said={"pools.resized": [item["name"]]},
+            done=lambda listing: any(found["name"] == item["name"] and found["count"] == count for found in listing))])
 
     def __init__(self, **more):
         super().__init__("pools", "pool", {"create": "/c/{name}/pools", "item": "/c/{name}/pools/{id}", "resize": "POST /c/{name}/pools/{id}/resize"},
@@ -140,7 +147,7 @@ def test_a_member_of_its_own_request_follows_its_child_creates_first_and_the_upd
 
 
 def test_the_parents_create_says_the_children_it_carries_and_their_own_writes():
-    assert Pools().created_said([{"name": "a", "count": 2}, {"name": "b", "count": None}]) == {"pools.created": ["a", "b"], "pools.resized": ["a"]}
+    assert Pools().created_said([{"name": "a", "count": 2}, {"name": "b", "count": None}]) == {"pools.created": ["a", "b"]}
     assert kids().created_said([{"name": "a"}]) == {}, "children written after their parent's create say nothing of it"
 
 
@@ -182,39 +189,42 @@ def test_children_grouped_child_by_child_keep_a_replacements_two_writes_together
     assert [(write.kind, write.names) for write in writes] == [("delete", ["a"]), ("create", ["a"]), ("create", ["b"])]
 
 
-def test_creates_in_one_write_within_a_limit_around_one_bulk_delete_said_in_the_declared_words():
-    class Schedules(Children):
-        inside, locked, limit, order, said_as = "schedules", True, 3, ("room", "deletes", "creates"), {"create": "added", "delete": "removed"}
+def test_creates_in_one_write_within_the_policys_limit_around_one_bulk_delete_said_in_the_policys_words():
+    class Schedules(PolicyChildren):
+        inside, order = "schedules", ("room", "deletes", "creates")
 
         def batch_body(self, items):
             return {"schedules": [item["name"] for item in items]}
     part = Schedules("schedules", "schedule", {"bulk_create": "POST /p/{parent_id}/add", "bulk_delete": "/p/{parent_id}/remove"}, (),
                      mode=lambda params: "overridden", bulk_body=lambda ids: {"ids": ids})
-    policy = {"id": 7, "schedules": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}
-    writes = part.plan(part.fetch(None, policy, {}), [{"name": "a"}, {"name": "x"}, {"name": "y"}], {})
+    policy = {"id": 7, "schedules": [{"id": index, "name": "s%s" % index} for index in range(1, 10)]}  # 9: room for one
+    writes = part.plan(part.fetch(None, policy, {}), [{"name": "s1"}, {"name": "x"}, {"name": "y"}], {})
     assert [(write.method, write.path, write.body) for write in writes] == [
-        ("POST", "/p/7/add", {"schedules": ["x"]}), ("POST", "/p/7/remove", {"ids": [2]}), ("POST", "/p/7/add", {"schedules": ["y"]})]
-    assert changes_of({"schedules": {"added": str, "removed": str}}, writes) == {"schedules": {"added": ["x", "y"], "removed": ["b"]}}
+        ("POST", "/p/7/add", {"schedules": ["x"]}), ("POST", "/p/7/remove", {"ids": list(range(2, 10))}), ("POST", "/p/7/add", {"schedules": ["y"]})]
+    assert changes_of({"schedules": {"added": str, "removed": str}}, writes)["schedules"]["added"] == ["x", "y"]
     assert writes[0].done([{"id": 3, "name": "x"}]) and not writes[2].done([{"id": 3, "name": "x"}])
 
 
-def test_the_deletes_taken_go_first_and_the_others_last_each_with_the_declared_query():
+def test_a_group_declared_by_a_subclass_sends_the_deletes_it_takes_first():
     class Listeners(Children):
-        inside, order, delete_query = "listeners", ("taken", "creates", "updates", "deletes"), {"cascade": "true"}
-        taken = staticmethod(lambda record, plan: record["port"] in set(item["port"] for item in plan.creates))
+        inside, order = "listeners", ("taken", "creates", "updates", "deletes")
+
+        def group(self, name, plan, held, params):  # as load_balancer's: a port a new listener takes is freed first
+            ports = set(item["port"] for item in plan.creates)
+            return super().group("deletes", Plan(deletes=[record for record in plan.deletes if (record["port"] in ports) == (name == "taken")]),
+                                 held, params) if name in ("taken", "deletes") else super().group(name, plan, held, params)
     part = Listeners("listeners", "listener", PATHS, MEMBERS, mode=lambda params: "overridden", body=dict)
     balancer = {"id": 4, "listeners": [{"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "b", "port": 81}, {"id": 3, "name": "c", "port": 82}]}
     writes = part.plan(part.fetch(None, balancer, {"parent": 4}), [{"name": "c", "port": 82, "size": 2}, {"name": "d", "port": 81}], {"parent": 4})
     assert [(write.kind, write.names) for write in writes] == [("delete", ["b"]), ("create", ["d"]), ("update", ["c"]), ("delete", ["a"])]
-    assert [write.query for write in writes if write.kind == "delete"] == [{"cascade": "true"}] * 2
-    assert kids().deleting(held(), PARAMS, [1], ["a"]).query is None, "no query by default"
+    assert kids().deleting(held(), PARAMS, [1], ["a"]).query is None, "no query"
 
 
-def test_the_writes_of_children_nested_in_a_child_say_the_parents_words_and_are_done_by_what_it_holds_of_them():
+def test_the_writes_of_children_nested_in_a_listeners_pool_say_its_words_and_are_done_by_what_it_holds_of_them():
     part = kids(replace="delete first")
-    writes = part.nested(part.writes(part.planned(held({"id": 1, "name": "a", "port": 80, "size": 1}), [{"name": "a", "size": 2}, {"name": "b"}], PARAMS),
-                                     held({"id": 1, "name": "a", "port": 80, "size": 1}), PARAMS), {"pools.updated": ["web"]},
-                         lambda state: state["web"]["kids"])
+    writes = nested(part.writes(part.planned(held({"id": 1, "name": "a", "port": 80, "size": 1}), [{"name": "a", "size": 2}, {"name": "b"}], PARAMS),
+                                held({"id": 1, "name": "a", "port": 80, "size": 1}), PARAMS), {"pools.updated": ["web"]},
+                    lambda state: state["web"]["kids"])
     assert [(write.kind, write.said) for write in writes] == [("update", {"pools.updated": ["web"]}), ("create", {"pools.updated": ["web"]})]
     assert writes[0].done({"web": {"kids": [{"id": 1, "name": "a", "port": 80, "size": 2}]}}) and not writes[1].done({"web": {"kids": []}})
 
@@ -242,21 +252,19 @@ def test_children_are_not_wanted_while_their_parent_goes_and_a_listed_diff_is_so
 
 
 def test_a_bulk_delete_takes_its_method_from_its_template_as_a_request_does():
-    part = Children("volumes", "volume", {"bulk_create": "PUT /p/{parent_id}/add", "bulk_delete": "PUT /p/{parent_id}/remove"}, (), key="volume_id",
-                    mode=lambda params: "overridden", bulk_body=lambda ids: {"volume_ids": ids})
-    part.inside, part.ident, part.order, part.batch_body = "volumes", "volume_id", ("creates", "deletes"), lambda items: [item["volume_id"] for item in items]
+    class Volumes(PolicyChildren):
+        inside, ident, order = "volumes", "volume_id", ("creates", "deletes")
+        batch_body = staticmethod(lambda items: [item["volume_id"] for item in items])
+    part = Volumes("volumes", "volume", {"bulk_create": "PUT /p/{parent_id}/add", "bulk_delete": "PUT /p/{parent_id}/remove"}, (), key="volume_id",
+                   mode=lambda params: "overridden", bulk_body=lambda ids: {"volume_ids": ids})
     writes = part.plan(part.fetch(None, {"id": 7, "volumes": [{"volume_id": "a"}]}, {}), [{"volume_id": "b"}], {})
     assert [(write.method, write.path, write.body) for write in writes] == [("PUT", "/p/7/add", ["b"]), ("PUT", "/p/7/remove", {"volume_ids": ["a"]})]
-    assert changes_of({"volumes": {"created": str, "deleted": str}}, writes) == {"volumes": {"created": ["b"], "deleted": ["a"]}}
+    assert changes_of({"volumes": {"added": str, "removed": str}}, writes) == {"volumes": {"added": ["b"], "removed": ["a"]}}
 
 
-def test_a_key_is_made_canonical_before_the_check_for_two_which_names_the_key():
+def test_a_key_given_twice_fails_naming_the_key():
     class Module:
-        params = {"access": [{"ip": "A"}, {"ip": "b"}]}
-    part, seen = Children("access", "rule", PATHS, (), key="ip", option="access"), []
-    part.canonical = lambda option, key: seen.append(option) or key.lower()
-    part.check(Module)
-    assert Module.params["access"] == [{"ip": "a"}, {"ip": "b"}] and seen == ["access[0].ip", "access[1].ip"]
-    Module.params = {"access": [{"ip": "a"}, {"ip": "A"}]}
+        params = {"access": [{"ip": "a"}, {"ip": "a"}]}
+    part = Children("access", "rule", PATHS, (), key="ip", option="access")
     with pytest.raises(ValidationError, match=r"^access: each rule must have its own ip; access\[0\] and access\[1\] are both of ip 'a'$"):
         part.check(Module)

@@ -124,8 +124,9 @@ def test_every_ip_assignment_is_one_attached_subnet():
 
 
 def test_the_attach_body_leaves_out_an_address_not_given():
-    assert INTERFACES.attach_body({"subnet_id": S1, "ip_address": None}) == {"subnet_id": S1}
-    assert INTERFACES.detach_body({"subnet_id": S1, "ip_address": "192.168.1.1"}) == {"subnet_id": S1}
+    params, record = {"project_id": 1, "region_id": 76}, {"id": "r-1"}
+    assert INTERFACES.writing("attach", {"subnet_id": S1, "ip_address": None}, record, params).body == {"subnet_id": S1}
+    assert INTERFACES.writing("detach", {"subnet_id": S1, "ip_address": "192.168.1.1"}, record, params).body == {"subnet_id": S1}
 
 
 # ---- the module -----------------------------------------------------------------------------------
