@@ -113,16 +113,6 @@ class Flow(GcoreModule):
                 return None
             raise
 
-    @classmethod
-    def within(cls, run, **params):
-        """A flow of ``cls`` inside the running module ``run`` (a fleet's member), sharing its module, check mode, client,
-        task waiter and names resolved, with params of its own (``run``'s with ``params``), a result and ``absent``."""
-        one = cls.__new__(cls)
-        one.module, one.check_mode, one.client, one.tasks, one.named_ids = run.module, run.check_mode, run.client, run.tasks, run.named_ids
-        one.params, one.result = dict(run.params, **params), {"changed": False}
-        one.absent = one.params.get("state") == "absent"
-        return one
-
     # ---- the one apply -----------------------------------------------------------------------
     def start(self):
         self.ledger, self.conflicts, self.kept = Ledger(), 0, {}  # the writes accepted, the 409 answers met, what parts read
@@ -136,13 +126,13 @@ class Flow(GcoreModule):
             self.result["changes"] = changes_of(self.changes, writes)
 
     def apply(self, plan):
-        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next; a ``rounds`` step is sent
-        by the flows it holds (``send(ledger)``: in the ledger once one of them wrote). Stops at the first failure."""
+        """Send every write of ``plan`` in order (one that sends itself: ``Write.sends``); what a write's ``then`` returns is
+        sent next. Stops at the first failure."""
         plan = list(plan)
         while plan:
             write = plan.pop(0)
-            if write.kind == "rounds":  # many flows' plans (a fleet's members: ``_fleet.Rounds``)
-                write.send(self.ledger)
+            if write.sends:
+                write.sends(self.ledger)
                 continue
             if write.prepare:
                 write.prepare()
@@ -212,7 +202,7 @@ class Flow(GcoreModule):
             return msg
         self.result["changed"] = bool(self.ledger)
         self.tell(self.ledger.writes())  # what was accepted before the failure
-        unsure, said = (", ".join(repr(write) for write in writes if write.kind != "rounds") for writes in (self.ledger.unconfirmed, self.ledger.writes()))
+        unsure, said = (", ".join(repr(write) for write in writes if not write.sends) for writes in (self.ledger.unconfirmed, self.ledger.writes()))
         msg = "%s; %s: %s" % (msg, unsure, UNSURE) if unsure and UNSURE not in msg else msg
         if said and (getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure):
             return "%s; the writes before it were accepted (%s)" % (msg, said)

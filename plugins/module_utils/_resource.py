@@ -159,28 +159,11 @@ class GcoreResourceModule(Flow):
         return self.until_ready(found) if value in waiting and not absent and not self.check_mode else found
 
     def until_ready(self, record):
-        """With ``wait``, poll a record just written while its ``ready`` member shows a waiting value; return it as read
-        last. Any other value, the record going away, or ``wait_timeout`` raise ``Refused`` naming the id and the value."""
+        """With ``wait``, a record just written once ``ready`` (``TaskWaiter.ready``)."""
         if not self.ready or record is None or not self.params.get("wait", True):
             return record
-        member, good, waiting = self.ready
-        value_of = member if callable(member) else (lambda found: found.get(member))
-        seen = [record]
-
-        def stop(why):
-            return Refused("%s %s %s" % (self.called(), seen[0].get("id"), why), **{self.result_key: self.returned(seen[0])})
-
-        def pending(found):
-            seen[0], value = found, value_of(found)
-            if value not in good and value not in waiting and not self.absent:  # a delete goes on from a broken status
-                raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
-            return value not in good and value in waiting
-
-        found = self.tasks.watch(self.read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
-            value_of(last), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
-        if found is None:
-            raise stop("went away while it was %s" % value_of(seen[0]))
-        return found
+        return self.tasks.ready(self.read, record, self.ready, self.called(), self.params["wait_timeout"],
+                                lambda msg, last: Refused(msg, **{self.result_key: self.returned(last)}), broken=not self.absent)
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, absent):

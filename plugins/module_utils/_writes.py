@@ -34,12 +34,15 @@ def ambiguous(error):
 
 class Write:
     """One planned write: the request (``method``, ``path``, ``query``, ``body``) of a ``kind`` (create, update, delete,
-    attach, detach, extend, action: a power action, rebuild or resize; rounds: many flows' plans); ``names``/``ids``: what
+    attach, detach, extend, action: a power action, rebuild or resize); ``names``/``ids``: what
     it is about (a bulk delete: one per rule); ``said`` (the module docstring); ``reread()``: the state read again after
     an ambiguous failure, ``done(state)``: whether it shows the write took effect; ``locked``: the record whose lock a 409
     waits for; ``prepare()``: done just before it is sent; ``then(accepted, value)``: what follows (``value``: ``(answer,
     finished tasks)`` when accepted, else the state read again, or ``GONE``), it may return more writes, sent next;
-    ``label``: what the message of its rejection names first; ``body_of(state)``: a body made just before it is sent."""
+    ``label``: what the message of its rejection names first; ``body_of(state)``: a body made just before it is sent;
+    ``sends(ledger)``: a write that sends itself (many flows' writes, ``_fleet.Rounds``: in the ledger once one wrote)."""
+
+    sends = None
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
                  prepare=None, query=None, said=None, label=None, body_of=None):

@@ -1,12 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The flow inside a running module (``Flow.within``) and the rounds of writes across many flows (``apply_together``)."""
+"""The flow inside a running module (``_fleet.within``) and the rounds of writes across many flows (``apply_together``)."""
 
 from __future__ import annotations
 
 import types
 
+from ansible_collections.gcore.platform.plugins.module_utils._fleet import within
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
@@ -116,7 +117,7 @@ def test_without_wait_each_plan_is_sent_as_apply_sends_it():
 def test_a_flow_within_a_run_shares_the_run_and_has_its_own_params_and_result():
     run = types.SimpleNamespace(module="module", check_mode=True, client="client", tasks="tasks", named_ids={},
                                 params={"state": "present", "name": None}, result={"changed": True})
-    one = Flow.within(run, name="web-1", state="absent")
+    one = within(Flow, run, name="web-1", state="absent")
     assert (one.module, one.check_mode, one.client, one.tasks, one.named_ids is run.named_ids) == ("module", True, "client", "tasks", True)
     assert one.params == {"state": "absent", "name": "web-1"} and run.params["name"] is None
     assert one.result == {"changed": False} and one.absent is True
