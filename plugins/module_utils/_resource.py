@@ -148,15 +148,17 @@ class GcoreResourceModule(Flow):
         with ``wait: false`` such a record, or a locked one, is returned as found with a warning naming its status)."""
         if self.exists_after(found) and self.lock and found.get(self.lock) and self.waiting() and not self.check_mode:
             found = self.wait_unlocked(found)
-        member, _good, waiting = self.ready or (None, (), ())
-        value = (member(found) if callable(member) else found.get(member)) if member and self.exists_after(found) else None
-        if self.exists_after(found) and not absent and not self.waiting() and (value in waiting or (self.lock and found.get(self.lock))):
-            self.module.warn("%s %s is %s: with wait: false it is not waited for, and is returned as found" % (self.called(), found.get(
-                "id"), value if value in waiting else "locked by task %s" % found[self.lock]))
-        if str(value).lower().startswith("error") and not absent:
+        if absent or not self.exists_after(found):
+            return found
+        member, _good, waiting = self.ready or (lambda record: None, (), ())
+        value, lock = member(found) if callable(member) else found.get(member), self.lock and found.get(self.lock)
+        if not self.waiting() and (value in waiting or lock):
+            self.module.warn("%s %s is %s: with wait: false it is not waited for, and is returned as found" % (
+                self.called(), found.get("id"), value if value in waiting else "locked by task %s" % lock))
+        if str(value).lower().startswith("error"):
             raise Unfinished("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
                              "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
-        return self.until_ready(found) if value in waiting and not absent and not self.check_mode else found
+        return self.until_ready(found) if value in waiting and not self.check_mode else found
 
     def until_ready(self, record):
         """With ``wait``, a record just written once ``ready`` (``TaskWaiter.ready``)."""
