@@ -18,7 +18,7 @@ title           the noun at the start of a sentence (default: the noun capitalis
 result_key      the result member holding the record (``router``) or the list (``custom_rules``)
 scope           where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
 paths           ``{list, item, update, create, bulk_delete}`` templates filled from the parameters and ``{id}``;
-                ``update``/``create`` default to ``item``/``list``; a template may start with its method
+                ``update``/``delete`` default to ``item``, ``create`` to ``list``; a template may start with its method
                 (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
 page_size       the page size of the listing
 max_offset      the largest offset the listing serves (a warning when it is reached)
@@ -46,8 +46,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCE
 
 
 class Flow(GcoreModule):
-    """Where a resource lives, how it is read, and the one ``apply`` (see the module docstring)."""
-
     noun = "resource"
     title = None
     result_key = "resource"
@@ -64,7 +62,6 @@ class Flow(GcoreModule):
 
     # ---- hooks (pure) ------------------------------------------------------------------------
     def gone(self, error):
-        """Whether an API error means the resource is not there."""
         return error.status == 404
 
     def answered(self, write, answer):
@@ -78,7 +75,6 @@ class Flow(GcoreModule):
         return self.title or self.noun.capitalize()
 
     def request(self, which, ident=None):
-        """``(method, path)`` of a declared path (``which``: a ``paths`` key, or a write kind)."""
         return request(self.paths, which, self.params, ident)
 
     def path(self, which, ident=None):
@@ -121,7 +117,6 @@ class Flow(GcoreModule):
         self.tell([])  # nothing yet: a failure before any write says so
 
     def tell(self, writes):
-        """``changes`` of what ``writes`` say (the plan in check mode, else the ledger's writes)."""
         if self.changes is not None:
             self.result["changes"] = changes_of(self.changes, writes)
 

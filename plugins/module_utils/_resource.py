@@ -47,8 +47,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE
 
 
 class GcoreResourceModule(Flow):
-    """The flow of one resource; a subclass is a declaration (see the module docstring)."""
-
     id_option = "id"
     name_option = "name"
     created_key = None
@@ -61,7 +59,6 @@ class GcoreResourceModule(Flow):
     kept = None  # what each part read, ``{part name: (record, what it read)}``
 
     def validate(self):
-        """The common checks, then what each part's option asks for."""
         super().validate()
         for part in self.parts:
             part.check(self)
@@ -82,7 +79,7 @@ class GcoreResourceModule(Flow):
         return view(self.members, record)
 
     def report(self, record):
-        """Warnings and deprecations (``self.module.warn``/``deprecate``)."""
+        """Before anything is planned, the record found (None: none): what it refuses or warns of, the reads it calls for."""
 
     def delete_query(self, record):
         """The query of the DELETE request (None: none)."""
@@ -101,7 +98,6 @@ class GcoreResourceModule(Flow):
         return self.kept[part.name][1]
 
     def fetched(self, part, record):
-        """What ``part`` reads of ``record`` (``Part.fetch``)."""
         return part.fetch(lambda path, query=None, one=False: self.client.get_or_none(path, query) if one else list(
             self.pages(path, query)), record, self.params)
 
@@ -169,7 +165,6 @@ class GcoreResourceModule(Flow):
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, absent):
-        """The writes that make the resource match: a delete, a create, or an update and attachment writes."""
         if not self.exists_after(record):
             if absent:
                 return []
@@ -278,19 +273,17 @@ class GcoreResourceModule(Flow):
 
     def views(self, record, absent):
         """The diff's sides (None: absent): the managed members, and the parts managed, as held and as wanted."""
-        managed = self.managed()
+        exists = self.exists_after(record)
+        parts = [(part.name, part.views(self.part_state(part, record) if exists or self.container else None, wanted, self.params))
+                 for part, wanted in self.managed()]
         if self.container:  # what changes of its one part
-            return managed[0][0].views(self.part_state(managed[0][0], record), managed[0][1], self.params)
-        before = after = None
-        if self.exists_after(record):
-            before = dict(self.shown(record), **dict((part.name, part.views(self.part_state(part, record), wanted, self.params)[0])
-                                                     for part, wanted in managed))
-        if not absent:
-            after = dict(created_view(self.members, self.params), **(self.create_shown() or {})) if before is None else dict(
-                before, **differences(self.members, record, self.params, views=True))
-            after.update((part.name, part.views(None if before is None else self.part_state(part, record), wanted, self.params)[1])
-                         for part, wanted in managed)
-        return before, after
+            return parts[0][1]
+        before = dict(self.shown(record), **dict((name, sides[0]) for name, sides in parts)) if exists else None
+        if absent:
+            return before, None
+        after = dict(before, **differences(self.members, record, self.params, views=True)) if exists else dict(
+            created_view(self.members, self.params), **(self.create_shown() or {}))
+        return before, dict(after, **dict((name, sides[1]) for name, sides in parts))
 
     def check_create(self):
         params = self.params
@@ -318,12 +311,11 @@ class GcoreResourceModule(Flow):
             return dict(gathered=[item for part in self.parts for item in part.gathered_all(self.part_state(part, record), self.params)],
                         **{self.result_key: self.returned(record)})
         self.before, after = self.views(record, absent)
-        self.result["changed"] = bool(plan)
         if plan and not self.check_mode:
             self.apply(plan)
-            self.result["changed"] = bool(self.ledger)
             if self.ledger and not absent and self.exists_after(self.record):
                 self.record = self.until_ready(self.record)  # ready to use after the last write (a load balancer ACTIVE)
+        self.result["changed"] = bool(plan if self.check_mode else self.ledger)
         self.tell(plan if self.check_mode else self.ledger.writes())
         self.result["diff"] = {"before": self.before, "after": after} if self.container else dict(
             (side, {"state": "absent"} if shown is None else dict(shown, state="present")) for side, shown in (("before", self.before), ("after", after)))
