@@ -179,12 +179,11 @@ class GcoreResourceModule(Flow):
         return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
 
     def creating(self):
-        method, path = self.request("create")
         said = said_by(self.members, None, self.params)
         for part, wanted in self.managed():
             merge_said(said, part.created_said(wanted))
-        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=lambda: self.reread("create"), then=self.created,
-                     said=said)
+        return Write("create", *self.request("create"), self.create_body(), done=self.exists_after, reread=lambda: self.reread("create"),
+                     then=self.created, said=said)
 
     def created(self, accepted, value):
         """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
@@ -202,15 +201,14 @@ class GcoreResourceModule(Flow):
         return self.plan(self.record, False) if self.exists_after(self.record) else []
 
     def updating(self, record, changes, followed):
-        method, path = self.request("update", record.get("id"))
-
         def then(accepted, value):
             if not accepted:
                 self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        write = Write("update", method, path, reread=self.reread, locked=record, then=then, said=said_by(self.members, record, self.params),
-                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write = Write("update", *self.request("update", record.get("id")), reread=self.reread, locked=record, then=then,
+                      said=said_by(self.members, record, self.params), done=lambda found: self.exists_after(found) and not differences(
+                          self.members, found, self.params))
         write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
         return write
 
@@ -253,17 +251,14 @@ class GcoreResourceModule(Flow):
         return write
 
     def deleting(self, record):
-        method, path = self.request("delete", record.get("id"))
-
         def then(accepted, value):
             if value is GONE:  # deleted by someone else meanwhile: nothing changed here
                 self.before = self.record = None
             elif not accepted:
                 self.record = record if self.delete_returns == "before" else value
             elif self.waiting():
-                self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
-                    self.delete_returns, lambda: None)()
-        return Write("delete", method, path, names=[record.get("name") or record.get("id")], reread=lambda: self.reread("delete"),
+                self.record = self.read(record.get("id")) if self.delete_returns == "read" else record if self.delete_returns == "before" else None
+        return Write("delete", *self.request("delete", record.get("id")), names=[record.get("name") or record.get("id")], reread=lambda: self.reread("delete"),
                      locked=record, then=then, query=self.delete_query(record), done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
