@@ -2,13 +2,11 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one flow under every idempotent module: where its resource lives, how it is read, and the one ``apply`` that
-sends a plan of writes (``_writes``), waits and recovers.
+"""The one flow under every idempotent module (``Flow``; one resource: ``_resource``): where its resource lives, how it
+is read, and the one ``apply`` that sends a plan of writes (``_writes``), waits and recovers.
 
-This module is internal to the collection: its interface may change at any time.
-
-``Flow`` holds what every flow (one resource, ``_resource``) shares. Settings
-(tests/unit/test_declarations.py keeps the tables true):
+This module is internal to the collection: its interface may change at any time. Settings (tests/unit/test_declarations.py
+keeps the tables true):
 
 =============== =========================================================================================
 setting         meaning

@@ -70,22 +70,20 @@ def id_order(ident):
     return type(ident).__name__, ident
 
 
-def changes_of(shape, writes):
-    """``shape`` (``{key: sort key function, or a nested shape}``) filled with what ``writes`` say: each list sorted,
-    a label once per thing (a deleted one by its id, where the write says them: two deleted of one name, named twice)."""
-    def fill(part, prefix):
-        result = {}
-        for key, order in part.items():
-            if isinstance(order, dict):
-                result[key] = fill(order, prefix + key + ".")
-                continue
-            things = []  # (label, the id of a deleted thing or None); a label may be a dict (a security group rule)
-            for write in writes:
-                said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
-                things += [thing for thing in ((label, ids[at] if len(ids) == len(said) else None) for at, label in enumerate(said)) if thing not in things]
-            result[key] = sorted((label for label, _ident in things), key=order)
-        return result
-    return fill(shape, "")
+def changes_of(shape, writes, prefix=""):
+    """``shape`` (``{key: sort key function, or a nested shape}``, its keys under ``prefix``) filled with what ``writes``
+    say: each list sorted, a label once per thing (a deleted one by its id, where said: two of one name, named twice)."""
+    result = {}
+    for key, order in shape.items():
+        if isinstance(order, dict):
+            result[key] = changes_of(order, writes, prefix + key + ".")
+            continue
+        things = []  # (label, the id of a deleted thing or None); a label may be a dict (a security group rule)
+        for write in writes:
+            said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
+            things += [thing for thing in ((label, ids[at] if len(ids) == len(said) else None) for at, label in enumerate(said)) if thing not in things]
+        result[key] = sorted((label for label, _ident in things), key=order)
+    return result
 
 
 class Ledger:
