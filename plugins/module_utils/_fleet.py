@@ -42,7 +42,7 @@ def _side(shown):
 
 
 class Crew(Part):
-    """A fleet's one part, its members: planned before any write (``Fleet.report``), shown by member (``sides``: the
+    """A fleet's one part, its members: planned before any write (``Fleet.examine``), shown by member (``sides``: the
     diff's ``({name: before}, {name: after})``), sent as one step (``Rounds``; None: nothing to send)."""
 
     name = "instances"
@@ -202,7 +202,7 @@ class Fleet(GcoreResourceModule):
             found.update(ready_together(self.template, waiting, self.tasks.deadline(params["wait_timeout"])))
         return found
 
-    def report(self, found):  # pylint: disable=arguments-renamed  # the fleet's record: the members found
+    def examine(self, found):  # pylint: disable=arguments-renamed  # the fleet's record: the members found
         """Before any write: the images resolved (every run, once), the members to renew found, the names of a create
         (snapshots, security groups) resolved once; then the members planned (``planned``)."""
         self.renew = {}
@@ -210,7 +210,7 @@ class Fleet(GcoreResourceModule):
             self.template.resolve_images()
             self.renew = self.renewals(dict((name, found[name]) for name in self.wanted() if name in found))
             if self.renew or any(name not in found for name in self.wanted()):
-                self.template.report(None)
+                self.template.examine(None)
         self.planned(found)
 
     # ---- the plan ----------------------------------------------------------------------------
@@ -227,7 +227,7 @@ class Fleet(GcoreResourceModule):
             if name in self.renew:
                 record = self.replacing(name, record)  # deleted, then created anew
             if record is not None:
-                one.report(record)  # what the lookup found (a new member's names were resolved once, above)
+                one.examine(record)  # what the lookup found (a new member's names were resolved once, above)
             self.plans[name], one.record = one.plan(record, one.params["state"] == "absent"), record
         creates = [name for name, plan in self.plans.items() if plan and plan[0].kind == "create" and name not in self.renew]
         if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
@@ -280,7 +280,7 @@ class Fleet(GcoreResourceModule):
         ``delete_floating_ips`` as the task says); the member itself is then planned as a new one (None)."""
         gone = self.gone[name] = self.member(name, state="absent")
         gone.start()
-        gone.report(record)
+        gone.examine(record)
         self.gone_plans[name], gone.record = gone.plan(record, True), record
         gone.before, _after = gone.views(record, True)
         return None

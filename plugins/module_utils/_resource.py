@@ -30,11 +30,11 @@ container          the record only holds the parts (a WAAP domain's rules): it i
                    (``{result_key: ...}``); ``state: gathered`` returns them in the shape of their option
 =================  ===========================================================================================
 
-Hooks (pure: no requests, but ``resolve``, ``find`` and ``report``, which may read): ``exists(record)`` (a record read
+Hooks (pure: no requests, but ``resolve``, ``find`` and ``examine``, which may read): ``exists(record)`` (a record read
 counts as the resource), ``returned(record)`` (as the result shows it), ``shown(record)`` (as the diff shows it: the
 managed members), ``create_body()``, ``update_body(changes, record)`` (built when the update is sent), ``list_query()``
 (the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given: the one at
-``paths["item"]``), ``report(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
+``paths["item"]``), ``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
 below), and ``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
 """
 
@@ -78,7 +78,7 @@ class GcoreResourceModule(Flow):
     def shown(self, record):
         return view(self.members, record)
 
-    def report(self, record):
+    def examine(self, record):
         """Before anything is planned, the record found (None: none): what it refuses or warns of, the reads it calls for."""
 
     def delete_query(self, record):
@@ -295,7 +295,7 @@ class GcoreResourceModule(Flow):
         absent = self.absent = self.params.get("state", "present") == "absent"
         self.resolve()
         record = self.settle(self.lookup(), absent)
-        self.report(record)
+        self.examine(record)
         plan = self.plan(record, absent)
         if plan and self.exists_after(record) and self.lock and record.get(self.lock) and not self.check_mode:
             record = self.wait_unlocked(record)  # settle first, then compare what the lock left
