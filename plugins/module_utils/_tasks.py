@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one waiter: asynchronous cloud tasks, a record while it shows a waiting value (``watch``), and many flows' writes
+"""The one waiter: asynchronous cloud tasks, a record while it is locked or not ready (``watch``), and many flows' writes
 sent in rounds, their tasks waited for together (``apply_together``).
 
 Many tasks, one poll: a round of polls for more than one task reads the task listing once (``GET /cloud/v1/tasks``,
