@@ -31,8 +31,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._tasks import TaskE
 
 
 class GcoreModule:
-    """Builds the module and its client; owns validation order, results and error shaping."""
-
     argument_spec = {}
     cloud = False
     waits = False
@@ -58,9 +56,8 @@ class GcoreModule:
         self.tasks = TaskWaiter(self.client)  # one waiter per run: it keeps the task path that answered
 
     def validate(self):
-        """Cross-field and pattern rules, before any request (raise ValidationError); subclasses call it first: it checks
-        the common options (plugins/doc_fragments/gcore.py) and that every number option, nested ones too, holds a real
-        number (no boolean, nan or infinity)."""
+        """Rules before any request (raise ValidationError); a subclass calls it first: the common options (doc_fragments
+        /gcore.py), and every number option (nested ones too) a real number, not a boolean, nan or infinity."""
         params = self.params
         key = clean_api_key(params["api_key"])
         if key != params["api_key"]:
@@ -85,9 +82,9 @@ class GcoreModule:
         try:
             try:
                 self.prepare()
-            except ValidationError as exc:
+            except ValidationError:
                 self.result.pop("changed")  # nothing was looked at: a validation failure before any request
-                raise Refused("Invalid input: %s" % exc)
+                raise
             self.result.update(self.run() or {})
         except Refused as exc:
             self.conclude(str(exc), exc, **exc.extra)

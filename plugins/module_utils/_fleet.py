@@ -8,7 +8,7 @@ This module is internal to the collection: its interface may change at any time.
 
 A fleet is a resource on the one flow (``_resource``): the project's instances, a ``container`` found by one listing
 (``find``), whose one part (``Crew``) is its members, each an ``Instance`` (``_instance_resource``) within this run
-(``Flow.within``) planned as ``instance`` plans one, what they share resolved once on a template member before any
+(``within``) planned as ``instance`` plans one, what they share resolved once on a template member before any
 write. Their plans are one step of the fleet's plan (``Rounds``), sent in rounds (``_tasks.apply_together``): the
 creates, the existing members converging, with ``rolling`` the members to replace (``Instance.renewed``) or resize a
 batch at a time, then the deletes (``state: absent``, or ``purge`` scaling in from the highest index). A member that
@@ -42,7 +42,7 @@ def _side(shown):
 
 
 class Crew(Part):
-    """A fleet's one part, its members: planned before any write (``Fleet.report``), shown by member (``sides``: the
+    """A fleet's one part, its members: planned before any write (``Fleet.examine``), shown by member (``sides``: the
     diff's ``({name: before}, {name: after})``), sent as one step (``Rounds``; None: nothing to send)."""
 
     name = "instances"
@@ -60,11 +60,22 @@ class Crew(Part):
         return [self.step] if self.step else []
 
 
-class Rounds:
-    """The step of a fleet's plan: its members' plans, sent by them in rounds (``deliver()``); it says in ``changes``
-    what ``told()`` says (planned, then what took effect) and is in the fleet's ledger once a member wrote (``flows()``)."""
+def within(cls, run, **params):
+    """A flow of ``cls`` inside the running module ``run`` (a fleet's member), sharing its module, check mode, client,
+    task waiter and names resolved, with params of its own (``run``'s with ``params``), a result and ``absent``."""
+    one = cls.__new__(cls)
+    one.module, one.check_mode, one.client, one.tasks, one.named_ids = run.module, run.check_mode, run.client, run.tasks, run.named_ids
+    one.params, one.result = dict(run.params, **params), {"changed": False}
+    one.absent = one.params.get("state") == "absent"
+    return one
 
-    kind, locked, prepare, then, reread = "rounds", None, None, None, None
+
+class Rounds:
+    """The step of a fleet's plan, a write that sends itself (``Write.sends``): its members' plans, sent by them in
+    rounds (``deliver()``); it says in ``changes`` what ``told()`` says (planned, then what took effect) and is in the
+    fleet's ledger once a member wrote (``flows()``)."""
+
+    locked, prepare, then, reread = None, None, None, None
 
     def __init__(self, deliver, told, flows):
         self.deliver, self.told, self.flows = deliver, told, flows
@@ -73,7 +84,7 @@ class Rounds:
     def said(self):
         return self.told()
 
-    def send(self, ledger):
+    def sends(self, ledger):
         try:
             self.deliver()
         finally:
@@ -139,7 +150,7 @@ class Fleet(GcoreResourceModule):
 
     def member(self, name, **params):
         """One member of the fleet: an ``Instance`` run by this module (its client, waiter and warnings), named ``name``."""
-        one = Instance.within(self if name is None else self.template, name=name, instance_id=None, **params)
+        one = within(Instance, self if name is None else self.template, name=name, instance_id=None, **params)
         if name is not None:
             one.resolved, one.placement.groups, one.boots = self.template.resolved, self.template.placement.groups, self.boots
             one.placement.client = self.client  # the groups read again after a move
@@ -191,7 +202,7 @@ class Fleet(GcoreResourceModule):
             found.update(ready_together(self.template, waiting, self.tasks.deadline(params["wait_timeout"])))
         return found
 
-    def report(self, found):  # pylint: disable=arguments-renamed  # the fleet's record: the members found
+    def examine(self, found):  # pylint: disable=arguments-renamed  # the fleet's record: the members found
         """Before any write: the images resolved (every run, once), the members to renew found, the names of a create
         (snapshots, security groups) resolved once; then the members planned (``planned``)."""
         self.renew = {}
@@ -199,7 +210,7 @@ class Fleet(GcoreResourceModule):
             self.template.resolve_images()
             self.renew = self.renewals(dict((name, found[name]) for name in self.wanted() if name in found))
             if self.renew or any(name not in found for name in self.wanted()):
-                self.template.report(None)
+                self.template.examine(None)
         self.planned(found)
 
     # ---- the plan ----------------------------------------------------------------------------
@@ -216,7 +227,7 @@ class Fleet(GcoreResourceModule):
             if name in self.renew:
                 record = self.replacing(name, record)  # deleted, then created anew
             if record is not None:
-                one.report(record)  # what the lookup found (a new member's names were resolved once, above)
+                one.examine(record)  # what the lookup found (a new member's names were resolved once, above)
             self.plans[name], one.record = one.plan(record, one.params["state"] == "absent"), record
         creates = [name for name, plan in self.plans.items() if plan and plan[0].kind == "create" and name not in self.renew]
         if creates:  # the fleet's own members (its names, or name_format's) are not renamed ones
@@ -269,7 +280,7 @@ class Fleet(GcoreResourceModule):
         ``delete_floating_ips`` as the task says); the member itself is then planned as a new one (None)."""
         gone = self.gone[name] = self.member(name, state="absent")
         gone.start()
-        gone.report(record)
+        gone.examine(record)
         self.gone_plans[name], gone.record = gone.plan(record, True), record
         gone.before, _after = gone.views(record, True)
         return None

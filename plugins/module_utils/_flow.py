@@ -2,13 +2,11 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one flow under every idempotent module: where its resource lives, how it is read, and the one ``apply`` that
-sends a plan of writes (``_writes``), waits and recovers.
+"""The one flow under every idempotent module (``Flow``; one resource: ``_resource``): where its resource lives, how it
+is read, and the one ``apply`` that sends a plan of writes (``_writes``), waits and recovers.
 
-This module is internal to the collection: its interface may change at any time.
-
-``Flow`` holds what every flow (one resource, ``_resource``) shares. Settings
-(tests/unit/test_declarations.py keeps the tables true):
+This module is internal to the collection: its interface may change at any time. Settings (tests/unit/test_declarations.py
+keeps the tables true):
 
 =============== =========================================================================================
 setting         meaning
@@ -18,7 +16,7 @@ title           the noun at the start of a sentence (default: the noun capitalis
 result_key      the result member holding the record (``router``) or the list (``custom_rules``)
 scope           where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
 paths           ``{list, item, update, create, bulk_delete}`` templates filled from the parameters and ``{id}``;
-                ``update``/``create`` default to ``item``/``list``; a template may start with its method
+                ``update``/``delete`` default to ``item``, ``create`` to ``list``; a template may start with its method
                 (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
 page_size       the page size of the listing
 max_offset      the largest offset the listing serves (a warning when it is reached)
@@ -46,8 +44,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCE
 
 
 class Flow(GcoreModule):
-    """Where a resource lives, how it is read, and the one ``apply`` (see the module docstring)."""
-
     noun = "resource"
     title = None
     result_key = "resource"
@@ -64,7 +60,6 @@ class Flow(GcoreModule):
 
     # ---- hooks (pure) ------------------------------------------------------------------------
     def gone(self, error):
-        """Whether an API error means the resource is not there."""
         return error.status == 404
 
     def answered(self, write, answer):
@@ -78,7 +73,6 @@ class Flow(GcoreModule):
         return self.title or self.noun.capitalize()
 
     def request(self, which, ident=None):
-        """``(method, path)`` of a declared path (``which``: a ``paths`` key, or a write kind)."""
         return request(self.paths, which, self.params, ident)
 
     def path(self, which, ident=None):
@@ -113,16 +107,6 @@ class Flow(GcoreModule):
                 return None
             raise
 
-    @classmethod
-    def within(cls, run, **params):
-        """A flow of ``cls`` inside the running module ``run`` (a fleet's member), sharing its module, check mode, client,
-        task waiter and names resolved, with params of its own (``run``'s with ``params``), a result and ``absent``."""
-        one = cls.__new__(cls)
-        one.module, one.check_mode, one.client, one.tasks, one.named_ids = run.module, run.check_mode, run.client, run.tasks, run.named_ids
-        one.params, one.result = dict(run.params, **params), {"changed": False}
-        one.absent = one.params.get("state") == "absent"
-        return one
-
     # ---- the one apply -----------------------------------------------------------------------
     def start(self):
         self.ledger, self.conflicts, self.kept = Ledger(), 0, {}  # the writes accepted, the 409 answers met, what parts read
@@ -131,18 +115,17 @@ class Flow(GcoreModule):
         self.tell([])  # nothing yet: a failure before any write says so
 
     def tell(self, writes):
-        """``changes`` of what ``writes`` say (the plan in check mode, else the ledger's writes)."""
         if self.changes is not None:
             self.result["changes"] = changes_of(self.changes, writes)
 
     def apply(self, plan):
-        """Send every write of ``plan`` in order; what a write's ``then`` returns is sent next; a ``rounds`` step is sent
-        by the flows it holds (``send(ledger)``: in the ledger once one of them wrote). Stops at the first failure."""
+        """Send every write of ``plan`` in order (one that sends itself: ``Write.sends``); what a write's ``then`` returns is
+        sent next. Stops at the first failure."""
         plan = list(plan)
         while plan:
             write = plan.pop(0)
-            if write.kind == "rounds":  # many flows' plans (a fleet's members: ``_fleet.Rounds``)
-                write.send(self.ledger)
+            if write.sends:
+                write.sends(self.ledger)
                 continue
             if write.prepare:
                 write.prepare()
@@ -212,7 +195,7 @@ class Flow(GcoreModule):
             return msg
         self.result["changed"] = bool(self.ledger)
         self.tell(self.ledger.writes())  # what was accepted before the failure
-        unsure, said = (", ".join(repr(write) for write in writes if write.kind != "rounds") for writes in (self.ledger.unconfirmed, self.ledger.writes()))
+        unsure, said = (", ".join(repr(write) for write in writes if not write.sends) for writes in (self.ledger.unconfirmed, self.ledger.writes()))
         msg = "%s; %s: %s" % (msg, unsure, UNSURE) if unsure and UNSURE not in msg else msg
         if said and (getattr(error, "rejected", None) is not None or isinstance(error, Settled) or unsure):
             return "%s; the writes before it were accepted (%s)" % (msg, said)

@@ -139,7 +139,7 @@ class Instance(CloudResource):
         """The placement group named, resolved to its id before any write (one listing of the groups)."""
         self.placement.load(self)
 
-    def report(self, record):
+    def examine(self, record):
         """Before any write: with state absent, what goes with the instance (``Goes``: the delete takes only that); else
         the image names resolved (every run), an existing instance's image compared (``image_differs``: create-only) and
         the security groups it is to join found, and for a create the snapshot and security group names resolved to ids

@@ -30,11 +30,11 @@ container          the record only holds the parts (a WAAP domain's rules): it i
                    (``{result_key: ...}``); ``state: gathered`` returns them in the shape of their option
 =================  ===========================================================================================
 
-Hooks (pure: no requests, but ``resolve``, ``find`` and ``report``, which may read): ``exists(record)`` (a record read
+Hooks (pure: no requests, but ``resolve``, ``find`` and ``examine``, which may read): ``exists(record)`` (a record read
 counts as the resource), ``returned(record)`` (as the result shows it), ``shown(record)`` (as the diff shows it: the
 managed members), ``create_body()``, ``update_body(changes, record)`` (built when the update is sent), ``list_query()``
 (the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given: the one at
-``paths["item"]``), ``report(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
+``paths["item"]``), ``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
 below), and ``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
 """
 
@@ -47,8 +47,6 @@ from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE
 
 
 class GcoreResourceModule(Flow):
-    """The flow of one resource; a subclass is a declaration (see the module docstring)."""
-
     id_option = "id"
     name_option = "name"
     created_key = None
@@ -61,7 +59,6 @@ class GcoreResourceModule(Flow):
     kept = None  # what each part read, ``{part name: (record, what it read)}``
 
     def validate(self):
-        """The common checks, then what each part's option asks for."""
         super().validate()
         for part in self.parts:
             part.check(self)
@@ -81,8 +78,8 @@ class GcoreResourceModule(Flow):
     def shown(self, record):
         return view(self.members, record)
 
-    def report(self, record):
-        """Warnings and deprecations (``self.module.warn``/``deprecate``)."""
+    def examine(self, record):
+        """Before anything is planned, the record found (None: none): what it refuses or warns of, the reads it calls for."""
 
     def delete_query(self, record):
         """The query of the DELETE request (None: none)."""
@@ -101,7 +98,6 @@ class GcoreResourceModule(Flow):
         return self.kept[part.name][1]
 
     def fetched(self, part, record):
-        """What ``part`` reads of ``record`` (``Part.fetch``)."""
         return part.fetch(lambda path, query=None, one=False: self.client.get_or_none(path, query) if one else list(
             self.pages(path, query)), record, self.params)
 
@@ -148,43 +144,27 @@ class GcoreResourceModule(Flow):
         with ``wait: false`` such a record, or a locked one, is returned as found with a warning naming its status)."""
         if self.exists_after(found) and self.lock and found.get(self.lock) and self.waiting() and not self.check_mode:
             found = self.wait_unlocked(found)
-        member, _good, waiting = self.ready or (None, (), ())
-        value = (member(found) if callable(member) else found.get(member)) if member and self.exists_after(found) else None
-        if self.exists_after(found) and not absent and not self.waiting() and (value in waiting or (self.lock and found.get(self.lock))):
-            self.module.warn("%s %s is %s: with wait: false it is not waited for, and is returned as found" % (self.called(), found.get(
-                "id"), value if value in waiting else "locked by task %s" % found[self.lock]))
-        if str(value).lower().startswith("error") and not absent:
+        if absent or not self.exists_after(found):
+            return found
+        member, _good, waiting = self.ready or (lambda record: None, (), ())
+        value, lock = member(found) if callable(member) else found.get(member), self.lock and found.get(self.lock)
+        if not self.waiting() and (value in waiting or lock):
+            self.module.warn("%s %s is %s: with wait: false it is not waited for, and is returned as found" % (
+                self.called(), found.get("id"), value if value in waiting else "locked by task %s" % lock))
+        if str(value).lower().startswith("error"):
             raise Unfinished("%s %s is %s: the service could not finish it; delete it (state: absent) and create it again "
                              "(nothing was sent)" % (self.called(), found.get("id"), value), **{self.result_key: self.returned(found)})
-        return self.until_ready(found) if value in waiting and not absent and not self.check_mode else found
+        return self.until_ready(found) if value in waiting and not self.check_mode else found
 
     def until_ready(self, record):
-        """With ``wait``, poll a record just written while its ``ready`` member shows a waiting value; return it as read
-        last. Any other value, the record going away, or ``wait_timeout`` raise ``Refused`` naming the id and the value."""
+        """With ``wait``, a record just written once ``ready`` (``TaskWaiter.ready``)."""
         if not self.ready or record is None or not self.params.get("wait", True):
             return record
-        member, good, waiting = self.ready
-        value_of = member if callable(member) else (lambda found: found.get(member))
-        seen = [record]
-
-        def stop(why):
-            return Refused("%s %s %s" % (self.called(), seen[0].get("id"), why), **{self.result_key: self.returned(seen[0])})
-
-        def pending(found):
-            seen[0], value = found, value_of(found)
-            if value not in good and value not in waiting and not self.absent:  # a delete goes on from a broken status
-                raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
-            return value not in good and value in waiting
-
-        found = self.tasks.watch(self.read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (
-            value_of(last), self.params["wait_timeout"])), self.tasks.deadline(self.params["wait_timeout"]))
-        if found is None:
-            raise stop("went away while it was %s" % value_of(seen[0]))
-        return found
+        return self.tasks.ready(self.read, record, self.ready, self.called(), self.params["wait_timeout"],
+                                lambda msg, last: Refused(msg, **{self.result_key: self.returned(last)}), broken=not self.absent)
 
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, absent):
-        """The writes that make the resource match: a delete, a create, or an update and attachment writes."""
         if not self.exists_after(record):
             if absent:
                 return []
@@ -199,12 +179,11 @@ class GcoreResourceModule(Flow):
         return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
 
     def creating(self):
-        method, path = self.request("create")
         said = said_by(self.members, None, self.params)
         for part, wanted in self.managed():
             merge_said(said, part.created_said(wanted))
-        return Write("create", method, path, self.create_body(), done=self.exists_after, reread=lambda: self.reread("create"), then=self.created,
-                     said=said)
+        return Write("create", *self.request("create"), self.create_body(), done=self.exists_after, reread=lambda: self.reread("create"),
+                     then=self.created, said=said)
 
     def created(self, accepted, value):
         """After the create: the new record (by the task's ``created_resources``), ready, and what its body could not carry."""
@@ -222,15 +201,14 @@ class GcoreResourceModule(Flow):
         return self.plan(self.record, False) if self.exists_after(self.record) else []
 
     def updating(self, record, changes, followed):
-        method, path = self.request("update", record.get("id"))
-
         def then(accepted, value):
             if not accepted:
                 self.record = value
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
-        write = Write("update", method, path, reread=self.reread, locked=record, then=then, said=said_by(self.members, record, self.params),
-                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
+        write = Write("update", *self.request("update", record.get("id")), reread=self.reread, locked=record, then=then,
+                      said=said_by(self.members, record, self.params), done=lambda found: self.exists_after(found) and not differences(
+                          self.members, found, self.params))
         write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
         return write
 
@@ -273,17 +251,14 @@ class GcoreResourceModule(Flow):
         return write
 
     def deleting(self, record):
-        method, path = self.request("delete", record.get("id"))
-
         def then(accepted, value):
             if value is GONE:  # deleted by someone else meanwhile: nothing changed here
                 self.before = self.record = None
             elif not accepted:
                 self.record = record if self.delete_returns == "before" else value
             elif self.waiting():
-                self.record = {"read": lambda: self.read(record.get("id")), "before": lambda: record}.get(
-                    self.delete_returns, lambda: None)()
-        return Write("delete", method, path, names=[record.get("name") or record.get("id")], reread=lambda: self.reread("delete"),
+                self.record = self.read(record.get("id")) if self.delete_returns == "read" else record if self.delete_returns == "before" else None
+        return Write("delete", *self.request("delete", record.get("id")), names=[record.get("name") or record.get("id")], reread=lambda: self.reread("delete"),
                      locked=record, then=then, query=self.delete_query(record), done=lambda found: not self.exists_after(found))
 
     # ---- comparing ---------------------------------------------------------------------------
@@ -293,19 +268,17 @@ class GcoreResourceModule(Flow):
 
     def views(self, record, absent):
         """The diff's sides (None: absent): the managed members, and the parts managed, as held and as wanted."""
-        managed = self.managed()
+        exists = self.exists_after(record)
+        parts = [(part.name, part.views(self.part_state(part, record) if exists or self.container else None, wanted, self.params))
+                 for part, wanted in self.managed()]
         if self.container:  # what changes of its one part
-            return managed[0][0].views(self.part_state(managed[0][0], record), managed[0][1], self.params)
-        before = after = None
-        if self.exists_after(record):
-            before = dict(self.shown(record), **dict((part.name, part.views(self.part_state(part, record), wanted, self.params)[0])
-                                                     for part, wanted in managed))
-        if not absent:
-            after = dict(created_view(self.members, self.params), **(self.create_shown() or {})) if before is None else dict(
-                before, **differences(self.members, record, self.params, views=True))
-            after.update((part.name, part.views(None if before is None else self.part_state(part, record), wanted, self.params)[1])
-                         for part, wanted in managed)
-        return before, after
+            return parts[0][1]
+        before = dict(self.shown(record), **dict((name, sides[0]) for name, sides in parts)) if exists else None
+        if absent:
+            return before, None
+        after = dict(before, **differences(self.members, record, self.params, views=True)) if exists else dict(
+            created_view(self.members, self.params), **(self.create_shown() or {}))
+        return before, dict(after, **dict((name, sides[1]) for name, sides in parts))
 
     def check_create(self):
         params = self.params
@@ -322,7 +295,7 @@ class GcoreResourceModule(Flow):
         absent = self.absent = self.params.get("state", "present") == "absent"
         self.resolve()
         record = self.settle(self.lookup(), absent)
-        self.report(record)
+        self.examine(record)
         plan = self.plan(record, absent)
         if plan and self.exists_after(record) and self.lock and record.get(self.lock) and not self.check_mode:
             record = self.wait_unlocked(record)  # settle first, then compare what the lock left
@@ -333,12 +306,11 @@ class GcoreResourceModule(Flow):
             return dict(gathered=[item for part in self.parts for item in part.gathered_all(self.part_state(part, record), self.params)],
                         **{self.result_key: self.returned(record)})
         self.before, after = self.views(record, absent)
-        self.result["changed"] = bool(plan)
         if plan and not self.check_mode:
             self.apply(plan)
-            self.result["changed"] = bool(self.ledger)
             if self.ledger and not absent and self.exists_after(self.record):
                 self.record = self.until_ready(self.record)  # ready to use after the last write (a load balancer ACTIVE)
+        self.result["changed"] = bool(plan if self.check_mode else self.ledger)
         self.tell(plan if self.check_mode else self.ledger.writes())
         self.result["diff"] = {"before": self.before, "after": after} if self.container else dict(
             (side, {"state": "absent"} if shown is None else dict(shown, state="present")) for side, shown in (("before", self.before), ("after", after)))

@@ -2,7 +2,7 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one waiter: asynchronous cloud tasks, a record while it shows a waiting value (``watch``), and many flows' writes
+"""The one waiter: asynchronous cloud tasks, a record while it is locked or not ready (``watch``), and many flows' writes
 sent in rounds, their tasks waited for together (``apply_together``).
 
 Many tasks, one poll: a round of polls for more than one task reads the task listing once (``GET /cloud/v1/tasks``,
@@ -176,6 +176,28 @@ class TaskWaiter:
             return TaskTimeout("%s %s is locked by task %s, still %s after wait_timeout=%ss" % (
                 called, last.get("id"), last[lock], task.get("state"), timeout), task)
         return self.watch(read, record, locked, stop, self.deadline(timeout))
+
+    def ready(self, read, record, ready, called, timeout, refused, broken=True):
+        """The record once ready (``ready``: ``(member, good values, waiting values)``, the member a key or a function of
+        the record): read again while it shows a waiting value; as read last. Another value (``broken``), the record going
+        away, or ``timeout`` raise ``refused(message, the record as read last)``, the message naming its id and the value."""
+        member, good, waiting = ready
+        value_of, seen = member if callable(member) else (lambda found: found.get(member)), [record]
+
+        def stop(why):
+            return refused("%s %s %s" % (called, seen[0].get("id"), why), seen[0])
+
+        def pending(found):
+            seen[0], value = found, value_of(found)
+            if value not in good and value not in waiting and broken:  # a delete goes on from a broken status
+                raise stop("is %s, not %s: the service did not finish setting it up" % (value, " or ".join(good)))
+            return value not in good and value in waiting
+
+        found = self.watch(read, record, pending, lambda last: stop("is still %s after wait_timeout=%ss" % (value_of(last), timeout)),
+                           self.deadline(timeout))
+        if found is None:
+            raise stop("went away while it was %s" % value_of(seen[0]))
+        return found
 
     def settle(self, params, task_type):
         """After a write whose answer was lost (its record names no task): wait for the unfinished tasks of ``task_type``

@@ -6,15 +6,14 @@
 
 This module is internal to the collection: its interface may change at any time.
 
-A **write** (``Write``) is one request that changes state; a **plan** is the writes in the order they are sent; the
-**ledger** holds the writes the service **accepted** (a 2xx) or the state read afterwards **confirmed**: ``changed``
-and ``changes`` come from it, never from the plan. **Ambiguous**: a 5xx, a timeout or a dropped connection after the
-write was sent (it may have been applied: read back until it shows, ``TaskWaiter.confirm``, else **unconfirmed**, a
-change ``changes`` do not name); a **rejection** (any other error) applied nothing; **gone**: a delete finding nothing.
+A **plan** is the writes in the order they are sent; the **ledger** holds the writes the service **accepted** (a 2xx)
+or the state read afterwards **confirmed**: ``changed`` and ``changes`` come from it, never from the plan. A write that
+failed **ambiguously** (``ambiguous``) may have been applied: it is read back until it shows (``TaskWaiter.confirm``),
+else it stays **unconfirmed**, a change ``changes`` do not name; a **rejection** (any other error) applied nothing.
 
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
-naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``). By default a create, an update and
-a delete say their ``names`` (``created``, ``updated``, ``deleted``) and a delete its ``ids`` (``deleted_ids``).
+naming a list of ``changes`` by its path (``"created"``, ``"listeners.created"``); by default, its kind's ``PAST``
+naming its ``names``, and a delete's ``ids`` (``deleted_ids``).
 """
 
 from __future__ import annotations
@@ -34,12 +33,15 @@ def ambiguous(error):
 
 class Write:
     """One planned write: the request (``method``, ``path``, ``query``, ``body``) of a ``kind`` (create, update, delete,
-    attach, detach, extend, action: a power action, rebuild or resize; rounds: many flows' plans); ``names``/``ids``: what
-    it is about (a bulk delete: one per rule); ``said`` (the module docstring); ``reread()``: the state read again after
-    an ambiguous failure, ``done(state)``: whether it shows the write took effect; ``locked``: the record whose lock a 409
-    waits for; ``prepare()``: done just before it is sent; ``then(accepted, value)``: what follows (``value``: ``(answer,
-    finished tasks)`` when accepted, else the state read again, or ``GONE``), it may return more writes, sent next;
-    ``label``: what the message of its rejection names first; ``body_of(state)``: a body made just before it is sent."""
+    attach, detach, extend, action: a power action, rebuild or resize); ``names``/``ids``: what it is about (a bulk
+    delete: one per rule); ``said`` (the module docstring); ``reread()``: the state read again after an ambiguous
+    failure, ``done(state)``: whether it shows the write took effect; ``locked``: the record whose lock a 409 waits for;
+    ``prepare()``: done just before it is sent; ``then(accepted, value)``: what follows (``value``: ``(answer, finished
+    tasks)`` when accepted, else the state read again, or ``GONE``), it may return more writes, sent next; ``label``: what
+    the message of its rejection names first; ``body_of(state)``: a body made just before it is sent; ``sends(ledger)``:
+    a write that sends itself (many flows' writes, ``_fleet.Rounds``: in the ledger once one wrote)."""
+
+    sends = None
 
     def __init__(self, kind, method, path, body=None, names=(), ids=(), done=None, reread=None, locked=None, then=None,
                  prepare=None, query=None, said=None, label=None, body_of=None):
@@ -56,9 +58,8 @@ class Write:
 
 
 def request(paths, which, params, ident=None):
-    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``, ``delete``: the ``item`` path, ``create``:
-    the ``list`` path, when not declared), filled from ``params`` and ``{id}``; a template may start with its method
-    (``"PUT /cloud/..."``; default: ``METHODS``, else GET)."""
+    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``Flow``'s ``paths``), filled from ``params``
+    and ``{id}`` (the method: ``METHODS``, else GET, unless the template starts with one)."""
     template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
     method, _sep, path = template.rpartition(" ")
     return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))
@@ -69,22 +70,20 @@ def id_order(ident):
     return type(ident).__name__, ident
 
 
-def changes_of(shape, writes):
-    """``shape`` (``{key: sort key function, or a nested shape}``) filled with what ``writes`` say: each list sorted,
-    a label once per thing (a deleted one by its id, where the write says them: two deleted of one name, named twice)."""
-    def fill(part, prefix):
-        result = {}
-        for key, order in part.items():
-            if isinstance(order, dict):
-                result[key] = fill(order, prefix + key + ".")
-                continue
-            things = []  # (label, the id of a deleted thing or None); a label may be a dict (a security group rule)
-            for write in writes:
-                said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
-                things += [thing for thing in ((label, ids[at] if len(ids) == len(said) else None) for at, label in enumerate(said)) if thing not in things]
-            result[key] = sorted((label for label, _ident in things), key=order)
-        return result
-    return fill(shape, "")
+def changes_of(shape, writes, prefix=""):
+    """``shape`` (``{key: sort key function, or a nested shape}``, its keys under ``prefix``) filled with what ``writes``
+    say: each list sorted, a label once per thing (a deleted one by its id, where said: two of one name, named twice)."""
+    result = {}
+    for key, order in shape.items():
+        if isinstance(order, dict):
+            result[key] = changes_of(order, writes, prefix + key + ".")
+            continue
+        things = []  # (label, the id of a deleted thing or None); a label may be a dict (a security group rule)
+        for write in writes:
+            said, ids = write.said.get(prefix + key, ()), write.said.get(prefix + "deleted_ids", ()) if key == "deleted" else ()
+            things += [thing for thing in ((label, ids[at] if len(ids) == len(said) else None) for at, label in enumerate(said)) if thing not in things]
+        result[key] = sorted((label for label, _ident in things), key=order)
+    return result
 
 
 class Ledger:

@@ -404,7 +404,7 @@ class BaremetalServer(CloudResource):
                 check_range("interfaces[%d].port_group" % index, item.get("port_group"), 0, 3)
 
     # ---- hooks ------------------------------------------------------------------------------
-    def report(self, record):
+    def examine(self, record):
         """Before any write: with state absent the floating IPs that go (one listing); for a create, the capacity of the
         flavor (one read: none fails naming the flavor and the region) and the interfaces' parents resolved."""
         params = self.params

@@ -357,7 +357,7 @@ class FileShare(CloudResource):
 
     def placed(self, option):
         """How a share shows its network or subnet: as the option gives it, an id or a name (a name is compared with the
-        record's, so an existing share needs no listing; a new share's names are resolved in ``report``)."""
+        record's, so an existing share needs no listing; a new share's names are resolved in ``examine``)."""
         def read(record):
             held = dict(record, **(record.get("network") or {}))  # the flat members are deprecated (section 19.2)
             return held.get(option + ("_id" if is_uuid(self.params[option]) else "_name"))
@@ -388,7 +388,7 @@ class FileShare(CloudResource):
         settings = params["share_settings"] or {}
         require(not (settings.get("trash_access") and settings.get("root_squash")), "share_settings.trash_access", TRASH)
 
-    def report(self, record):
+    def examine(self, record):
         """To create: ``network`` and ``subnet`` (within it) as the ids they name, before any write (one listing each). A VAST
         share has no access rules."""
         params = self.params

@@ -358,7 +358,7 @@ class Image(CloudResource):
         if self.params["volume"] and self.params["state"] == "present":
             self.volume_id, self.volume = find_named(self.client, KINDS["volume"], self.params, self.params["volume"], "volume")
 
-    def report(self, record):
+    def examine(self, record):
         """What the records say is refused before any write: a change or a delete of a public image (the service
         answers 403), an image made from a volume that cannot boot or is attached."""
         absent = self.params["state"] == "absent"

@@ -302,7 +302,7 @@ class Pools(Children):
 
 
 class Upgrade(Part):
-    """The version: one upgrade when it differs (``report`` allowed it before any write)."""
+    """The version: one upgrade when it differs (``examine`` allowed it before any write)."""
 
     name = option = "version"
 
@@ -428,7 +428,7 @@ class K8sCluster(GcoreResourceModule):
             params["fixed_network"] = parent_id(self, "network", params["fixed_network"], "fixed_network")
             params["fixed_subnet"] = parent_id(self, "subnet", params["fixed_subnet"], "fixed_subnet", query={"network_id": params["fixed_network"]})
 
-    def report(self, record):
+    def examine(self, record):
         """Before any write: the version among the create versions (a create: its SSH key found too), or another version of
         a cluster only as an upgrade asked for and offered; the service's spelling is what is sent."""
         params, current = self.params, (record or {}).get("version")

@@ -1298,7 +1298,7 @@ class LoadBalancer(CloudResource):
             resolve_member_instances(self, self.params["listeners"])
             check_member_subnets(self.client, self.params, self.params["listeners"])
 
-    def report(self, record):
+    def examine(self, record):
         if record is None and self.params["state"] == "present":  # used at create only: the VIP's parents by name
             resolve_vip(self)
             check_l7(self.params["listeners"])  # a new load balancer holds only the pools declared

@@ -406,7 +406,7 @@ class ReservedFixedIp(CloudResource):
                 len(matches), self.of_scope(), address, self.network_id, ", ".join(record["id"] for record in matches)))
         return matches[0] if matches else None
 
-    def report(self, record):
+    def examine(self, record):
         """Reads before any write: the ports sharing the VIP, the instances named resolved to their ports, and (to create)
         the address checked against the network's subnets."""
         params = self.params

@@ -319,7 +319,7 @@ class Secret(CloudResource):
         params["expiration"] = params["expiration"] if params["expiration"] is None else params["expiration"].strip()
         instant(params["expiration"])
 
-    def report(self, record):
+    def examine(self, record):
         """A secret a listener uses is not deleted: the listeners of the region are read once, those using it named."""
         if not self.absent or record is None:
             return

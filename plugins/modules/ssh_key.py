@@ -272,7 +272,7 @@ class SshKey(CloudResource):
             require(re.fullmatch(KEY_PATTERN, key.strip()), "public_key", "is not %s (not shown)" % KEY_RULE)
             check_key_type(key)
 
-    def report(self, record):
+    def examine(self, record):
         self.result["private_key"] = None
 
     def create_body(self):

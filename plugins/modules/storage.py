@@ -594,7 +594,7 @@ class Storage(GcoreResourceModule):
         self.tell_lost_credentials(record)
         return without_credentials(record) if record is not None and self.exists(record) else None
 
-    def report(self, record):
+    def examine(self, record):
         self.result["credentials"] = None
         params = self.params
         kind = params["type"]
@@ -623,7 +623,7 @@ class Storage(GcoreResourceModule):
     def other_kind(self):
         """The other ``type`` when ``storage_id`` exists only under it, else None.
 
-        A read (``GET`` of the other type's path) that the ``report`` hook needs: to become a declared read of the flow."""
+        A read (``GET`` of the other type's path) that the ``examine`` hook needs: to become a declared read of the flow."""
         other = "sftp" if self.params["type"] == "s3_compatible" else "s3_compatible"
         try:
             found = self.client.get(V4_PATHS[other].format(id=self.params["storage_id"]))

@@ -213,7 +213,7 @@ class StorageBucket(GcoreResourceModule):
     def create_body(self):
         return {"name": self.params["name"]}
 
-    def report(self, record):
+    def examine(self, record):
         """A bucket not found may be a storage not found: an unknown storage fails (check mode too), or warns when the
         bucket should be absent anyway."""
         if record is not None or self.storage_exists():
@@ -229,7 +229,7 @@ class StorageBucket(GcoreResourceModule):
     def storage_exists(self):
         """Whether the storage of ``storage_id`` exists (and is not being deleted).
 
-        A read (``GET`` of the storage) that the ``report`` hook needs: to become a declared read of the flow."""
+        A read (``GET`` of the storage) that the ``examine`` hook needs: to become a declared read of the flow."""
         try:
             found = self.client.get(STORAGE_PATH.format(storage_id=self.params["storage_id"]))
         except ApiError as exc:

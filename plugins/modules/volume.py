@@ -411,7 +411,7 @@ class Volume(CloudResource):
         yet is assumed)."""
         ATTACHMENT.wanted(self)
 
-    def report(self, record):
+    def examine(self, record):
         """A volume's own rule: with ``wait=false`` at most one task is started (a later one would need its result)."""
         tasks = [] if record is None or self.waiting() else [
             write for write in self.plan(record, self.params["state"] == "absent") if write.method != "PATCH"]

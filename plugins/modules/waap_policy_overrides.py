@@ -213,10 +213,10 @@ class WaapPolicyOverrides(WaapRuleSet):
     kind = OVERRIDE
     named_domain = True
 
-    def report(self, record):
+    def examine(self, record):
         """Before any write (check mode too): the ``rule`` targets of every override to create (a replacement's too) are
         rule ids the domain's OWASP Top Threats listing shows (read once, only then); detector ids have no listing."""
-        super().report(record)
+        super().examine(record)
         part, params = self.parts[0], self.params
         if part.mode(params) in ("deleted", "gathered"):
             return

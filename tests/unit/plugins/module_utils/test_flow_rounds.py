@@ -1,12 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The flow inside a running module (``Flow.within``) and the rounds of writes across many flows (``apply_together``)."""
+"""The flow inside a running module (``_fleet.within``), the rounds of writes across many flows (``apply_together``) and
+the write that sends them (``Write.sends``)."""
 
 from __future__ import annotations
 
 import types
 
+import pytest
+
+from ansible_collections.gcore.platform.plugins.module_utils._fleet import within
 from ansible_collections.gcore.platform.plugins.module_utils._flow import Flow
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import apply_together
 from ansible_collections.gcore.platform.plugins.module_utils._writes import Write
@@ -116,7 +120,30 @@ def test_without_wait_each_plan_is_sent_as_apply_sends_it():
 def test_a_flow_within_a_run_shares_the_run_and_has_its_own_params_and_result():
     run = types.SimpleNamespace(module="module", check_mode=True, client="client", tasks="tasks", named_ids={},
                                 params={"state": "present", "name": None}, result={"changed": True})
-    one = Flow.within(run, name="web-1", state="absent")
+    one = within(Flow, run, name="web-1", state="absent")
     assert (one.module, one.check_mode, one.client, one.tasks, one.named_ids is run.named_ids) == ("module", True, "client", "tasks", True)
     assert one.params == {"state": "absent", "name": "web-1"} and run.params["name"] is None
     assert one.result == {"changed": False} and one.absent is True
+
+
+class SelfSent:
+    """A write that sends itself (``Write.sends``, as a fleet's ``Rounds``): in the ledger when one of its flows wrote."""
+
+    locked = prepare = then = reread = None
+    said = {}
+
+    def __init__(self, wrote):
+        self.wrote = wrote
+
+    def sends(self, ledger):
+        ledger.accepted += [self] if self.wrote else []
+
+
+@pytest.mark.parametrize("wrote", [True, False])
+def test_a_write_that_sends_itself_is_sent_by_itself_and_named_in_no_failure_message(wrote):
+    run = types.SimpleNamespace(module=None, check_mode=False, client=None, tasks=None, named_ids={}, params={}, result={})
+    one = within(Flow, run)
+    one.start()
+    one.apply([SelfSent(wrote)])
+    assert bool(one.ledger) is wrote
+    assert one.outcome("2 of 3 instances failed", None) == "2 of 3 instances failed" and one.result["changed"] is wrote

@@ -178,3 +178,53 @@ def test_one_task_is_read_by_its_id(waiter):
     responses.get(URL + "/cloud/v1/tasks/a", json=scoped("a", "FINISHED"))
     waiter.wait(["a"], timeout=60)
     assert paths() == ["/cloud/v1/tasks/a"] * 2 and waiter.scope["project_id"] == 1
+
+
+# ---- a record until ready (``TaskWaiter.ready``) -------------------------------------------------
+
+READY = ("status", ("ACTIVE",), ("BUILD",))
+
+
+def reads(*statuses):
+    """``read(id)`` answering the statuses in turn (None: the record went away); ``calls``: the ids read."""
+    answers, calls = list(statuses), []
+
+    def read(ident):
+        calls.append(ident)
+        status = answers.pop(0)
+        return None if status is None else {"id": ident, "status": status}
+    read.calls = calls
+    return read
+
+
+def refused(msg, record):
+    return RuntimeError(msg, record)
+
+
+def test_a_record_is_read_again_while_it_shows_a_waiting_value(waiter):
+    read = reads("BUILD", "ACTIVE")
+    found = waiter.ready(read, {"id": "r-1", "status": "BUILD"}, READY, "Thing", 60, refused)
+    assert found == {"id": "r-1", "status": "ACTIVE"} and read.calls == ["r-1", "r-1"]
+    assert waiter.ready(read, found, READY, "Thing", 60, refused) is found and len(read.calls) == 2, "a ready record is not read again"
+
+
+def test_a_function_of_the_record_tells_its_value(waiter):
+    ready = (lambda record: record["status"].lower(), ("active",), ("build",))
+    assert waiter.ready(reads("ACTIVE"), {"id": "r-1", "status": "BUILD"}, ready, "Thing", 60, refused)["status"] == "ACTIVE"
+
+
+@pytest.mark.parametrize("statuses, message", [
+    (("ERROR",), "Thing r-1 is ERROR, not ACTIVE: the service did not finish setting it up"),
+    ((None,), "Thing r-1 went away while it was BUILD"),
+    (("BUILD",) * 50, "Thing r-1 is still BUILD after wait_timeout=5s"),
+])
+def test_another_value_the_record_going_away_or_the_timeout_are_refused_with_the_record_as_read_last(waiter, statuses, message):
+    with pytest.raises(RuntimeError) as failed:
+        waiter.ready(reads(*statuses), {"id": "r-1", "status": "BUILD"}, READY, "Thing", 5, refused)
+    assert failed.value.args[0] == message
+    assert failed.value.args[1]["id"] == "r-1"
+
+
+def test_a_delete_goes_on_from_a_broken_status(waiter):
+    read = reads("ERROR")
+    assert waiter.ready(read, {"id": "r-1", "status": "BUILD"}, READY, "Thing", 60, refused, broken=False)["status"] == "ERROR"

@@ -38,7 +38,7 @@ def test_the_services_409_for_a_secret_in_use_is_reported_once_not_waited_for(se
     server.reset()
     tls_listener(server)
     server.log = []
-    with mock.patch.object(secret.Secret, "report", lambda self, record: None):  # the listener came after the module's read
+    with mock.patch.object(secret.Secret, "examine", lambda self, record: None):  # the listener came after the module's read
         result = harness.run(server, secret, dict(BASE, name="seed-cert", state="absent"))
     assert result["failed"] is True and result["changed"] is False, result
     assert result["api_error"]["status"] == 409 and "in use by listener" in result["msg"], result["msg"]
