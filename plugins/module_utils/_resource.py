@@ -207,8 +207,8 @@ class GcoreResourceModule(Flow):
             elif self.waiting() or followed:  # not waited for and last: the record as read before the change
                 self.record = self.until_ready(self.read(record.get("id")) if self.read_after_update else value[0])
         write = Write("update", *self.request("update", record.get("id")), reread=self.reread, locked=record, then=then,
-                      said=said_by(self.members, record, self.params), done=lambda found: self.exists_after(found) and not differences(
-                          self.members, found, self.params))
+                      said=said_by(self.members, record, self.params),
+                      done=lambda found: self.exists_after(found) and not differences(self.members, found, self.params))
         write.prepare = lambda: setattr(write, "body", self.update_body(changes, record))  # built when it is sent
         return write
 
