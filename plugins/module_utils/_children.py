@@ -12,7 +12,7 @@ to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, created_view, differences, view
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, PAST, Write, id_order, request
@@ -44,23 +44,6 @@ def plan_children(held, wanted, mode, compare, key="name"):
     updates = [(item, found[item[key]][0], compare(item, found[item[key]][0])) for item in wanted if item[key] in found]
     return Plan([record for record in held if record.get(key) not in keys] if mode == "overridden" else [],
                 [update for update in updates if update[2]], [item for item in wanted if item[key] not in found])
-
-
-def check_names(items, noun="item", option="config", key="name"):
-    """Two items with one key fail naming both indices and the key; returns warnings for names with leading or
-    trailing whitespace (a different name to the service)."""
-    first, twice, warnings, said = {}, [], [], "named" if key == "name" else "of %s" % key
-    for index, item in enumerate(items):
-        name = item[key]
-        if name in first:
-            twice.append("%s[%s] and %s[%s] are both %s %r" % (option, first[name], option, index, said, name))
-        first.setdefault(name, index)
-        if isinstance(name, str) and name != name.strip():
-            warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
-                            "name than %r" % (option, index, name, name.strip()))
-    if twice:
-        raise ValidationError("%s: each %s must have its own %s; %s" % (option, noun, key, "; ".join(twice)))
-    return warnings
 
 
 class Held(list):
