@@ -205,9 +205,7 @@ class Children(Part):
         if self.replace == "delete first":
             writes += [delete for delete, _create in pairs]
         for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
-            toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
-            method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record[self.ident])
-            writes.append(Write("update", method, path, None if toggle in self.paths else changes, names=[item[self.key]],
+            writes.append(Write("update", *request(self.paths, "update", params, record[self.ident]), changes, names=[item[self.key]],
                                 said=self.says("update", [item[self.key]]), reread=held.again, done=lambda listing, item=item, ident=record[self.ident]: any(
                                     found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
@@ -232,11 +230,7 @@ class Children(Part):
                      done=lambda listing, name=item[self.key]: any(found.get(self.key) == name and found.get("id") not in held_ids for found in listing))
 
     def item_body(self, item, params):
-        try:
-            return self.body(item)
-        except ValidationError as exc:
-            index = next(index for index, given in enumerate(params[self.option]) if given[self.key] == item[self.key])
-            raise ValidationError("%s[%d].%s" % (self.option, index, exc))
+        return self.body(item)
 
     def replacement(self, item, record, params):
         """The item replacing ``record``: the record's members where the item leaves one out (reset ones reset if replacing)."""
