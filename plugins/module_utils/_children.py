@@ -116,10 +116,9 @@ class Children(Part):
             missing = [option for option in self.required if item.get(option) is None]
             if missing:
                 raise ValidationError(self.needs(index[item[self.key]], missing, item, params))
-        if self.replace is None:
-            for item, record, changes in plan.updates:
-                for member in [member for member in self.create_only if member in changes]:
-                    raise ValidationError(self.fixed(index[item[self.key]], member, item, record, params))
+        for item, record, changes in plan.updates if self.replace is None else ():
+            for member in [member for member in self.create_only if member in changes]:
+                raise ValidationError(self.fixed(index[item[self.key]], member, item, record, params))
         return plan
 
     def needs(self, index, missing, item, params):
@@ -193,13 +192,10 @@ class Children(Part):
 
     def writes(self, plan, held, params):
         params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)
-        replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
         size = BULK_SIZE if "bulk_delete" in self.paths else 1
-        chunks = [plan.deletes[start:start + size] for start in range(0, len(plan.deletes), size)]
-        writes = [self.deleting(held, params, [record[self.ident] for record in chunk], [record.get(self.key) for record in chunk],
-                                bulk="bulk_delete" in self.paths) for chunk in chunks]
-        pairs = [(self.deleting(held, params, [record[self.ident]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
-                 for item, record in replaced]
+        writes = [self.deleting(held, params, plan.deletes[start:start + size], bulk=size > 1) for start in range(0, len(plan.deletes), size)]
+        pairs = [(self.deleting(held, params, [record]), self.creating(held, params, item, record, held_ids))
+                 for item, record, changes in plan.updates if create_only & set(changes)]
         for pair in pairs:
             self.pair(*(pair if self.replace == "delete first" else reversed(pair)))
         if self.replace == "delete first":
@@ -211,14 +207,13 @@ class Children(Part):
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
-    def says(self, kind, names, ids=()):
-        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+    def says(self, kind, names, ids=()):  # ``kind``: a write kind, or ``replaced``
+        return dict([(self.prefix + PAST.get(kind, kind), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
     def pair(self, first, second):
         """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took
         effect it says what it did alone, until the second does too."""
-        ids = first.ids or second.ids
-        both = dict([(self.prefix + "replaced", list(first.names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+        both = self.says("replaced", first.names, first.ids or second.ids)
         alone, first.said, second.said = self.says(first.kind, first.names, first.ids), both, both
         first.then = lambda _accepted, value: setattr(first, "said", both if value is GONE else alone)
         second.then = lambda _accepted, _value: setattr(first, "said", both)
@@ -240,13 +235,14 @@ class Children(Part):
         values.update((key, value) for key, value in item.items() if value is not None)
         return values
 
-    def deleting(self, held, params, ids, names, bulk=False):
-        """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
+    def deleting(self, held, params, records, bulk=False):
+        """A delete of ``records``; a bulk delete that finds some of them gone (404) is followed by one delete per record left."""
+        ids, names = [record[self.ident] for record in records], [record.get(self.key) for record in records]
         method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])
-        wanted = dict(zip(ids, names))
+        wanted = dict(zip(ids, records))
 
         def left(_accepted, value):
-            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again()
+            return [self.deleting(held, params, [wanted[found[self.ident]]]) for found in held.again()
                     if found.get(self.ident) in wanted] if bulk and value is GONE else []
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
                      reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)
