@@ -95,10 +95,6 @@ class Children(Part):
     def where(self, params):
         return " of %s" % self.scope.format(**params) if self.scope else ""
 
-    def named(self, name, matches, params):
-        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.where(params), name,
-                                                   ", ".join(str(record.get("id")) for record in matches))
-
     def differ(self, item, record, params):
         """The changes the existing ``record`` needs to match ``item`` (``{}``: none)."""
         return differences(self.members, record, item, replace=self.mode(params) in ("replaced", "overridden"))
@@ -106,8 +102,8 @@ class Children(Part):
     def planned(self, held, wanted, params):
         """The ``Plan`` of the children; a key several children hold, or a create missing a required option, fails."""
         keys = set(item[self.key] for item in wanted) if self.mode(params) != "deleted" else ()
-        clashes = [self.named(name, records, params) for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0]))
-                   if name in keys and len(records) > 1]
+        clashes = ["%s %ss%s are named %r (ids %s)" % (len(records), self.noun, self.where(params), name, ", ".join(str(found.get("id")) for found in records))
+                   for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0])) if name in keys and len(records) > 1]
         if clashes:
             raise Refused("; ".join(clashes) + "; %s identifies a %s by its %s: rename or delete all but one" % (self.option, self.noun, self.key))
         plan = plan_children(held, wanted, self.mode(params), lambda item, record: self.differ(item, record, params), self.key)
