@@ -56,7 +56,8 @@ class Children(Part):
     """A child collection (the module docstring); not wanted (None) with ``state=absent``. Declared: ``name`` (the
     ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths`` (``_writes.request``; ``{parent_id}``: the parent's
     id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks ``body(item)`` (a create's; an update sends the
-    changes), ``gathered(record, params)``, ``bulk_body(ids)``; the messages ``needs`` and ``fixed``."""
+    changes), ``gathered(record, params)``, ``bulk_body(ids)``; the messages ``needs`` (a create that lacks ``required``
+    options) and ``fixed`` (a ``create_only`` member that differs where the child cannot be replaced)."""
 
     inside = None  # the parent record's member that holds the children (read with it, no listing of their own)
     locked = False  # each write waits for the parent's lock and status (``Write.locked``), the parent read again after it
@@ -75,7 +76,6 @@ class Children(Part):
         self.changes = dict(CHANGES, replaced=str) if create_only else CHANGES  # the shape of what its writes say
 
     def check(self, module):
-        """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
         for warning in check_names(module.params.get(self.option) or [], self.noun, self.option, self.key):
             module.module.warn(warning)
 
@@ -95,8 +95,7 @@ class Children(Part):
     def where(self, params):
         return " of %s" % self.scope.format(**params) if self.scope else ""
 
-    def differ(self, item, record, params):
-        """The changes the existing ``record`` needs to match ``item`` (``{}``: none)."""
+    def differ(self, item, record, params):  # ``plan_children``'s ``compare``
         return differences(self.members, record, item, replace=self.mode(params) in ("replaced", "overridden"))
 
     def planned(self, held, wanted, params):
@@ -118,12 +117,10 @@ class Children(Part):
         return plan
 
     def needs(self, index, missing, item, params):
-        """The message of a create that lacks the ``required`` options ``missing``."""
         return "%s[%d]: %s required to create the %s %r (no %s%s has that name)" % (
             self.option, index, " and ".join(missing), self.noun, item[self.key], self.noun, self.where(params))
 
     def fixed(self, index, member, item, record, params):
-        """The message of a ``create_only`` member that differs where the child cannot be replaced."""
         return "%s[%d].%s: %s %s cannot change it; delete it and create it again (nothing was sent)" % (
             self.option, index, member, self.noun, record.get("id"))
 
@@ -215,8 +212,7 @@ class Children(Part):
         second.then = lambda _accepted, _value: setattr(first, "said", both)
 
     def creating(self, held, params, item, record, held_ids):
-        method, path = request(self.paths, "create", params)
-        return Write("create", method, path, self.item_body(self.replacement(item, record, params) if record else item, params),
+        return Write("create", *request(self.paths, "create", params), self.item_body(self.replacement(item, record, params) if record else item, params),
                      names=[item[self.key]], said=self.says("create", [item[self.key]]), reread=held.again,
                      done=lambda listing, name=item[self.key]: any(found.get(self.key) == name and found.get("id") not in held_ids for found in listing))
 

@@ -134,8 +134,7 @@ class CloudResource(GcoreResourceModule):
             found = self.listing(tag_query(self.params["tags"])) if self.others is None else self.others
             renamed(self, found, self.params["name"])
 
-    def reread(self, kind=None):
-        """The record names no task (``task_types``): a secret appears when its create task finishes, so it is awaited."""
+    def reread(self, kind=None):  # a record that names no task: its ``task_types`` awaited first
         if kind in self.task_types and self.params.get("wait", True):
             self.result.setdefault("tasks", []).extend(self.tasks.settle(self.params, self.task_types[kind]))
         return super().reread(kind)
@@ -162,10 +161,9 @@ class CloudResource(GcoreResourceModule):
     def read(self, ident=None):
         return self.kind.identified(super().read(ident))
 
-    def listing(self, params=None):
-        if any(getattr(value, "not_built", False) for value in (params or {}).values()):
-            return iter(())  # under a parent check mode assumes an earlier task builds (``_parents.Assumed``): none yet
-        return (self.kind.identified(record) for record in super().listing(params))
+    def listing(self, params=None):  # none under a parent check mode assumes an earlier task builds (``_parents.Assumed``)
+        built = not any(getattr(value, "not_built", False) for value in (params or {}).values())
+        return (self.kind.identified(record) for record in (super().listing(params) if built else ()))
 
     def returned(self, record):  # as the service shows it: without the ``id`` that ``Kind.identified`` gave it
         record = super().returned(record)
