@@ -4,10 +4,9 @@
 
 """A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its ids
 and names look like, and declares the rest (``Kind.declare``) of a module that makes one match (``CloudResource``) or
-reads them (``CloudInfo``): options, checks, paths. Their settings beyond ``GcoreResourceModule``'s (``_resource``) are
-the class attributes below, each said beside it. This module is internal to the collection: its interface may change
-at any time.
-"""
+reads them (``CloudInfo``): options, checks, paths; their settings beyond ``GcoreResourceModule``'s (``_resource``) are
+the class attributes, each said beside it. This module is internal to the collection: its interface may change at any
+time."""
 
 from __future__ import annotations
 
@@ -59,8 +58,7 @@ class Kind:
     def declare(self, cls, rule, first, then, **settings):
         """Set on ``cls``, the kind's declaration, what it does not say itself: ``settings``, the options ``first``, the id
         option, ``name`` (unless ``nameless``; ``rule`` binds the two), ``project_id`` (not ``regional``), ``then``."""
-        spec = dict(first)
-        spec[self.id_option] = dict(self.id_spec)
+        spec = dict(first, **{self.id_option: dict(self.id_spec)})
         if not cls.nameless:
             spec["name"] = dict(type="str")
             settings["module_kwargs"] = dict(cls.module_kwargs, **{rule: [(self.id_option, "name")]})
@@ -83,9 +81,7 @@ class Kind:
 
     def query(self, name):
         """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
-        if name is None or self.name_query is None or len(name) > self.name_query[1]:
-            return {}
-        return {self.name_query[0]: name}
+        return {} if name is None or self.name_query is None or len(name) > self.name_query[1] else {self.name_query[0]: name}
 
 
 class CloudResource(GcoreResourceModule):

@@ -5,8 +5,7 @@
 """The parts of a resource written by requests of their own (``Part``, the one protocol of ``GcoreResourceModule.parts``,
 which reads and plans them): what a resource holds but its create and update bodies cannot set (a volume's size, items
 attached one by one: ``_attachments``, a child collection: ``_children``, values each written by a request: ``Values``).
-This module is internal to the collection: its interface may change at any time.
-"""
+This module is internal to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 
