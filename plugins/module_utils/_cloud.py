@@ -4,9 +4,25 @@
 
 """A Gcore Cloud resource as a declaration: its ``Kind`` (one of ``_kinds.KINDS``) says where it lives and what its ids
 and names look like, and declares the rest (``Kind.declare``) of a module that makes one match (``CloudResource``) or
-reads them (``CloudInfo``): options, checks, paths; their settings beyond ``GcoreResourceModule``'s (``_resource``) are
-the class attributes, each said beside it. This module is internal to the collection: its interface may change at any
-time."""
+reads them (``CloudInfo``): options, checks, paths. Their settings beyond ``GcoreResourceModule``'s (``_resource``):
+
+=================  ===========================================================================================
+setting            meaning
+=================  ===========================================================================================
+kind               the ``Kind`` the module manages or reads
+options            the module's own options (the state, the id option, ``name`` and the tags are derived)
+states             the choices of ``state`` (default: present, absent)
+tagged             the resource has tags: the options ``tags`` and ``purge_tags``, the ``tags`` member last (``_tags.with_tags``)
+nameless           the resource has no name (no ``name`` option): found by id, or by ``find`` (an info module: by its filters)
+others             the records a create looks among for a hand rename (None: one listing filtered by the declared tags)
+create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
+uuid_options       more options holding a UUID: checked and made canonical
+task_types         ``{write kind: task type}``: a write whose answer was lost waits for such tasks before reading again
+filters            (an info module) the listing filters it takes besides the id and the exact name (``Filter``)
+=================  ===========================================================================================
+
+This module is internal to the collection: its interface may change at any time.
+"""
 
 from __future__ import annotations
 
@@ -87,19 +103,19 @@ class Kind:
 class CloudResource(GcoreResourceModule):
     """A module that makes one Cloud resource match: a declaration of ``kind`` and what differs (module docstring)."""
 
-    kind = None  # the ``Kind`` the module manages
-    options = {}  # the module's own options (the state, the id option, ``name`` and the tags are derived)
-    states = ("present", "absent")  # the choices of ``state``
-    tagged = False  # the resource has tags: the options ``tags`` and ``purge_tags``, the ``tags`` member last (``_tags.with_tags``)
-    nameless = False  # the resource has no name (no ``name`` option): found by id, or by ``find``
-    create_options = ()  # the options the create body carries as given, when given (``create_body`` adds the rest)
-    uuid_options = ()  # more options holding a UUID: checked and made canonical
+    kind = None
+    options = {}
+    states = ("present", "absent")
+    tagged = False
+    nameless = False
+    create_options = ()
+    uuid_options = ()
     cloud = waits = asynchronous = True
     lock = "task_id"
     page_size = PAGE_SIZE
     required_to_create = ("name",)
-    task_types = {}  # ``{write kind: task type}``: a write whose answer was lost waits for such tasks before reading again
-    others = None  # the records a create looks among for a hand rename (None: one listing filtered by the declared tags)
+    task_types = {}
+    others = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -173,9 +189,9 @@ class CloudInfo(GcoreModule):
     """A module that reads Cloud resources of one ``kind``: by id (none when it does not exist), by exact name (every
     page: the service's filters match parts of names), or all; narrowed by ``filters``. Returns ``{plural: records}``."""
 
-    kind = None  # the ``Kind`` the module reads
-    filters = ()  # the listing filters it takes besides the id and the exact name (``Filter``)
-    nameless = False  # the resource has no name: no ``name`` option
+    kind = None
+    filters = ()
+    nameless = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
