@@ -137,8 +137,7 @@ class Children(Part):
         for item, record, changes in plan.updates:
             before[item[self.key]] = self.shown_child(record)
             after[item[self.key]] = dict(before[item[self.key]], **changes)
-        for item in plan.creates:
-            after[item[self.key]] = self.wanted_child(item, None, params)
+        after.update((item[self.key], self.wanted_child(item, None, params)) for item in plan.creates)
         return before, after
 
     def every_view(self, held, wanted, params):
