@@ -165,6 +165,23 @@ def check_not_blank(option, value):
         raise ValidationError("%s: must not be only whitespace" % option)
 
 
+def check_names(items, noun="item", option="config", key="name"):
+    """Two items with one key fail naming both indices and the key; returns warnings for names with leading or
+    trailing whitespace (a different name to the service)."""
+    first, twice, warnings, said = {}, [], [], "named" if key == "name" else "of %s" % key
+    for index, item in enumerate(items):
+        name = item[key]
+        if name in first:
+            twice.append("%s[%s] and %s[%s] are both %s %r" % (option, first[name], option, index, said, name))
+        first.setdefault(name, index)
+        if isinstance(name, str) and name != name.strip():
+            warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
+                            "name than %r" % (option, index, name, name.strip()))
+    if twice:
+        raise ValidationError("%s: each %s must have its own %s; %s" % (option, noun, key, "; ".join(twice)))
+    return warnings
+
+
 INT64 = (-2 ** 63, 2 ** 63 - 1)  # every integer of the APIs is an int64 at most (ids, sizes, counts)
 
 
@@ -332,20 +349,6 @@ def gcore_argument_spec(cloud=False, waits=False):
             wait_timeout=dict(type="int", default=600),
         )
     return spec
-
-
-MASK = "********"  # as Ansible shows a no_log value
-SECRET_MEMBERS = frozenset(("encrypted_password",))  # a listener's user_list[] password hash, answered as the service holds it
-
-
-def masked(value):
-    """``value`` (a record, a list, a view) with every secret member (``SECRET_MEMBERS``, at any depth) that holds
-    something replaced by ``MASK``: it never reaches a result, a diff or a log."""
-    if isinstance(value, dict):
-        return dict((key, MASK if key in SECRET_MEMBERS and item not in (None, "") else masked(item)) for key, item in value.items())
-    if isinstance(value, list):
-        return [masked(item) for item in value]
-    return value
 
 
 def strip_none(value):

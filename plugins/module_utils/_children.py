@@ -12,7 +12,7 @@ to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 
-from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_names
 from ansible_collections.gcore.platform.plugins.module_utils._members import UNSET, created_view, differences, view
 from ansible_collections.gcore.platform.plugins.module_utils._parts import Part
 from ansible_collections.gcore.platform.plugins.module_utils._writes import GONE, PAST, Write, id_order, request
@@ -46,23 +46,6 @@ def plan_children(held, wanted, mode, compare, key="name"):
                 [update for update in updates if update[2]], [item for item in wanted if item[key] not in found])
 
 
-def check_names(items, noun="item", option="config", key="name"):
-    """Two items with one key fail naming both indices and the key; returns warnings for names with leading or
-    trailing whitespace (a different name to the service)."""
-    first, twice, warnings, said = {}, [], [], "named" if key == "name" else "of %s" % key
-    for index, item in enumerate(items):
-        name = item[key]
-        if name in first:
-            twice.append("%s[%s] and %s[%s] are both %s %r" % (option, first[name], option, index, said, name))
-        first.setdefault(name, index)
-        if isinstance(name, str) and name != name.strip():
-            warnings.append("%s[%s].name %r has leading or trailing whitespace: the service keeps it, so it is another "
-                            "name than %r" % (option, index, name, name.strip()))
-    if twice:
-        raise ValidationError("%s: each %s must have its own %s; %s" % (option, noun, key, "; ".join(twice)))
-    return warnings
-
-
 class Held(list):
     """The children of one parent as read: ``again()`` reads them again, ``scope`` (with ``parent_id``) fills the paths."""
 
@@ -73,7 +56,8 @@ class Children(Part):
     """A child collection (the module docstring); not wanted (None) with ``state=absent``. Declared: ``name`` (the
     ``changes`` prefix; "" at the top), ``noun``, ``scope``, ``paths`` (``_writes.request``; ``{parent_id}``: the parent's
     id), ``members``, ``required``, ``key``, ``option``, ``mode``; hooks ``body(item)`` (a create's; an update sends the
-    changes), ``gathered(record, params)``, ``bulk_body(ids)``; the messages ``needs`` and ``fixed``."""
+    changes), ``gathered(record, params)``, ``bulk_body(ids)``; the messages ``needs`` (a create that lacks ``required``
+    options) and ``fixed`` (a ``create_only`` member that differs where the child cannot be replaced)."""
 
     inside = None  # the parent record's member that holds the children (read with it, no listing of their own)
     locked = False  # each write waits for the parent's lock and status (``Write.locked``), the parent read again after it
@@ -92,7 +76,6 @@ class Children(Part):
         self.changes = dict(CHANGES, replaced=str) if create_only else CHANGES  # the shape of what its writes say
 
     def check(self, module):
-        """Two items of one key fail; a name with leading or trailing whitespace is warned about."""
         for warning in check_names(module.params.get(self.option) or [], self.noun, self.option, self.key):
             module.module.warn(warning)
 
@@ -112,19 +95,14 @@ class Children(Part):
     def where(self, params):
         return " of %s" % self.scope.format(**params) if self.scope else ""
 
-    def named(self, name, matches, params):
-        return "%s %ss%s are named %r (ids %s)" % (len(matches), self.noun, self.where(params), name,
-                                                   ", ".join(str(record.get("id")) for record in matches))
-
-    def differ(self, item, record, params):
-        """The changes the existing ``record`` needs to match ``item`` (``{}``: none)."""
+    def differ(self, item, record, params):  # ``plan_children``'s ``compare``
         return differences(self.members, record, item, replace=self.mode(params) in ("replaced", "overridden"))
 
     def planned(self, held, wanted, params):
         """The ``Plan`` of the children; a key several children hold, or a create missing a required option, fails."""
         keys = set(item[self.key] for item in wanted) if self.mode(params) != "deleted" else ()
-        clashes = [self.named(name, records, params) for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0]))
-                   if name in keys and len(records) > 1]
+        clashes = ["%s %ss%s are named %r (ids %s)" % (len(records), self.noun, self.where(params), name, ", ".join(str(found.get("id")) for found in records))
+                   for name, records in sorted(by_key(held, self.key).items(), key=lambda pair: str(pair[0])) if name in keys and len(records) > 1]
         if clashes:
             raise Refused("; ".join(clashes) + "; %s identifies a %s by its %s: rename or delete all but one" % (self.option, self.noun, self.key))
         plan = plan_children(held, wanted, self.mode(params), lambda item, record: self.differ(item, record, params), self.key)
@@ -133,19 +111,16 @@ class Children(Part):
             missing = [option for option in self.required if item.get(option) is None]
             if missing:
                 raise ValidationError(self.needs(index[item[self.key]], missing, item, params))
-        if self.replace is None:
-            for item, record, changes in plan.updates:
-                for member in [member for member in self.create_only if member in changes]:
-                    raise ValidationError(self.fixed(index[item[self.key]], member, item, record, params))
+        for item, record, changes in plan.updates if self.replace is None else ():
+            for member in [member for member in self.create_only if member in changes]:
+                raise ValidationError(self.fixed(index[item[self.key]], member, item, record, params))
         return plan
 
     def needs(self, index, missing, item, params):
-        """The message of a create that lacks the ``required`` options ``missing``."""
         return "%s[%d]: %s required to create the %s %r (no %s%s has that name)" % (
             self.option, index, " and ".join(missing), self.noun, item[self.key], self.noun, self.where(params))
 
     def fixed(self, index, member, item, record, params):
-        """The message of a ``create_only`` member that differs where the child cannot be replaced."""
         return "%s[%d].%s: %s %s cannot change it; delete it and create it again (nothing was sent)" % (
             self.option, index, member, self.noun, record.get("id"))
 
@@ -162,8 +137,7 @@ class Children(Part):
         for item, record, changes in plan.updates:
             before[item[self.key]] = self.shown_child(record)
             after[item[self.key]] = dict(before[item[self.key]], **changes)
-        for item in plan.creates:
-            after[item[self.key]] = self.wanted_child(item, None, params)
+        after.update((item[self.key], self.wanted_child(item, None, params)) for item in plan.creates)
         return before, after
 
     def every_view(self, held, wanted, params):
@@ -210,50 +184,39 @@ class Children(Part):
 
     def writes(self, plan, held, params):
         params, held_ids, create_only = held.scope or params, set(record.get("id") for record in held), set(self.create_only)
-        replaced = [(item, record) for item, record, changes in plan.updates if create_only & set(changes)]
         size = BULK_SIZE if "bulk_delete" in self.paths else 1
-        chunks = [plan.deletes[start:start + size] for start in range(0, len(plan.deletes), size)]
-        writes = [self.deleting(held, params, [record[self.ident] for record in chunk], [record.get(self.key) for record in chunk],
-                                bulk="bulk_delete" in self.paths) for chunk in chunks]
-        pairs = [(self.deleting(held, params, [record[self.ident]], [item[self.key]]), self.creating(held, params, item, record, held_ids))
-                 for item, record in replaced]
+        writes = [self.deleting(held, params, plan.deletes[start:start + size], bulk=size > 1) for start in range(0, len(plan.deletes), size)]
+        pairs = [(self.deleting(held, params, [record]), self.creating(held, params, item, record, held_ids))
+                 for item, record, changes in plan.updates if create_only & set(changes)]
         for pair in pairs:
             self.pair(*(pair if self.replace == "delete first" else reversed(pair)))
         if self.replace == "delete first":
             writes += [delete for delete, _create in pairs]
         for item, record, changes in [update for update in plan.updates if not create_only & set(update[2])]:
-            toggle = ("enable" if changes.get("enabled") else "disable") if set(changes) == {"enabled"} else None
-            method, path = request(self.paths, toggle if toggle in self.paths else "update", params, record[self.ident])
-            writes.append(Write("update", method, path, None if toggle in self.paths else changes, names=[item[self.key]],
+            writes.append(Write("update", *request(self.paths, "update", params, record[self.ident]), changes, names=[item[self.key]],
                                 said=self.says("update", [item[self.key]]), reread=held.again, done=lambda listing, item=item, ident=record[self.ident]: any(
                                     found.get(self.ident) == ident and not set(self.differ(item, found, params)) - set(self.own) for found in listing)))
         writes += [self.creating(held, params, item, None, held_ids) for item in plan.creates] + [create for _delete, create in pairs]
         return writes + ([delete for delete, _create in pairs] if self.replace == "create first" else [])
 
-    def says(self, kind, names, ids=()):
-        return dict([(self.prefix + PAST[kind], list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+    def says(self, kind, names, ids=()):  # ``kind``: a write kind, or ``replaced``
+        return dict([(self.prefix + PAST.get(kind, kind), list(names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
 
     def pair(self, first, second):
         """A replacement's two writes, sent in this order (check mode: both say ``replaced``): once the first took
         effect it says what it did alone, until the second does too."""
-        ids = first.ids or second.ids
-        both = dict([(self.prefix + "replaced", list(first.names))], **({self.prefix + "deleted_ids": list(ids)} if ids else {}))
+        both = self.says("replaced", first.names, first.ids or second.ids)
         alone, first.said, second.said = self.says(first.kind, first.names, first.ids), both, both
         first.then = lambda _accepted, value: setattr(first, "said", both if value is GONE else alone)
         second.then = lambda _accepted, _value: setattr(first, "said", both)
 
     def creating(self, held, params, item, record, held_ids):
-        method, path = request(self.paths, "create", params)
-        return Write("create", method, path, self.item_body(self.replacement(item, record, params) if record else item, params),
+        return Write("create", *request(self.paths, "create", params), self.item_body(self.replacement(item, record, params) if record else item, params),
                      names=[item[self.key]], said=self.says("create", [item[self.key]]), reread=held.again,
                      done=lambda listing, name=item[self.key]: any(found.get(self.key) == name and found.get("id") not in held_ids for found in listing))
 
     def item_body(self, item, params):
-        try:
-            return self.body(item)
-        except ValidationError as exc:
-            index = next(index for index, given in enumerate(params[self.option]) if given[self.key] == item[self.key])
-            raise ValidationError("%s[%d].%s" % (self.option, index, exc))
+        return self.body(item)
 
     def replacement(self, item, record, params):
         """The item replacing ``record``: the record's members where the item leaves one out (reset ones reset if replacing)."""
@@ -263,13 +226,14 @@ class Children(Part):
         values.update((key, value) for key, value in item.items() if value is not None)
         return values
 
-    def deleting(self, held, params, ids, names, bulk=False):
-        """A delete of ``ids``; a bulk delete that finds some of them gone (404) is followed by one delete per id left."""
+    def deleting(self, held, params, records, bulk=False):
+        """A delete of ``records``; a bulk delete that finds some of them gone (404) is followed by one delete per record left."""
+        ids, names = [record[self.ident] for record in records], [record.get(self.key) for record in records]
         method, path = request(self.paths, "bulk_delete" if bulk else "delete", params, ids[0])
-        wanted = dict(zip(ids, names))
+        wanted = dict(zip(ids, records))
 
         def left(_accepted, value):
-            return [self.deleting(held, params, [found[self.ident]], [wanted[found[self.ident]]]) for found in held.again()
+            return [self.deleting(held, params, [wanted[found[self.ident]]]) for found in held.again()
                     if found.get(self.ident) in wanted] if bulk and value is GONE else []
         return Write("delete", method, path, self.bulk_body(ids) if bulk else None, names=names, ids=ids, said=self.says("delete", names, ids),
                      reread=held.again, done=lambda listing: not any(found.get(self.ident) in wanted for found in listing), then=left)

@@ -13,7 +13,6 @@ kind               the ``Kind`` the module manages or reads
 options            the module's own options (the state, the id option, ``name`` and the tags are derived)
 states             the choices of ``state`` (default: present, absent)
 tagged             the resource has tags: the options ``tags`` and ``purge_tags``, the ``tags`` member last (``_tags.with_tags``)
-nameless           the resource has no name (no ``name`` option): found by id, or by ``find`` (an info module: by its filters)
 others             the records a create looks among for a hand rename (None: one listing filtered by the declared tags)
 create_options     the options the create body carries as given, when given (``create_body`` adds the rest)
 uuid_options       more options holding a UUID: checked and made canonical
@@ -46,13 +45,15 @@ class Kind:
     """What a Cloud resource is: its ``noun`` and ``collection``, whose paths follow one rule (``path``; ``owner``: a region,
     a project when not ``regional``, or a client) but those ``paths`` declares by operation; its ``id_option`` (``id_aliases``;
     ``integer_id``, else UUIDs) and ``id_key`` (``identified``); ``name_length`` (None: any name but empty) and the listing's
-    name filter ``name_query`` (parameter, longest name); an info module's ``plural`` and ``list_params``; ``total_key``."""
+    name filter ``name_query`` (parameter, longest name), or ``nameless`` (no ``name`` option: found by id, by ``find``,
+    or an info module's filters); an info module's ``plural`` and ``list_params``; ``total_key``."""
 
     def __init__(self, noun, collection, id_option=None, title=None, plural=None, paths=None, name_query=("name", 63),
                  created_key=None, regional=True, total_key=None, id_aliases=(), id_key="id", name_length=63, list_params=None,
-                 integer_id=False, owner=None):
+                 integer_id=False, owner=None, nameless=False):
         self.noun, self.collection, self.title, self.id_key, self.name_length = noun, collection, title, id_key, name_length
         self.list_params = list_params or {}
+        self.nameless = nameless
         self.key = noun.replace(" ", "_").lower()
         self.id_option = id_option or self.key + "_id"
         self.id_spec = dict(type="int" if integer_id else "str", **(dict(aliases=list(id_aliases)) if id_aliases else {}))
@@ -74,9 +75,8 @@ class Kind:
     def declare(self, cls, rule, first, then, **settings):
         """Set on ``cls``, the kind's declaration, what it does not say itself: ``settings``, the options ``first``, the id
         option, ``name`` (unless ``nameless``; ``rule`` binds the two), ``project_id`` (not ``regional``), ``then``."""
-        spec = dict(first)
-        spec[self.id_option] = dict(self.id_spec)
-        if not cls.nameless:
+        spec = dict(first, **{self.id_option: dict(self.id_spec)})
+        if not self.nameless:
             spec["name"] = dict(type="str")
             settings["module_kwargs"] = dict(cls.module_kwargs, **{rule: [(self.id_option, "name")]})
         if not self.regional:
@@ -85,7 +85,7 @@ class Kind:
         for setting in set(settings) - set(vars(cls)):  # what the declaration says itself stands
             setattr(cls, setting, settings[setting])
 
-    def check(self, params, named):
+    def check(self, params):
         """The identity checked: a project-scoped kind's project, the id (a canonical UUID, or an integer at least 1), the name."""
         if not self.regional:
             check_range("project_id", params["project_id"], low=1)
@@ -93,14 +93,12 @@ class Kind:
             check_range(self.id_option, params[self.id_option], low=1)
         else:
             canonical_uuid(params, self.id_option)
-        if named:
+        if not self.nameless:
             check_name("name", params["name"], longest=self.name_length)
 
     def query(self, name):
         """The listing's filter for an exact ``name`` (names are compared after: the filters match parts of names)."""
-        if name is None or self.name_query is None or len(name) > self.name_query[1]:
-            return {}
-        return {self.name_query[0]: name}
+        return {} if name is None or self.name_query is None or len(name) > self.name_query[1] else {self.name_query[0]: name}
 
 
 class CloudResource(GcoreResourceModule):
@@ -110,7 +108,6 @@ class CloudResource(GcoreResourceModule):
     options = {}
     states = ("present", "absent")
     tagged = False
-    nameless = False
     create_options = ()
     uuid_options = ()
     cloud = waits = asynchronous = True
@@ -127,13 +124,13 @@ class CloudResource(GcoreResourceModule):
             kind.declare(cls, "required_one_of", dict(state=dict(type="str", choices=list(cls.states), default="present")),
                          dict(cls.options, **(TAGS_OPTIONS if cls.tagged else {})), noun=kind.noun, title=kind.title, result_key=kind.key,
                          scope=kind.scope, paths=kind.paths, id_option=kind.id_option, created_key=kind.created_key,
-                         **(dict(name_option=None, required_to_create=()) if cls.nameless else {}))
+                         **(dict(name_option=None, required_to_create=()) if kind.nameless else {}))
             if cls.tagged and "members" in cls.__dict__:
                 cls.members = with_tags(cls.__dict__["members"])
 
     def validate(self):
         super().validate()
-        self.kind.check(self.params, not self.nameless)
+        self.kind.check(self.params)
         for option in self.uuid_options:
             canonical_uuid(self.params, option)
         if self.tagged:
@@ -145,12 +142,11 @@ class CloudResource(GcoreResourceModule):
     def check_create(self):
         """A create is planned: a resource carrying every declared tag under another name is warned about (``_tags.renamed``)."""
         super().check_create()
-        if self.tagged and not self.nameless and self.params.get("tags"):
+        if self.tagged and not self.kind.nameless and self.params.get("tags"):
             found = self.listing(tag_query(self.params["tags"])) if self.others is None else self.others
             renamed(self, found, self.params["name"])
 
-    def reread(self, kind=None):
-        """The record names no task (``task_types``): a secret appears when its create task finishes, so it is awaited."""
+    def reread(self, kind=None):  # a record that names no task: its ``task_types`` awaited first
         if kind in self.task_types and self.params.get("wait", True):
             self.result.setdefault("tasks", []).extend(self.tasks.settle(self.params, self.task_types[kind]))
         return super().reread(kind)
@@ -158,7 +154,7 @@ class CloudResource(GcoreResourceModule):
     def settle(self, found, absent):
         """The identity rules, before anything is compared: an id and a name that disagree delete nothing; a rename into a
         name another resource of the kind holds in the scope fails naming its id (two of a name stop every later lookup)."""
-        params, name = self.params, None if self.nameless else self.params["name"]
+        params, name = self.params, None if self.kind.nameless else self.params["name"]
         if self.exists_after(found) and name is not None and params.get(self.id_option) is not None and found.get("name") != name:
             if absent:
                 raise Refused("%s %s is named %r, not %r: an id and a name that disagree delete nothing; give the one that "
@@ -177,10 +173,9 @@ class CloudResource(GcoreResourceModule):
     def read(self, ident=None):
         return self.kind.identified(super().read(ident))
 
-    def listing(self, params=None):
-        if any(getattr(value, "not_built", False) for value in (params or {}).values()):
-            return iter(())  # under a parent check mode assumes an earlier task builds (``_parents.Assumed``): none yet
-        return (self.kind.identified(record) for record in super().listing(params))
+    def listing(self, params=None):  # none under a parent check mode assumes an earlier task builds (``_parents.Assumed``)
+        built = not any(getattr(value, "not_built", False) for value in (params or {}).values())
+        return (self.kind.identified(record) for record in (super().listing(params) if built else ()))
 
     def returned(self, record):  # as the service shows it: without the ``id`` that ``Kind.identified`` gave it
         record = super().returned(record)
@@ -196,7 +191,6 @@ class CloudInfo(GcoreModule):
 
     kind = None
     filters = ()
-    nameless = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -205,7 +199,7 @@ class CloudInfo(GcoreModule):
 
     def validate(self):
         super().validate()
-        self.kind.check(self.params, not self.nameless)
+        self.kind.check(self.params)
         for item in self.filters:
             if self.params[item.option] is not None:
                 self.params[item.option] = item.check(item.option, self.params[item.option])

@@ -23,7 +23,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("router", "routers", id_option="id", id_aliases=["router_id"], paths=V2_UPDATE),
     Kind("security group", "securitygroups", created_key="security_groups", paths=dict(
         create=("", "v2", "security_groups"), update=("/{id}", "v2", "security_groups"))),
-    Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", paths=V2_UPDATE, name_query=None),
+    Kind("floating IP", "floatingips", id_option="floating_ip_id", title="Floating IP", paths=V2_UPDATE, name_query=None, nameless=True),
     Kind("SSH key", "ssh_keys", id_option="ssh_key_id", title="SSH key", regional=False),
     Kind("volume", "volumes", name_query=("name_part", 63), total_key="count"),
     Kind("instance", "instances", paths=dict(create=("", "v2"), check_limits=("/check_limits", "v2"), price=("/instances", "v2", "pricing"))),
@@ -34,7 +34,7 @@ KINDS = dict((kind.key, kind) for kind in (
     Kind("placement group", "servergroups", id_key="servergroup_id", name_query=None, name_length=110),
     Kind("secret", "secrets", paths=dict(create=("", "v2")), name_query=None, name_length=None),  # no name filter, no name rule
     Kind("reserved fixed IP", "reserved_fixed_ips", id_option="port_id", title="Reserved fixed IP", id_key="port_id",
-         name_query=None, created_key="ports"),  # no name of its own (the service names it), no tags
+         name_query=None, created_key="ports", nameless=True),  # no name of its own (the service names it), no tags
     Kind("bare metal server", "bminstances", id_option="server_id", plural="servers", created_key="instances", paths=dict(
         action=("/{id}/action", "v2", "baremetal"), rebuild=("/{id}/rebuild",), check_limits=("/check_limits",),  # action: SDK 0.59's (API 19.1)
         capacity=("", "v1", "bmcapacity"), flavors=("", "v1", "bmflavors"), images=("", "v1", "bmimages"))),

@@ -39,6 +39,18 @@ TLS_PROTOCOLS = ("TERMINATED_HTTPS", "PROMETHEUS")  # the listeners that take a 
 USERNAME_PATTERN = r"^[a-zA-Z0-9][a-zA-Z 0-9._\-]{1,30}[a-zA-Z0-9._]$"
 MEMBER_FIELDS = ("address", "protocol_port", "weight", "subnet_id", "instance_id", "backup", "admin_state_up")  # sent
 MONITOR_FIELDS = ("type", "delay", "max_retries", "timeout", "max_retries_down", "url_path", "expected_codes", "http_method")
+MASK = "********"  # as Ansible shows a no_log value
+SECRET_MEMBERS = frozenset(("encrypted_password",))  # a listener's user_list[] password hash, answered as the service holds it
+
+
+def masked(value):
+    """``value`` (a record, a list, a view) with every secret member (``SECRET_MEMBERS``, at any depth) that holds
+    something replaced by ``MASK``: it never reaches a result, a diff or a log."""
+    if isinstance(value, dict):
+        return dict((key, MASK if key in SECRET_MEMBERS and item not in (None, "") else masked(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [masked(item) for item in value]
+    return value
 
 
 # ---- checking the option ---------------------------------------------------------------------------------------

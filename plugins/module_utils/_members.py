@@ -4,8 +4,7 @@
 
 """The members of a resource that a module manages (``Member``): each read from a record (its *view*), asked for by an
 option, compared, sent when it differs and shown in the diff. This module is internal to the collection: its interface
-may change at any time.
-"""
+may change at any time."""
 
 from __future__ import annotations
 

@@ -2,12 +2,10 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The parts of a resource written by requests of their own (``Part``, the one protocol of ``GcoreResourceModule.parts``):
-what a resource holds but its create and update bodies cannot set (a volume's size, items attached one by one:
-``_attachments``, a child collection: ``_children``, values each written by a request: ``Values``). The flow reads what a
-part reads of a record once and keeps it, and plans the parts after the resource's own update, in the order the module
-lists them. This module is internal to the collection: its interface may change at any time.
-"""
+"""The parts of a resource written by requests of their own (``Part``, the one protocol of ``GcoreResourceModule.parts``,
+which reads and plans them): what a resource holds but its create and update bodies cannot set (a volume's size, items
+attached one by one: ``_attachments``, a child collection: ``_children``, values each written by a request: ``Values``).
+This module is internal to the collection: its interface may change at any time."""
 
 from __future__ import annotations
 

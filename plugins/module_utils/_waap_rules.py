@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Refused, ValidationError, check_length, require, strip_none
 from ansible_collections.gcore.platform.plugins.module_utils._children import Children
+from ansible_collections.gcore.platform.plugins.module_utils._writes import request
 from ansible_collections.gcore.platform.plugins.module_utils._waap_domain import DomainResource
 from ansible_collections.gcore.platform.plugins.module_utils._waap import (
     action_argument_spec,
@@ -52,6 +53,26 @@ RULE_MEMBERS = (
 )
 
 
+class RuleChildren(Children):
+    """A domain's rules of one kind as a child collection: an ``enabled``-only change goes through the toggle where the
+    kind has one (``enable``, ``disable`` paths); a create body that fails names the rule by its index in ``config``."""
+
+    def writes(self, plan, held, params):
+        writes, records = super().writes(plan, held, params), self.held(held)
+        for write in writes if "enable" in self.paths else ():
+            if write.kind == "update" and set(write.body) == {"enabled"}:
+                toggle = "enable" if write.body["enabled"] else "disable"
+                (write.method, write.path), write.body = request(self.paths, toggle, held.scope or params, records[write.names[0]][self.ident]), None
+        return writes
+
+    def item_body(self, item, params):
+        try:
+            return self.body(item)
+        except ValidationError as exc:
+            index = next(index for index, given in enumerate(params[self.option]) if given[self.key] == item[self.key])
+            raise ValidationError("%s[%d].%s" % (self.option, index, exc))
+
+
 class RuleKind:
     """One kind of rule of a WAAP domain: ``name`` (``custom``), ``actions`` (the action kinds it takes; none: no
     action), ``conditions`` (the condition kinds; None: every kind) and ``count`` (how many conditions, low and high).
@@ -63,7 +84,7 @@ class RuleKind:
     bulk = True  # deleted in bulk (else one DELETE each)
     toggles = False  # an enabled-only change through the toggle
     updates = V2  # the version updates are sent to
-    create_only, replace, children = (), None, Children
+    create_only, replace, children = (), None, RuleChildren
 
     def __init__(self, name, actions, conditions=None, count=(1, 5)):
         self.name, self.actions, self.conditions, self.count = name, actions, conditions, count

@@ -281,7 +281,6 @@ class FloatingIp(CloudResource):
     )
     tagged = True
     tags_given = True  # the tags shown in the diff only when given
-    nameless = True  # found by id, address, or the port it is on
     uuid_options = ("port_id",)
     create_options = ("fixed_ip_address", "tags")  # and the port
     module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])

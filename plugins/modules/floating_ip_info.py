@@ -145,7 +145,6 @@ def _assigned_to(record, ident):
 
 class FloatingIpInfo(CloudInfo):
     kind = KINDS["floating_ip"]
-    nameless = True
     filters = (
         Filter("address", dict(type="str"), lambda value: {}, lambda record, value: canonical_address(record.get("floating_ip_address")) == value,
                check=check_address),

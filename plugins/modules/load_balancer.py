@@ -771,15 +771,14 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import (
-    HTTP_METHODS, Refused, ValidationError, check_length, check_uuid, require)
-from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key, check_names
+    HTTP_METHODS, Refused, ValidationError, check_length, check_names, check_uuid, require)
+from ansible_collections.gcore.platform.plugins.module_utils._children import Children, Held, Plan, by_key
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import CloudResource, check_name
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
 from ansible_collections.gcore.platform.plugins.module_utils._lb import (
     CREATE_ONLY, L7, L7_TARGETS, MAX_LISTENERS, MONITOR_FIELDS, RULES, TIMEOUTS, check_listener, cidr_set, distinct, expand, held_members,
-    listener_body, member_body, member_key, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text, stripped,
+    listener_body, masked, member_body, member_key, pool_body, pool_view, read_policies, resolve_member_instances, resolve_secrets, rule_text, stripped,
     user_set, wanted_pool)
-from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
 from ansible_collections.gcore.platform.plugins.module_utils._networks import address
 from ansible_collections.gcore.platform.plugins.module_utils._parents import resolve_vip

@@ -84,8 +84,7 @@ load_balancers:
 
 from ansible_collections.gcore.platform.plugins.module_utils._cloud import PAGE_SIZE, CloudInfo
 from ansible_collections.gcore.platform.plugins.module_utils._kinds import KINDS
-from ansible_collections.gcore.platform.plugins.module_utils._lb import read_policies
-from ansible_collections.gcore.platform.plugins.module_utils._checks import masked
+from ansible_collections.gcore.platform.plugins.module_utils._lb import masked, read_policies
 
 
 class LoadBalancerInfo(CloudInfo):

@@ -352,7 +352,6 @@ class ReservedFixedIp(CloudResource):
     kind = KIND
     options = dict(network=dict(type="str"), ip_address=dict(type="str"), is_vip=dict(type="bool"),
                    connected_instances=dict(type="list", elements="str"))
-    nameless = True  # found by its id, or by its address on the network
     network_id = None  # ``network`` resolved to an id before any write (None: no such network)
 
     @cached_property

@@ -138,7 +138,6 @@ def flag(option, test):
 
 class ReservedFixedIpInfo(CloudInfo):
     kind = KINDS["reserved_fixed_ip"]
-    nameless = True
     filters = (
         parent_filter("network", "network", lambda value: {}, lambda record, value: record.get("network_id") == value),
         Filter("ip_address", dict(type="str"), address_query, lambda record, value: value in addresses_of(record), check=checked_address),

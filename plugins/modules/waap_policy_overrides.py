@@ -145,9 +145,9 @@ diff:
 """
 
 from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_range, require
-from ansible_collections.gcore.platform.plugins.module_utils._children import Children, by_key
+from ansible_collections.gcore.platform.plugins.module_utils._children import by_key
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member
-from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, V1, RuleKind, WaapRuleSet
+from ansible_collections.gcore.platform.plugins.module_utils._waap_rules import RULE_MEMBERS, V1, RuleChildren, RuleKind, WaapRuleSet
 from ansible_collections.gcore.platform.plugins.module_utils._waap_tables import OVERRIDE_CONDITIONS, TARGET_TYPES
 
 RULE_TARGETS = V1 + "policy-override-targets/owasp-top-threats"  # the rule ids a ``rule`` override may target
@@ -159,7 +159,7 @@ def target_ids(record):
     return sorted(set(target.get(key) for target in record.get("targets") or [] if target.get(key) is not None))
 
 
-class Overrides(Children):
+class Overrides(RuleChildren):
     """Two overrides of a declared name, one holding the declared targets, are what a replacement interrupted before
     its delete left: the other one is deleted."""
 

@@ -217,7 +217,7 @@ def test_a_group_declared_by_a_subclass_sends_the_deletes_it_takes_first():
     balancer = {"id": 4, "listeners": [{"id": 1, "name": "a", "port": 80}, {"id": 2, "name": "b", "port": 81}, {"id": 3, "name": "c", "port": 82}]}
     writes = part.plan(part.fetch(None, balancer, {"parent": 4}), [{"name": "c", "port": 82, "size": 2}, {"name": "d", "port": 81}], {"parent": 4})
     assert [(write.kind, write.names) for write in writes] == [("delete", ["b"]), ("create", ["d"]), ("update", ["c"]), ("delete", ["a"])]
-    assert kids().deleting(held(), PARAMS, [1], ["a"]).query is None, "no query"
+    assert kids().deleting(held(), PARAMS, [{"id": 1, "name": "a"}]).query is None, "no query"
 
 
 def test_the_writes_of_children_nested_in_a_listeners_pool_say_its_words_and_are_done_by_what_it_holds_of_them():

@@ -14,7 +14,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._members import Mem
 
 THING = Kind("thing", "things", paths=dict(update=("/{id}", "v2")), name_query=("name_part", 30))
 KEY = Kind("key", "keys", regional=False)
-SPOT = Kind("spot", "spots", id_key="spot_id", integer_id=True, name_length=None)
+SPOT = Kind("spot", "spots", id_key="spot_id", integer_id=True, name_length=None, nameless=True)
 
 
 class Thing(CloudResource):
@@ -37,7 +37,6 @@ class ThingInfo(CloudInfo):
 
 class NamelessInfo(CloudInfo):
     kind = SPOT
-    nameless = True
 
 
 def test_a_resource_gets_its_options_paths_and_identity_rule_from_its_kind():
@@ -69,14 +68,14 @@ def test_a_reader_takes_the_id_or_the_name_and_its_filters():
 
 def test_the_identity_checks():
     params = {"thing_id": "0C6E2BAD-0000-4000-8000-000000000001", "name": "web-1"}
-    THING.check(params, True)
+    THING.check(params)
     assert params["thing_id"] == "0c6e2bad-0000-4000-8000-000000000001"
     with pytest.raises(ValidationError, match="thing_id: 'nope' is not a UUID"):
-        THING.check({"thing_id": "nope", "name": None}, True)
+        THING.check({"thing_id": "nope", "name": None})
     with pytest.raises(ValidationError, match="project_id"):
-        KEY.check({"project_id": 0, "key_id": None, "name": None}, True)
+        KEY.check({"project_id": 0, "key_id": None, "name": None})
     with pytest.raises(ValidationError, match="spot_id"):
-        SPOT.check({"spot_id": 0}, False)
+        SPOT.check({"spot_id": 0})
 
 
 def test_records_with_the_id_under_another_member_are_identified():

@@ -14,10 +14,10 @@ import pytest
 
 from ansible_collections.gcore.platform.plugins.module_utils._attachments import Attachments
 from ansible_collections.gcore.platform.plugins.module_utils._members import Member, differences
-from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children, Held, check_names
+from ansible_collections.gcore.platform.plugins.module_utils._children import CHANGES, Children, Held
 from ansible_collections.gcore.platform.plugins.module_utils._children import plan_children as plan_list
 from ansible_collections.gcore.platform.plugins.module_utils._writes import changes_of
-from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError
+from ansible_collections.gcore.platform.plugins.module_utils._checks import ValidationError, check_names
 
 MEMBERS = (Member("name"), Member("size"), Member("enabled", reset=True))
 NAMES = ["r%d" % number for number in range(12)]
