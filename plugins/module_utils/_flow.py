@@ -139,13 +139,21 @@ class Flow(GcoreModule):
 
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
-        after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
-        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``: the
-        caller waits for its tasks (a fleet: every member's together)."""
+        after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete. A
+        409 (locked) is a refusal: once the lock is gone, the rest of the plan is planned again from the record (``Replanned``;
+        GONE: it went away meanwhile), at most ``CONFLICT_RESENDS`` times in a run; a failure reading the record is raised as
+        itself. A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``:
+        the caller waits for its tasks (a fleet: every member's together)."""
         try:
-            answer = self.send(write)
+            answer = self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
         except ApiError as exc:
-            if write.kind == "delete" and self.gone(exc):
+            conflict = exc.status == 409 and write.locked is not None and self.lock and self.conflicts < min(CONFLICT_RESENDS, self.params["api_retries"])
+            if conflict:
+                self.conflicts += 1
+                fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})
+                if fresh:
+                    raise Replanned(self.replan(write, fresh))
+            if write.kind == "delete" and (conflict or self.gone(exc)):
                 return False, GONE
             if not ambiguous(exc):
                 exc.rejected = write  # a clear rejection of this write: nothing of it was applied
@@ -158,30 +166,12 @@ class Flow(GcoreModule):
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
             self.ledger.confirmed.append(self.ledger.unconfirmed.pop())
             return False, state
-        if answer is GONE:
-            return False, GONE
         self.ledger.accepted.append(write)  # accepted: from now on ``changed`` is true, whatever fails later
         self.answered(write, answer)
         ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
         if ids:
             self.result["tasks"].extend(ids)
         return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and wait and self.params.get("wait", True) else [])
-
-    def send(self, write):
-        """One request; a 409 (locked) waits for the lock, then the rest of the plan is planned again from the state read
-        again (``Replanned``; GONE: the resource went away meanwhile), at most ``CONFLICT_RESENDS`` times in a run."""
-        try:
-            return self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
-        except ApiError as exc:
-            if exc.status != 409 or write.locked is None or not self.lock or self.conflicts >= min(CONFLICT_RESENDS, self.params["api_retries"]):
-                raise
-            self.conflicts += 1
-            fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})
-            if not fresh and write.kind == "delete":
-                return GONE
-            if not fresh:
-                raise
-            raise Replanned(self.replan(write, fresh))
 
     def wait_unlocked(self, record):
         """Wait while the record is locked by a task (``TaskWaiter.unlocked``); return it as read last (None: it went away)."""
