@@ -80,15 +80,13 @@ class GcoreModule:
     def execute(self):
         """Run, and turn every typed error into the task's result: the one place that ends a module run."""
         try:
-            try:
-                self.prepare()
-            except ValidationError:
-                self.result.pop("changed")  # nothing was looked at: a validation failure before any request
-                raise
+            self.prepare()
             self.result.update(self.run() or {})
         except Refused as exc:
             self.conclude(str(exc), exc, **exc.extra)
         except ValidationError as exc:
+            if self.client is None:  # nothing was looked at: a validation failure before any request
+                self.result.pop("changed")
             self.conclude("Invalid input: %s" % exc)
         except ApiError as exc:
             self.conclude(exc.message, exc, api_error=exc.as_dict())

@@ -24,14 +24,12 @@ members         the managed members (``Member``, ``_members``)
 required_to_create  the options a create needs (a ValidationError naming them otherwise)
 asynchronous    writes answer ``{tasks}``, waited for through the run's one ``TaskWaiter`` (``tasks`` in the result)
 lock            the record member naming the task that locks it (writes wait; a 409 is sent again)
-changes         the shape of the result's ``changes`` (``_writes.changes_of``), None: the module returns none. The
-                flow fills it from what the writes say: in check mode the writes planned, else the writes the
-                service accepted or the state confirmed (on a failure too)
+changes         the shape of the result's ``changes`` (``_writes.changes_of``; None: none), filled from what the writes
+                say: those planned in check mode, else those in the ledger (``_writes``), on a failure too
 =============== =========================================================================================
 
-Hooks (pure: no requests): ``gone(error)`` (an error that means "not there"), ``answered(write, answer)`` (what an
-accepted write answered, seen once, right after it: one-time secrets are kept in the result here) and
-``update_body(changes, record)`` (the body of an update; default: the changes).
+Hooks (pure: no requests): ``gone(error)`` (an error that means "not there") and ``answered(write, answer)`` (what an
+accepted write answered, seen once, right after it: one-time secrets are kept in the result here).
 """
 
 from __future__ import annotations
@@ -64,9 +62,6 @@ class Flow(GcoreModule):
 
     def answered(self, write, answer):
         """What an accepted ``write`` answered, seen once, right after it."""
-
-    def update_body(self, changes, record):
-        return changes
 
     # ---- where it lives ----------------------------------------------------------------------
     def called(self):
@@ -140,10 +135,9 @@ class Flow(GcoreModule):
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
         after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete. A
-        409 (locked) is a refusal: once the lock is gone, the rest of the plan is planned again from the record (``Replanned``;
-        GONE: it went away meanwhile), at most ``CONFLICT_RESENDS`` times in a run; a failure reading the record is raised as
-        itself. A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``:
-        the caller waits for its tasks (a fleet: every member's together)."""
+        409 (locked, ``CONFLICT_RESENDS``) applied nothing: the rest of the plan is planned again once the lock is gone
+        (``Replanned``). A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice).
+        ``wait=False``: the caller waits for its tasks (a fleet: every member's together)."""
         try:
             answer = self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
         except ApiError as exc:

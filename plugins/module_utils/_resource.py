@@ -22,9 +22,8 @@ ready              ``(member, good values, waiting values)``: with ``wait``, a r
                    other value or ``wait_timeout`` fails
 read_after_update  read the record after an update (False: the update answers it)
 delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
-parts              what the resource holds but its bodies cannot set, each written by requests of its own
-                   (``Part``, ``_parts``; a child collection: ``Children``, ``_children``), planned after the update
-                   in this order; what a part reads of a record (``Part.fetch``) is read once and kept
+parts              what the resource holds but its bodies cannot set, each written by requests of its own (``Part``,
+                   ``_parts``; a child collection: ``Children``, ``_children``), planned after the update in this order
 container          the record only holds the parts (a WAAP domain's rules): it is found, never created, changed or
                    deleted; the diff shows the children that change and the result the parts as read last
                    (``{result_key: ...}``); ``state: gathered`` returns them in the shape of their option
@@ -32,7 +31,7 @@ container          the record only holds the parts (a WAAP domain's rules): it i
 
 Hooks (pure: no requests, but ``resolve``, ``find`` and ``examine``, which may read): ``exists(record)`` (a record read
 counts as the resource), ``returned(record)`` (as the result shows it), ``shown(record)`` (as the diff shows it: the
-managed members), ``create_body()``, ``update_body(changes, record)`` (built when the update is sent), ``list_query()``
+managed members), ``create_body()``, ``update_body(changes, record)`` (built when it is sent), ``list_query()``
 (the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given: the one at
 ``paths["item"]``), ``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
 below), and ``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
@@ -74,6 +73,9 @@ class GcoreResourceModule(Flow):
 
     def create_body(self):
         raise NotImplementedError
+
+    def update_body(self, changes, record):
+        return changes
 
     def shown(self, record):
         return view(self.members, record)
@@ -133,8 +135,7 @@ class GcoreResourceModule(Flow):
     def settled(self, found):
         """A record read again after an ambiguous write, once its lock (the write's task) is clear."""
         if found is not None and self.lock and found.get(self.lock) and self.params.get("wait", True):
-            if not self.result.get("tasks"):
-                self.result["tasks"] = [found[self.lock]]
+            self.result["tasks"] = self.result.get("tasks") or [found[self.lock]]
             found = self.wait_unlocked(found)
         return found
 
@@ -166,10 +167,7 @@ class GcoreResourceModule(Flow):
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, absent):
         if not self.exists_after(record):
-            if absent:
-                return []
-            self.check_create()
-            return [self.creating()]
+            return [] if absent else [self.creating()]
         if absent and not self.container:  # what must be detached first, then the delete (a container stays)
             return [self.part_write(part, write, record) for part in self.parts if part.before_delete
                     for write in part.plan(self.part_state(part, record), [], self.params)] + [self.deleting(record)]
@@ -179,6 +177,7 @@ class GcoreResourceModule(Flow):
         return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
 
     def creating(self):
+        self.check_create()
         said = said_by(self.members, None, self.params)
         for part, wanted in self.managed():
             merge_said(said, part.created_said(wanted))
@@ -222,9 +221,8 @@ class GcoreResourceModule(Flow):
         another record brings its own ``prepare`` (and ``reread``): it is sent as it is; one of the part's own reads (no
         ``locked`` record: a child, a setting) is settled by what the part reads, which an accepted write's answer
         updates (``Part.answered``) or leaves to be read again."""
+        then = write.then
         if write.locked is None:
-            then = write.then
-
             def after(accepted, value):
                 kept = self.kept.pop(part.name, None)
                 state = part.answered(kept[1], write, value[0]) if accepted and kept and kept[0] is record else None
@@ -232,13 +230,14 @@ class GcoreResourceModule(Flow):
                     self.kept[part.name] = (record, state)
                 return then(accepted, value) if then else []
             write.then, write.reread = after, write.reread or (lambda: self.fetched(part, record))
-        if write.prepare or write.locked is None:
             return write
-        ident, after = write.locked["id"], write.then
+        if write.prepare:
+            return write
+        ident = write.locked["id"]
 
-        def then(accepted, value):  # the record read again, then what the write itself does after (a replacement's said)
+        def after(accepted, value):  # the record read again, then what the write itself does after (a replacement's said)
             self.record = self.read(ident)
-            return after(accepted, value) if after else []
+            return then(accepted, value) if then else []
 
         def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
             if self.lock and self.record.get(self.lock):
@@ -247,7 +246,7 @@ class GcoreResourceModule(Flow):
             write.locked = self.record
             if write.body_of:  # made from what the part holds now (a pool names the listener created just before)
                 write.body = write.body_of(self.part_state(part, self.record))
-        write.reread, write.then, write.prepare = (lambda: self.fetched(part, self.settled(self.read(ident)))), then, prepare
+        write.reread, write.then, write.prepare = (lambda: self.fetched(part, self.settled(self.read(ident)))), after, prepare
         return write
 
     def deleting(self, record):
