@@ -129,8 +129,7 @@ class Flow(GcoreModule):
             except Replanned as again:  # a set written after a conflict is computed again
                 plan[:] = again.args[0]
                 continue
-            if write.then:
-                plan[:0] = write.then(accepted, value) or []
+            plan[:0] = write.then(accepted, value) or []
 
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again

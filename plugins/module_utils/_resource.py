@@ -18,8 +18,7 @@ name_option        the option holding the exact name, looked up over every page 
                    neither: the one record at ``paths["item"]``
 created_key        the finished create task's ``created_resources`` member holding the new id
 ready              ``(member, good values, waiting values)``: with ``wait``, a record just created or updated is
-                   read again while its member (a key, or a function of the record) shows a waiting value; any
-                   other value or ``wait_timeout`` fails
+                   read again until ready (``TaskWaiter.ready``)
 read_after_update  read the record after an update (False: the update answers it)
 delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
 parts              what the resource holds but its bodies cannot set, each written by requests of its own (``Part``,
@@ -32,9 +31,9 @@ container          the record only holds the parts (a WAAP domain's rules): it i
 Hooks (pure: no requests, but ``resolve``, ``find`` and ``examine``, which may read): ``exists(record)`` (a record read
 counts as the resource), ``returned(record)`` (as the result shows it), ``shown(record)`` (as the diff shows it: the
 managed members), ``create_body()``, ``update_body(changes, record)`` (built when it is sent), ``list_query()``
-(the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given: the one at
-``paths["item"]``), ``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
-below), and ``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
+(the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given),
+``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings below), and
+``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
 """
 
 from __future__ import annotations
@@ -217,10 +216,9 @@ class GcoreResourceModule(Flow):
         return self.plan(self.record, self.absent)
 
     def part_write(self, part, write, record):
-        """A write of a part: sent once the record's lock is clear; the record read again after it. A write about
-        another record brings its own ``prepare`` (and ``reread``): it is sent as it is; one of the part's own reads (no
-        ``locked`` record: a child, a setting) is settled by what the part reads, which an accepted write's answer
-        updates (``Part.answered``) or leaves to be read again."""
+        """A write of a part. One of the part's own reads (no ``locked`` record: a child, a setting) is settled by what the
+        part reads, which an accepted write's answer updates (``Part.answered``) or leaves to be read again; one about
+        another record brings its own ``prepare`` (and ``reread``) and is sent as it is."""
         then = write.then
         if write.locked is None:
             def after(accepted, value):
@@ -228,7 +226,7 @@ class GcoreResourceModule(Flow):
                 state = part.answered(kept[1], write, value[0]) if accepted and kept and kept[0] is record else None
                 if state is not None:
                     self.kept[part.name] = (record, state)
-                return then(accepted, value) if then else []
+                return then(accepted, value)
             write.then, write.reread = after, write.reread or (lambda: self.fetched(part, record))
             return write
         if write.prepare:
@@ -237,7 +235,7 @@ class GcoreResourceModule(Flow):
 
         def after(accepted, value):  # the record read again, then what the write itself does after (a replacement's said)
             self.record = self.read(ident)
-            return then(accepted, value) if then else []
+            return then(accepted, value)
 
         def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
             if self.lock and self.record.get(self.lock):

@@ -50,7 +50,7 @@ class Write:
         self.said = said if said is not None else dict(
             [(PAST[kind], self.names)] if kind in PAST else [], **({"deleted_ids": self.ids} if self.ids else {}))
         self.done, self.reread, self.locked = done or (lambda state: False), reread, locked  # telling what it did
-        self.then, self.prepare, self.label, self.body_of = then, prepare, label, body_of  # what comes after and before it
+        self.then, self.prepare, self.label, self.body_of = then or (lambda accepted, value: []), prepare, label, body_of  # after and before it
 
     def __repr__(self):
         query = "&".join("%s=%s" % item for item in (self.query or {}).items())
