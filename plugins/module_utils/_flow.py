@@ -38,7 +38,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreM
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import Replanned
-from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, ambiguous, changes_of, request
+from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, changes_of, request
 
 
 class Flow(GcoreModule):
@@ -148,7 +148,7 @@ class Flow(GcoreModule):
                     raise Replanned(self.replan(write, fresh))
             if write.kind == "delete" and (conflict or self.gone(exc)):
                 return False, GONE
-            if not ambiguous(exc):
+            if not exc.ambiguous:
                 exc.rejected = write  # a clear rejection of this write: nothing of it was applied
                 raise
             self.ledger.unconfirmed.append(write)  # a change until the state shows otherwise: it may have been applied

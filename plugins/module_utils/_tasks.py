@@ -136,7 +136,7 @@ class TaskWaiter:
             try:
                 held[0] = read()
             except ApiError as exc:
-                if exc.status is not None and exc.status < 500:
+                if not exc.ambiguous:
                     raise
                 return False
             return done(held[0])

@@ -8,7 +8,7 @@ This module is internal to the collection: its interface may change at any time.
 
 A **plan** is the writes in the order they are sent; the **ledger** holds the writes the service **accepted** (a 2xx)
 or the state read afterwards **confirmed**: ``changed`` and ``changes`` come from it, never from the plan. A write that
-failed **ambiguously** (``ambiguous``) may have been applied: it is read back until it shows (``TaskWaiter.confirm``),
+failed **ambiguously** (``ApiError.ambiguous``) may have been applied: it is read back until it shows (``TaskWaiter.confirm``),
 else it stays **unconfirmed**, a change ``changes`` do not name; a **rejection** (any other error) applied nothing.
 
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
@@ -24,11 +24,6 @@ GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE", "bulk_create": "POST", "bulk_delete": "POST"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
 UNSURE = "it may have been applied, but could not be confirmed (not sent again)"  # an unconfirmed write, as a message says it
-
-
-def ambiguous(error):
-    """Whether the service may have applied a write that failed with ``error`` (no answer, or a 5xx)."""
-    return error.status is None or error.status >= 500
 
 
 class Write:
