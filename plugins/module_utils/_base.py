@@ -2,12 +2,9 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The module base shared by every gcore.platform module.
+"""The module base shared by every gcore.platform module (``GcoreModule``; the flow built on it: ``_flow``).
 
 This module is internal to the collection: its interface may change at any time.
-
-``GcoreModule`` builds the AnsibleModule (common options included), validates input before any request, builds the
-client once, and shapes results and errors: ``execute`` is the one place a run ends (the flow built on it: ``_flow``).
 
 =============== ======================================================================================
 setting         meaning
@@ -46,7 +43,7 @@ class GcoreModule:
         self.named_ids = {}  # the names resolved to ids in this run, each once (``_parents.parent_id``)
 
     def prepare(self):
-        """Validate (before any request), then build the one client and the one task waiter of the run."""
+        """Validate input (before any request), then build the one client and the one task waiter of the run."""
         if not HAS_REQUESTS:
             raise Refused(missing_required_lib("requests"), exception=str(REQUESTS_IMPORT_ERROR))
         self.validate()
@@ -78,7 +75,7 @@ class GcoreModule:
         raise NotImplementedError
 
     def execute(self):
-        """Run, and turn every typed error into the task's result: the one place that ends a module run."""
+        """Prepare, run, and turn every typed error into the task's result: the one place that ends a module run."""
         try:
             self.prepare()
             self.result.update(self.run() or {})

@@ -15,9 +15,8 @@ noun            what the resource is called in messages ("custom rule")
 title           the noun at the start of a sentence (default: the noun capitalised)
 result_key      the result member holding the record (``router``) or the list (``custom_rules``)
 scope           where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
-paths           ``{list, item, update, create, bulk_delete}`` templates filled from the parameters and ``{id}``;
-                ``update``/``delete`` default to ``item``, ``create`` to ``list``; a template may start with its method
-                (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
+paths           ``{list, item, update, create, bulk_delete}`` templates, each filled from the parameters and ``{id}``
+                (``_writes.request``: the defaults, and a template that starts with its method)
 page_size       the page size of the listing
 max_offset      the largest offset the listing serves (a warning when it is reached)
 members         the managed members (``Member``, ``_members``)
@@ -114,8 +113,7 @@ class Flow(GcoreModule):
             self.result["changes"] = changes_of(self.changes, writes)
 
     def apply(self, plan):
-        """Send every write of ``plan`` in order (one that sends itself: ``Write.sends``); what a write's ``then`` returns is
-        sent next. Stops at the first failure."""
+        """Send every write of ``plan`` in order (``Write``: what its ``then`` returns next); stop at the first failure."""
         plan = list(plan)
         while plan:
             write = plan.pop(0)

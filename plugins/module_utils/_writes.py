@@ -53,8 +53,8 @@ class Write:
 
 
 def request(paths, which, params, ident=None):
-    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``Flow``'s ``paths``), filled from ``params``
-    and ``{id}`` (the method: ``METHODS``, else GET, unless the template starts with one)."""
+    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``/``delete`` default to ``item``, ``create``
+    to ``list``), filled from ``params`` and ``{id}``; the method: ``METHODS``, else GET, unless the template starts with one."""
     template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
     method, _sep, path = template.rpartition(" ")
     return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))
