@@ -124,10 +124,9 @@ class Flow(GcoreModule):
                 write.prepare()
             try:
                 accepted, value = self.attempt(write)
+                plan[:0] = write.then(accepted, value) or []
             except Replanned as again:  # a set written after a conflict is computed again
                 plan[:] = again.args[0]
-                continue
-            plan[:0] = write.then(accepted, value) or []
 
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
@@ -165,8 +164,8 @@ class Flow(GcoreModule):
         return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and wait and self.params.get("wait", True) else [])
 
     def wait_unlocked(self, record):
-        """Wait while the record is locked by a task (``TaskWaiter.unlocked``); return it as read last (None: it went away)."""
-        return self.tasks.unlocked(self.read, record, self.lock, self.called(), self.params["wait_timeout"])
+        """The record once no task locks it (``TaskWaiter.unlocked``; as it is when the resource has no lock)."""
+        return self.tasks.unlocked(self.read, record, self.lock, self.called(), self.params["wait_timeout"]) if self.lock else record
 
     def outcome(self, msg, error):
         """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""

@@ -238,9 +238,7 @@ class GcoreResourceModule(Flow):
             return then(accepted, value)
 
         def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
-            if self.lock and self.record.get(self.lock):
-                self.record = self.wait_unlocked(self.record)
-            self.record = self.until_ready(self.record)
+            self.record = self.until_ready(self.wait_unlocked(self.record))
             write.locked = self.record
             if write.body_of:  # made from what the part holds now (a pool names the listener created just before)
                 write.body = write.body_of(self.part_state(part, self.record))
