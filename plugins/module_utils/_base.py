@@ -56,10 +56,8 @@ class GcoreModule:
         """Rules before any request (raise ValidationError); a subclass calls it first: the common options (doc_fragments
         /gcore.py), and every number option (nested ones too) a real number, not a boolean, nan or infinity."""
         params = self.params
-        key = clean_api_key(params["api_key"])
-        if key != params["api_key"]:
-            self.module.no_log_values.add(key)  # no_log masks the value as given; mask the stripped key too
-            params["api_key"] = key
+        params["api_key"] = clean_api_key(params["api_key"])
+        self.module.no_log_values.add(params["api_key"])  # no_log masks the value as given; mask the stripped key too
         check_api_url(params["api_url"])
         check_numbers(self.module.argument_spec, getattr(self.module, "raw_params", {}), params)
         check_range("api_timeout", params["api_timeout"], *API_TIMEOUT_RANGE)

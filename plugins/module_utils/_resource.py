@@ -107,11 +107,10 @@ class GcoreResourceModule(Flow):
 
     def lookup(self):
         """The record by id, by exact name, or the one record; None when there is none."""
-        params = self.params
-        if self.id_option and params.get(self.id_option) is not None:
-            return self.read(params[self.id_option])
+        if self.id_option and self.params.get(self.id_option) is not None:
+            return self.read(self.params[self.id_option])
         if self.name_option:
-            name = params[self.name_option]
+            name = self.params[self.name_option]
             matches = [record for record in self.listing(self.list_query()) if record.get("name") == name]
             if len(matches) > 1:
                 raise Refused("%s; give the id of the one to manage" % self.named(name, matches))
@@ -139,10 +138,9 @@ class GcoreResourceModule(Flow):
         return found
 
     def settle(self, found, absent):
-        """Before a record is compared: its lock (a task, its creator's too: one that failed leaves nothing) waited for; an
-        error status fails (but for a delete) naming its id and status; a status on its way to ready waited for (``wait``;
-        with ``wait: false`` such a record, or a locked one, is returned as found with a warning naming its status)."""
-        if self.exists_after(found) and self.lock and found.get(self.lock) and self.waiting() and not self.check_mode:
+        """Before a record is compared: its lock (a task, its creator's too: one that failed leaves nothing) and a status on
+        its way to ready waited for (``wait``; else a warning, and the record as found); an error status fails, but for a delete."""
+        if self.exists_after(found) and self.waiting() and not self.check_mode:
             found = self.wait_unlocked(found)
         if absent or not self.exists_after(found):
             return found
@@ -276,11 +274,10 @@ class GcoreResourceModule(Flow):
         return before, dict(after, **dict((name, sides[1]) for name, sides in parts))
 
     def check_create(self):
-        params = self.params
+        params, missing = self.params, self.missing(self.params)
         if self.id_option and params.get(self.id_option) is not None:
             raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one%s"
                           % (self.called(), params[self.id_option], self.where(), self.id_option, " by name" if self.name_option else ""))
-        missing = self.missing(params)
         if missing:
             raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, params.get(self.name_option or "")))
 
