@@ -140,7 +140,7 @@ class Flow(GcoreModule):
             conflict = exc.status == 409 and write.locked is not None and self.lock and self.conflicts < min(CONFLICT_RESENDS, self.params["api_retries"])
             if conflict:
                 self.conflicts += 1
-                fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})
+                fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})  # a failed read raises as itself: nothing was applied
                 if fresh:
                     raise Replanned(self.replan(write, fresh))
             if write.kind == "delete" and (conflict or self.gone(exc)):
