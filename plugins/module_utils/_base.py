@@ -2,12 +2,9 @@
 # Copyright: gcore.platform contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The module base shared by every gcore.platform module.
+"""The module base shared by every gcore.platform module (``GcoreModule``; the flow built on it: ``_flow``).
 
 This module is internal to the collection: its interface may change at any time.
-
-``GcoreModule`` builds the AnsibleModule (common options included), validates input before any request, builds the
-client once, and shapes results and errors: ``execute`` is the one place a run ends (the flow built on it: ``_flow``).
 
 =============== ======================================================================================
 setting         meaning
@@ -46,7 +43,7 @@ class GcoreModule:
         self.named_ids = {}  # the names resolved to ids in this run, each once (``_parents.parent_id``)
 
     def prepare(self):
-        """Validate (before any request), then build the one client and the one task waiter of the run."""
+        """Validate input (before any request), then build the one client and the one task waiter of the run."""
         if not HAS_REQUESTS:
             raise Refused(missing_required_lib("requests"), exception=str(REQUESTS_IMPORT_ERROR))
         self.validate()
@@ -59,10 +56,8 @@ class GcoreModule:
         """Rules before any request (raise ValidationError); a subclass calls it first: the common options (doc_fragments
         /gcore.py), and every number option (nested ones too) a real number, not a boolean, nan or infinity."""
         params = self.params
-        key = clean_api_key(params["api_key"])
-        if key != params["api_key"]:
-            self.module.no_log_values.add(key)  # no_log masks the value as given; mask the stripped key too
-            params["api_key"] = key
+        params["api_key"] = clean_api_key(params["api_key"])
+        self.module.no_log_values.add(params["api_key"])  # no_log masks the value as given; mask the stripped key too
         check_api_url(params["api_url"])
         check_numbers(self.module.argument_spec, getattr(self.module, "raw_params", {}), params)
         check_range("api_timeout", params["api_timeout"], *API_TIMEOUT_RANGE)
@@ -78,17 +73,15 @@ class GcoreModule:
         raise NotImplementedError
 
     def execute(self):
-        """Run, and turn every typed error into the task's result: the one place that ends a module run."""
+        """Prepare, run, and turn every typed error into the task's result: the one place that ends a module run."""
         try:
-            try:
-                self.prepare()
-            except ValidationError:
-                self.result.pop("changed")  # nothing was looked at: a validation failure before any request
-                raise
+            self.prepare()
             self.result.update(self.run() or {})
         except Refused as exc:
             self.conclude(str(exc), exc, **exc.extra)
         except ValidationError as exc:
+            if self.client is None:  # nothing was looked at: a validation failure before any request
+                self.result.pop("changed")
             self.conclude("Invalid input: %s" % exc)
         except ApiError as exc:
             self.conclude(exc.message, exc, api_error=exc.as_dict())

@@ -67,6 +67,11 @@ class ApiError(Exception):
         text = "%s %s failed with HTTP %s" % (self.method, self.path, self.status)
         return "%s: %s" % (text, self.detail) if self.detail else text
 
+    @property
+    def ambiguous(self):
+        """Whether the service may have applied a write that failed so (no answer, or a 5xx)."""
+        return self.status is None or self.status >= 500
+
     def as_dict(self):
         return {"status": self.status, "method": self.method, "path": self.path, "body": self.body}
 

@@ -15,23 +15,20 @@ noun            what the resource is called in messages ("custom rule")
 title           the noun at the start of a sentence (default: the noun capitalised)
 result_key      the result member holding the record (``router``) or the list (``custom_rules``)
 scope           where the resource lives, for messages, filled from the parameters ("domain {domain_id}")
-paths           ``{list, item, update, create, bulk_delete}`` templates filled from the parameters and ``{id}``;
-                ``update``/``delete`` default to ``item``, ``create`` to ``list``; a template may start with its method
-                (``"PUT /cloud/..."``; default: POST to create, PATCH to update, DELETE to delete)
+paths           ``{list, item, update, create, bulk_delete}`` templates, each filled from the parameters and ``{id}``
+                (``_writes.request``: the defaults, and a template that starts with its method)
 page_size       the page size of the listing
 max_offset      the largest offset the listing serves (a warning when it is reached)
 members         the managed members (``Member``, ``_members``)
 required_to_create  the options a create needs (a ValidationError naming them otherwise)
 asynchronous    writes answer ``{tasks}``, waited for through the run's one ``TaskWaiter`` (``tasks`` in the result)
 lock            the record member naming the task that locks it (writes wait; a 409 is sent again)
-changes         the shape of the result's ``changes`` (``_writes.changes_of``), None: the module returns none. The
-                flow fills it from what the writes say: in check mode the writes planned, else the writes the
-                service accepted or the state confirmed (on a failure too)
+changes         the shape of the result's ``changes`` (``_writes.changes_of``; None: none), filled from what the writes
+                say: those planned in check mode, else those in the ledger (``_writes``), on a failure too
 =============== =========================================================================================
 
-Hooks (pure: no requests): ``gone(error)`` (an error that means "not there"), ``answered(write, answer)`` (what an
-accepted write answered, seen once, right after it: one-time secrets are kept in the result here) and
-``update_body(changes, record)`` (the body of an update; default: the changes).
+Hooks (pure: no requests): ``gone(error)`` (an error that means "not there") and ``answered(write, answer)`` (what an
+accepted write answered, seen once, right after it: one-time secrets are kept in the result here).
 """
 
 from __future__ import annotations
@@ -40,7 +37,7 @@ from ansible_collections.gcore.platform.plugins.module_utils._base import GcoreM
 from ansible_collections.gcore.platform.plugins.module_utils._checks import Settled
 from ansible_collections.gcore.platform.plugins.module_utils._client import ApiError, cap_warning
 from ansible_collections.gcore.platform.plugins.module_utils._tasks import Replanned
-from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, ambiguous, changes_of, request
+from ansible_collections.gcore.platform.plugins.module_utils._writes import ACCEPTED, CONFLICT_RESENDS, GONE, UNSURE, Ledger, changes_of, request
 
 
 class Flow(GcoreModule):
@@ -64,9 +61,6 @@ class Flow(GcoreModule):
 
     def answered(self, write, answer):
         """What an accepted ``write`` answered, seen once, right after it."""
-
-    def update_body(self, changes, record):
-        return changes
 
     # ---- where it lives ----------------------------------------------------------------------
     def called(self):
@@ -119,8 +113,7 @@ class Flow(GcoreModule):
             self.result["changes"] = changes_of(self.changes, writes)
 
     def apply(self, plan):
-        """Send every write of ``plan`` in order (one that sends itself: ``Write.sends``); what a write's ``then`` returns is
-        sent next. Stops at the first failure."""
+        """Send every write of ``plan`` in order (``Write``: what its ``then`` returns next); stop at the first failure."""
         plan = list(plan)
         while plan:
             write = plan.pop(0)
@@ -131,23 +124,28 @@ class Flow(GcoreModule):
                 write.prepare()
             try:
                 accepted, value = self.attempt(write)
+                plan[:0] = write.then(accepted, value) or []
             except Replanned as again:  # a set written after a conflict is computed again
                 plan[:] = again.args[0]
-                continue
-            if write.then:
-                plan[:0] = write.then(accepted, value) or []
 
     def attempt(self, write, wait=True):
         """Send ``write``; ``(True, (answer, finished tasks))`` when accepted, ``(False, state)`` when the state read again
-        after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete.
-        A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice). ``wait=False``: the
-        caller waits for its tasks (a fleet: every member's together)."""
+        after an ambiguous failure confirms it (with a warning), ``(False, GONE)`` when a delete found nothing to delete. A
+        409 (locked, ``CONFLICT_RESENDS``) applied nothing: the rest of the plan is planned again once the lock is gone
+        (``Replanned``). A rejection, or an ambiguous failure the state does not confirm, raises (never sent twice).
+        ``wait=False``: the caller waits for its tasks (a fleet: every member's together)."""
         try:
-            answer = self.send(write)
+            answer = self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
         except ApiError as exc:
-            if write.kind == "delete" and self.gone(exc):
+            conflict = exc.status == 409 and write.locked is not None and self.lock and self.conflicts < min(CONFLICT_RESENDS, self.params["api_retries"])
+            if conflict:
+                self.conflicts += 1
+                fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})  # a failed read raises as itself: nothing was applied
+                if fresh:
+                    raise Replanned(self.replan(write, fresh))
+            if write.kind == "delete" and (conflict or self.gone(exc)):
                 return False, GONE
-            if not ambiguous(exc):
+            if not exc.ambiguous:
                 exc.rejected = write  # a clear rejection of this write: nothing of it was applied
                 raise
             self.ledger.unconfirmed.append(write)  # a change until the state shows otherwise: it may have been applied
@@ -158,8 +156,6 @@ class Flow(GcoreModule):
             self.module.warn("%s; the state read afterwards shows the change was applied, so it was not sent again" % exc.message)
             self.ledger.confirmed.append(self.ledger.unconfirmed.pop())
             return False, state
-        if answer is GONE:
-            return False, GONE
         self.ledger.accepted.append(write)  # accepted: from now on ``changed`` is true, whatever fails later
         self.answered(write, answer)
         ids = list((answer or {}).get("tasks") or []) if self.asynchronous else []
@@ -167,25 +163,9 @@ class Flow(GcoreModule):
             self.result["tasks"].extend(ids)
         return True, (answer, self.tasks.wait(ids, self.params["wait_timeout"]) if ids and wait and self.params.get("wait", True) else [])
 
-    def send(self, write):
-        """One request; a 409 (locked) waits for the lock, then the rest of the plan is planned again from the state read
-        again (``Replanned``; GONE: the resource went away meanwhile), at most ``CONFLICT_RESENDS`` times in a run."""
-        try:
-            return self.client.request(write.method, write.path, params=write.query, json=write.body, ok=ACCEPTED)
-        except ApiError as exc:
-            if exc.status != 409 or write.locked is None or not self.lock or self.conflicts >= min(CONFLICT_RESENDS, self.params["api_retries"]):
-                raise
-            self.conflicts += 1
-            fresh = self.wait_unlocked(self.read(write.locked["id"]) or {})
-            if not fresh and write.kind == "delete":
-                return GONE
-            if not fresh:
-                raise
-            raise Replanned(self.replan(write, fresh))
-
     def wait_unlocked(self, record):
-        """Wait while the record is locked by a task (``TaskWaiter.unlocked``); return it as read last (None: it went away)."""
-        return self.tasks.unlocked(self.read, record, self.lock, self.called(), self.params["wait_timeout"])
+        """The record once no task locks it (``TaskWaiter.unlocked``; as it is when the resource has no lock)."""
+        return self.tasks.unlocked(self.read, record, self.lock, self.called(), self.params["wait_timeout"]) if self.lock else record
 
     def outcome(self, msg, error):
         """Changed means sent: once a write was accepted or confirmed, ``changed`` stays true and ``msg`` says so."""

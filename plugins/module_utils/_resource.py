@@ -18,13 +18,11 @@ name_option        the option holding the exact name, looked up over every page 
                    neither: the one record at ``paths["item"]``
 created_key        the finished create task's ``created_resources`` member holding the new id
 ready              ``(member, good values, waiting values)``: with ``wait``, a record just created or updated is
-                   read again while its member (a key, or a function of the record) shows a waiting value; any
-                   other value or ``wait_timeout`` fails
+                   read again until ready (``TaskWaiter.ready``)
 read_after_update  read the record after an update (False: the update answers it)
 delete_returns     the result after a delete: None, "before" (the record) or "read" (read again)
-parts              what the resource holds but its bodies cannot set, each written by requests of its own
-                   (``Part``, ``_parts``; a child collection: ``Children``, ``_children``), planned after the update
-                   in this order; what a part reads of a record (``Part.fetch``) is read once and kept
+parts              what the resource holds but its bodies cannot set, each written by requests of its own (``Part``,
+                   ``_parts``; a child collection: ``Children``, ``_children``), planned after the update in this order
 container          the record only holds the parts (a WAAP domain's rules): it is found, never created, changed or
                    deleted; the diff shows the children that change and the result the parts as read last
                    (``{result_key: ...}``); ``state: gathered`` returns them in the shape of their option
@@ -32,10 +30,10 @@ container          the record only holds the parts (a WAAP domain's rules): it i
 
 Hooks (pure: no requests, but ``resolve``, ``find`` and ``examine``, which may read): ``exists(record)`` (a record read
 counts as the resource), ``returned(record)`` (as the result shows it), ``shown(record)`` (as the diff shows it: the
-managed members), ``create_body()``, ``update_body(changes, record)`` (built when the update is sent), ``list_query()``
-(the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given: the one at
-``paths["item"]``), ``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings
-below), and ``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
+managed members), ``create_body()``, ``update_body(changes, record)`` (built when it is sent), ``list_query()``
+(the listing's query for the exact name), ``find()`` (the record when neither an id nor a name is given),
+``examine(record)``, ``resolve()``, ``delete_query(record)``, ``create_shown()`` (their docstrings below), and
+``Flow``'s. A hook stops the run by raising ``ValidationError`` or ``Refused``.
 """
 
 from __future__ import annotations
@@ -75,6 +73,9 @@ class GcoreResourceModule(Flow):
     def create_body(self):
         raise NotImplementedError
 
+    def update_body(self, changes, record):
+        return changes
+
     def shown(self, record):
         return view(self.members, record)
 
@@ -106,11 +107,10 @@ class GcoreResourceModule(Flow):
 
     def lookup(self):
         """The record by id, by exact name, or the one record; None when there is none."""
-        params = self.params
-        if self.id_option and params.get(self.id_option) is not None:
-            return self.read(params[self.id_option])
+        if self.id_option and self.params.get(self.id_option) is not None:
+            return self.read(self.params[self.id_option])
         if self.name_option:
-            name = params[self.name_option]
+            name = self.params[self.name_option]
             matches = [record for record in self.listing(self.list_query()) if record.get("name") == name]
             if len(matches) > 1:
                 raise Refused("%s; give the id of the one to manage" % self.named(name, matches))
@@ -133,16 +133,14 @@ class GcoreResourceModule(Flow):
     def settled(self, found):
         """A record read again after an ambiguous write, once its lock (the write's task) is clear."""
         if found is not None and self.lock and found.get(self.lock) and self.params.get("wait", True):
-            if not self.result.get("tasks"):
-                self.result["tasks"] = [found[self.lock]]
+            self.result["tasks"] = self.result.get("tasks") or [found[self.lock]]
             found = self.wait_unlocked(found)
         return found
 
     def settle(self, found, absent):
-        """Before a record is compared: its lock (a task, its creator's too: one that failed leaves nothing) waited for; an
-        error status fails (but for a delete) naming its id and status; a status on its way to ready waited for (``wait``;
-        with ``wait: false`` such a record, or a locked one, is returned as found with a warning naming its status)."""
-        if self.exists_after(found) and self.lock and found.get(self.lock) and self.waiting() and not self.check_mode:
+        """Before a record is compared: its lock (a task, its creator's too: one that failed leaves nothing) and a status on
+        its way to ready waited for (``wait``; else a warning, and the record as found); an error status fails, but for a delete."""
+        if self.exists_after(found) and self.waiting() and not self.check_mode:
             found = self.wait_unlocked(found)
         if absent or not self.exists_after(found):
             return found
@@ -166,10 +164,7 @@ class GcoreResourceModule(Flow):
     # ---- the plan ----------------------------------------------------------------------------
     def plan(self, record, absent):
         if not self.exists_after(record):
-            if absent:
-                return []
-            self.check_create()
-            return [self.creating()]
+            return [] if absent else [self.creating()]
         if absent and not self.container:  # what must be detached first, then the delete (a container stays)
             return [self.part_write(part, write, record) for part in self.parts if part.before_delete
                     for write in part.plan(self.part_state(part, record), [], self.params)] + [self.deleting(record)]
@@ -179,6 +174,7 @@ class GcoreResourceModule(Flow):
         return ([self.updating(record, changes, bool(attached))] if changes else []) + attached
 
     def creating(self):
+        self.check_create()
         said = said_by(self.members, None, self.params)
         for part, wanted in self.managed():
             merge_said(said, part.created_said(wanted))
@@ -218,36 +214,33 @@ class GcoreResourceModule(Flow):
         return self.plan(self.record, self.absent)
 
     def part_write(self, part, write, record):
-        """A write of a part: sent once the record's lock is clear; the record read again after it. A write about
-        another record brings its own ``prepare`` (and ``reread``): it is sent as it is; one of the part's own reads (no
-        ``locked`` record: a child, a setting) is settled by what the part reads, which an accepted write's answer
-        updates (``Part.answered``) or leaves to be read again."""
+        """A write of a part. One of the part's own reads (no ``locked`` record: a child, a setting) is settled by what the
+        part reads, which an accepted write's answer updates (``Part.answered``) or leaves to be read again; one about
+        another record brings its own ``prepare`` (and ``reread``) and is sent as it is."""
+        then = write.then
         if write.locked is None:
-            then = write.then
-
             def after(accepted, value):
                 kept = self.kept.pop(part.name, None)
                 state = part.answered(kept[1], write, value[0]) if accepted and kept and kept[0] is record else None
                 if state is not None:
                     self.kept[part.name] = (record, state)
-                return then(accepted, value) if then else []
+                return then(accepted, value)
             write.then, write.reread = after, write.reread or (lambda: self.fetched(part, record))
-        if write.prepare or write.locked is None:
             return write
-        ident, after = write.locked["id"], write.then
+        if write.prepare:
+            return write
+        ident = write.locked["id"]
 
-        def then(accepted, value):  # the record read again, then what the write itself does after (a replacement's said)
+        def after(accepted, value):  # the record read again, then what the write itself does after (a replacement's said)
             self.record = self.read(ident)
-            return after(accepted, value) if after else []
+            return then(accepted, value)
 
         def prepare():  # the record unlocked and ready again (a load balancer refuses a write while it is pending)
-            if self.lock and self.record.get(self.lock):
-                self.record = self.wait_unlocked(self.record)
-            self.record = self.until_ready(self.record)
+            self.record = self.until_ready(self.wait_unlocked(self.record))
             write.locked = self.record
             if write.body_of:  # made from what the part holds now (a pool names the listener created just before)
                 write.body = write.body_of(self.part_state(part, self.record))
-        write.reread, write.then, write.prepare = (lambda: self.fetched(part, self.settled(self.read(ident)))), then, prepare
+        write.reread, write.then, write.prepare = (lambda: self.fetched(part, self.settled(self.read(ident)))), after, prepare
         return write
 
     def deleting(self, record):
@@ -281,11 +274,10 @@ class GcoreResourceModule(Flow):
         return before, dict(after, **dict((name, sides[1]) for name, sides in parts))
 
     def check_create(self):
-        params = self.params
+        params, missing = self.params, self.missing(self.params)
         if self.id_option and params.get(self.id_option) is not None:
             raise Refused("%s %s does not exist in %s; an id cannot be created: leave %s out to create one%s"
                           % (self.called(), params[self.id_option], self.where(), self.id_option, " by name" if self.name_option else ""))
-        missing = self.missing(params)
         if missing:
             raise ValidationError("%s: required to create the %s %r" % (" and ".join(missing), self.noun, params.get(self.name_option or "")))
 

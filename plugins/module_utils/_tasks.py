@@ -136,7 +136,7 @@ class TaskWaiter:
             try:
                 held[0] = read()
             except ApiError as exc:
-                if exc.status is not None and exc.status < 500:
+                if not exc.ambiguous:
                     raise
                 return False
             return done(held[0])
@@ -297,4 +297,4 @@ def _followed(write, outcome, finished):
     accepted, value = outcome
     if isinstance(value, Exception):  # a create gone before it was ready
         raise value
-    return list((write.then(accepted, (value[0], list(finished)) if accepted else value) if write.then else None) or [])
+    return list(write.then(accepted, (value[0], list(finished)) if accepted else value) or [])

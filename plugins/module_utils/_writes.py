@@ -8,7 +8,7 @@ This module is internal to the collection: its interface may change at any time.
 
 A **plan** is the writes in the order they are sent; the **ledger** holds the writes the service **accepted** (a 2xx)
 or the state read afterwards **confirmed**: ``changed`` and ``changes`` come from it, never from the plan. A write that
-failed **ambiguously** (``ambiguous``) may have been applied: it is read back until it shows (``TaskWaiter.confirm``),
+failed **ambiguously** (``ApiError.ambiguous``) may have been applied: it is read back until it shows (``TaskWaiter.confirm``),
 else it stays **unconfirmed**, a change ``changes`` do not name; a **rejection** (any other error) applied nothing.
 
 What a write **says** (``said``) is what it changes, as the result's ``changes`` tells it: ``{key: [labels]}``, a key
@@ -24,11 +24,6 @@ GONE = object()  # the state of a delete that found the resource already gone
 METHODS = {"create": "POST", "update": "PATCH", "delete": "DELETE", "bulk_create": "POST", "bulk_delete": "POST"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted"}  # what a write of a kind says by default
 UNSURE = "it may have been applied, but could not be confirmed (not sent again)"  # an unconfirmed write, as a message says it
-
-
-def ambiguous(error):
-    """Whether the service may have applied a write that failed with ``error`` (no answer, or a 5xx)."""
-    return error.status is None or error.status >= 500
 
 
 class Write:
@@ -50,7 +45,7 @@ class Write:
         self.said = said if said is not None else dict(
             [(PAST[kind], self.names)] if kind in PAST else [], **({"deleted_ids": self.ids} if self.ids else {}))
         self.done, self.reread, self.locked = done or (lambda state: False), reread, locked  # telling what it did
-        self.then, self.prepare, self.label, self.body_of = then, prepare, label, body_of  # what comes after and before it
+        self.then, self.prepare, self.label, self.body_of = then or (lambda accepted, value: []), prepare, label, body_of  # after and before it
 
     def __repr__(self):
         query = "&".join("%s=%s" % item for item in (self.query or {}).items())
@@ -58,8 +53,8 @@ class Write:
 
 
 def request(paths, which, params, ident=None):
-    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``Flow``'s ``paths``), filled from ``params``
-    and ``{id}`` (the method: ``METHODS``, else GET, unless the template starts with one)."""
+    """``(method, path)`` of ``which``, a ``paths`` key or a write kind (``update``/``delete`` default to ``item``, ``create``
+    to ``list``), filled from ``params`` and ``{id}``; the method: ``METHODS``, else GET, unless the template starts with one."""
     template = paths.get(which) or paths[{"update": "item", "create": "list", "delete": "item"}.get(which, which)]
     method, _sep, path = template.rpartition(" ")
     return method or METHODS.get(which, "GET"), path.format(**dict(params, id=ident))

@@ -206,6 +206,11 @@ def test_api_error_carries_status_method_path_body(client):
     assert KEY not in err.value.message
 
 
+@pytest.mark.parametrize("status, ambiguous", [(None, True), (500, True), (503, True), (409, False), (404, False), (400, False)])
+def test_a_write_may_have_been_applied_only_without_an_answer_or_after_a_5xx(status, ambiguous):
+    assert ApiError("POST", "/r", status, "x").ambiguous is ambiguous
+
+
 @responses.activate
 def test_get_or_none_on_404(client):
     responses.get(URL + "/r/1", status=404, json={"message": "gone"})

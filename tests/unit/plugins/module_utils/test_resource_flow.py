@@ -75,14 +75,14 @@ def waiter_on_the_clock(client):
     return TaskWaiter(client, clock=lambda: CLOCK[0], sleep=sleep)
 
 
-def run(args, check=False, diff=False):
+def run(args, check=False, diff=False, module=None):
     args = dict(args, api_key="k", _ansible_check_mode=check, _ansible_diff=diff)
     with patch_module_args(args), mock.patch("sys.stdout") as stdout, \
             mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.Client", lambda **kwargs: Store(Stub)), \
             mock.patch("ansible_collections.gcore.platform.plugins.module_utils._base.TaskWaiter", waiter_on_the_clock), \
             mock.patch("time.sleep", side_effect=AssertionError("slept outside the waiter")):
         with pytest.raises(SystemExit) as exited:
-            Stub.main()
+            (module or Stub).main()
     output = "".join(call.args[0] for call in stdout.write.call_args_list)
     result = json.loads(output)
     result["rc"] = exited.value.code
@@ -253,6 +253,27 @@ def test_a_lock_held_by_a_task_already_in_error_fails_at_once_naming_the_task_an
     assert result["failed"] is True and result["changed"] is False, result
     assert "is locked by task busy, which ended in ERROR: no valid host" in result["msg"]
     assert result["task"]["id"] == "busy" and sleeps == [] and Stub.writes == [], "no wait, no write"
+
+
+@pytest.mark.parametrize("status", [503, None], ids=["5xx", "dropped"])
+def test_a_409_whose_locked_record_cannot_be_read_again_is_a_refusal_nothing_applied(status):
+    Stub.store["thing"] = {"id": "t", "size": 3}
+    Stub.failures.append(ApiError("PATCH", "/thing", 409, "Conflict: locked"))
+    reads = []
+    real_get = Store.get
+
+    def get(store, path, params=None):
+        reads.append(path)
+        if len(reads) == 2:  # reading the locked record again after the 409 fails
+            raise ApiError("GET", path, status, "Unavailable")
+        return real_get(store, path, params)
+    with mock.patch.object(Store, "get", get):
+        result = run({"size": 5}, module=Locked)
+    assert result["failed"] is True and result["changed"] is False, result
+    assert "could not be confirmed" not in result["msg"] and "may have been applied" not in result["msg"], result["msg"]
+    assert result["api_error"]["status"] == status and result["api_error"]["method"] == "GET"
+    assert Stub.writes == ["update"] and len(reads) == 2, "sent once, never read again as an ambiguous write: %s" % reads
+    assert Stub.store["thing"]["size"] == 3
 
 
 class Named(Stub):
