@@ -47,9 +47,10 @@ class Attachments(Part):
     def views(self, state, wanted, params):
         """The items held and those listed, in the order of their keys; a member left out of a listed item shows what the
         record holds (no change)."""
-        held, order = self.held(state), lambda item: str(item.get(self.key))
-        return (None if state is None else sorted(held.values(), key=order)), sorted([dict(
-            (name, value if value is not None else held.get(item[self.key], {}).get(name)) for name, value in item.items()) for item in wanted], key=order)
+        held = self.held(state)
+        listed = [dict((name, value if value is not None else held.get(item[self.key], {}).get(name)) for name, value in item.items()) for item in wanted]
+        before, after = (sorted(items, key=lambda item: str(item.get(self.key))) for items in (held.values(), listed))
+        return (None if state is None else before), after
 
     def plan(self, record, wanted, params):
         """The writes that make ``record`` hold exactly ``wanted``, attaches first so that a failed one leaves every item

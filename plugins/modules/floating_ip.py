@@ -286,14 +286,14 @@ class FloatingIp(CloudResource):
     module_kwargs = dict(mutually_exclusive=[("floating_ip_id", "address"), ("instance", "port_id")])
     ready = ("status", ("ACTIVE", "DOWN"), (None,))
     port = None  # the port the floating IP goes to: port_id, or the instance's (NOT_FOUND: no such instance)
-    others = ()  # state=absent by the port: the floating IPs on it besides the one the flow deletes
+    also_on_port = ()  # state=absent by the port: the floating IPs on it besides the one the flow deletes
 
     @property
     def parts(self):
         """Deleted before the flow's own DELETE: the other floating IPs on the port (``OtherFloatingIps``)."""
-        if not self.others:
+        if not self.also_on_port:
             return ()
-        return (OtherFloatingIps(self.others, self.wait_unlocked, lambda ident: self.settled(self.read(ident))),)
+        return (OtherFloatingIps(self.also_on_port, self.wait_unlocked, lambda ident: self.settled(self.read(ident))),)
 
     @property
     def members(self):
@@ -374,7 +374,7 @@ class FloatingIp(CloudResource):
         matches = [record for record in self.listing() if record.get("port_id") == port
                    and (fixed is None or canonical_address(record.get("fixed_ip_address")) == fixed)]
         if not present:  # every one on the port is deleted: the first by the flow, the others before it
-            self.others = matches[1:]
+            self.also_on_port = matches[1:]
         return matches[0] if matches else None
 
     def shown(self, record):
@@ -382,7 +382,7 @@ class FloatingIp(CloudResource):
         shown = super().shown(record)
         params = self.params
         if params["state"] == "absent" and params["floating_ip_id"] is None and params["address"] is None:
-            found = sorted((ipaddress.ip_address(item["floating_ip_address"]) for item in [record] + list(self.others)),
+            found = sorted((ipaddress.ip_address(item["floating_ip_address"]) for item in [record] + list(self.also_on_port)),
                            key=lambda address: (address.version, address))
             shown["floating_ip_addresses"] = [str(address) for address in found]
         return shown
