@@ -1058,9 +1058,12 @@ class Listeners(Children):
 
     def group(self, name, plan, held, params):
         """The deletes of the listeners whose ports new ones take (``taken``) go first, the others (``deletes``) last."""
+        if name not in ("taken", "deletes"):
+            return super().group(name, plan, held, params)
         ports = set(item["protocol_port"] for item in plan.creates)
-        return super().group("deletes", Plan(deletes=[record for record in plan.deletes if (record.get("protocol_port") in ports) == (
-            name == "taken")]), held, params) if name in ("taken", "deletes") else super().group(name, plan, held, params)
+        taken = [record for record in plan.deletes if record.get("protocol_port") in ports]
+        others = [record for record in plan.deletes if record.get("protocol_port") not in ports]
+        return super().group("deletes", Plan(deletes=taken if name == "taken" else others), held, params)
 
     def writes(self, plan, held, params):
         """A delete takes the listener's pool (``delete_default_pool``) and says the members it takes with it."""
